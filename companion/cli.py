@@ -1,0 +1,130 @@
+"""The `companion` command. Thin: it parses, calls the library, prints.
+Heavy imports (reportlab) happen inside the commands that need them, so that
+`companion score ...` starts fast. `main` is the one place errors become exit codes."""
+
+import sys
+
+import click
+
+from companion.errors import CompanionError
+
+EXIT_BAD_INPUT = 2
+
+
+class Failure(Exception):
+    """A command's own verdict other than success (for example a draw that does not verify)."""
+
+    def __init__(self, message: str, code: int = 1):
+        super().__init__(message)
+        self.code = code
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
+@click.version_option(package_name="table-companion", prog_name="companion")
+def cli():
+    """table-companion: print-and-play kits and table helpers for Covenia, Coverta,
+    Lugvanion and Vengeance."""
+
+
+def _split(value: str | None) -> list[str] | None:
+    return [v.strip() for v in value.split(",") if v.strip()] if value else None
+
+
+@cli.command(short_help="Build a print-and-play kit: PDFs, manifest, guide.", epilog="""\b
+Examples:
+  companion build covenia
+  companion build covenia --paper letter --lang fr
+  companion build covenia --only cards,tokens --flip short --out ~/print
+  companion build covenia --card-size 63x88mm --bleed 2mm
+  companion build covenia --data my-covenia.toml
+  companion build all""")
+@click.argument("game")
+@click.option("--paper", default="a4", show_default=True, help="a4 or letter.")
+@click.option("--lang", default="en", show_default=True, help="Printed language: en or fr.")
+@click.option("--card-size", default="poker", show_default=True,
+              help="poker, bridge, euro, mini-euro, mini-usa, tarot, square, or WxH like 63x88mm.")
+@click.option("--bleed", default="0mm", show_default=True,
+              help="Bleed around each card, e.g. 3mm (fewer cards per sheet).")
+@click.option("--flip", default="long", show_default=True,
+              help="Duplex: long (backs mirrored), short (backs turned 180°), none (no backs).")
+@click.option("--only", help="Comma-separated parts to build, e.g. cards,tokens (default: all).")
+@click.option("--out", type=click.Path(file_okay=False), help="Output folder (default: output/GAME).")
+@click.option("--data", type=click.Path(dir_okay=False),
+              help="Your own copy of the game's layouts/GAME.toml.")
+def build(game, paper, lang, card_size, bleed, flip, only, out, data):
+    """Build a game's print-and-play kit: PDFs, manifest.json and a print guide."""
+    from pathlib import Path
+
+    from companion import kit
+
+    games = list(kit.GAMES) if game == "all" else [game]
+    if data and game == "all":
+        raise CompanionError("--data names one game's file; build one game with it",
+                             field="--data")
+    for name in games:
+        kit.game_module(name)  # an unknown game fails before anything is drawn
+    for name in games:
+        target = Path(out) / name if out and game == "all" else out
+        opts = kit.Options(paper=paper, lang=lang, card_size=card_size, bleed=bleed, flip=flip,
+                           only=_split(only), out=target, data=data)
+        with _Progress(name) as progress:
+            manifest = kit.build(name, opts, progress)
+        where = target or kit.paths.OUTPUT / name
+        files = ", ".join(f"{f['path']} ({f['pages']} pages)" for f in manifest["files"])
+        click.echo(f"{name}: {where}/ {files}, manifest.json, print-guide.txt")
+
+
+class _Progress:
+    """A progress bar on a terminal, nothing elsewhere."""
+
+    def __init__(self, label: str):
+        self.label, self.bar = label, None
+
+    def __enter__(self):
+        if sys.stderr.isatty():
+            self.bar = click.progressbar(length=6, label=f"building {self.label}",
+                                         file=sys.stderr, show_eta=False)
+            self.bar.__enter__()
+        return self
+
+    def __call__(self, step: str) -> None:
+        if self.bar:
+            self.bar.label = f"building {self.label}: {step}"
+            self.bar.update(1)
+
+    def __exit__(self, *exc):
+        if self.bar:
+            self.bar.update(self.bar.length)
+            self.bar.__exit__(*exc)
+
+
+@cli.group()
+def score():
+    """Score a finished game from what lies on the table."""
+
+
+def main(argv: list[str] | None = None) -> None:
+    from scorers.errors import ScoreError
+
+    try:
+        code = cli.main(args=argv, prog_name="companion", standalone_mode=False)
+    except (CompanionError, ScoreError) as e:
+        click.echo(f"companion: {e.line()}", err=True)
+        sys.exit(EXIT_BAD_INPUT)
+    except click.UsageError as e:
+        hint = f" (see: {e.ctx.command_path} --help)" if e.ctx else ""
+        click.echo(f"companion: {e.format_message()}{hint}", err=True)
+        sys.exit(EXIT_BAD_INPUT)
+    except click.exceptions.Abort:
+        click.echo("companion: aborted", err=True)
+        sys.exit(130)
+    except click.ClickException as e:
+        click.echo(f"companion: {e.format_message()}", err=True)
+        sys.exit(e.exit_code)
+    except Failure as e:
+        click.echo(f"companion: {e}", err=True)
+        sys.exit(e.code)
+    except KeyboardInterrupt:
+        click.echo("companion: interrupted", err=True)
+        sys.exit(130)
+    sys.exit(code if isinstance(code, int) else 0)

@@ -1,0 +1,76 @@
+"""Reading data files (TOML) with errors that name the file and the field."""
+
+import tomllib
+from pathlib import Path
+from typing import Any
+
+from companion.errors import CompanionError
+
+
+def load_toml(path: Path | str) -> dict[str, Any]:
+    path = Path(path)
+    try:
+        with path.open("rb") as f:
+            return tomllib.load(f)
+    except FileNotFoundError:
+        raise CompanionError("no such file", source=str(path)) from None
+    except tomllib.TOMLDecodeError as e:
+        raise CompanionError(f"not valid TOML ({e})", source=str(path)) from None
+    except OSError as e:
+        raise CompanionError(f"cannot read ({e.strerror})", source=str(path)) from None
+
+
+class Fields:
+    """A view of one table of a data file that reports missing or mistyped fields by path."""
+
+    def __init__(self, table: Any, source: str, path: str = ""):
+        if not isinstance(table, dict):
+            raise CompanionError("must be a table", source=source, field=path or None)
+        self.table, self.source, self.path = table, source, path
+
+    def _name(self, key: str) -> str:
+        return f"{self.path}.{key}" if self.path else key
+
+    def error(self, key: str, message: str) -> CompanionError:
+        return CompanionError(message, source=self.source, field=self._name(key))
+
+    def get(self, key: str, kind: type | tuple = object, default: Any = ...) -> Any:
+        if key not in self.table:
+            if default is ...:
+                raise self.error(key, "missing")
+            return default
+        value = self.table[key]
+        if not isinstance(value, kind):
+            names = kind.__name__ if isinstance(kind, type) else " or ".join(k.__name__ for k in kind)
+            raise self.error(key, f"must be {names}, not {type(value).__name__}")
+        return value
+
+    def sub(self, key: str) -> "Fields":
+        return Fields(self.get(key, dict), self.source, self._name(key))
+
+    def items(self, key: str) -> list["Fields"]:
+        return [Fields(t, self.source, f"{self._name(key)}[{i}]")
+                for i, t in enumerate(self.get(key, list))]
+
+    def text(self, key: str, lang: str) -> str:
+        """A printed string given as {en = ..., fr = ...}."""
+        value = self.get(key, (str, dict))
+        if isinstance(value, str):
+            return value
+        if lang not in value or not isinstance(value[lang], str):
+            raise self.error(key, f"has no {lang!r} text")
+        return value[lang]
+
+    def geometry(self, key: str, shape: dict) -> dict:
+        """A layout table checked against `shape`: name -> None for a number, or a tuple of
+        the numbers a sub-table must hold, e.g. {"frame": None, "corner": ("x", "y", "size")}."""
+        table = self.sub(key)
+        out = {}
+        for name, parts in shape.items():
+            if parts is None:
+                out[name] = float(table.get(name, (int, float)))
+            else:
+                sub = table.sub(name)
+                out[name] = {p: float(sub.get(p, (int, float))) for p in parts}
+        return out
+

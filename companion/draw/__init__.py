@@ -1,0 +1,1 @@
+"""Small drawing elements shared by every game: text that fits, symbols, colours."""

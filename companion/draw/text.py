@@ -1,0 +1,61 @@
+"""Every printed string goes through here, so each is checked against its font first."""
+
+from reportlab.lib.utils import simpleSplit
+from reportlab.pdfbase.pdfmetrics import stringWidth
+
+from companion import fonts
+
+
+def width(s: str, role: str, size: float) -> float:
+    return stringWidth(s, fonts.font(role), size)
+
+
+def fit_size(s: str, role: str, size: float, max_w: float, min_size: float = 4.0) -> float:
+    """The largest size up to `size` at which `s` fits in `max_w`."""
+    w = width(s, role, size)
+    return size if w <= max_w else max(min_size, size * max_w / w)
+
+
+def line(c, s: str, x: float, y: float, role: str, size: float,
+         align: str = "left", max_w: float | None = None) -> None:
+    """One line of text at baseline y; shrinks to max_w when given."""
+    name = fonts.font(role)
+    fonts.check(name, s)
+    if max_w is not None:
+        size = fit_size(s, role, size, max_w)
+    c.setFont(name, size)
+    if align == "center":
+        c.drawCentredString(x, y, s)
+    elif align == "right":
+        c.drawRightString(x, y, s)
+    else:
+        c.drawString(x, y, s)
+
+
+def wrap(s: str, role: str, size: float, max_w: float) -> list[str]:
+    out: list[str] = []
+    for para in s.split("\n"):
+        out.extend(simpleSplit(para, fonts.font(role), size, max_w) or [""])
+    return out
+
+
+def block(c, s: str, x: float, top: float, w: float, h: float, role: str, size: float,
+          align: str = "left", leading: float = 1.2, min_size: float = 4.5) -> float:
+    """Wrapped text in the box (x, top-h, w, h), shrunk until it fits; returns the height used."""
+    name = fonts.font(role)
+    fonts.check(name, s)
+    while True:
+        lines = wrap(s, role, size, w)
+        step = size * leading
+        if len(lines) * step <= h or size <= min_size:
+            break
+        size = max(min_size, size * 0.92)
+    c.setFont(name, size)
+    y = top - size
+    for ln in lines:
+        if align == "center":
+            c.drawCentredString(x + w / 2, y, ln)
+        else:
+            c.drawString(x, y, ln)
+        y -= step
+    return len(lines) * step

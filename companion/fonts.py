@@ -1,0 +1,54 @@
+"""The one font loader: bundled TTF files, embedded as subsets, and a glyph check
+so that a string the font cannot show fails the build instead of printing empty boxes."""
+
+from functools import cache
+
+from companion import paths
+from companion.errors import CompanionError
+from companion.presets import _presets
+
+
+@cache
+def register() -> dict[str, str]:
+    """Register every font role with reportlab once; returns role -> font name."""
+    from reportlab.pdfbase import pdfmetrics
+    from reportlab.pdfbase.ttfonts import TTFont
+
+    roles = _presets().sub("fonts")
+    names = {}
+    for role in roles.table:
+        file = roles.get(role, str)
+        path = paths.FONTS / file
+        if not path.is_file():
+            raise CompanionError("font file missing", source=str(path), field=f"fonts.{role}")
+        name = path.stem
+        pdfmetrics.registerFont(TTFont(name, str(path)))
+        names[role] = name
+    return names
+
+
+def font(role: str) -> str:
+    names = register()
+    if role not in names:
+        raise CompanionError(f"no font role {role!r} (have {', '.join(names)})")
+    return names[role]
+
+
+@cache
+def _glyphs(name: str) -> frozenset[int]:
+    from reportlab.pdfbase import pdfmetrics
+
+    return frozenset(pdfmetrics.getFont(name).face.charToGlyph)
+
+
+def missing_glyphs(name: str, text: str) -> list[str]:
+    have = _glyphs(name)
+    return sorted({ch for ch in text if ord(ch) not in have and ch not in "\n\r\t"})
+
+
+def check(name: str, text: str) -> None:
+    missing = missing_glyphs(name, text)
+    if missing:
+        shown = ", ".join(f"{ch!r} (U+{ord(ch):04X})" for ch in missing)
+        raise CompanionError(f"font {name} has no glyph for {shown} in {text!r}",
+                             field="text")

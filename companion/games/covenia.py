@@ -1,0 +1,409 @@
+"""Covenia's kit: which components it has and how each face is laid out.
+Every text, colour, symbol and position comes from layouts/covenia.toml."""
+
+from dataclasses import dataclass
+from functools import partial
+
+from reportlab.lib.colors import Color, white
+
+from companion.data import Fields
+from companion.draw import colour, symbols, text
+from companion.kit import CardFile, Component, Context, PageFile
+from companion.sheets import Card, Face
+from companion.units import mm, parse_size
+
+PARTS = ("cards", "temple", "aids", "tokens", "scorebook")
+
+# What each card layout in the data file must give (see [layout.*] in layouts/covenia.toml).
+XYR, XYS, YHS = ("x", "y", "r"), ("x", "y", "size"), ("y", "h", "size")
+LAYOUT = {
+    "clan": {"frame": None, "corner": XYS, "corner_symbol": XYR, "deck_mark": XYR,
+             "emblem": XYR, "name": ("y", "size"), "reminder": YHS},
+    "temple": {"frame": None, "band_h": None, "symbol": XYR, "title": ("y", "size"),
+               "ritual": YHS, "when": YHS},
+    "aid": {"margin": None, "title": ("y", "size"), "body": YHS},
+}
+
+
+@dataclass(frozen=True)
+class Clan:
+    id: str
+    name: str
+    colour: Color
+    symbol: str
+    reminder: str
+    ritual: str
+    formula: str
+
+
+@dataclass(frozen=True)
+class Look:
+    ink: Color
+    paper: Color
+    back: Color
+    gold: Color
+
+
+def _clans(ctx: Context) -> list[Clan]:
+    out = []
+    for f in ctx.data.items("clans"):
+        out.append(Clan(f.get("id", str), f.text("name", ctx.lang),
+                        colour.parse(f.get("colour", str), f"{f.path}.colour", f.source),
+                        _symbol(f, "symbol"), f.text("reminder", ctx.lang), f.text("ritual", ctx.lang),
+                        f.text("formula", ctx.lang)))
+    return out
+
+
+def _look(ctx: Context) -> Look:
+    g = ctx.data.sub("game")
+    return Look(*(colour.parse(g.get(k, str), f"game.{k}", g.source)
+                  for k in ("ink", "paper", "back_colour", "gold")))
+
+
+def _symbol(f: Fields, key: str) -> str:
+    name = f.get(key, str)
+    if name not in symbols.SYMBOLS:
+        raise f.error(key, f"unknown symbol {name!r} (have {', '.join(symbols.SYMBOLS)})")
+    return name
+
+
+# ---- faces -------------------------------------------------------------------------
+
+def _background(c, w, h, bleed, fill):
+    c.setFillColor(fill)
+    c.rect(-bleed, -bleed, w + 2 * bleed, h + 2 * bleed, stroke=0, fill=1)
+
+
+def _panel(c, w, h, inset, fill, radius=None):
+    c.setFillColor(fill)
+    r = radius if radius is not None else inset * 1.2
+    c.roundRect(inset, inset, w - 2 * inset, h - 2 * inset, r, stroke=0, fill=1)
+
+
+def _corner(c, w, h, lay, value: str, clan: Clan, ink):
+    p, s = lay["corner"], lay["corner_symbol"]
+    c.setFillColor(clan.colour)
+    text.line(c, value, p["x"] * w, h - p["y"] * h, "narrow-bold", p["size"] * w,
+              align="center", max_w=0.17 * w)
+    c.setFillColor(clan.colour)
+    symbols.draw(c, clan.symbol, s["x"] * w, h - s["y"] * h, s["r"] * w)
+
+
+def clan_front(c, w, h, bleed, *, clan: Clan, value: int, deck: dict, look: Look, lay: dict):
+    dark = deck["style"] == "dark"
+    _background(c, w, h, bleed, clan.colour)
+    inset = lay["frame"] * w
+    _panel(c, w, h, inset, look.paper)
+    if dark:  # deck B: a tinted panel, so the two decks differ at a glance
+        _panel(c, w, h, inset * 1.6, colour.mix(look.paper, clan.colour, 0.16), inset)
+    _corner(c, w, h, lay, str(value), clan, look.ink)
+    c.saveState()
+    c.translate(w, h)
+    c.rotate(180)  # the lower corner reads when the cards are fanned
+    _corner(c, w, h, lay, str(value), clan, look.ink)
+    c.restoreState()
+
+    m = lay["deck_mark"]
+    c.setFillColor(look.gold if not dark else look.ink)
+    symbols.draw(c, deck["mark"], m["x"] * w, h - m["y"] * h, m["r"] * w)
+
+    e = lay["emblem"]
+    cx, cy, r = e["x"] * w, h - e["y"] * h, e["r"] * w
+    if dark:
+        c.setFillColor(clan.colour)
+        c.circle(cx, cy, r, stroke=0, fill=1)
+        c.setFillColor(look.paper)
+        symbols.draw(c, clan.symbol, cx, cy, r * 0.68)
+    else:
+        c.setStrokeColor(clan.colour)
+        c.setLineWidth(max(0.6, w * 0.008))
+        c.circle(cx, cy, r, stroke=1, fill=0)
+        c.setFillColor(clan.colour)
+        symbols.draw(c, clan.symbol, cx, cy, r * 0.68)
+
+    n = lay["name"]
+    c.setFillColor(look.ink)
+    text.line(c, clan.name.upper(), w / 2, h - n["y"] * h, "bold", n["size"] * w,
+              align="center", max_w=0.6 * w)
+    rm = lay["reminder"]
+    c.setFillColor(look.ink)
+    text.block(c, clan.reminder, 0.2 * w, h - rm["y"] * h, 0.6 * w, rm["h"] * h,
+               "narrow", rm["size"] * w, align="center")
+
+
+def card_back(c, w, h, bleed, *, look: Look, title: str, word: str | None):
+    _background(c, w, h, bleed, look.back)
+    c.setStrokeColor(look.gold)
+    c.setLineWidth(max(0.8, w * 0.01))
+    inset = 0.07 * w
+    c.roundRect(inset, inset, w - 2 * inset, h - 2 * inset, inset, stroke=1, fill=0)
+    c.setLineWidth(max(0.4, w * 0.004))
+    c.roundRect(inset * 1.45, inset * 1.45, w - 2.9 * inset, h - 2.9 * inset, inset * 0.7,
+                stroke=1, fill=0)
+    c.setFillColor(look.gold)
+    r = 0.13 * w
+    symbols.draw(c, "sun", w / 2, h * 0.62, r)
+    c.setFillColor(look.paper)
+    symbols.draw(c, "moon", w / 2, h * 0.38, r * 0.85)
+    c.setFillColor(look.gold)
+    text.line(c, title.upper(), w / 2, h * 0.48, "bold", 0.1 * w, align="center", max_w=0.7 * w)
+    if word:
+        c.setFillColor(look.paper)
+        text.line(c, word, w / 2, h * 0.16, "regular", 0.06 * w, align="center", max_w=0.7 * w)
+
+
+def temple_front(c, w, h, bleed, *, clan: Clan, look: Look, lay: dict, title: str,
+                 heading: str, when: str):
+    _background(c, w, h, bleed, clan.colour)
+    inset = lay["frame"] * w
+    band = lay["band_h"] * h
+    _panel(c, w, h, inset, look.paper)
+    c.setFillColor(clan.colour)
+    c.rect(inset, h - band, w - 2 * inset, band - inset, stroke=0, fill=1)
+    t = lay["title"]
+    c.setFillColor(white)
+    text.line(c, title, w / 2, h - t["y"] * h, "narrow", 0.055 * w, align="center",
+              max_w=0.82 * w)
+    text.line(c, clan.name.upper(), w / 2, h - t["y"] * h - 0.1 * w, "bold", t["size"] * w,
+              align="center", max_w=0.8 * w)
+    s = lay["symbol"]
+    c.setFillColor(clan.colour)
+    symbols.draw(c, clan.symbol, s["x"] * w, h - s["y"] * h, s["r"] * w)
+    r = lay["ritual"]
+    c.setFillColor(look.ink)
+    text.line(c, heading.upper(), w / 2, h - (r["y"] - 0.02) * h, "bold", 0.05 * w,
+              align="center")
+    text.block(c, clan.ritual, 0.1 * w, h - r["y"] * h, 0.8 * w, r["h"] * h, "regular",
+               r["size"] * w, align="center")
+    wn = lay["when"]
+    c.setFillColor(colour.mix(look.ink, look.paper, 0.35))
+    text.block(c, when, 0.1 * w, h - wn["y"] * h, 0.8 * w, wn["h"] * h, "narrow",
+               wn["size"] * w, align="center")
+
+
+def aid_front(c, w, h, bleed, *, look: Look, lay: dict, title: str, lines: list[str],
+              clans: list[Clan]):
+    _background(c, w, h, bleed, look.back)
+    inset = 0.035 * w
+    _panel(c, w, h, inset, look.paper)
+    m = lay["margin"] * w
+    t = lay["title"]
+    c.setFillColor(look.ink)
+    text.line(c, title, w / 2, h - t["y"] * h, "bold", t["size"] * w, align="center",
+              max_w=w - 2 * m)
+    c.setStrokeColor(look.gold)
+    c.setLineWidth(1)
+    c.line(m, h - (t["y"] + 0.025) * h, w - m, h - (t["y"] + 0.025) * h)
+    b = lay["body"]
+    size = b["size"] * w
+    top = h - b["y"] * h
+    space = b["h"] * h
+    # Shrink the whole card's text together until every line fits.
+    while True:
+        used = sum(_measure(ln, w - 2 * m, size) for ln in lines) + size * 0.35 * len(lines)
+        if used <= space or size < 4.6:
+            break
+        size *= 0.94
+    by_name = {cl.name.lower(): cl for cl in clans}
+    for ln in lines:
+        bullet = ln.startswith("• ")
+        body = ln[2:] if bullet else ln
+        indent = size * 1.1 if bullet else 0
+        if bullet:
+            head = body.split(":")[0].strip().lower()
+            clan = by_name.get(head)
+            if clan:  # a scoring line: the clan's own symbol as its bullet
+                c.setFillColor(clan.colour)
+                symbols.draw(c, clan.symbol, m + size * 0.4, top - size * 0.38, size * 0.45)
+            else:
+                c.setFillColor(look.gold)
+                c.circle(m + size * 0.35, top - size * 0.35, size * 0.18, stroke=0, fill=1)
+        c.setFillColor(look.ink)
+        used = text.block(c, body, m + indent, top, w - 2 * m - indent, space, "regular", size)
+        top -= used + size * 0.35
+
+
+def _measure(line: str, width: float, size: float) -> float:
+    body = line[2:] if line.startswith("• ") else line
+    indent = size * 1.1 if line.startswith("• ") else 0
+    return len(text.wrap(body, "regular", size, width - indent)) * size * 1.2
+
+
+def token_face(c, w, h, bleed, *, look: Look, symbol: str, label: str, fill: Color,
+               sym_colour: Color, small: str | None = None):
+    r = min(w, h) / 2
+    cx, cy = w / 2, h / 2
+    c.setFillColor(fill)
+    c.circle(cx, cy, r, stroke=0, fill=1)
+    c.setStrokeColor(look.gold)
+    c.setLineWidth(1.2)
+    c.circle(cx, cy, r * 0.88, stroke=1, fill=0)
+    c.setFillColor(sym_colour)
+    symbols.draw(c, symbol, cx, cy + r * 0.12, r * 0.45)
+    c.setFillColor(look.paper if fill == look.back else look.ink)
+    text.line(c, label, cx, cy - r * 0.55, "bold", r * 0.17, align="center", max_w=r * 1.3)
+    if small:
+        text.block(c, small, cx - r * 0.6, cy - r * 0.6, r * 1.2, r * 0.3, "narrow", r * 0.1,
+                   align="center")
+    # The cut line: a thin circle on the token's edge.
+    c.setStrokeColorRGB(0.55, 0.55, 0.55)
+    c.setLineWidth(0.3)
+    c.setDash(2, 1.5)
+    c.circle(cx, cy, r, stroke=1, fill=0)
+    c.setDash()
+
+
+# ---- the score book ----------------------------------------------------------------
+
+def scorebook_pages(c, *, ctx: Context, look: Look, clans: list[Clan], game_name: str,
+                    title: str) -> int:
+    sb = ctx.data.sub("scorebook")
+    per_page, pages, players = (sb.get(k, int) for k in ("games_per_page", "pages", "players"))
+    texts = ctx.data.sub("texts")
+    tx = lambda k: texts.text(k, ctx.lang)  # noqa: E731
+    bonus, total = ctx.data.sub("bonus"), ctx.data.sub("total")
+    rows = [(cl.name, cl.formula, cl.colour, cl.symbol) for cl in clans]
+    rows.append((bonus.text("name", ctx.lang), bonus.text("formula", ctx.lang), look.gold, "sun"))
+    rows.append((total.text("name", ctx.lang), total.text("formula", ctx.lang), look.ink, None))
+    pw, ph = ctx.page
+    m = mm(12)
+    for p in range(pages):
+        c.setFillColor(look.ink)
+        text.line(c, f"{game_name} · {title}", m, ph - m - mm(2), "bold", 14)
+        text.line(c, f"{p + 1} / {pages}", pw - m, ph - m - mm(2), "regular", 9, align="right")
+        text.line(c, tx("scorebook_note"), m, ph - m - mm(8), "regular", 7.5, max_w=pw - 2 * m)
+        block_h = (ph - 2 * m - mm(14)) / per_page
+        for g in range(per_page):
+            top = ph - m - mm(14) - g * block_h
+            _score_table(c, m, top - mm(3), pw - 2 * m, block_h - mm(8), rows, players, look, tx)
+        c.setFillColor(colour.mix(look.ink, white, 0.4))
+        text.line(c, ctx.data.sub("game").text("credits", ctx.lang), pw / 2, m - mm(5),
+                  "regular", 6.5, align="center", max_w=pw - 2 * m)
+        c.showPage()
+    return pages
+
+
+def _score_table(c, x, top, w, h, rows, players, look, tx):
+    label_w = w * 0.36
+    col_w = (w - label_w) / players
+    row_h = h / (len(rows) + 2)
+    c.setFillColor(look.ink)
+    text.line(c, f"{tx('scorebook_game')} ______    {tx('scorebook_date')} ____________",
+              x, top - row_h * 0.65, "regular", 9)
+    y = top - row_h
+    c.setFillColor(colour.mix(look.paper, look.gold, 0.25))
+    c.rect(x, y - row_h, w, row_h, stroke=0, fill=1)
+    c.setFillColor(look.ink)
+    for i in range(players):
+        text.line(c, f"{tx('scorebook_player')} {i + 1}", x + label_w + (i + 0.5) * col_w,
+                  y - row_h * 0.62, "narrow", 7, align="center")
+    y -= row_h
+    for name, formula, col, sym in rows:
+        is_total = sym is None
+        if is_total:
+            c.setFillColor(colour.mix(look.paper, look.ink, 0.1))
+            c.rect(x, y - row_h, w, row_h, stroke=0, fill=1)
+        c.setFillColor(col)
+        if sym:
+            c.rect(x, y - row_h, mm(1.6), row_h, stroke=0, fill=1)
+            symbols.draw(c, sym, x + mm(5), y - row_h / 2, row_h * 0.3)
+        c.setFillColor(look.ink)
+        text.line(c, name, x + mm(9), y - row_h * 0.45, "bold", min(10, row_h * 0.42),
+                  max_w=label_w - mm(10))
+        c.setFillColor(colour.mix(look.ink, white, 0.35))
+        text.line(c, formula, x + mm(9), y - row_h * 0.82, "narrow", min(6.5, row_h * 0.26),
+                  max_w=label_w - mm(10))
+        y -= row_h
+    c.setStrokeColor(look.ink)
+    c.setLineWidth(0.5)
+    table_top = top - row_h
+    for i in range(len(rows) + 2):
+        yy = table_top - i * row_h
+        c.line(x, yy, x + w, yy)
+    c.setLineWidth(1.2)
+    c.line(x, table_top - (len(rows)) * row_h, x + w, table_top - (len(rows)) * row_h)
+    c.setLineWidth(0.5)
+    for i in range(players + 1):
+        xx = x + label_w + i * col_w
+        c.line(xx, table_top, xx, table_top - (len(rows) + 1) * row_h)
+    c.line(x, table_top, x, table_top - (len(rows) + 1) * row_h)
+
+
+# ---- the kit -----------------------------------------------------------------------
+
+def kit(ctx: Context):
+    data = ctx.data
+    look = _look(ctx)
+    clans = _clans(ctx)
+    game_name = data.sub("game").get("name", str)
+    values = data.sub("game").get("values", list)
+    titles = data.sub("titles")
+    title = lambda k: titles.text(k, ctx.lang)  # noqa: E731
+    texts = data.sub("texts")
+    tx = lambda k: texts.text(k, ctx.lang)  # noqa: E731
+    layout = data.sub("layout")
+    lay = {k: layout.geometry(k, shape) for k, shape in LAYOUT.items()}
+    decks = [{"id": d.get("id", str), "mark": _symbol(d, "mark"), "style": d.get("style", str)}
+             for d in data.items("decks")]
+
+    main_back = Face(partial(card_back, look=look, title=game_name, word=None), key="back-clan")
+    clan_cards = [Card(title("clan-cards"),
+                       Face(partial(clan_front, clan=cl, value=v, deck=d, look=look,
+                                    lay=lay["clan"])), main_back)
+                  for d in decks for cl in clans for v in values]
+
+    temple_back = Face(partial(card_back, look=look, title=game_name, word=tx("temple_back")),
+                       key="back-temple")
+    temple = [Card(title("temple"),
+                   Face(partial(temple_front, clan=cl, look=look, lay=lay["temple"],
+                                title=title("temple"), heading=tx("temple_heading"),
+                                when=tx("temple_when"))), temple_back)
+              for cl in clans]
+
+    aid_back = Face(partial(card_back, look=look, title=game_name, word=tx("aid_back")),
+                    key="back-aid")
+    aids = [Card(title("aids"),
+                 Face(partial(aid_front, look=look, lay=lay["aid"], title=a.text("title", ctx.lang),
+                              lines=[_line(ln, a, i, ctx.lang)
+                                     for i, ln in enumerate(a.get("lines", list))],
+                              clans=clans)), aid_back)
+            for a in data.items("aids")]
+
+    tok = data.sub("tokens")
+    fp, sh = tok.sub("first_player"), tok.sub("shield")
+    face = partial(token_face, look=look)
+    tokens = [
+        Card(title("tokens"),
+             Face(partial(face, symbol=_symbol(fp, "front"), label=tx("first_player"),
+                          fill=look.paper, sym_colour=look.gold)),
+             Face(partial(face, symbol=_symbol(fp, "back"), label=tx("first_player"),
+                          fill=look.back, sym_colour=look.paper))),
+        Card(title("tokens"),
+             Face(partial(face, symbol=_symbol(sh, "front"), label=tx("shield"),
+                          fill=look.paper, sym_colour=look.ink)),
+             Face(partial(face, symbol=_symbol(sh, "back"), label=tx("shield"),
+                          fill=look.back, sym_colour=look.gold, small=tx("shield_back")))),
+    ]
+    token_size = parse_size(tok.get("size", str), field="tokens.size")
+
+    sb = data.sub("scorebook")
+    games = sb.get("games_per_page", int) * sb.get("pages", int)
+    return [
+        CardFile("cards.pdf", [
+            Component("clan-cards", "cards", title("clan-cards"), len(clan_cards), clan_cards),
+            Component("temple", "temple", title("temple"), len(temple), temple),
+            Component("aids", "aids", title("aids"), len(aids), aids),
+        ], ctx.card, ctx.card_name),
+        CardFile("tokens.pdf", [Component("tokens", "tokens", title("tokens"), len(tokens),
+                                          tokens)],
+                 token_size, tok.get("size", str), stock="tokens"),
+        PageFile("scorebook.pdf", [Component("scorebook", "scorebook", title("scorebook"),
+                                             games)],
+                 partial(scorebook_pages, ctx=ctx, look=look, clans=clans,
+                         game_name=game_name, title=title("scorebook"))),
+    ]
+
+
+def _line(value, a: Fields, i: int, lang: str) -> str:
+    holder = Fields({"line": value}, a.source, f"{a.path}.lines[{i}]")
+    return holder.text("line", lang)

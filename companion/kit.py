@@ -1,0 +1,176 @@
+"""Building a game's print-and-play kit: whatever the game, the same files, manifest.json
+and print guide. A game module supplies components (cards or pages); this module imposes,
+draws, writes them atomically and describes them."""
+
+import importlib
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+from companion import paths, presets
+from companion.atomic import staged
+from companion.data import Fields, load_toml
+from companion.errors import CompanionError
+from companion.imposition import FLIPS, plan_grid
+from companion.pdf import open_canvas
+from companion.sheets import Card, SheetText, render
+from companion.units import parse_length, to_mm
+
+GAMES = {"covenia": "companion.games.covenia"}
+LANGS = ("en", "fr")
+
+
+@dataclass
+class Options:
+    paper: str = "a4"
+    lang: str = "en"
+    card_size: str = "poker"
+    bleed: str = "0mm"
+    flip: str = "long"
+    only: list[str] | None = None
+    out: Path | None = None
+    data: Path | None = None
+
+
+@dataclass
+class Component:
+    id: str  # as in the manifest
+    key: str  # as named by --only
+    title: str
+    count: int
+    cards: list[Card] = field(default_factory=list)
+
+
+@dataclass
+class CardFile:
+    """Cards or tokens imposed on sheets, fronts followed by their backs."""
+    path: str
+    components: list[Component]
+    size: tuple[float, float]
+    size_name: str
+    stock: str = "cards"
+    flip: str | None = None  # None: the build's --flip
+
+
+@dataclass
+class PageFile:
+    """Whole pages (a score book): draw(canvas) draws them and returns how many."""
+    path: str
+    components: list[Component]
+    draw: Callable[[object], int]
+    stock: str = "paper"
+
+
+@dataclass
+class Context:
+    """What a game module needs to lay out its kit."""
+    data: Fields
+    lang: str
+    page: tuple[float, float]
+    card: tuple[float, float]
+    card_name: str
+    words: Fields  # layouts/strings.toml
+
+    def text(self, fields: Fields, key: str) -> str:
+        return fields.text(key, self.lang)
+
+
+def game_module(name: str):
+    if name not in GAMES:
+        raise CompanionError(f"unknown game {name!r} (have {', '.join(GAMES)}, or all)",
+                             field="GAME")
+    return importlib.import_module(GAMES[name])
+
+
+def _check(opts: Options, game) -> None:
+    if opts.lang not in LANGS:
+        raise CompanionError(f"unknown language {opts.lang!r} (use {', '.join(LANGS)})",
+                             field="--lang")
+    if opts.flip not in FLIPS:
+        raise CompanionError(f"unknown flip {opts.flip!r} (use {', '.join(FLIPS)})",
+                             field="--flip")
+    for key in opts.only or []:
+        if key not in game.PARTS:
+            raise CompanionError(f"unknown part {key!r} (use {', '.join(game.PARTS)})",
+                                 field="--only")
+
+
+def build(name: str, opts: Options, progress: Callable[[str], None] = lambda _: None) -> dict:
+    """Builds one game's kit into opts.out (default output/GAME); returns the manifest."""
+    game = game_module(name)
+    _check(opts, game)
+    page = presets.paper_size(opts.paper)
+    card = presets.card_size(opts.card_size)
+    bleed = parse_length(opts.bleed, field="--bleed")
+    settings = presets.sheet_settings()
+    data_path = Path(opts.data) if opts.data else paths.LAYOUTS / f"{name}.toml"
+    data = Fields(load_toml(data_path), str(data_path))
+    words_path = paths.LAYOUTS / "strings.toml"
+    words = Fields(load_toml(words_path), str(words_path))
+    ctx = Context(data, opts.lang, page, card, opts.card_size, words)
+
+    files = game.kit(ctx)
+    only = set(opts.only or game.PARTS)
+    for f in files:
+        f.components = [c for c in f.components if c.key in only]
+    files = [f for f in files if f.components]
+
+    # Plan every sheet before writing anything: a card that cannot fit fails here.
+    grids = {f.path: plan_grid(*page, *f.size, settings, bleed)
+             for f in files if isinstance(f, CardFile)}
+
+    game_name = data.sub("game").get("name", str)
+    author = data.sub("game").text("credits", opts.lang)
+    sheet = words.sub("sheet")
+    out = Path(opts.out) if opts.out else paths.OUTPUT / name
+    manifest = {"game": name, "paper": opts.paper, "lang": opts.lang, "files": []}
+    with staged(out) as stage:
+        for f in files:
+            progress(f.path)
+            if isinstance(f, CardFile):
+                flip = f.flip or opts.flip
+                c = open_canvas(stage / f.path, page, f"{game_name}: {f.path}", author, flip)
+                cards = [card for comp in f.components for card in comp.cards]
+                words_ = SheetText(game_name, sheet.text("caption", opts.lang),
+                                   sheet.text("label", opts.lang), sheet.text("back", opts.lang))
+                pages = render(c, cards, grids[f.path], flip, words_)
+                entry = {"path": f.path, "pages": pages, "duplex": flip,
+                         "card_size": f.size_name}
+            else:
+                c = open_canvas(stage / f.path, page, f"{game_name}: {f.path}", author)
+                pages = f.draw(c)
+                entry = {"path": f.path, "pages": pages, "duplex": "none", "card_size": None}
+            c.save()
+            entry["components"] = [{"id": comp.id, "count": comp.count} for comp in f.components]
+            manifest["files"].append(entry)
+        (stage / "manifest.json").write_text(json.dumps(manifest, indent=2, ensure_ascii=False)
+                                             + "\n", encoding="utf-8")
+        (stage / "print-guide.txt").write_text(
+            print_guide(manifest, files, grids, ctx, opts, game_name), encoding="utf-8")
+        progress("manifest.json")
+    return manifest
+
+
+def print_guide(manifest: dict, files: list, grids: dict, ctx: Context, opts: Options,
+                game_name: str) -> str:
+    g = ctx.words.sub("guide")
+    t = lambda key, **kw: g.text(key, ctx.lang).format(**kw)  # noqa: E731
+    stock = ctx.words.sub("stock")
+    paper_name = presets._presets().sub("paper").sub(opts.paper).get("name", str)
+    lines = [t("title", game=game_name), "", t("intro", paper=paper_name), ""]
+    for f, entry in zip(files, manifest["files"]):
+        lines.append(t("file", path=entry["path"], pages=entry["pages"]))
+        lines.append("  " + t(f"duplex_{entry['duplex']}"))
+        if isinstance(f, CardFile):
+            grid = grids[f.path]
+            lines.append("  " + t("card_size", name=f.size_name, w=f"{to_mm(f.size[0]):g}",
+                                  h=f"{to_mm(f.size[1]):g}", per=grid.per_sheet))
+        lines.append("  " + t("stock", stock=stock.text(f.stock, ctx.lang)))
+        items = ", ".join(f"{c.count} × {c.title}" for c in f.components)
+        lines.append("  " + t("yields", items=items))
+        lines.append("")
+    if any(e["duplex"] != "none" for e in manifest["files"]):
+        lines += [t("check"), ""]
+    lines += [t("credits") + ":", ctx.data.sub("game").text("credits", ctx.lang), ""]
+    return "\n".join(lines)

@@ -1,0 +1,67 @@
+"""Paper sizes, card sizes and sheet settings, read from layouts/presets.toml."""
+
+from dataclasses import dataclass
+from functools import cache
+
+from companion import paths
+from companion.data import Fields, load_toml
+from companion.errors import CompanionError
+from companion.units import parse_length, parse_size
+
+
+@dataclass(frozen=True)
+class SheetSettings:
+    printable_margin: float
+    crop_gap: float
+    crop_max: float
+    crop_min: float
+    crop_width: float
+    furniture_band: float
+    calibration_bar: float
+
+
+@cache
+def _presets() -> Fields:
+    path = paths.LAYOUTS / "presets.toml"
+    return Fields(load_toml(path), str(path))
+
+
+def _lookup(kind: str, name: str) -> tuple[float, float] | None:
+    table = _presets().sub(kind)
+    if name not in table.table:
+        return None
+    entry = table.sub(name)
+    return parse_size(entry.get("size", str), field=f"{kind}.{name}.size")
+
+
+def paper_names() -> list[str]:
+    return list(_presets().sub("paper").table)
+
+
+def card_names() -> list[str]:
+    return list(_presets().sub("card").table)
+
+
+def paper_size(name: str) -> tuple[float, float]:
+    size = _lookup("paper", name.lower())
+    if size is None:
+        raise CompanionError(f"unknown paper {name!r} (use {', '.join(paper_names())})",
+                             field="--paper")
+    return size
+
+
+def card_size(spec: str) -> tuple[float, float]:
+    """A preset name (poker, euro, ...) or a custom 'WxH' size with one unit."""
+    size = _lookup("card", spec.lower())
+    if size is not None:
+        return size
+    if "x" not in spec.lower():
+        raise CompanionError(f"unknown card size {spec!r} (use {', '.join(card_names())}, "
+                             "or WxH like 63x88mm)", field="--card-size")
+    return parse_size(spec, field="--card-size")
+
+
+def sheet_settings() -> SheetSettings:
+    table = _presets().sub("sheet")
+    return SheetSettings(**{k: parse_length(table.get(k, str), field=f"sheet.{k}")
+                            for k in SheetSettings.__dataclass_fields__})
