@@ -28,13 +28,22 @@ def staged(out: Path):
         shutil.rmtree(stage, ignore_errors=True)
 
 
-def write_text(path: Path, text: str) -> None:
-    """One file written whole or not at all."""
+@contextmanager
+def replaced(path: Path):
+    """Yield a temporary path beside `path`; once the block succeeds it becomes `path` in
+    one rename. On failure the old file stays as it was."""
     path = Path(path)
-    tmp = path.with_name(f".{path.name}.tmp")
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
-        tmp.write_text(text, encoding="utf-8")
+        yield tmp
         os.replace(tmp, path)
     except OSError as e:
-        tmp.unlink(missing_ok=True)
         raise CompanionError(f"cannot write ({e.strerror})", source=str(path)) from None
+    finally:
+        tmp.unlink(missing_ok=True)
+
+
+def write_text(path: Path, text: str) -> None:
+    """One file written whole or not at all."""
+    with replaced(path) as tmp:
+        tmp.write_text(text, encoding="utf-8")

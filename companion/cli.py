@@ -103,6 +103,83 @@ def score():
     """Score a finished game from what lies on the table."""
 
 
+def _lang(lang: str) -> str:
+    if lang not in ("en", "fr"):
+        raise CompanionError(f"unknown language {lang!r} (use en, fr)", field="--lang")
+    return lang
+
+
+def _read_input(file: str) -> tuple[str, str]:
+    """(text, name for messages) of a FILE argument, '-' meaning standard input."""
+    if file == "-":
+        return sys.stdin.read(), "<stdin>"
+    try:
+        with open(file, encoding="utf-8") as f:
+            return f.read(), file
+    except FileNotFoundError:
+        raise CompanionError("no such file", source=file) from None
+    except (OSError, UnicodeDecodeError) as e:
+        raise CompanionError(f"cannot read ({e})", source=file) from None
+
+
+def _prompt(text: str, default: str) -> str:
+    return click.prompt(text, default=default, show_default=bool(default), err=True)
+
+
+@score.command("covenia", epilog="""\b
+Examples:
+  companion score covenia game.toml
+  companion score covenia game.toml --json
+  companion score covenia game.toml --lang fr --pdf score.pdf
+  companion score covenia --save game.toml      (type the table in, keep it)
+  cat game.toml | companion score covenia -
+
+\b
+game.toml:
+  decks = "A"          # optional: A, B or AB (default: 2 players one deck, 3-4 both)
+  [[players]]
+  name = "Emma"
+  area = { red = [1, 4, 6], yellow = [2, 8], green = [3], blue = [4, 5], purple = [1, 2, 3] }
+  hand = { yellow = [5], green = [9], purple = [9] }""")
+@click.argument("file", required=False)
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of a table.")
+@click.option("--lang", default="en", show_default=True, help="Words: en or fr.")
+@click.option("--pdf", type=click.Path(dir_okay=False), help="Also write the filled score-book page.")
+@click.option("--paper", default="a4", show_default=True, help="Paper for --pdf: a4 or letter.")
+@click.option("--save", type=click.Path(dir_okay=False),
+              help="Write what was entered at the terminal as a score file.")
+def score_covenia(file, as_json, lang, pdf, paper, save):
+    """Covenia end scores, explained line by line, and the winner.
+
+    FILE is a TOML score file ('-' for standard input); without it, type the table in."""
+    import json
+
+    from companion.atomic import write_text
+    from companion.score import covenia as sc
+    from scorers.covenia import score as compute
+    from scorers.errors import ScoreError
+
+    lang = _lang(lang)
+    data = sc.words()
+    if file is None:
+        table, source = sc.ask(_prompt, lambda t: click.echo(t, err=True), data, lang), "entry"
+    else:
+        text, source = _read_input(file)
+        table = sc.parse_text(text, source)
+    if save:
+        write_text(save, sc.to_toml(table))
+    try:
+        result = compute(table)
+    except ScoreError as e:
+        raise CompanionError(e.message, source=source, field=e.field) from None
+    if pdf:
+        sc.write_pdf(pdf, result, data, lang, paper)
+    if as_json:
+        click.echo(json.dumps(sc.as_json(result), ensure_ascii=False))
+    else:
+        click.echo(sc.report(result, data, lang))
+
+
 def main(argv: list[str] | None = None) -> None:
     from scorers.errors import ScoreError
 

@@ -255,50 +255,94 @@ def token_face(c, w, h, bleed, *, look: Look, symbol: str, label: str, fill: Col
 
 # ---- the score book ----------------------------------------------------------------
 
+def _score_rows(ctx: Context, look: Look, clans: list[Clan]) -> list[tuple]:
+    bonus, total = ctx.data.sub("bonus"), ctx.data.sub("total")
+    rows = [(cl.name, cl.formula, cl.colour, cl.symbol) for cl in clans]
+    rows.append((bonus.text("name", ctx.lang), bonus.text("formula", ctx.lang), look.gold, "sun"))
+    rows.append((total.text("name", ctx.lang), total.text("formula", ctx.lang), look.ink, None))
+    return rows
+
+
+def _page_head(c, ctx: Context, look: Look, heading: str, note: str, corner: str = "") -> None:
+    pw, ph = ctx.page
+    m = mm(12)
+    c.setFillColor(look.ink)
+    text.line(c, heading, m, ph - m - mm(2), "bold", 14)
+    if corner:
+        text.line(c, corner, pw - m, ph - m - mm(2), "regular", 9, align="right")
+    text.line(c, note, m, ph - m - mm(8), "regular", 7.5, max_w=pw - 2 * m)
+    c.setFillColor(colour.mix(look.ink, white, 0.4))
+    text.line(c, ctx.data.sub("game").text("credits", ctx.lang), pw / 2, m - mm(5),
+              "regular", 6.5, align="center", max_w=pw - 2 * m)
+
+
 def scorebook_pages(c, *, ctx: Context, look: Look, clans: list[Clan], game_name: str,
                     title: str) -> int:
     sb = ctx.data.sub("scorebook")
     per_page, pages, players = (sb.get(k, int) for k in ("games_per_page", "pages", "players"))
     texts = ctx.data.sub("texts")
     tx = lambda k: texts.text(k, ctx.lang)  # noqa: E731
-    bonus, total = ctx.data.sub("bonus"), ctx.data.sub("total")
-    rows = [(cl.name, cl.formula, cl.colour, cl.symbol) for cl in clans]
-    rows.append((bonus.text("name", ctx.lang), bonus.text("formula", ctx.lang), look.gold, "sun"))
-    rows.append((total.text("name", ctx.lang), total.text("formula", ctx.lang), look.ink, None))
+    rows = _score_rows(ctx, look, clans)
     pw, ph = ctx.page
     m = mm(12)
     for p in range(pages):
-        c.setFillColor(look.ink)
-        text.line(c, f"{game_name} · {title}", m, ph - m - mm(2), "bold", 14)
-        text.line(c, f"{p + 1} / {pages}", pw - m, ph - m - mm(2), "regular", 9, align="right")
-        text.line(c, tx("scorebook_note"), m, ph - m - mm(8), "regular", 7.5, max_w=pw - 2 * m)
+        _page_head(c, ctx, look, f"{game_name} · {title}", tx("scorebook_note"),
+                   f"{p + 1} / {pages}")
         block_h = (ph - 2 * m - mm(14)) / per_page
         for g in range(per_page):
             top = ph - m - mm(14) - g * block_h
             _score_table(c, m, top - mm(3), pw - 2 * m, block_h - mm(8), rows, players, look, tx)
-        c.setFillColor(colour.mix(look.ink, white, 0.4))
-        text.line(c, ctx.data.sub("game").text("credits", ctx.lang), pw / 2, m - mm(5),
-                  "regular", 6.5, align="center", max_w=pw - 2 * m)
         c.showPage()
     return pages
 
 
-def _score_table(c, x, top, w, h, rows, players, look, tx):
+def filled_scorebook(c, ctx: Context, names: list[str], values: dict[str, list[int]],
+                     report_lines: list[str], verdict: str) -> None:
+    """One game of the score book, filled in, with each player's reasons below it."""
+    look, clans = _look(ctx), _clans(ctx)
+    texts = ctx.data.sub("texts")
+    tx = lambda k: texts.text(k, ctx.lang)  # noqa: E731
+    game_name = ctx.data.sub("game").get("name", str)
+    title = ctx.data.sub("titles").text("scorebook", ctx.lang)
+    pw, ph = ctx.page
+    m = mm(12)
+    _page_head(c, ctx, look, f"{game_name} · {title}", tx("scorebook_note"))
+    order = [cl.id for cl in clans] + ["bonus", "total"]
+    cells = [[str(v) for v in values[row]] for row in order]
+    table_h = mm(95)
+    _score_table(c, m, ph - m - mm(17), pw - 2 * m, table_h, _score_rows(ctx, look, clans),
+                 len(names), look, tx, names=names, cells=cells)
+    y = ph - m - mm(17) - table_h - mm(6)
+    c.setFillColor(look.ink)
+    text.line(c, verdict, m, y, "bold", 12, max_w=pw - 2 * m)
+    y -= mm(6)
+    for line in report_lines:
+        y -= text.block(c, line, m, y, pw - 2 * m, mm(30), "regular", 8) + mm(2)
+    c.showPage()
+
+
+def _score_table(c, x, top, w, h, rows, players, look, tx, names=None, cells=None):
     label_w = w * 0.36
     col_w = (w - label_w) / players
     row_h = h / (len(rows) + 2)
     c.setFillColor(look.ink)
-    text.line(c, f"{tx('scorebook_game')} ______    {tx('scorebook_date')} ____________",
-              x, top - row_h * 0.65, "regular", 9)
+    if names is None:
+        text.line(c, f"{tx('scorebook_game')} ______    {tx('scorebook_date')} ____________",
+                  x, top - row_h * 0.65, "regular", 9)
     y = top - row_h
     c.setFillColor(colour.mix(look.paper, look.gold, 0.25))
     c.rect(x, y - row_h, w, row_h, stroke=0, fill=1)
     c.setFillColor(look.ink)
     for i in range(players):
-        text.line(c, f"{tx('scorebook_player')} {i + 1}", x + label_w + (i + 0.5) * col_w,
-                  y - row_h * 0.62, "narrow", 7, align="center")
+        cx = x + label_w + (i + 0.5) * col_w
+        if names:
+            text.line(c, names[i], cx, y - row_h * 0.62, "bold", 9, align="center",
+                      max_w=col_w - mm(2))
+        else:
+            text.line(c, f"{tx('scorebook_player')} {i + 1}", cx, y - row_h * 0.62, "narrow", 7,
+                      align="center")
     y -= row_h
-    for name, formula, col, sym in rows:
+    for r, (name, formula, col, sym) in enumerate(rows):
         is_total = sym is None
         if is_total:
             c.setFillColor(colour.mix(look.paper, look.ink, 0.1))
@@ -313,6 +357,11 @@ def _score_table(c, x, top, w, h, rows, players, look, tx):
         c.setFillColor(colour.mix(look.ink, white, 0.35))
         text.line(c, formula, x + mm(9), y - row_h * 0.82, "narrow", min(6.5, row_h * 0.26),
                   max_w=label_w - mm(10))
+        if cells:
+            c.setFillColor(look.ink)
+            for i, value in enumerate(cells[r]):
+                text.line(c, value, x + label_w + (i + 0.5) * col_w, y - row_h * 0.66,
+                          "bold" if is_total else "regular", min(13, row_h * 0.5), align="center")
         y -= row_h
     c.setStrokeColor(look.ink)
     c.setLineWidth(0.5)

@@ -1,0 +1,212 @@
+"""`companion score covenia`: reading the table's input (file or interactive entry), and
+putting scorers.covenia's result into words, JSON, or a filled score-book page.
+No reportlab here unless --pdf asks for it."""
+
+import json
+import re
+from pathlib import Path
+
+from companion import paths
+from companion.data import Fields, load_toml
+from companion.errors import CompanionError
+from scorers import covenia as scorer
+
+ROWS = (*scorer.CLANS, "bonus")
+
+
+def words(data_path: Path | None = None) -> Fields:
+    path = Path(data_path) if data_path else paths.LAYOUTS / "covenia.toml"
+    return Fields(load_toml(path), str(path))
+
+
+def clan_names(data: Fields, lang: str) -> dict[str, str]:
+    return {c.get("id", str): c.text("name", lang) for c in data.items("clans")}
+
+
+# ---- input ---------------------------------------------------------------------------
+
+def parse_text(text: str, source: str) -> dict:
+    import tomllib
+
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
+        raise CompanionError(f"not valid TOML ({e})", source=source) from None
+
+
+def numbers(line: str) -> list[int]:
+    """'1 4 6', '1,4,6', '1, 4; 6' -> [1, 4, 6]; anything else is an error."""
+    parts = [p for p in re.split(r"[\s,;]+", line.strip()) if p]
+    if not all(p.isdigit() for p in parts):
+        raise ValueError("write card values as numbers, e.g. 1 4 6")
+    return [int(p) for p in parts]
+
+
+_LETTERS = {"r": "red", "y": "yellow", "g": "green", "b": "blue", "p": "purple", "j": "yellow"}
+
+
+def hand(line: str) -> dict[str, list[int]]:
+    """'yellow 5, green 9', 'y5 g9', 'jaune 5 vert 9' -> {'yellow': [5], 'green': [9]}."""
+    out: dict[str, list[int]] = {}
+    clan = None
+    for token in re.findall(r"[^\W\d_]+|\d+", line.lower()):
+        if token.isdigit():
+            if clan is None:
+                raise ValueError("name the clan before its values, e.g. yellow 5")
+            out.setdefault(clan, []).append(int(token))
+        else:
+            clan = scorer.clan_key(token) or _LETTERS.get(token)
+            if clan is None:
+                raise ValueError(f"unknown clan {token!r}")
+    return out
+
+
+def ask(prompt, echo, data: Fields, lang: str) -> dict:
+    """Interactive entry; re-asks a bad line instead of failing. `prompt(text, default)`
+    returns the typed line; `echo(text)` shows a problem."""
+    s = data.sub("score")
+    t = lambda key, **kw: s.text(key, lang).format(**kw)  # noqa: E731
+    names = clan_names(data, lang)
+
+    def until_ok(text, check, default=""):
+        while True:
+            line = prompt(text, default)
+            try:
+                return check(line)
+            except ValueError as e:
+                echo(f"  {e}")
+
+    def count(line):
+        if line.strip() not in ("2", "3", "4"):
+            raise ValueError("2, 3 or 4")
+        return int(line)
+
+    n = until_ok(t("players_prompt"), count)
+    players: list[dict] = []
+    for i in range(n):
+        def name(line, taken=[p["name"] for p in players]):
+            if not line.strip():
+                raise ValueError("a name, please")
+            if line.strip() in taken:
+                raise ValueError("two players cannot share a name")
+            return line.strip()
+        players.append({"name": until_ok(t("name_prompt", i=i + 1), name)})
+
+    def decks(line):
+        if line.strip().upper() not in scorer.DECKS:
+            raise ValueError("A, B or AB")
+        return line.strip().upper()
+
+    table = {"decks": until_ok(t("decks_prompt"), decks, "A" if n == 2 else "AB"),
+             "players": players}
+    for p in players:
+        area = {}
+        for clan in scorer.CLANS:
+            def column(line, clan=clan):
+                return list(scorer.check_column(numbers(line), clan))
+            values = until_ok(t("column_prompt", name=p["name"], clan=names[clan]),
+                              _scoring_errors_as_value_errors(column))
+            if values:
+                area[clan] = values
+        p["area"] = area
+
+        def hand_line(line):
+            h = hand(line)
+            for clan, values in h.items():
+                scorer.check_values(values, clan)
+            return h
+        p["hand"] = until_ok(t("hand_prompt", name=p["name"]),
+                             _scoring_errors_as_value_errors(hand_line))
+    return table
+
+
+def _scoring_errors_as_value_errors(check):
+    def wrapped(line):
+        try:
+            return check(line)
+        except scorer.ScoreError as e:
+            raise ValueError(e.message) from None
+    return wrapped
+
+
+def to_toml(table: dict) -> str:
+    """The score file format. json.dumps gives valid TOML basic strings."""
+    lines = [f"decks = {json.dumps(table['decks'])}"] if "decks" in table else []
+    for p in table["players"]:
+        lines += ["", "[[players]]", f"name = {json.dumps(p['name'])}"]
+        for part in ("area", "hand"):
+            cells = ", ".join(f"{clan} = [{', '.join(map(str, vs))}]"
+                              for clan, vs in p.get(part, {}).items())
+            lines.append(f"{part} = {{ {cells} }}")
+    return "\n".join(lines) + "\n"
+
+
+# ---- output --------------------------------------------------------------------------
+
+def as_json(result: scorer.Result) -> dict:
+    return {"game": "covenia",
+            "players": [{"name": p.name, **{r: p.points(r) for r in ROWS},
+                         "total": p.total, "rank": p.rank} for p in result.players],
+            "winners": result.winners}
+
+
+def explain(fig: scorer.Figure, clan: str, data: Fields, lang: str) -> str:
+    s = data.sub("score")
+    names = {k: v.lower() for k, v in clan_names(data, lang).items()}
+    nums = dict(fig.reason.numbers)
+    nums["clan"] = names.get(clan, clan)
+    if "values" in nums:
+        nums["values"] = " + ".join(map(str, nums["values"]))
+    if "shortest" in nums:
+        nums["shortest"] = "/".join(names[c] for c in nums["shortest"])
+    return s.text(fig.reason.key, lang).format(**nums)
+
+
+def report(result: scorer.Result, data: Fields, lang: str) -> str:
+    s = data.sub("score")
+    names = clan_names(data, lang)
+    labels = {**names, "bonus": data.sub("bonus").text("name", lang),
+              "total": data.sub("total").text("name", lang), "rank": s.text("rank", lang)}
+    width = max(len(v) for v in labels.values()) + 2
+    cols = [max(6, len(p.name) + 2) for p in result.players]
+    out = [s.text("title", lang).format(decks=result.decks), ""]
+    out.append(" " * width + "".join(p.name.rjust(w) for p, w in zip(result.players, cols)))
+    for row in (*ROWS, "total", "rank"):
+        cells = [str(p.rank if row == "rank" else p.points(row)) for p in result.players]
+        out.append(labels[row].ljust(width) + "".join(c.rjust(w) for c, w in zip(cells, cols)))
+    for p in result.players:
+        out += ["", p.name]
+        for row in ROWS:
+            fig = p.figures[row]
+            out.append(f"  {labels[row].ljust(width)}{fig.points:>4}   "
+                       f"{explain(fig, row, data, lang)}")
+        out.append(f"  {labels['total'].ljust(width)}{p.total:>4}")
+    joined = f" {s.text('and', lang)} ".join(result.winners)
+    out += ["", s.text("winner" if len(result.winners) == 1 else "winners", lang)
+            .format(names=joined)]
+    return "\n".join(out)
+
+
+def write_pdf(path: Path, result: scorer.Result, data: Fields, lang: str, paper: str) -> None:
+    """The filled score-book page, drawn by the same code as the kit's blank one."""
+    from companion import presets
+    from companion.atomic import replaced
+    from companion.games import covenia as game
+    from companion.kit import Context
+    from companion.pdf import open_canvas
+
+    words_path = paths.LAYOUTS / "strings.toml"
+    ctx = Context(data, lang, presets.paper_size(paper), (0, 0), "", Fields(
+        load_toml(words_path), str(words_path)))
+    with replaced(Path(path)) as tmp:
+        c = open_canvas(tmp, ctx.page, "Covenia: score", data.sub("game").text("credits", lang))
+        game.filled_scorebook(c, ctx, [p.name for p in result.players],
+                              {row: [p.points(row) for p in result.players]
+                               for row in (*ROWS, "total")},
+                              report_lines=[explain_line(p, data, lang) for p in result.players],
+                              verdict=report(result, data, lang).splitlines()[-1])
+        c.save()
+
+
+def explain_line(p: scorer.PlayerScore, data: Fields, lang: str) -> str:
+    return f"{p.name}: " + "; ".join(explain(p.figures[r], r, data, lang) for r in ROWS)

@@ -1,0 +1,208 @@
+"""Covenia end scores (rulebook "End of Game", RULINGS C1-C8). Pure: plain data in, dataclasses out.
+
+Input is the parsed form of the score file: {"decks": "A"|"B"|"AB" (optional),
+"players": [{"name": str, "area": {clan: [values]}, "hand": {clan: [values]}}]}.
+Clan keys may be English or French. Every figure comes with a Reason (a key and its
+numbers) that the caller words in its own language.
+"""
+
+from dataclasses import dataclass, field
+
+from scorers.errors import ScoreError
+
+CLANS = ("red", "yellow", "green", "blue", "purple")
+FRENCH = {"rouge": "red", "jaune": "yellow", "vert": "green", "bleu": "blue", "violet": "purple"}
+VALUES = range(1, 11)
+DECKS = {"A": 1, "B": 1, "AB": 2}  # how many copies of each clan+value are in play (C1)
+RED_MOST, RED_OTHER, BONUS_PER_ROW = 7, 4, 10
+
+
+@dataclass(frozen=True)
+class Reason:
+    key: str  # e.g. "red_most", "yellow", "yellow_empty_hand"
+    numbers: dict = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Figure:
+    points: int
+    reason: Reason
+
+
+@dataclass(frozen=True)
+class Player:
+    name: str
+    area: dict[str, tuple[int, ...]]  # clan -> column, top to bottom
+    hand: tuple[tuple[str, int], ...]  # (clan, value)
+
+
+@dataclass(frozen=True)
+class PlayerScore:
+    name: str
+    figures: dict[str, Figure]  # red, yellow, green, blue, purple, bonus
+    total: int
+    rank: int
+
+    def points(self, row: str) -> int:
+        return self.total if row == "total" else self.figures[row].points
+
+
+@dataclass(frozen=True)
+class Result:
+    decks: str
+    players: list[PlayerScore]
+    winners: list[str]
+
+
+# ---- reading and checking the input ------------------------------------------------
+
+def clan_key(word: str) -> str | None:
+    w = str(word).strip().lower()
+    return w if w in CLANS else FRENCH.get(w)
+
+
+def check_values(raw, where: str) -> tuple[int, ...]:
+    """A list of card values 1-10."""
+    if not isinstance(raw, (list, tuple)):
+        raise ScoreError(where, f"must be a list of card values, not {raw!r}")
+    for v in raw:
+        if isinstance(v, bool) or not isinstance(v, int) or v not in VALUES:
+            raise ScoreError(where, f"{v!r} is not a card value (1-10)")
+    return tuple(raw)
+
+
+def _clans(raw, where: str) -> dict[str, tuple[int, ...]]:
+    if raw is None:
+        return {}
+    if not isinstance(raw, dict):
+        raise ScoreError(where, "must be a table of clan = [values]")
+    out: dict[str, tuple[int, ...]] = {}
+    for key, values in raw.items():
+        clan = clan_key(key)
+        if clan is None:
+            raise ScoreError(f"{where}.{key}", "unknown clan (use red, yellow, green, blue, "
+                             "purple or rouge, jaune, vert, bleu, violet)")
+        if clan in out:
+            raise ScoreError(f"{where}.{key}", f"clan {clan} is given twice")
+        out[clan] = check_values(values, f"{where}.{key}")
+    return out
+
+
+def check_column(raw, where: str) -> tuple[int, ...]:
+    """A column of one clan in a player's area: values rising strictly top to bottom (C2)."""
+    column = check_values(raw, where)
+    for a, b in zip(column, column[1:]):
+        if b <= a:
+            raise ScoreError(where, f"a column rises strictly from top to bottom ({b} after {a})")
+    return column
+
+
+def parse(table) -> tuple[list[Player], str]:
+    """Checks a score file's content; returns the players and the decks in play."""
+    if not isinstance(table, dict):
+        raise ScoreError("", "the score file must be a table")
+    unknown = set(table) - {"decks", "players"}
+    if unknown:
+        raise ScoreError(sorted(unknown)[0], "unknown field (use decks and [[players]])")
+    raw_players = table.get("players")
+    if not isinstance(raw_players, list) or not all(isinstance(p, dict) for p in raw_players):
+        raise ScoreError("players", "missing: give 2 to 4 [[players]] tables")
+    if not 2 <= len(raw_players) <= 4:
+        raise ScoreError("players", f"Covenia is for 2 to 4 players, not {len(raw_players)}")
+    decks = table.get("decks", "A" if len(raw_players) == 2 else "AB")
+    if not isinstance(decks, str) or decks.upper() not in DECKS:
+        raise ScoreError("decks", f"{decks!r} is not a deck choice (use \"A\", \"B\" or \"AB\")")
+    decks = decks.upper()
+
+    players, names = [], set()
+    for i, raw in enumerate(raw_players):
+        name = raw.get("name")
+        if not isinstance(name, str) or not name.strip():
+            raise ScoreError(f"players[{i}].name", "missing: every player needs a name")
+        where = f'players[{i}] "{name}"'
+        if name in names:
+            raise ScoreError(f"{where}.name", "two players have this name")
+        names.add(name)
+        extra = set(raw) - {"name", "area", "hand"}
+        if extra:
+            raise ScoreError(f"{where}.{sorted(extra)[0]}", "unknown field (use name, area, hand)")
+        area = _clans(raw.get("area"), f"{where}.area")
+        for clan, column in area.items():
+            check_column(column, f"{where}.area.{clan}")
+        hand = _clans(raw.get("hand"), f"{where}.hand")
+        players.append(Player(name, area, tuple((c, v) for c, vs in hand.items() for v in vs)))
+
+    # Each clan+value exists once per deck in play (C1), across all areas and hands.
+    seen: dict[tuple[str, int], int] = {}
+    copies = DECKS[decks]
+    for i, p in enumerate(players):
+        cards = [(c, v, "area") for c, col in p.area.items() for v in col]
+        cards += [(c, v, "hand") for c, v in p.hand]
+        for clan, value, place in cards:
+            seen[clan, value] = seen.get((clan, value), 0) + 1
+            if seen[clan, value] > copies:
+                held = "once" if copies == 1 else "twice"
+                raise ScoreError(f'players[{i}] "{p.name}".{place}.{clan}',
+                                 f"{clan} {value} is in play more often than decks {decks} "
+                                 f"hold it ({held})")
+    return players, decks
+
+
+# ---- scoring -------------------------------------------------------------------------
+
+def _red(n: int, most: int, tied: int) -> Figure:
+    if n == 0:
+        return Figure(0, Reason("none", {"n": 0}))
+    if n == most:
+        key = "red_tie" if tied > 1 else "red_most"
+        return Figure(n * RED_MOST, Reason(key, {"n": n, "each": RED_MOST, "points": n * RED_MOST}))
+    return Figure(n * RED_OTHER, Reason("red_other", {"n": n, "most": most, "each": RED_OTHER,
+                                                      "points": n * RED_OTHER}))
+
+
+def score_player(p: Player, red_most: int, red_tied: int) -> dict[str, Figure]:
+    count = {c: len(p.area.get(c, ())) for c in CLANS}
+    hand_values = [v for _, v in p.hand]
+    figures = {"red": _red(count["red"], red_most, red_tied)}
+
+    n = count["yellow"]
+    if n == 0:
+        figures["yellow"] = Figure(0, Reason("none", {"n": 0}))
+    elif not hand_values:
+        figures["yellow"] = Figure(0, Reason("yellow_empty_hand", {"n": n}))
+    else:
+        low = min(hand_values)
+        figures["yellow"] = Figure(n * low, Reason("yellow", {"n": n, "low": low,
+                                                              "points": n * low}))
+    n, held = count["green"], len(hand_values)
+    figures["green"] = Figure(n * held, Reason("green", {"n": n, "hand": held, "points": n * held})
+                              if n else Reason("none", {"n": 0}))
+    blue = p.area.get("blue", ())
+    figures["blue"] = Figure(sum(blue), Reason("blue", {"values": list(blue), "points": sum(blue)})
+                             if blue else Reason("none", {"n": 0}))
+    n = count["purple"]
+    figures["purple"] = Figure(n * n, Reason("purple", {"n": n, "points": n * n})
+                               if n else Reason("none", {"n": 0}))
+    rows = min(count.values())  # a row needs all five clans (C6)
+    short = [c for c in CLANS if count[c] == rows]
+    figures["bonus"] = Figure(BONUS_PER_ROW * rows,
+                              Reason("bonus" if rows else "bonus_none",
+                                     {"rows": rows, "shortest": short, "each": BONUS_PER_ROW,
+                                      "points": BONUS_PER_ROW * rows}))
+    return figures
+
+
+def score(table) -> Result:
+    players, decks = parse(table)
+    reds = [len(p.area.get("red", ())) for p in players]
+    most = max(reds)
+    tied = reds.count(most) if most else 0
+    scored = []
+    for p in players:
+        figures = score_player(p, most, tied)
+        scored.append((p.name, figures, sum(f.points for f in figures.values())))
+    totals = [t for _, _, t in scored]
+    result = [PlayerScore(name, figures, total, 1 + sum(t > total for t in totals))
+              for name, figures, total in scored]
+    best = max(totals)
+    return Result(decks, result, [p.name for p in result if p.total == best])  # C8: ties share

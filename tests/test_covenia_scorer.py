@@ -1,0 +1,162 @@
+"""scorers/covenia.py: the rulebook's example and RULINGS C3-C8, one test each."""
+
+import tomllib
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from scorers.covenia import CLANS, score
+from scorers.errors import ScoreError
+
+RULEBOOK = tomllib.loads((Path(__file__).parent / "data" / "covenia-rulebook.toml").read_text())
+
+
+def player(name, hand=None, **area):
+    return {"name": name, "area": area, "hand": hand or {}}
+
+
+def points(result, name):
+    return next(p for p in result.players if p.name == name)
+
+
+def test_rulebook_example_gives_emma_62_line_by_line():
+    emma = points(score(RULEBOOK), "Emma")
+    got = {row: f.points for row, f in emma.figures.items()}
+    assert got == {"red": 21, "yellow": 10, "green": 3, "blue": 9, "purple": 9, "bonus": 10}
+    assert emma.total == 62 and emma.rank == 1
+    reasons = {row: (f.reason.key, f.reason.numbers) for row, f in emma.figures.items()}
+    assert reasons["red"] == ("red_most", {"n": 3, "each": 7, "points": 21})
+    assert reasons["yellow"] == ("yellow", {"n": 2, "low": 5, "points": 10})
+    assert reasons["green"] == ("green", {"n": 1, "hand": 3, "points": 3})
+    assert reasons["blue"] == ("blue", {"values": [4, 5], "points": 9})
+    assert reasons["purple"] == ("purple", {"n": 3, "points": 9})
+    assert reasons["bonus"][1]["rows"] == 1 and reasons["bonus"][1]["shortest"] == ["green"]
+
+
+def test_a_second_green_card_would_have_given_emma_ten_more():
+    table = {**RULEBOOK, "players": [dict(RULEBOOK["players"][0]), RULEBOOK["players"][1]]}
+    table["players"][0]["area"] = {**table["players"][0]["area"], "green": [3, 6]}
+    emma = points(score(table), "Emma")
+    assert emma.figures["bonus"].points == 20  # (and green itself: 2 x 3 = 6)
+
+
+def test_red_tie_gives_every_leader_seven_per_card():
+    r = score({"players": [player("A", red=[1, 2]), player("B", red=[3, 4]),
+                           player("C", red=[5])], "decks": "AB"})
+    assert [p.figures["red"].points for p in r.players] == [14, 14, 4]
+    assert r.players[0].figures["red"].reason.key == "red_tie"
+    assert r.players[2].figures["red"].reason.key == "red_other"
+
+
+def test_nobody_with_red_means_zero_red_for_everyone():
+    r = score({"players": [player("A", blue=[2]), player("B", green=[3])]})
+    assert [p.figures["red"].points for p in r.players] == [0, 0]
+
+
+def test_yellow_with_an_empty_hand_scores_zero():
+    r = score({"players": [player("A", yellow=[2, 5, 9]), player("B", hand={"red": [1]})]})
+    fig = points(r, "A").figures["yellow"]
+    assert fig.points == 0 and fig.reason.key == "yellow_empty_hand"
+
+
+def test_yellow_uses_the_lowest_hand_card_of_any_clan():
+    r = score({"players": [player("A", {"blue": [8], "red": [3]}, yellow=[2, 5]), player("B")]})
+    assert points(r, "A").figures["yellow"].points == 6
+
+
+def test_green_with_an_empty_hand_scores_zero():
+    r = score({"players": [player("A", green=[1, 2, 3]), player("B")]})
+    assert points(r, "A").figures["green"].points == 0
+
+
+def test_purple_is_squared_and_blue_is_the_sum():
+    r = score({"players": [player("A", purple=[1, 2, 3, 4], blue=[2, 9]), player("B")]})
+    a = points(r, "A")
+    assert (a.figures["purple"].points, a.figures["blue"].points) == (16, 11)
+
+
+def test_bonus_is_limited_by_the_shortest_column():
+    area = {"red": [1, 2, 3], "yellow": [1, 2], "green": [1, 2, 3, 4], "blue": [7, 8],
+            "purple": [5, 6, 9]}
+    r = score({"players": [player("A", **area), player("B")]})
+    assert points(r, "A").figures["bonus"].points == 20
+    assert points(r, "A").figures["bonus"].reason.numbers["shortest"] == ["yellow", "blue"]
+
+
+def test_a_missing_clan_means_no_bonus_at_all():
+    r = score({"players": [player("A", red=[1], yellow=[1], green=[1], blue=[1]), player("B")]})
+    assert points(r, "A").figures["bonus"].points == 0
+
+
+def test_tied_totals_share_the_win_and_the_rank():
+    r = score({"players": [player("A", blue=[9]), player("B", blue=[9]), player("C", blue=[3])],
+               "decks": "AB"})
+    assert r.winners == ["A", "B"]
+    assert [p.rank for p in r.players] == [1, 1, 3]
+
+
+def test_french_clan_names_are_read_as_the_english_ones():
+    r = score({"players": [player("A", {"jaune": [4]}, rouge=[1, 2], violet=[3]), player("B")]})
+    a = points(r, "A")
+    assert (a.figures["red"].points, a.figures["purple"].points) == (14, 1)
+
+
+def test_decks_default_to_one_for_two_players_and_both_for_more():
+    assert score({"players": [player("A"), player("B")]}).decks == "A"
+    assert score({"players": [player("A"), player("B"), player("C")]}).decks == "AB"
+
+
+@pytest.mark.parametrize("table,field", [
+    ({"players": [player("A")]}, "players"),
+    ({"players": [player(x) for x in "ABCDE"]}, "players"),
+    ({"players": [player("A", red=[0]), player("B")]}, 'players[0] "A".area.red'),
+    ({"players": [player("A", red=[11]), player("B")]}, 'players[0] "A".area.red'),
+    ({"players": [player("A", red=[4, 2]), player("B")]}, 'players[0] "A".area.red'),
+    ({"players": [player("A", red=[4, 4]), player("B")], "decks": "AB"}, 'players[0] "A".area.red'),
+    ({"players": [player("A", orange=[1]), player("B")]}, 'players[0] "A".area.orange'),
+    ({"players": [player("A", red=[5]), player("B", {"red": [5]})]}, 'players[1] "B".hand.red'),
+    ({"players": [player("A", red=[5]), player("B", red=[5]), player("C", {"red": [5]})],
+      "decks": "AB"}, 'players[2] "C".hand.red'),
+    ({"players": [player("A"), player("A")]}, 'players[1] "A".name'),
+    ({"players": [player("A"), player("B")], "decks": "C"}, "decks"),
+    ({"players": [player("A", red=["5"]), player("B")]}, 'players[0] "A".area.red'),
+    ({"players": [player("A", red=[True]), player("B")]}, 'players[0] "A".area.red'),
+    ({"players": [{"area": {}}, player("B")]}, "players[0].name"),
+])
+def test_bad_input_names_the_player_and_field(table, field):
+    with pytest.raises(ScoreError) as e:
+        score(table)
+    assert e.value.field == field
+
+
+@st.composite
+def end_states(draw):
+    n = draw(st.integers(2, 4))
+    decks = "A" if n == 2 else "AB"
+    pool = [(c, v) for c in CLANS for v in range(1, 11)] * (1 if n == 2 else 2)
+    pool = draw(st.permutations(pool))
+    players, at = [], 0
+    for i in range(n):
+        k, h = draw(st.integers(0, 15)), draw(st.integers(0, 6))
+        area, hand = {}, {}
+        for clan, v in pool[at:at + k]:
+            column = area.setdefault(clan, [])
+            (hand.setdefault(clan, []) if v in column else column).append(v)
+        for clan, v in pool[at + k:at + k + h]:
+            hand.setdefault(clan, []).append(v)
+        at += k + h
+        players.append({"name": f"P{i}", "area": {c: sorted(vs) for c, vs in area.items()},
+                        "hand": hand})
+    return {"decks": decks, "players": players}
+
+
+@settings(max_examples=300, deadline=None)
+@given(end_states())
+def test_any_legal_end_state_scores_and_the_total_is_the_sum_of_its_parts(table):
+    r = score(table)
+    for p in r.players:
+        assert p.total == sum(f.points for f in p.figures.values())
+        assert all(f.points >= 0 for f in p.figures.values())
+        assert p.rank == 1 + sum(q.total > p.total for q in r.players)
+    assert r.winners == [p.name for p in r.players if p.rank == 1]
