@@ -19,7 +19,13 @@ class Failure(Exception):
         self.code = code
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
+@click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100},
+             epilog="""\b
+Examples:
+  companion build all
+  companion build covenia --paper letter --lang fr
+  companion score covenia game.toml --json
+  companion COMMAND --help""")
 @click.version_option(package_name="table-companion", prog_name="companion")
 def cli():
     """table-companion: print-and-play kits and table helpers for Covenia, Coverta,
@@ -98,7 +104,11 @@ class _Progress:
             self.bar.__exit__(*exc)
 
 
-@cli.group()
+@cli.group(epilog="""\b
+Examples:
+  companion score covenia game.toml
+  companion score covenia game.toml --json
+  companion score covenia --save game.toml""")
 def score():
     """Score a finished game from what lies on the table."""
 

@@ -250,3 +250,17 @@ def test_build_all_builds_every_game_into_its_own_folder(tmp_path, cli):
     r = cli("build", "all", "--only", "aids", "--out", tmp_path)
     assert r.code == 0, r.err
     assert (tmp_path / "covenia" / "manifest.json").is_file()
+
+
+def test_clans_differ_by_symbol_not_only_colour_and_decks_by_mark():
+    assert len({c["symbol"] for c in CLANS}) == len(CLANS) == 5
+    assert len({c["colour"] for c in CLANS}) == 5
+    assert len({d["mark"] for d in DATA["decks"]}) == 2
+
+
+def test_every_command_has_help_with_examples(cli):
+    top = cli("--help")
+    assert top.code == 0 and "build" in top.out and "score" in top.out
+    for args in (["build"], ["score"], ["score", "covenia"]):
+        r = cli(*args, "--help")
+        assert r.code == 0 and "Examples:" in r.out, args
