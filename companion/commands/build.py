@@ -1,0 +1,76 @@
+"""`companion build GAME`: a game's print-and-play kit."""
+
+import sys
+
+import click
+
+from companion.commands.common import split
+from companion.errors import CompanionError
+
+
+@click.command(short_help="Build a print-and-play kit: PDFs, manifest, guide.", epilog="""\b
+Examples:
+  companion build covenia
+  companion build covenia --paper letter --lang fr
+  companion build covenia --only cards,tokens --flip short --out ~/print
+  companion build covenia --card-size 63x88mm --bleed 2mm
+  companion build covenia --data my-covenia.toml
+  companion build all""")
+@click.argument("game")
+@click.option("--paper", default="a4", show_default=True, help="a4 or letter.")
+@click.option("--lang", default="en", show_default=True, help="Printed language: en or fr.")
+@click.option("--card-size", default="poker", show_default=True,
+              help="poker, bridge, euro, mini-euro, mini-usa, tarot, square, or WxH like 63x88mm.")
+@click.option("--bleed", default="0mm", show_default=True,
+              help="Bleed around each card, e.g. 3mm (fewer cards per sheet).")
+@click.option("--flip", default="long", show_default=True,
+              help="Duplex: long (backs mirrored), short (backs turned 180°), none (no backs).")
+@click.option("--only", help="Comma-separated parts to build, e.g. cards,tokens (default: all).")
+@click.option("--out", type=click.Path(file_okay=False), help="Output folder (default: output/GAME).")
+@click.option("--data", type=click.Path(dir_okay=False),
+              help="Your own copy of the game's layouts/GAME.toml.")
+def build(game, paper, lang, card_size, bleed, flip, only, out, data):
+    """Build a game's print-and-play kit: PDFs, manifest.json and a print guide."""
+    from pathlib import Path
+
+    from companion import kit
+
+    games = list(kit.GAMES) if game == "all" else [game]
+    if data and game == "all":
+        raise CompanionError("--data names one game's file; build one game with it",
+                             field="--data")
+    for name in games:
+        kit.game_module(name)  # an unknown game fails before anything is drawn
+    for name in games:
+        target = Path(out) / name if out and game == "all" else out
+        opts = kit.Options(paper=paper, lang=lang, card_size=card_size, bleed=bleed, flip=flip,
+                           only=split(only), out=target, data=data)
+        with _Progress(name) as progress:
+            manifest = kit.build(name, opts, progress)
+        where = target or kit.paths.OUTPUT / name
+        files = ", ".join(f"{f['path']} ({f['pages']} pages)" for f in manifest["files"])
+        click.echo(f"{name}: {where}/ {files}, manifest.json, print-guide.txt")
+
+
+class _Progress:
+    """A progress bar on a terminal, nothing elsewhere."""
+
+    def __init__(self, label: str):
+        self.label, self.bar = label, None
+
+    def __enter__(self):
+        if sys.stderr.isatty():
+            self.bar = click.progressbar(length=6, label=f"building {self.label}",
+                                         file=sys.stderr, show_eta=False)
+            self.bar.__enter__()
+        return self
+
+    def __call__(self, step: str) -> None:
+        if self.bar:
+            self.bar.label = f"building {self.label}: {step}"
+            self.bar.update(1)
+
+    def __exit__(self, *exc):
+        if self.bar:
+            self.bar.update(self.bar.length)
+            self.bar.__exit__(*exc)

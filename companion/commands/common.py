@@ -1,0 +1,43 @@
+"""What every command shares: reading an input file or standard input, the language
+option, prompts, and the verdict of a command that is not bad input."""
+
+import sys
+
+import click
+
+from companion.errors import CompanionError
+
+
+class Failure(Exception):
+    """A command's own verdict other than success (for example a draw that does not verify)."""
+
+    def __init__(self, message: str, code: int = 1):
+        super().__init__(message)
+        self.code = code
+
+
+def split(value: str | None) -> list[str] | None:
+    return [v.strip() for v in value.split(",") if v.strip()] if value else None
+
+
+def lang(value: str) -> str:
+    if value not in ("en", "fr"):
+        raise CompanionError(f"unknown language {value!r} (use en, fr)", field="--lang")
+    return value
+
+
+def read_input(file: str) -> tuple[str, str]:
+    """(text, name for messages) of a FILE argument, '-' meaning standard input."""
+    if file == "-":
+        return sys.stdin.read(), "<stdin>"
+    try:
+        with open(file, encoding="utf-8") as f:
+            return f.read(), file
+    except FileNotFoundError:
+        raise CompanionError("no such file", source=file) from None
+    except (OSError, UnicodeDecodeError) as e:
+        raise CompanionError(f"cannot read ({e})", source=file) from None
+
+
+def prompt(text: str, default: str) -> str:
+    return click.prompt(text, default=default, show_default=bool(default), err=True)

@@ -1,0 +1,69 @@
+"""`companion score GAME`: end scores at the table."""
+
+import click
+
+from companion.commands import common
+from companion.errors import CompanionError
+
+
+@click.group(epilog="""\b
+Examples:
+  companion score covenia game.toml
+  companion score covenia game.toml --json
+  companion score covenia --save game.toml""")
+def score():
+    """Score a finished game from what lies on the table."""
+
+
+@score.command("covenia", epilog="""\b
+Examples:
+  companion score covenia game.toml
+  companion score covenia game.toml --json
+  companion score covenia game.toml --lang fr --pdf score.pdf
+  companion score covenia --save game.toml      (type the table in, keep it)
+  cat game.toml | companion score covenia -
+
+\b
+game.toml:
+  decks = "A"          # optional: A, B or AB (default: 2 players one deck, 3-4 both)
+  [[players]]
+  name = "Emma"
+  area = { red = [1, 4, 6], yellow = [2, 8], green = [3], blue = [4, 5], purple = [1, 2, 3] }
+  hand = { yellow = [5], green = [9], purple = [9] }""")
+@click.argument("file", required=False)
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of a table.")
+@click.option("--lang", default="en", show_default=True, help="Words: en or fr.")
+@click.option("--pdf", type=click.Path(dir_okay=False), help="Also write the filled score-book page.")
+@click.option("--paper", default="a4", show_default=True, help="Paper for --pdf: a4 or letter.")
+@click.option("--save", type=click.Path(dir_okay=False),
+              help="Write what was entered at the terminal as a score file.")
+def score_covenia(file, as_json, lang, pdf, paper, save):
+    """Covenia end scores, explained line by line, and the winner.
+
+    FILE is a TOML score file ('-' for standard input); without it, type the table in."""
+    import json
+
+    from companion.atomic import write_text
+    from companion.score import covenia as sc
+    from scorers.covenia import score as compute
+    from scorers.errors import ScoreError
+
+    lang = common.lang(lang)
+    data = sc.words()
+    if file is None:
+        table, source = sc.ask(common.prompt, lambda t: click.echo(t, err=True), data, lang), "entry"
+    else:
+        text, source = common.read_input(file)
+        table = sc.parse_text(text, source)
+    if save:
+        write_text(save, sc.to_toml(table))
+    try:
+        result = compute(table)
+    except ScoreError as e:
+        raise CompanionError(e.message, source=source, field=e.field) from None
+    if pdf:
+        sc.write_pdf(pdf, result, data, lang, paper)
+    if as_json:
+        click.echo(json.dumps(sc.as_json(result), ensure_ascii=False))
+    else:
+        click.echo(sc.report(result, data, lang))

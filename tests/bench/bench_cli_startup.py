@@ -1,0 +1,49 @@
+"""Benchmark: the table commands start to finish, beside `python -c pass`.
+
+Run: python tests/bench/bench_cli_startup.py
+Targets: `companion score covenia FILE --json` (issue 3) and
+`companion lugvanion odds ... --json` (issue 4) under 0.15 s wall on these 2-core machines.
+"""
+
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+GAME = Path(__file__).resolve().parents[1] / "data" / "covenia-rulebook.toml"
+COMMANDS = {
+    "score covenia FILE --json": ["score", "covenia", str(GAME), "--json"],
+    "lugvanion odds red=3 blue=2 green=2 yellow=1 --json":
+        ["lugvanion", "odds", "red=3", "blue=2", "green=2", "yellow=1", "--json"],
+    "lugvanion draw red=3 blue=2 green=2 yellow=1 --json":
+        ["lugvanion", "draw", "red=3", "blue=2", "green=2", "yellow=1", "--json"],
+}
+
+
+def wall(cmd: list[str], runs: int) -> tuple[float, float]:
+    times = []
+    for _ in range(runs):
+        t = time.perf_counter()
+        subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
+        times.append(time.perf_counter() - t)
+    return statistics.median(times), max(times)
+
+
+def main() -> None:
+    runs = int(os.environ.get("BENCH_RUNS", "15"))
+    script = shutil.which("companion") or f"{sys.executable} -m companion"
+    base, base_max = wall([sys.executable, "-c", "pass"], runs)
+    print(f"runs per figure: {runs} (median, max); companion = {script}")
+    print(f"{'python -c pass':<64}{base * 1000:6.0f} ms {base_max * 1000:6.0f} ms")
+    for name, args in COMMANDS.items():
+        t, t_max = wall(script.split() + args, runs)
+        verdict = "met" if t < 0.15 else "MISSED"
+        print(f"{'companion ' + name:<64}{t * 1000:6.0f} ms {t_max * 1000:6.0f} ms"
+              f"   {t / base:.2f}x python   target < 150 ms: {verdict}")
+
+
+if __name__ == "__main__":
+    main()
