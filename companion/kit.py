@@ -17,7 +17,7 @@ from companion.pdf import open_canvas
 from companion.sheets import Card, SheetText, render
 from companion.units import parse_length, to_mm
 
-GAMES = {"covenia": "companion.games.covenia"}
+GAMES = {"covenia": "companion.games.covenia", "lugvanion": "companion.games.lugvanion"}
 LANGS = ("en", "fr")
 
 

@@ -33,10 +33,13 @@ def cli(capsys, monkeypatch):
     return run
 
 
-def build_kit(out: Path, *args: str) -> dict:
+GAMES = ("covenia", "lugvanion")
+
+
+def build_kit(game: str, out: Path, *args: str) -> dict:
     code = 0
     try:
-        main(["build", "covenia", "--out", str(out), *args])
+        main(["build", game, "--out", str(out), *args])
     except SystemExit as e:
         code = e.code
     assert code == 0
@@ -44,12 +47,24 @@ def build_kit(out: Path, *args: str) -> dict:
 
 
 @pytest.fixture(scope="session")
-def kit_a4_en(tmp_path_factory):
-    out = tmp_path_factory.mktemp("a4en")
-    return out, build_kit(out)
+def kits(tmp_path_factory):
+    """kits(game, paper, lang) -> (folder, manifest), each built once per test session."""
+    cache: dict = {}
+
+    def get(game: str, paper: str = "a4", lang: str = "en"):
+        key = (game, paper, lang)
+        if key not in cache:
+            out = tmp_path_factory.mktemp(f"{game}-{paper}-{lang}")
+            cache[key] = out, build_kit(game, out, "--paper", paper, "--lang", lang)
+        return cache[key]
+    return get
 
 
-@pytest.fixture(scope="session")
-def kit_letter_fr(tmp_path_factory):
-    out = tmp_path_factory.mktemp("letterfr")
-    return out, build_kit(out, "--paper", "letter", "--lang", "fr")
+@pytest.fixture
+def kit_a4_en(kits):
+    return kits("covenia", "a4", "en")
+
+
+@pytest.fixture
+def kit_letter_fr(kits):
+    return kits("covenia", "letter", "fr")

@@ -94,8 +94,103 @@ def shield(c, cx, cy, r):
     c.drawPath(p, fill=1, stroke=0)
 
 
+def anvil(c, cx, cy, r):
+    _poly(c, [(cx - r, cy + 0.45 * r), (cx + 0.95 * r, cy + 0.45 * r), (cx + 0.95 * r, cy + 0.2 * r),
+              (cx + 0.35 * r, cy + 0.0 * r), (cx + 0.3 * r, cy - 0.35 * r), (cx + 0.6 * r, cy - 0.6 * r),
+              (cx - 0.6 * r, cy - 0.6 * r), (cx - 0.3 * r, cy - 0.35 * r), (cx - 0.35 * r, cy + 0.0 * r),
+              (cx - 0.7 * r, cy + 0.1 * r)])
+
+
+def book(c, cx, cy, r):
+    """An open book: two pages meeting at the spine."""
+    for side in (-1, 1):
+        _poly(c, [(cx + side * 0.06 * r, cy - 0.55 * r), (cx + side * 0.06 * r, cy + 0.6 * r),
+                  (cx + side * 0.5 * r, cy + 0.72 * r), (cx + side * 0.95 * r, cy + 0.6 * r),
+                  (cx + side * 0.95 * r, cy - 0.55 * r), (cx + side * 0.5 * r, cy - 0.45 * r)])
+
+
+def sword(c, cx, cy, r):
+    _poly(c, [(cx, cy + r), (cx + 0.2 * r, cy + 0.75 * r), (cx + 0.2 * r, cy - 0.35 * r),
+              (cx - 0.2 * r, cy - 0.35 * r), (cx - 0.2 * r, cy + 0.75 * r)])
+    c.rect(cx - 0.55 * r, cy - 0.5 * r, 1.1 * r, 0.18 * r, stroke=0, fill=1)
+    c.rect(cx - 0.1 * r, cy - 0.9 * r, 0.2 * r, 0.45 * r, stroke=0, fill=1)
+    c.circle(cx, cy - 0.95 * r, 0.1 * r, stroke=0, fill=1)
+
+
+def mask(c, cx, cy, r):
+    """A domino mask, the two eye holes left open (even-odd fill)."""
+    p = c.beginPath()
+    p.moveTo(cx - r, cy + 0.3 * r)
+    p.curveTo(cx - 0.6 * r, cy + 0.55 * r, cx - 0.2 * r, cy + 0.4 * r, cx, cy + 0.25 * r)
+    p.curveTo(cx + 0.2 * r, cy + 0.4 * r, cx + 0.6 * r, cy + 0.55 * r, cx + r, cy + 0.3 * r)
+    p.curveTo(cx + 0.95 * r, cy - 0.3 * r, cx + 0.45 * r, cy - 0.55 * r, cx + 0.1 * r, cy - 0.2 * r)
+    p.lineTo(cx - 0.1 * r, cy - 0.2 * r)
+    p.curveTo(cx - 0.45 * r, cy - 0.55 * r, cx - 0.95 * r, cy - 0.3 * r, cx - r, cy + 0.3 * r)
+    p.close()
+    for ex in (-0.45, 0.45):
+        p.ellipse(cx + ex * r - 0.2 * r, cy - 0.08 * r, 0.4 * r, 0.26 * r)
+    c.drawPath(p, fill=1, stroke=0, fillMode=0)
+
+
+def tent(c, cx, cy, r):
+    _poly(c, [(cx, cy + 0.85 * r), (cx + r, cy - 0.7 * r), (cx + 0.25 * r, cy - 0.7 * r), (cx, cy - 0.1 * r),
+              (cx - 0.25 * r, cy - 0.7 * r), (cx - r, cy - 0.7 * r)])
+
+
+def circle(c, cx, cy, r):
+    c.circle(cx, cy, 0.8 * r, stroke=0, fill=1)
+
+
+def square(c, cx, cy, r):
+    c.rect(cx - 0.72 * r, cy - 0.72 * r, 1.44 * r, 1.44 * r, stroke=0, fill=1)
+
+
+def triangle(c, cx, cy, r):
+    _poly(c, [(cx, cy + 0.9 * r), (cx + 0.9 * r, cy - 0.65 * r), (cx - 0.9 * r, cy - 0.65 * r)])
+
+
+def hexagon(c, cx, cy, r):
+    _poly(c, [(cx + 0.85 * r * cos(pi / 3 * i + pi / 6), cy + 0.85 * r * sin(pi / 3 * i + pi / 6))
+              for i in range(6)])
+
+
+def cross(c, cx, cy, r):
+    k = 0.3 * r
+    _poly(c, [(cx - k, cy + 0.85 * r), (cx + k, cy + 0.85 * r), (cx + k, cy + k), (cx + 0.85 * r, cy + k),
+              (cx + 0.85 * r, cy - k), (cx + k, cy - k), (cx + k, cy - 0.85 * r), (cx - k, cy - 0.85 * r),
+              (cx - k, cy - k), (cx - 0.85 * r, cy - k), (cx - 0.85 * r, cy + k), (cx - k, cy + k)])
+
+
+def coin(c, cx, cy, r):
+    """A coin: a disc with a ring cut into it (even-odd)."""
+    p = c.beginPath()
+    p.circle(cx, cy, 0.85 * r)
+    p.circle(cx, cy, 0.68 * r)
+    p.circle(cx, cy, 0.55 * r)
+    c.drawPath(p, fill=1, stroke=0, fillMode=0)
+
+
+def target(c, cx, cy, r):
+    """A bounty's crosshair."""
+    p = c.beginPath()
+    p.circle(cx, cy, 0.8 * r)
+    p.circle(cx, cy, 0.62 * r)
+    p.circle(cx, cy, 0.3 * r)
+    p.circle(cx, cy, 0.14 * r)
+    c.drawPath(p, fill=1, stroke=0, fillMode=0)
+    for dx, dy in ((0, 1), (0, -1), (1, 0), (-1, 0)):
+        x0, y0 = cx + dx * 0.45 * r, cy + dy * 0.45 * r
+        x1, y1 = cx + dx * r, cy + dy * r
+        w = 0.07 * r
+        c.rect(min(x0, x1) - (w if dx == 0 else 0), min(y0, y1) - (w if dy == 0 else 0),
+               abs(x1 - x0) + (2 * w if dx == 0 else 0), abs(y1 - y0) + (2 * w if dy == 0 else 0),
+               stroke=0, fill=1)
+
+
 SYMBOLS = {"flame": flame, "star": star, "leaf": leaf, "drop": drop, "gem": gem,
-           "sun": sun, "moon": moon, "shield": shield}
+           "sun": sun, "moon": moon, "shield": shield, "anvil": anvil, "book": book,
+           "sword": sword, "mask": mask, "tent": tent, "circle": circle, "square": square,
+           "triangle": triangle, "hexagon": hexagon, "cross": cross, "coin": coin, "target": target}
 
 
 def draw(c, name: str, cx: float, cy: float, r: float) -> None:

@@ -7,7 +7,7 @@ from functools import partial
 from reportlab.lib.colors import Color, white
 
 from companion.data import Fields
-from companion.draw import colour, symbols, text
+from companion.draw import card, colour, symbols, text
 from companion.kit import CardFile, Component, Context, PageFile
 from companion.sheets import Card, Face
 from companion.units import mm, parse_size
@@ -69,17 +69,6 @@ def _symbol(f: Fields, key: str) -> str:
 
 # ---- faces -------------------------------------------------------------------------
 
-def _background(c, w, h, bleed, fill):
-    c.setFillColor(fill)
-    c.rect(-bleed, -bleed, w + 2 * bleed, h + 2 * bleed, stroke=0, fill=1)
-
-
-def _panel(c, w, h, inset, fill, radius=None):
-    c.setFillColor(fill)
-    r = radius if radius is not None else inset * 1.2
-    c.roundRect(inset, inset, w - 2 * inset, h - 2 * inset, r, stroke=0, fill=1)
-
-
 def _corner(c, w, h, lay, value: str, clan: Clan, ink):
     p, s = lay["corner"], lay["corner_symbol"]
     c.setFillColor(clan.colour)
@@ -91,11 +80,11 @@ def _corner(c, w, h, lay, value: str, clan: Clan, ink):
 
 def clan_front(c, w, h, bleed, *, clan: Clan, value: int, deck: dict, look: Look, lay: dict):
     dark = deck["style"] == "dark"
-    _background(c, w, h, bleed, clan.colour)
+    card.background(c, w, h, bleed, clan.colour)
     inset = lay["frame"] * w
-    _panel(c, w, h, inset, look.paper)
+    card.panel(c, w, h, inset, look.paper)
     if dark:  # deck B: a tinted panel, so the two decks differ at a glance
-        _panel(c, w, h, inset * 1.6, colour.mix(look.paper, clan.colour, 0.16), inset)
+        card.panel(c, w, h, inset * 1.6, colour.mix(look.paper, clan.colour, 0.16), inset)
     _corner(c, w, h, lay, str(value), clan, look.ink)
     c.saveState()
     c.translate(w, h)
@@ -132,14 +121,8 @@ def clan_front(c, w, h, bleed, *, clan: Clan, value: int, deck: dict, look: Look
 
 
 def card_back(c, w, h, bleed, *, look: Look, title: str, word: str | None):
-    _background(c, w, h, bleed, look.back)
-    c.setStrokeColor(look.gold)
-    c.setLineWidth(max(0.8, w * 0.01))
-    inset = 0.07 * w
-    c.roundRect(inset, inset, w - 2 * inset, h - 2 * inset, inset, stroke=1, fill=0)
-    c.setLineWidth(max(0.4, w * 0.004))
-    c.roundRect(inset * 1.45, inset * 1.45, w - 2.9 * inset, h - 2.9 * inset, inset * 0.7,
-                stroke=1, fill=0)
+    card.background(c, w, h, bleed, look.back)
+    card.double_frame(c, w, h, look.gold)
     c.setFillColor(look.gold)
     r = 0.13 * w
     symbols.draw(c, "sun", w / 2, h * 0.62, r)
@@ -154,10 +137,10 @@ def card_back(c, w, h, bleed, *, look: Look, title: str, word: str | None):
 
 def temple_front(c, w, h, bleed, *, clan: Clan, look: Look, lay: dict, title: str,
                  heading: str, when: str):
-    _background(c, w, h, bleed, clan.colour)
+    card.background(c, w, h, bleed, clan.colour)
     inset = lay["frame"] * w
     band = lay["band_h"] * h
-    _panel(c, w, h, inset, look.paper)
+    card.panel(c, w, h, inset, look.paper)
     c.setFillColor(clan.colour)
     c.rect(inset, h - band, w - 2 * inset, band - inset, stroke=0, fill=1)
     t = lay["title"]
@@ -183,9 +166,9 @@ def temple_front(c, w, h, bleed, *, clan: Clan, look: Look, lay: dict, title: st
 
 def aid_front(c, w, h, bleed, *, look: Look, lay: dict, title: str, lines: list[str],
               clans: list[Clan]):
-    _background(c, w, h, bleed, look.back)
+    card.background(c, w, h, bleed, look.back)
     inset = 0.035 * w
-    _panel(c, w, h, inset, look.paper)
+    card.panel(c, w, h, inset, look.paper)
     m = lay["margin"] * w
     t = lay["title"]
     c.setFillColor(look.ink)
@@ -195,38 +178,18 @@ def aid_front(c, w, h, bleed, *, look: Look, lay: dict, title: str, lines: list[
     c.setLineWidth(1)
     c.line(m, h - (t["y"] + 0.025) * h, w - m, h - (t["y"] + 0.025) * h)
     b = lay["body"]
-    size = b["size"] * w
-    top = h - b["y"] * h
-    space = b["h"] * h
-    # Shrink the whole card's text together until every line fits.
-    while True:
-        used = sum(_measure(ln, w - 2 * m, size) for ln in lines) + size * 0.35 * len(lines)
-        if used <= space or size < 4.6:
-            break
-        size *= 0.94
     by_name = {cl.name.lower(): cl for cl in clans}
-    for ln in lines:
-        bullet = ln.startswith("• ")
-        body = ln[2:] if bullet else ln
-        indent = size * 1.1 if bullet else 0
-        if bullet:
-            head = body.split(":")[0].strip().lower()
-            clan = by_name.get(head)
-            if clan:  # a scoring line: the clan's own symbol as its bullet
-                c.setFillColor(clan.colour)
-                symbols.draw(c, clan.symbol, m + size * 0.4, top - size * 0.38, size * 0.45)
-            else:
-                c.setFillColor(look.gold)
-                c.circle(m + size * 0.35, top - size * 0.35, size * 0.18, stroke=0, fill=1)
-        c.setFillColor(look.ink)
-        used = text.block(c, body, m + indent, top, w - 2 * m - indent, space, "regular", size)
-        top -= used + size * 0.35
 
+    def mark(c, body, x, y, size):
+        clan = by_name.get(body.split(":")[0].strip().lower())
+        if clan:  # a scoring line: the clan's own symbol as its bullet
+            c.setFillColor(clan.colour)
+            symbols.draw(c, clan.symbol, x, y, size * 0.45)
+        else:
+            c.setFillColor(look.gold)
+            c.circle(x - size * 0.05, y + size * 0.03, size * 0.18, stroke=0, fill=1)
 
-def _measure(line: str, width: float, size: float) -> float:
-    body = line[2:] if line.startswith("• ") else line
-    indent = size * 1.1 if line.startswith("• ") else 0
-    return len(text.wrap(body, "regular", size, width - indent)) * size * 1.2
+    card.bullets(c, lines, m, h - b["y"] * h, w - 2 * m, b["h"] * h, b["size"] * w, look.ink, mark)
 
 
 def token_face(c, w, h, bleed, *, look: Look, symbol: str, label: str, fill: Color,
@@ -245,12 +208,7 @@ def token_face(c, w, h, bleed, *, look: Look, symbol: str, label: str, fill: Col
     if small:
         text.block(c, small, cx - r * 0.6, cy - r * 0.6, r * 1.2, r * 0.3, "narrow", r * 0.1,
                    align="center")
-    # The cut line: a thin circle on the token's edge.
-    c.setStrokeColorRGB(0.55, 0.55, 0.55)
-    c.setLineWidth(0.3)
-    c.setDash(2, 1.5)
-    c.circle(cx, cy, r, stroke=1, fill=0)
-    c.setDash()
+    card.cut_circle(c, cx, cy, r)
 
 
 # ---- the score book ----------------------------------------------------------------

@@ -1,0 +1,68 @@
+"""Pieces most card faces use: a full-bleed background, an inner panel, a framed back,
+a token disc with its cut line, and bulleted text that shrinks until it fits."""
+
+from typing import Callable
+
+from companion.draw import text
+
+
+def background(c, w, h, bleed, fill) -> None:
+    c.setFillColor(fill)
+    c.rect(-bleed, -bleed, w + 2 * bleed, h + 2 * bleed, stroke=0, fill=1)
+
+
+def panel(c, w, h, inset, fill, radius=None) -> None:
+    c.setFillColor(fill)
+    r = radius if radius is not None else inset * 1.2
+    c.roundRect(inset, inset, w - 2 * inset, h - 2 * inset, r, stroke=0, fill=1)
+
+
+def double_frame(c, w, h, stroke) -> None:
+    """The gold double frame of a card back."""
+    c.setStrokeColor(stroke)
+    c.setLineWidth(max(0.8, w * 0.01))
+    inset = 0.07 * w
+    c.roundRect(inset, inset, w - 2 * inset, h - 2 * inset, inset, stroke=1, fill=0)
+    c.setLineWidth(max(0.4, w * 0.004))
+    c.roundRect(inset * 1.45, inset * 1.45, w - 2.9 * inset, h - 2.9 * inset, inset * 0.7,
+                stroke=1, fill=0)
+
+
+def cut_circle(c, cx, cy, r) -> None:
+    """A token's cut line: a thin dashed grey circle on its edge."""
+    c.saveState()
+    c.setStrokeColorRGB(0.55, 0.55, 0.55)
+    c.setLineWidth(0.3)
+    c.setDash(2, 1.5)
+    c.circle(cx, cy, r, stroke=1, fill=0)
+    c.restoreState()
+
+
+BULLET = "• "
+
+
+def _height(lines: list[str], w: float, size: float, role: str) -> float:
+    total = 0.0
+    for ln in lines:
+        indent = size * 1.1 if ln.startswith(BULLET) else 0
+        body = ln[len(BULLET):] if ln.startswith(BULLET) else ln
+        total += len(text.wrap(body, role, size, w - indent)) * size * 1.2 + size * 0.35
+    return total
+
+
+def bullets(c, lines: list[str], x: float, top: float, w: float, h: float, size: float,
+            ink, mark: Callable[[object, str, float, float, float], None],
+            role: str = "regular", min_size: float = 4.6) -> float:
+    """Paragraphs, those starting with '• ' as bullets; all shrink together to fit h.
+    mark(c, body, x, y, size) draws a bullet's mark. Returns the size used."""
+    while _height(lines, w, size, role) > h and size > min_size:
+        size *= 0.95
+    for ln in lines:
+        is_bullet = ln.startswith(BULLET)
+        body = ln[len(BULLET):] if is_bullet else ln
+        indent = size * 1.1 if is_bullet else 0
+        if is_bullet:
+            mark(c, body, x + size * 0.4, top - size * 0.38, size)
+        c.setFillColor(ink)
+        top -= text.block(c, body, x + indent, top, w - indent, h, role, size) + size * 0.35
+    return size
