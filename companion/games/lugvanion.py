@@ -274,7 +274,7 @@ def objective_front(c, w, h, bleed, *, circle: Named, guild: Named, look: Look):
         _badge(c, named, w / 2, y - 0.07 * h, 0.07 * w, look)
         c.setFillColor(look.ink)
         text.block(c, look.words[key].format(circle=circle.name, guild=guild.name), 0.13 * w,
-                   y - 0.13 * h, 0.74 * w, 0.13 * h, "regular", 0.052 * w, align="center")
+                   y - 0.125 * h, 0.74 * w, 0.12 * h, "regular", 0.048 * w, align="center")
     c.setFillColor(look.ink)
     text.line(c, look.words["objective_or"].upper(), w / 2, h - 0.455 * h, "bold", 0.045 * w,
               align="center")
