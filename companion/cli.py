@@ -6,7 +6,7 @@ import sys
 
 import click
 
-from companion.commands import build, lugvanion, score
+from companion.commands import build, lugvanion, score, vengeance
 from companion.commands.common import Failure
 from companion.errors import CompanionError
 
@@ -29,6 +29,7 @@ def cli():
 cli.add_command(build.build)
 cli.add_command(score.score)
 cli.add_command(lugvanion.lugvanion)
+cli.add_command(vengeance.vengeance)
 
 
 def main(argv: list[str] | None = None) -> None:

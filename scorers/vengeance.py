@@ -1,0 +1,84 @@
+"""Vengeance: resolving what was revealed in the centre in one turn (RULINGS G3). Pure.
+
+Incantations act first, highest number first (their spells are the witches' own, so only
+their order is given). Then artifacts, highest number first: each removes every ritual
+object of the type it names; one played when the centre holds no ritual object at all is
+discarded unused. Then the most numerous type left wins (a transitory object counts with
+its type); ties go potion, then mineral, then herb. Nothing left: no demon action, and
+another turn is played.
+"""
+
+from dataclasses import dataclass
+
+from scorers.errors import ScoreError
+
+TYPES = ("herb", "mineral", "potion")
+TIE_ORDER = ("potion", "mineral", "herb")  # first wins a tie
+NUMBERS = range(1, 14)
+
+
+@dataclass(frozen=True)
+class Step:
+    kind: str  # "incantation" or "artifact"
+    number: int
+    type: str | None = None  # the type an artifact removes
+    removed: int = 0
+    discarded: bool = False  # an artifact that found no ritual object at all
+
+    def as_dict(self) -> dict:
+        d = {"kind": self.kind, "number": self.number}
+        if self.kind == "artifact":
+            d.update(type=self.type, removed=self.removed, discarded=self.discarded)
+        return d
+
+
+@dataclass(frozen=True)
+class Resolution:
+    order: list[Step]
+    removed: dict[str, int]
+    counts: dict[str, int]  # ritual objects left after the artifacts
+    winner: str | None
+
+
+def _number(n, field: str, seen: set) -> int:
+    if isinstance(n, bool) or not isinstance(n, int) or n not in NUMBERS:
+        raise ScoreError(field, f"{n!r} is not a card number (1-13)")
+    if n in seen:
+        raise ScoreError(field, f"card {n} is played twice (there is one of each number)")
+    seen.add(n)
+    return n
+
+
+def resolve(counts: dict[str, int], artifacts: list[tuple[int, str]] = (),
+            incantations: list[int] = ()) -> Resolution:
+    left = {}
+    for t in counts:
+        if t not in TYPES:
+            raise ScoreError(t, f"unknown ritual object type (use {', '.join(TYPES)})")
+    for t in TYPES:
+        n = counts.get(t, 0)
+        if isinstance(n, bool) or not isinstance(n, int) or n < 0:
+            raise ScoreError(t, f"{n!r} is not a count (a whole number, 0 or more)")
+        left[t] = n
+    seen_i: set = set()
+    spells = sorted((_number(n, "incantation", seen_i) for n in incantations), reverse=True)
+    seen_a: set = set()
+    checked = []
+    for n, t in artifacts:
+        if t not in TYPES:
+            raise ScoreError("artifact", f"artifact {n} removes {t!r}: unknown type "
+                             f"(use {', '.join(TYPES)})")
+        checked.append((_number(n, "artifact", seen_a), t))
+
+    order = [Step("incantation", n) for n in spells]
+    removed = dict.fromkeys(TYPES, 0)
+    for n, t in sorted(checked, reverse=True):
+        if sum(left.values()) == 0:
+            order.append(Step("artifact", n, t, 0, discarded=True))
+            continue
+        gone, left[t] = left[t], 0
+        removed[t] += gone
+        order.append(Step("artifact", n, t, gone))
+    top = max(left.values())
+    winner = next(t for t in TIE_ORDER if left[t] == top) if top > 0 else None
+    return Resolution(order, removed, left, winner)
