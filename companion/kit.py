@@ -4,6 +4,7 @@ draws, writes them atomically and describes them."""
 
 import importlib
 import json
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
@@ -17,7 +18,8 @@ from companion.pdf import open_canvas
 from companion.sheets import Card, SheetText, render
 from companion.units import parse_length, to_mm
 
-GAMES = {"covenia": "companion.games.covenia", "lugvanion": "companion.games.lugvanion"}
+GAMES = {"covenia": "companion.games.covenia", "lugvanion": "companion.games.lugvanion",
+         "vengeance": "companion.games.vengeance"}
 LANGS = ("en", "fr")
 
 
@@ -40,6 +42,7 @@ class Component:
     title: str
     count: int
     cards: list[Card] = field(default_factory=list)
+    placeholders: list[str] = field(default_factory=list)  # contents still to be written
 
 
 @dataclass
@@ -172,5 +175,11 @@ def print_guide(manifest: dict, files: list, grids: dict, ctx: Context, opts: Op
         lines.append("")
     if any(e["duplex"] != "none" for e in manifest["files"]):
         lines += [t("check"), ""]
+    todo = [(c.title, p) for f in files for c in f.components for p in c.placeholders]
+    if todo:
+        lines.append(t("placeholders") + ":")
+        for (title, p), n in Counter(todo).items():
+            lines.append(f"  - {title}: {p}" + (f" (× {n})" if n > 1 else ""))
+        lines.append("")
     lines += [t("credits") + ":", ctx.data.sub("game").text("credits", ctx.lang), ""]
     return "\n".join(lines)

@@ -33,7 +33,7 @@ def cli(capsys, monkeypatch):
     return run
 
 
-GAMES = ("covenia", "lugvanion")
+GAMES = ("covenia", "lugvanion", "vengeance")
 
 
 def build_kit(game: str, out: Path, *args: str) -> dict:

@@ -187,10 +187,66 @@ def target(c, cx, cy, r):
                stroke=0, fill=1)
 
 
+def crystal(c, cx, cy, r):
+    """A cluster of three crystal points."""
+    for dx, top, half in ((-0.45, 0.35, 0.22), (0.45, 0.45, 0.22), (0.0, 0.95, 0.3)):
+        _poly(c, [(cx + (dx - half) * r, cy - 0.8 * r), (cx + (dx - half) * r, cy + (top - 0.35) * r),
+                  (cx + dx * r, cy + top * r), (cx + (dx + half) * r, cy + (top - 0.35) * r),
+                  (cx + (dx + half) * r, cy - 0.8 * r)])
+
+
+def flask(c, cx, cy, r):
+    """A round-bellied potion flask with its neck and stopper."""
+    c.circle(cx, cy - 0.3 * r, 0.62 * r, stroke=0, fill=1)
+    c.rect(cx - 0.18 * r, cy + 0.1 * r, 0.36 * r, 0.6 * r, stroke=0, fill=1)
+    c.rect(cx - 0.28 * r, cy + 0.68 * r, 0.56 * r, 0.22 * r, stroke=0, fill=1)
+
+
+def gate(c, cx, cy, r):
+    """An arched gateway, its opening left empty (even-odd)."""
+    p = c.beginPath()
+    p.moveTo(cx - 0.85 * r, cy - 0.9 * r)
+    p.lineTo(cx - 0.85 * r, cy + 0.15 * r)
+    p.arcTo(cx - 0.85 * r, cy - 0.7 * r, cx + 0.85 * r, cy + r, 180, -180)
+    p.lineTo(cx + 0.85 * r, cy - 0.9 * r)
+    p.close()
+    p.moveTo(cx - 0.45 * r, cy - 0.9 * r)
+    p.lineTo(cx - 0.45 * r, cy + 0.1 * r)
+    p.arcTo(cx - 0.45 * r, cy - 0.35 * r, cx + 0.45 * r, cy + 0.55 * r, 180, -180)
+    p.lineTo(cx + 0.45 * r, cy - 0.9 * r)
+    p.close()
+    c.drawPath(p, fill=1, stroke=0, fillMode=0)
+
+
+def chain(c, cx, cy, r):
+    """Two interlocked links, each a ring (even-odd)."""
+    for dx, dy in ((-0.3, 0.25), (0.3, -0.25)):
+        x, y = cx + dx * r, cy + dy * r
+        p = c.beginPath()
+        p.roundRect(x - 0.55 * r, y - 0.36 * r, 1.1 * r, 0.72 * r, 0.36 * r)
+        p.roundRect(x - 0.35 * r, y - 0.16 * r, 0.7 * r, 0.32 * r, 0.16 * r)
+        c.drawPath(p, fill=1, stroke=0, fillMode=0)
+
+
+def horns(c, cx, cy, r):
+    """A demon's head: a round face with two curved horns."""
+    c.circle(cx, cy - 0.25 * r, 0.55 * r, stroke=0, fill=1)
+    for side in (-1, 1):
+        p = c.beginPath()
+        p.moveTo(cx + side * 0.2 * r, cy + 0.2 * r)
+        p.curveTo(cx + side * 0.55 * r, cy + 0.5 * r, cx + side * 0.75 * r, cy + 0.7 * r,
+                  cx + side * 0.7 * r, cy + r)
+        p.curveTo(cx + side * 0.95 * r, cy + 0.7 * r, cx + side * 0.85 * r, cy + 0.2 * r,
+                  cx + side * 0.5 * r, cy - 0.05 * r)
+        p.close()
+        c.drawPath(p, fill=1, stroke=0)
+
+
 SYMBOLS = {"flame": flame, "star": star, "leaf": leaf, "drop": drop, "gem": gem,
            "sun": sun, "moon": moon, "shield": shield, "anvil": anvil, "book": book,
            "sword": sword, "mask": mask, "tent": tent, "circle": circle, "square": square,
-           "triangle": triangle, "hexagon": hexagon, "cross": cross, "coin": coin, "target": target}
+           "triangle": triangle, "hexagon": hexagon, "cross": cross, "coin": coin, "target": target,
+           "crystal": crystal, "flask": flask, "gate": gate, "chain": chain, "horns": horns}
 
 
 def draw(c, name: str, cx: float, cy: float, r: float) -> None:

@@ -1,0 +1,436 @@
+"""Vengeance's prototype kit: which components it has and how each face is laid out.
+Contents come from layouts/vengeance.toml; what the rulebook leaves open is a placeholder
+there, drawn hatched and marked TO COME, and listed in the print guide (RULINGS G1)."""
+
+from dataclasses import dataclass
+from functools import partial
+
+from reportlab.lib.colors import Color
+
+from companion.data import Fields
+from companion.draw import card, colour, symbols, text
+from companion.kit import CardFile, Component, Context
+from companion.sheets import Card, Face
+from companion.units import parse_size
+
+PARTS = ("witches", "demons", "spells", "gates", "objects", "transitory", "artifacts",
+         "incantations", "solo", "aids", "tokens")
+
+
+@dataclass(frozen=True)
+class Text:
+    """A printed text, or a placeholder for one still to be written."""
+    value: str
+    placeholder: bool = False
+
+
+def read(f: Fields, key: str, lang: str) -> Text:
+    raw = f.get(key, (str, dict))
+    if isinstance(raw, dict) and "placeholder" in raw:
+        holder = Fields(raw, f.source, f"{f.path}.{key}" if f.path else key)
+        return Text(holder.text("placeholder", lang), True)
+    return Text(f.text(key, lang))
+
+
+@dataclass(frozen=True)
+class Kind:
+    id: str
+    name: str
+    colour: Color
+    symbol: str
+    ritual: int
+    transitory: int
+
+
+@dataclass(frozen=True)
+class Look:
+    ink: Color
+    paper: Color
+    gold: Color
+    night: Color
+    violet: Color
+    golden: Color
+    artifact: Color
+    incantation: Color
+    todo: Color
+    frame: float
+    words: dict
+
+
+def _look(ctx: Context) -> Look:
+    g = ctx.data.sub("game")
+    get = lambda k: colour.parse(g.get(k, str), f"game.{k}", g.source)  # noqa: E731
+    t = ctx.data.sub("texts")
+    return Look(get("ink"), get("paper"), get("gold"), get("night"), get("violet_back"),
+                get("golden_back"), get("artifact"), get("incantation"), get("placeholder_ink"),
+                float(ctx.data.sub("layout").get("frame", (int, float))),
+                {k: t.text(k, ctx.lang) for k in t.table})
+
+
+def _kinds(ctx: Context) -> list[Kind]:
+    out = []
+    for f in ctx.data.items("types"):
+        sym = f.get("symbol", str)
+        if sym not in symbols.SYMBOLS:
+            raise f.error("symbol", f"unknown symbol {sym!r}")
+        out.append(Kind(f.get("id", str), f.text("name", ctx.lang),
+                        colour.parse(f.get("colour", str), f"{f.path}.colour", f.source), sym,
+                        f.get("ritual", int), f.get("transitory", int)))
+    return out
+
+
+# ---- shared bits ---------------------------------------------------------------------
+
+def _framed(c, w, h, bleed, look: Look, edge: Color) -> None:
+    card.background(c, w, h, bleed, edge)
+    card.panel(c, w, h, look.frame * w, look.paper)
+
+
+def _title(c, w, h, look: Look, title: str, y: float = 0.1, size: float = 0.08,
+           ink: Color | None = None) -> None:
+    c.setFillColor(ink or look.ink)
+    text.line(c, title.upper(), w / 2, h - y * h, "bold", size * w, align="center",
+              max_w=0.84 * w)
+
+
+def _slot(c, t: Text, x, top, w, h, look: Look, size: float, align: str = "center") -> None:
+    """A text, or its placeholder: a hatched box marked TO COME with the note inside."""
+    if not t.placeholder:
+        c.setFillColor(look.ink)
+        text.block(c, t.value, x, top, w, h, "regular", size, align=align)
+        return
+    c.saveState()
+    p = c.beginPath()
+    p.roundRect(x, top - h, w, h, size * 0.6)
+    c.clipPath(p, stroke=0, fill=0)
+    c.setFillColor(colour.mix(look.paper, look.todo, 0.08))
+    c.rect(x, top - h, w, h, stroke=0, fill=1)
+    c.setStrokeColor(colour.mix(look.paper, look.todo, 0.25))
+    c.setLineWidth(0.5)
+    step = size * 0.9
+    k = -h
+    while k < w:
+        c.line(x + k, top - h, x + k + h, top)
+        k += step
+    c.restoreState()
+    c.setStrokeColor(look.todo)
+    c.setLineWidth(0.8)
+    c.setDash(2.5, 1.5)
+    c.roundRect(x, top - h, w, h, size * 0.6, stroke=1, fill=0)
+    c.setDash()
+    c.setFillColor(look.todo)
+    text.line(c, look.words["to_come"], x + w / 2, top - size * 1.15, "narrow-bold", size * 0.85,
+              align="center")
+    text.block(c, t.value, x + size * 0.4, top - size * 1.5, w - size * 0.8, h - size * 1.6,
+               "narrow", size * 0.8, align="center")
+
+
+def _corners(c, w, h, label: str, fill: Color, look: Look) -> None:
+    """A number in the top-left corner and, turned, in the bottom-right."""
+    for turned in (False, True):
+        c.saveState()
+        if turned:
+            c.translate(w, h)
+            c.rotate(180)
+        c.setFillColor(fill)
+        text.line(c, label, 0.15 * w, h - 0.15 * h, "narrow-bold", 0.17 * w, align="center",
+                  max_w=0.2 * w)
+        c.restoreState()
+
+
+# ---- faces ---------------------------------------------------------------------------
+
+def object_front(c, w, h, bleed, *, kind: Kind, look: Look, transitory: bool):
+    _framed(c, w, h, bleed, look, look.golden if transitory else kind.colour)
+    if transitory:  # a golden frame with the type's colour inside it
+        c.setStrokeColor(kind.colour)
+        c.setLineWidth(0.02 * w)
+        inset = look.frame * w * 1.6
+        c.roundRect(inset, inset, w - 2 * inset, h - 2 * inset, inset, stroke=1, fill=0)
+    _title(c, w, h, look, kind.name, y=0.12, size=0.1, ink=kind.colour)
+    c.setFillColor(colour.mix(look.paper, kind.colour, 0.12))
+    c.circle(w / 2, h * 0.5, 0.3 * w, stroke=0, fill=1)
+    c.setFillColor(kind.colour)
+    symbols.draw(c, kind.symbol, w / 2, h * 0.5, 0.24 * w)
+    for x, y in ((0.14, 0.1), (0.86, 0.1), (0.14, 0.9), (0.86, 0.9)):
+        symbols.draw(c, kind.symbol, x * w, y * h, 0.045 * w)
+    c.setFillColor(look.ink)
+    tag = look.words["transitory_tag" if transitory else "ritual_tag"]
+    text.line(c, tag, w / 2, h * 0.22, "bold", 0.055 * w, align="center", max_w=0.66 * w)
+    if transitory:
+        text.block(c, look.words["transitory_note"], 0.2 * w, h * 0.2, 0.6 * w, 0.08 * h,
+                   "narrow", 0.04 * w, align="center")
+
+
+def numbered_front(c, w, h, bleed, *, n: int, look: Look, fill: Color, title: str, symbol: str,
+                   body: str, order: str):
+    """An artifact or incantation: its number in two corners, what it does, when it acts."""
+    _framed(c, w, h, bleed, look, fill)
+    _corners(c, w, h, str(n), fill, look)
+    _title(c, w, h, look, title, y=0.25, size=0.075, ink=fill)
+    c.setFillColor(colour.mix(look.paper, fill, 0.12))
+    c.circle(w / 2, h * 0.55, 0.17 * w, stroke=0, fill=1)
+    c.setFillColor(fill)
+    symbols.draw(c, symbol, w / 2, h * 0.55, 0.12 * w)
+    c.setFillColor(look.ink)
+    text.block(c, body, 0.1 * w, h * 0.39, 0.8 * w, 0.14 * h, "regular", 0.05 * w,
+               align="center")
+    c.setFillColor(colour.mix(look.ink, look.paper, 0.35))
+    text.block(c, order, 0.08 * w, h * 0.23, 0.64 * w, 0.14 * h, "narrow", 0.042 * w)
+
+
+def witch_front(c, w, h, bleed, *, name: Text, epithet: Text, quote: Text, look: Look):
+    _framed(c, w, h, bleed, look, look.night)
+    c.setFillColor(look.gold)
+    text.line(c, look.words["witch"].upper(), w / 2, h - 0.09 * h, "narrow", 0.05 * w,
+              align="center")
+    if name.placeholder:
+        _slot(c, name, 0.1 * w, h - 0.12 * h, 0.8 * w, 0.12 * h, look, 0.06 * w)
+    else:
+        _title(c, w, h, look, name.value, y=0.19, size=0.1)
+    c.setFillColor(colour.mix(look.paper, look.night, 0.1))
+    c.roundRect(0.14 * w, h * 0.38, 0.72 * w, h * 0.36, 0.05 * w, stroke=0, fill=1)
+    c.setFillColor(colour.mix(look.paper, look.night, 0.45))
+    symbols.draw(c, "moon", w / 2, h * 0.56, 0.16 * w)
+    if epithet.placeholder:
+        _slot(c, epithet, 0.1 * w, h * 0.35, 0.8 * w, 0.09 * h, look, 0.05 * w)
+    else:
+        c.setFillColor(look.ink)
+        text.line(c, epithet.value, w / 2, h * 0.3, "bold", 0.06 * w, align="center",
+                  max_w=0.8 * w)
+    if quote.placeholder:
+        _slot(c, quote, 0.1 * w, h * 0.24, 0.8 * w, 0.14 * h, look, 0.05 * w)
+    else:
+        c.setFillColor(colour.mix(look.ink, look.paper, 0.2))
+        text.block(c, quote.value, 0.1 * w, h * 0.25, 0.8 * w, 0.17 * h, "regular", 0.05 * w,
+                   align="center")
+
+
+def spell_front(c, w, h, bleed, *, witch: Text, slots: list[tuple[str, Text]], cost: str,
+                holder: str, look: Look):
+    _framed(c, w, h, bleed, look, look.incantation)
+    title = look.words["spells_of"].format(witch=witch.value)
+    _title(c, w, h, look, title, y=0.1, size=0.06, ink=look.incantation)
+    top = h * 0.85
+    for label, t in slots:
+        c.setFillColor(look.incantation)
+        text.line(c, label, 0.1 * w, top, "bold", 0.05 * w)
+        _slot(c, t, 0.1 * w, top - 0.02 * h, 0.8 * w, 0.2 * h, look, 0.05 * w)
+        top -= 0.27 * h
+    c.setFillColor(look.ink)
+    text.block(c, cost, 0.1 * w, top + 0.02 * h, 0.8 * w, 0.07 * h, "narrow", 0.04 * w,
+               align="center")
+    c.setStrokeColor(colour.mix(look.ink, look.paper, 0.5))
+    c.setDash(2, 2)
+    c.roundRect(0.1 * w, 0.07 * h, 0.8 * w, 0.11 * h, 0.03 * w, stroke=1, fill=0)
+    c.setDash()
+    c.setFillColor(colour.mix(look.ink, look.paper, 0.4))
+    text.block(c, holder, 0.14 * w, 0.155 * h, 0.72 * w, 0.07 * h, "narrow", 0.038 * w,
+               align="center")
+
+
+def demon_front(c, w, h, bleed, *, name: Text, actions: list[tuple[Kind, Text]], when: str,
+                chains: str, look: Look):
+    _framed(c, w, h, bleed, look, look.night)
+    c.setFillColor(look.night)
+    symbols.draw(c, "horns", w / 2, h * 0.88, 0.07 * w)
+    _slot(c, name, 0.12 * w, h * 0.82, 0.76 * w, 0.09 * h, look, 0.045 * w)
+    top = h * 0.71
+    for kind, t in actions:
+        c.setFillColor(kind.colour)
+        symbols.draw(c, kind.symbol, 0.14 * w, top - 0.02 * h, 0.035 * w)
+        text.line(c, when.format(type=kind.name), 0.2 * w, top - 0.03 * h, "bold", 0.045 * w,
+                  max_w=0.7 * w)
+        _slot(c, t, 0.1 * w, top - 0.045 * h, 0.8 * w, 0.1 * h, look, 0.04 * w)
+        top -= 0.155 * h
+    for i in range(3):
+        c.setStrokeColor(look.night)
+        c.setDash(2, 1.5)
+        c.circle(w * (0.3 + 0.2 * i), 0.14 * h, 0.07 * w, stroke=1, fill=0)
+        c.setDash()
+    c.setFillColor(look.ink)
+    text.block(c, chains, 0.1 * w, 0.255 * h, 0.8 * w, 0.06 * h, "narrow", 0.036 * w,
+               align="center")
+
+
+def gate_front(c, w, h, bleed, *, n: int, kind: Text, requires: Text, nxt: Text, labels: tuple,
+               look: Look):
+    _framed(c, w, h, bleed, look, look.night)
+    roman = "I II III IV V VI VII VIII IX X".split()[n - 1] if n <= 10 else str(n)
+    _corners(c, w, h, roman, look.night, look)
+    c.setFillColor(look.night)
+    symbols.draw(c, "gate", w / 2, h * 0.8, 0.1 * w)
+    _slot(c, kind, 0.12 * w, h * 0.7, 0.76 * w, 0.1 * h, look, 0.045 * w)
+    c.setFillColor(look.ink)
+    text.line(c, labels[0], 0.12 * w, h * 0.55, "bold", 0.045 * w)
+    _slot(c, requires, 0.12 * w, h * 0.535, 0.76 * w, 0.18 * h, look, 0.045 * w)
+    c.setFillColor(look.ink)
+    text.line(c, labels[1], 0.12 * w, h * 0.31, "bold", 0.045 * w)
+    _slot(c, nxt, 0.12 * w, h * 0.295, 0.76 * w, 0.12 * h, look, 0.045 * w)
+
+
+def solo_front(c, w, h, bleed, *, n: int, body: Text, look: Look):
+    _framed(c, w, h, bleed, look, look.night)
+    _title(c, w, h, look, f"{look.words['solo']} {n}", y=0.12)
+    _slot(c, body, 0.12 * w, h * 0.78, 0.76 * w, 0.55 * h, look, 0.055 * w)
+
+
+def aid_front(c, w, h, bleed, *, title: str, lines: list[str], kinds: list[Kind], look: Look):
+    _framed(c, w, h, bleed, look, look.night)
+    m = 0.07 * w
+    _title(c, w, h, look, title, y=0.1, size=0.07)
+    c.setStrokeColor(look.gold)
+    c.setLineWidth(1)
+    c.line(m, h - 0.125 * h, w - m, h - 0.125 * h)
+
+    def mark(c, body, x, y, size):
+        c.setFillColor(look.gold)
+        c.circle(x - size * 0.05, y + size * 0.03, size * 0.18, stroke=0, fill=1)
+
+    card.bullets(c, lines, m, h - 0.15 * h, w - 2 * m, 0.8 * h, 0.062 * w, look.ink, mark)
+
+
+def back(c, w, h, bleed, *, look: Look, fill: Color, name: str, word: str, symbol: str,
+         ink: Color | None = None):
+    card.background(c, w, h, bleed, fill)
+    card.double_frame(c, w, h, ink or look.gold)
+    c.setFillColor(ink or look.gold)
+    symbols.draw(c, symbol, w / 2, h * 0.58, 0.15 * w)
+    text.line(c, name.upper(), w / 2, h * 0.38, "bold", 0.1 * w, align="center", max_w=0.72 * w)
+    c.setFillColor(look.paper)
+    text.line(c, word, w / 2, h * 0.31, "regular", 0.06 * w, align="center", max_w=0.72 * w)
+
+
+def token_face(c, w, h, bleed, *, look: Look, symbol: str, label: str):
+    r = min(w, h) / 2
+    c.setFillColor(look.night)
+    c.circle(w / 2, h / 2, r, stroke=0, fill=1)
+    c.setFillColor(look.gold)
+    symbols.draw(c, symbol, w / 2, h / 2 + r * 0.12, r * 0.48)
+    c.setFillColor(look.paper)
+    text.line(c, label, w / 2, h / 2 - r * 0.68, "bold", r * 0.22, align="center",
+              max_w=r * 1.4)
+    card.cut_circle(c, w / 2, h / 2, r)
+
+
+# ---- the kit -------------------------------------------------------------------------
+
+def kit(ctx: Context):
+    data, lang = ctx.data, ctx.lang
+    look = _look(ctx)
+    kinds = _kinds(ctx)
+    name = data.sub("game").get("name", str)
+    titles = data.sub("titles")
+    title = lambda k: titles.text(k, lang)  # noqa: E731
+    w = look.words
+    faces = partial(back, look=look, name=name)
+
+    def plain(word, symbol, fill=look.night, key=None):
+        return Face(partial(faces, fill=fill, word=word, symbol=symbol), key=key or f"back-{word}")
+
+    common = plain(name, "moon", key="back-common")
+
+    def component(key, items, todo):
+        return Component(key, key, title(key), len(items), items, todo)
+
+    # witches and their spell cards
+    witches, todo_w, spells, todo_s = [], [], [], []
+    sp = data.sub("spells")
+    slots_n = sp.get("count_per_witch", int)
+    spell_text = read(sp, "text", lang)
+    for f in data.items("witches"):
+        wn = read(f, "name", lang) if isinstance(f.get("name", (str, dict)), dict) \
+            else Text(f.get("name", str))
+        ep, qu = read(f, "epithet", lang), read(f, "quote", lang)
+        witches.append(Card(title("witches"), Face(partial(witch_front, name=wn, epithet=ep,
+                                                           quote=qu, look=look)), common))
+        todo_w += [t.value for t in (wn, ep, qu) if t.placeholder]
+        slots = [(sp.text("label", lang).format(n=i + 1), spell_text) for i in range(slots_n)]
+        spells.append(Card(title("spells"),
+                           Face(partial(spell_front, witch=wn, slots=slots,
+                                        cost=sp.text("cost", lang), holder=sp.text("tokens", lang),
+                                        look=look)), common))
+        if spell_text.placeholder:
+            todo_s += [f"{wn.value}: {label}: {spell_text.value}" for label, _ in slots]
+
+    dm = data.sub("demons")
+    d_name, d_action = read(dm, "name", lang), read(dm, "action", lang)
+    demons = [Card(title("demons"),
+                   Face(partial(demon_front, name=d_name, actions=[(k, d_action) for k in kinds],
+                                when=dm.text("when", lang), chains=dm.text("chains", lang),
+                                look=look)), common)
+              for _ in range(dm.get("count", int))]
+    todo_d = [t.value for t in (d_name, d_action) if t.placeholder] * dm.get("count", int)
+
+    gt = data.sub("gates")
+    kind_t, req_t, next_t = (read(gt, k, lang) for k in ("kind", "requires", "next"))
+    labels = (gt.text("requires_label", lang), gt.text("next_label", lang))
+    gates = [Card(title("gates"),
+                  Face(partial(gate_front, n=n, kind=kind_t, requires=req_t, nxt=next_t,
+                               labels=labels, look=look)), common)
+             for n in range(1, gt.get("count", int) + 1)]
+    todo_g = [f"{n}: {t.value}" for n in range(1, gt.get("count", int) + 1)
+              for t in (kind_t, req_t, next_t) if t.placeholder]
+
+    violet = plain(title("objects"), "leaf", fill=look.violet, key="back-ritual")
+    golden = Face(partial(faces, fill=look.golden, word=title("transitory"), symbol="flask",
+                          ink=look.night), key="back-transitory")
+    objects = [Card(title("objects"), Face(partial(object_front, kind=k, look=look,
+                                                   transitory=False), key=f"obj-{k.id}"), violet)
+               for k in kinds for _ in range(k.ritual)]
+    transitory = [Card(title("transitory"),
+                       Face(partial(object_front, kind=k, look=look, transitory=True),
+                            key=f"tra-{k.id}"), golden)
+                  for k in kinds for _ in range(k.transitory)]
+
+    art_back = plain(w["artifact"], "book", fill=look.artifact, key="back-artifact")
+    artifacts = [Card(title("artifacts"),
+                      Face(partial(numbered_front, n=n, look=look, fill=look.artifact,
+                                   title=w["artifact"], symbol="book", body=w["artifact_text"],
+                                   order=w["artifact_order"])), art_back) for n in range(1, 14)]
+    inc_back = plain(w["incantation"], "star", fill=look.incantation, key="back-incantation")
+    incantations = [Card(title("incantations"),
+                         Face(partial(numbered_front, n=n, look=look, fill=look.incantation,
+                                      title=w["incantation"], symbol="star",
+                                      body=w["incantation_text"], order=w["incantation_order"])),
+                         inc_back) for n in range(1, 14)]
+
+    so = data.sub("solo")
+    solo_t = read(so, "text", lang)
+    solo = [Card(title("solo"), Face(partial(solo_front, n=n, body=solo_t, look=look)), common)
+            for n in range(1, so.get("count", int) + 1)]
+    todo_solo = [solo_t.value] * so.get("count", int) if solo_t.placeholder else []
+
+    aids = []
+    for a in data.items("aids"):
+        lines = [Fields({"line": ln}, a.source, f"{a.path}.lines[{i}]").text("line", lang)
+                 for i, ln in enumerate(a.get("lines", list))]
+        aids.append(Card(title("aids"), Face(partial(aid_front, title=a.text("title", lang),
+                                                     lines=lines, kinds=kinds, look=look)),
+                         common))
+
+    tok = data.sub("tokens")
+    tokens = []
+    for i, item in enumerate(tok.get("items", list)):
+        f = Fields(item, tok.source, f"tokens.items[{i}]")
+        face = Face(partial(token_face, look=look, symbol=f.get("symbol", str),
+                            label=f.text("name", lang)), key=f"token-{f.get('id', str)}")
+        tokens += [Card(title("tokens"), face, face)] * f.get("count", int)
+
+    return [
+        CardFile("cards.pdf", [
+            component("witches", witches, todo_w),
+            component("demons", demons, todo_d),
+            component("spells", spells, todo_s),
+            component("gates", gates, todo_g),
+            component("objects", objects, []),
+            component("transitory", transitory, []),
+            component("artifacts", artifacts, []),
+            component("incantations", incantations, []),
+            component("solo", solo, todo_solo),
+            component("aids", aids, []),
+        ], ctx.card, ctx.card_name),
+        CardFile("tokens.pdf", [component("tokens", tokens, [])],
+                 parse_size(tok.get("size", str), field="tokens.size"), tok.get("size", str),
+                 stock="tokens"),
+    ]
