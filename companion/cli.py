@@ -6,7 +6,7 @@ import sys
 
 import click
 
-from companion.commands import build, lugvanion, score, vengeance
+from companion.commands import build, coverta, lugvanion, score, vengeance
 from companion.commands.common import Failure
 from companion.errors import CompanionError
 
@@ -30,6 +30,7 @@ cli.add_command(build.build)
 cli.add_command(score.score)
 cli.add_command(lugvanion.lugvanion)
 cli.add_command(vengeance.vengeance)
+cli.add_command(coverta.coverta)
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -10,7 +10,8 @@ from companion.errors import CompanionError
 Examples:
   companion score covenia game.toml
   companion score covenia game.toml --json
-  companion score covenia --save game.toml""")
+  companion score covenia --save game.toml
+  companion score coverta ledger.toml --json""")
 def score():
     """Score a finished game from what lies on the table."""
 
@@ -67,3 +68,31 @@ def score_covenia(file, as_json, lang, pdf, paper, save):
         click.echo(json.dumps(sc.as_json(result), ensure_ascii=False))
     else:
         click.echo(sc.report(result, data, lang))
+
+
+@score.command("coverta", epilog="""\b
+Examples:
+  companion score coverta ledger.toml
+  companion score coverta ledger.toml --json
+
+\b
+ledger.toml:
+  players = ["Ana", "Bo", "Cy"]
+  [[rounds]]
+  hands = { Ana = 0, Bo = 3, Cy = 5 }
+  first_steal = "Bo"      # optional: first to play correctly in another's place
+  [[rounds]]
+  hands = { Ana = 2, Bo = 1, Cy = 1 }""")
+@click.argument("file")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+def score_coverta(file, as_json):
+    """Coverta points per round and running totals (RULINGS V6); lowest total wins."""
+    import json
+
+    from companion.commands.coverta import _scored
+    from companion.score import coverta as cv
+    from companion.score.covenia import parse_text
+
+    text, source = common.read_input(file)
+    result = _scored(parse_text(text, source), source)
+    click.echo(json.dumps(cv.as_json(result)) if as_json else cv.report(result))
