@@ -19,7 +19,7 @@ from companion.sheets import Card, SheetText, render
 from companion.units import parse_length, to_mm
 
 GAMES = {"covenia": "companion.games.covenia", "lugvanion": "companion.games.lugvanion",
-         "vengeance": "companion.games.vengeance"}
+         "vengeance": "companion.games.vengeance", "coverta": "companion.games.coverta"}
 LANGS = ("en", "fr")
 
 

@@ -33,7 +33,7 @@ def cli(capsys, monkeypatch):
     return run
 
 
-GAMES = ("covenia", "lugvanion", "vengeance")
+GAMES = ("covenia", "lugvanion", "vengeance", "coverta")
 
 
 def build_kit(game: str, out: Path, *args: str) -> dict:

@@ -128,7 +128,8 @@ def test_printed_texts_are_our_words_not_the_rulebooks_sentences(game, lang):
 
 @pytest.mark.parametrize("game,author", [("covenia", "Nicolas Valle"),
                                          ("lugvanion", "Pierre Vasseur and Robin Piarulli"),
-                                         ("vengeance", "Sergio Matsumoto")])
+                                         ("vengeance", "Sergio Matsumoto"),
+                                         ("coverta", "Carlos Martin")])
 def test_the_authors_are_credited_in_the_guide_and_pdfs(kits, game, author):
     out, manifest = kits(game)
     assert author in (out / "print-guide.txt").read_text()

@@ -1,0 +1,299 @@
+"""Coverta's kit: the 40 number cards, 14 rule cards, memo cards, player aids and the score
+sheet. The deck and every text come from layouts/coverta.toml. Each of the seven features
+reads without colour vision: the ink colour also shows as a suit mark (♦ red, ♠ black),
+the symbol colour as a small drop (blue) or sun (yellow)."""
+
+from dataclasses import dataclass
+from functools import partial
+
+from reportlab.lib.colors import Color
+
+from companion.data import Fields
+from companion.draw import card, colour, symbols, text
+from companion.kit import CardFile, Component, Context, PageFile
+from companion.sheets import Card, Face
+from companion.units import mm
+from scorers import coverta as rules
+
+PARTS = ("numbers", "rules", "memo", "aids", "scoresheet")
+SUIT = {"red": "♦", "black": "♠"}
+COLOUR_MARK = {"blue": "drop", "yellow": "sun"}
+
+
+@dataclass(frozen=True)
+class Look:
+    paper: Color
+    ink: Color
+    red: Color
+    blue: Color
+    yellow: Color
+    black: Color
+    white: Color
+    rule: Color
+    back: Color
+    gold: Color
+    frame: float
+
+
+def _look(ctx: Context) -> Look:
+    g = ctx.data.sub("game")
+    get = lambda k: colour.parse(g.get(k, str), f"game.{k}", g.source)  # noqa: E731
+    return Look(*(get(k) for k in ("paper", "ink", "red_ink", "blue", "yellow", "card_black",
+                                   "card_white", "rule_colour", "back_colour", "gold")),
+                float(ctx.data.sub("layout").get("frame", (int, float))))
+
+
+# ---- the number card ---------------------------------------------------------------
+
+def number_front(c, w, h, bleed, *, cd: dict, look: Look):
+    dark = cd["background"] == "black"
+    card.background(c, w, h, bleed, look.black if dark else look.white)
+    if not dark:  # a thin grey edge, so a white card still shows its border
+        c.setStrokeColorRGB(0.75, 0.75, 0.75)
+        c.setLineWidth(0.5)
+        c.roundRect(0.03 * w, 0.03 * w, w - 0.06 * w, h - 0.06 * w, 0.05 * w, stroke=1, fill=0)
+    ink = look.red if cd["ink"] == "red" else look.ink
+    sym_colour = look.blue if cd["symbol_colour"] == "blue" else look.yellow
+    # The number on a light plate, so black ink reads on a black card.
+    c.setFillColor(look.paper)
+    c.roundRect(0.2 * w, h - 0.36 * h, 0.6 * w, 0.28 * h, 0.06 * w, stroke=0, fill=1)
+    c.setFillColor(ink)
+    text.line(c, str(cd["number"]), w / 2, h - 0.31 * h, "bold", 0.36 * w, align="center")
+    text.line(c, SUIT[cd["ink"]], 0.72 * w, h - 0.16 * h, "bold", 0.09 * w, align="center")
+    # Corner indices for a fanned hand: number and suit mark.
+    for turned in (False, True):
+        c.saveState()
+        if turned:
+            c.translate(w, h)
+            c.rotate(180)
+        c.setFillColor(look.paper)
+        c.roundRect(0.05 * w, h - 0.2 * h, 0.12 * w, 0.16 * h, 0.02 * w, stroke=0, fill=1)
+        c.setFillColor(ink)
+        text.line(c, str(cd["number"]), 0.11 * w, h - 0.1 * h, "narrow-bold", 0.08 * w,
+                  align="center", max_w=0.11 * w)
+        text.line(c, SUIT[cd["ink"]], 0.11 * w, h - 0.17 * h, "bold", 0.06 * w, align="center")
+        c.restoreState()
+    # The symbol: shape, colour and fill, with its colour mark beside it.
+    cx, cy, r = w / 2, h * 0.4, 0.22 * w
+    c.setFillColor(sym_colour)
+    c.setStrokeColor(sym_colour)
+    c.setLineWidth(0.045 * w)
+    filled = cd["fill"] == "filled"
+    if cd["shape"] == "circle":
+        c.circle(cx, cy, r, stroke=0 if filled else 1, fill=1 if filled else 0)
+    else:
+        c.rect(cx - r, cy - r, 2 * r, 2 * r, stroke=0 if filled else 1, fill=1 if filled else 0)
+    symbols.draw(c, COLOUR_MARK[cd["symbol_colour"]], cx + r * 1.35, cy - r * 1.05, 0.06 * w)
+    # The code, to type at the table.
+    c.setFillColor(look.paper)
+    c.roundRect(0.36 * w, 0.07 * h, 0.28 * w, 0.075 * h, 0.02 * w, stroke=0, fill=1)
+    c.setFillColor(look.ink)
+    text.line(c, cd["code"], w / 2, 0.09 * h, "bold", 0.06 * w, align="center")
+
+
+def plain_back(c, w, h, bleed, *, look: Look, name: str, word: str, symbol: str):
+    card.background(c, w, h, bleed, look.back)
+    card.double_frame(c, w, h, look.gold)
+    c.setFillColor(look.gold)
+    symbols.draw(c, symbol, w / 2, h * 0.58, 0.15 * w)
+    text.line(c, name.upper(), w / 2, h * 0.38, "bold", 0.1 * w, align="center", max_w=0.72 * w)
+    c.setFillColor(look.paper)
+    text.line(c, word, w / 2, h * 0.31, "regular", 0.06 * w, align="center", max_w=0.72 * w)
+
+
+# ---- rule, memo and aid cards --------------------------------------------------------
+
+def rule_front(c, w, h, bleed, *, mode: str, feature: str, words: dict, pair: tuple,
+               look: Look):
+    card.background(c, w, h, bleed, look.rule)
+    card.panel(c, w, h, look.frame * w, look.paper)
+    joker = feature in rules.JOKERS
+    c.setFillColor(look.rule)
+    text.line(c, words["features"][feature], w / 2, h - 0.11 * h, "bold", 0.07 * w,
+              align="center", max_w=0.84 * w)
+    a, b = rules.FEATURES[feature]
+    name = lambda v: words["values"].get(f"bg_{v}" if feature == "background" else v, v)  # noqa
+    c.setFillColor(look.ink)
+    text.line(c, f"{name(a)} / {name(b)}", w / 2, h - 0.17 * h, "regular", 0.05 * w,
+              align="center", max_w=0.84 * w)
+    c.setFillColor(look.rule)
+    text.line(c, words["texts"][mode].upper(), w / 2, h - 0.3 * h, "bold", 0.12 * w,
+              align="center", max_w=0.84 * w)
+    c.setFillColor(look.ink)
+    text.block(c, words["texts"][f"{mode}_text"].format(feature=words["features"][feature].lower()),
+               0.1 * w, h - 0.34 * h, 0.8 * w, 0.12 * h, "regular", 0.05 * w, align="center")
+    # An example pair: the last card laid, then one this rule allows.
+    s = 0.3
+    for i, cd in enumerate(pair):
+        c.saveState()
+        c.translate(w * (0.16 + 0.38 * i), h * 0.17)
+        c.scale(s, s)
+        number_front(c, w, h, 0, cd=cd, look=look)
+        c.restoreState()
+    c.setFillColor(look.rule)
+    text.line(c, "→", w / 2, h * 0.3, "bold", 0.1 * w, align="center")
+    text.line(c, words["texts"]["example_ok"], 0.73 * w, h * 0.12, "narrow", 0.045 * w,
+              align="center")
+    if joker:
+        c.setFillColor(look.gold)
+        c.rect(look.frame * w, h * 0.045, w - 2 * look.frame * w, 0.065 * h, stroke=0, fill=1)
+        c.setFillColor(look.ink)
+        text.line(c, words["texts"]["joker"], w / 2, h * 0.06, "bold", 0.055 * w,
+                  align="center")
+
+
+def memo_front(c, w, h, bleed, *, words: dict, look: Look):
+    card.background(c, w, h, bleed, look.rule)
+    card.panel(c, w, h, look.frame * w, look.paper)
+    t, f, v = words["texts"], words["features"], words["values"]
+    c.setFillColor(look.rule)
+    text.line(c, t["memo_title"], w / 2, h - 0.1 * h, "bold", 0.075 * w, align="center")
+    for col, (head, feats) in enumerate(((t["memo_left"], rules.NUMBER_RULES),
+                                         (t["memo_right"], rules.SYMBOL_RULES))):
+        x = w * (0.08 + 0.44 * col)
+        c.setFillColor(look.rule)
+        text.line(c, head.upper(), x + 0.2 * w, h - 0.18 * h, "bold", 0.05 * w, align="center")
+        y = h - 0.26 * h
+        for feat in feats:
+            a, b = rules.FEATURES[feat]
+            c.setFillColor(look.ink)
+            text.line(c, f[feat], x, y, "bold", 0.038 * w, max_w=0.4 * w)
+            text.line(c, f"{v.get(a, a)} / {v.get(b, b)}", x, y - 0.04 * h, "narrow", 0.038 * w,
+                      max_w=0.4 * w)
+            text.line(c, f"{t['alternate']} · {t['keep']}", x, y - 0.08 * h, "narrow", 0.034 * w,
+                      max_w=0.4 * w)
+            y -= 0.15 * h
+    c.setStrokeColor(look.rule)
+    c.line(w / 2, h - 0.15 * h, w / 2, h * 0.25)
+    c.setFillColor(look.ink)
+    text.block(c, t["memo_deal"], 0.1 * w, h * 0.22, 0.8 * w, 0.07 * h, "narrow", 0.04 * w,
+               align="center")
+    text.block(c, t["memo_joker"], 0.1 * w, h * 0.13, 0.8 * w, 0.07 * h, "narrow-bold", 0.04 * w,
+               align="center")
+
+
+def aid_face(c, w, h, bleed, *, title: str, lines: list[str], look: Look):
+    card.background(c, w, h, bleed, look.back)
+    card.panel(c, w, h, look.frame * w, look.paper)
+    m = 0.07 * w
+    c.setFillColor(look.rule)
+    text.line(c, title, w / 2, h - 0.09 * h, "bold", 0.068 * w, align="center", max_w=w - 2 * m)
+
+    def mark(c, body, x, y, size):
+        c.setFillColor(look.gold)
+        c.circle(x - size * 0.05, y + size * 0.03, size * 0.18, stroke=0, fill=1)
+
+    card.bullets(c, lines, m, h - 0.12 * h, w - 2 * m, 0.84 * h, 0.055 * w, look.ink, mark)
+
+
+# ---- the score sheet -----------------------------------------------------------------
+
+def score_sheet(c, *, ctx: Context, look: Look, name: str, title: str, words: dict) -> int:
+    sb = ctx.data.sub("scoresheet")
+    rounds, players = sb.get("rounds", int), sb.get("players", int)
+    t = words["texts"]
+    pw, ph = ctx.page
+    m = mm(12)
+    c.setFillColor(look.ink)
+    text.line(c, f"{name} · {title}", m, ph - m - mm(2), "bold", 14)
+    text.block(c, t["sheet_note"], m, ph - m - mm(6), pw - 2 * m, mm(12), "regular", 8)
+    top = ph - m - mm(22)
+    label_w = mm(22)
+    col_w = (pw - 2 * m - label_w) / players
+    sub_w = col_w / 3
+    row_h = min(mm(14), (top - m - mm(6)) / (rounds + 1.5))
+    c.setLineWidth(0.5)
+    c.setStrokeColor(look.ink)
+    head = row_h * 1.5
+    for p in range(players):  # header: a box for the player's name over hand / bonus / total
+        x = m + label_w + p * col_w
+        c.setFillColor(colour.mix(look.paper, look.rule, 0.15))
+        c.rect(x, top - head, col_w, head, stroke=1, fill=1)
+        c.line(x, top - head * 0.62, x + col_w, top - head * 0.62)
+        c.setFillColor(look.ink)
+        for k, key in enumerate(("sheet_hand", "sheet_bonus", "sheet_total")):
+            text.line(c, t[key], x + (k + 0.5) * sub_w, top - head * 0.88, "narrow", 7,
+                      align="center", max_w=sub_w - 2)
+    for r in range(rounds):
+        y = top - head - row_h * (r + 1)
+        c.setFillColor(look.ink)
+        text.line(c, f"{t['sheet_round']} {r + 1}", m + mm(2), y + row_h * 0.35, "bold", 9)
+        for p in range(players):
+            x = m + label_w + p * col_w
+            for k in range(3):
+                shade = 0.12 if k == 2 else 0.0  # the running total, shaded
+                c.setFillColor(colour.mix(look.white, look.rule, shade))
+                c.rect(x + k * sub_w, y, sub_w, row_h, stroke=1, fill=1)
+        c.rect(m, y, label_w, row_h, stroke=1, fill=0)
+    c.setFillColor(colour.mix(look.ink, look.white, 0.4))
+    text.line(c, ctx.data.sub("game").text("credits", ctx.lang), pw / 2, m - mm(5), "regular",
+              6.5, align="center", max_w=pw - 2 * m)
+    c.showPage()
+    return 1
+
+
+# ---- the kit -------------------------------------------------------------------------
+
+def kit(ctx: Context):
+    data, lang = ctx.data, ctx.lang
+    look = _look(ctx)
+    deck = data.get("cards", list)
+    try:
+        rules.check_deck(deck)
+    except rules.ScoreError as e:
+        raise data.error(e.field, e.message) from None
+    name = data.sub("game").get("name", str)
+    titles = data.sub("titles")
+    title = lambda k: titles.text(k, lang)  # noqa: E731
+    words = {k: {key: data.sub(k).text(key, lang) for key in data.sub(k).table}
+             for k in ("features", "values", "texts")}
+    back = partial(plain_back, look=look, name=name)
+
+    number_back = Face(partial(back, word=title("numbers"), symbol="circle"), key="back-number")
+    numbers = [Card(title("numbers"), Face(partial(number_front, cd=cd, look=look)), number_back)
+               for cd in deck]
+
+    rule_back = Face(partial(back, word=words["texts"]["rule_back"], symbol="square"),
+                     key="back-rule")
+
+    def example(mode, feature):
+        first = deck[0]
+        want_same = mode == "keep"
+        second = next(cd for cd in deck[1:]
+                      if (rules.features(cd)[feature] == rules.features(first)[feature])
+                      == want_same)
+        return first, second
+
+    rule_cards = [Card(title("rules"),
+                       Face(partial(rule_front, mode=mode, feature=feature, words=words,
+                                    pair=example(mode, feature), look=look)), rule_back)
+                  for feature in rules.FEATURES for mode in rules.MODES]
+
+    sb = data.sub("scoresheet")
+    memo = [Card(title("memo"), Face(partial(memo_front, words=words, look=look), key="memo"),
+                 rule_back)] * sb.get("memo_copies", int)
+
+    aid = data.sub("aid")
+
+    def lines(key):
+        return [Fields({"line": ln}, aid.source, f"aid.{key}[{i}]").text("line", lang)
+                for i, ln in enumerate(aid.get(key, list))]
+
+    aid_card = Card(title("aids"),
+                    Face(partial(aid_face, title=words["texts"]["aid_title"], lines=lines("front"),
+                                 look=look), key="aid-front"),
+                    Face(partial(aid_face, title=words["texts"]["aid_back_title"],
+                                 lines=lines("back"), look=look), key="aid-back"))
+    aids = [aid_card] * aid.get("copies", int)
+
+    return [
+        CardFile("cards.pdf", [
+            Component("numbers", "numbers", title("numbers"), len(numbers), numbers),
+            Component("rules", "rules", title("rules"), len(rule_cards), rule_cards),
+            Component("memo", "memo", title("memo"), len(memo), memo),
+            Component("aids", "aids", title("aids"), len(aids), aids),
+        ], ctx.card, ctx.card_name),
+        PageFile("scoresheet.pdf", [Component("scoresheet", "scoresheet", title("scoresheet"), 1)],
+                 partial(score_sheet, ctx=ctx, look=look, name=name, title=title("scoresheet"),
+                         words=words)),
+    ]
