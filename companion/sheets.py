@@ -62,8 +62,10 @@ def _define_forms(c, faces, grid: Grid, forms: set) -> None:
             forms.add(face.key)
 
 
-def furniture(c, grid: Grid, band_flip: str | None, caption: str, label: str) -> None:
-    """The 50 mm calibration bar with its caption, and the sheet label, in the band."""
+def furniture(c, grid: Grid, band_flip: str | None, caption: str, label: str,
+              short_label: str | None = None) -> None:
+    """The 50 mm calibration bar with its caption, and the sheet label, in the band.
+    A label too long for the room left falls back to `short_label`."""
     band = grid.band if band_flip is None else grid.mirror(grid.band, band_flip)
     turned = band_flip == "short"
     c.saveState()
@@ -87,8 +89,10 @@ def furniture(c, grid: Grid, band_flip: str | None, caption: str, label: str) ->
         c.line(x, base, x, base + mm(2.2))
     cap = caption.format(length=round(bar / mm(1)))
     text.line(c, cap, bar + mm(2), base, "regular", 6.5)
-    used = bar + mm(4) + text.width(cap, "regular", 6.5)
-    text.line(c, label, length, base, "regular", 7, align="right", max_w=length - used)
+    room = length - bar - mm(4) - text.width(cap, "regular", 6.5)
+    if short_label and text.width(label, "regular", 5) > room:
+        label = short_label
+    text.line(c, label, length, base, "regular", 7, align="right", max_w=room)
     c.restoreState()
 
 
@@ -112,8 +116,10 @@ def render(c, cards: list[Card], grid: Grid, flip: str, words: SheetText) -> int
         names = list(dict.fromkeys(card.component for card in batch))
         label = words.sheet_label.format(game=words.game, component=" + ".join(names),
                                          n=n + 1, total=total)
+        short = words.sheet_label.format(game=words.game, component=names[0], n=n + 1,
+                                         total=total)
         crop_marks(c, grid)
-        furniture(c, grid, None, words.caption, label)
+        furniture(c, grid, None, words.caption, label, short)
         for slot, card in enumerate(batch):
             _place(c, grid.front(slot), grid, card.front, forms)
         c.showPage()
@@ -121,7 +127,8 @@ def render(c, cards: list[Card], grid: Grid, flip: str, words: SheetText) -> int
         if flip == "none":
             continue
         _define_forms(c, [card.back for card in batch if card.back], grid, forms)
-        furniture(c, grid, flip, words.caption, f"{label} · {words.back_word}")
+        furniture(c, grid, flip, words.caption, f"{label} · {words.back_word}",
+                  f"{short} · {words.back_word}")
         for slot, card in enumerate(batch):
             if card.back:
                 _place(c, grid.back(slot, flip), grid, card.back, forms)
