@@ -66,3 +66,38 @@ def bullets(c, lines: list[str], x: float, top: float, w: float, h: float, size:
         c.setFillColor(ink)
         top -= text.block(c, body, x + indent, top, w - indent, h, role, size) + size * 0.35
     return size
+
+
+def dot_mark(fill):
+    """A bullet mark: a small dot of `fill`."""
+    def mark(c, body, x, y, size):
+        c.setFillColor(fill)
+        c.circle(x - size * 0.05, y + size * 0.03, size * 0.18, stroke=0, fill=1)
+    return mark
+
+
+def aid(c, w, h, *, title: str, lines: list[str], ink, accent, size: float,
+        title_size: float = 0.07, title_ink=None) -> None:
+    """An aid card's body on its panel: a title over a rule, then bulleted paragraphs."""
+    m = 0.07 * w
+    c.setFillColor(title_ink or ink)
+    text.line(c, title, w / 2, h - 0.1 * h, "bold", title_size * w, align="center",
+              max_w=w - 2 * m)
+    c.setStrokeColor(accent)
+    c.setLineWidth(1)
+    c.line(m, h - 0.125 * h, w - m, h - 0.125 * h)
+    bullets(c, lines, m, h - 0.15 * h, w - 2 * m, 0.8 * h, size * w, ink, dot_mark(accent))
+
+
+def emblem_back(c, w, h, bleed, *, fill, frame, emblem, symbol: str, name: str, word: str,
+                word_ink) -> None:
+    """A card back: a framed field with a symbol, the game's name and the card type."""
+    from companion.draw import symbols
+
+    background(c, w, h, bleed, fill)
+    double_frame(c, w, h, frame)
+    c.setFillColor(emblem)
+    symbols.draw(c, symbol, w / 2, h * 0.58, 0.15 * w)
+    c.setFillColor(word_ink)
+    text.line(c, name.upper(), w / 2, h * 0.38, "bold", 0.1 * w, align="center", max_w=0.72 * w)
+    text.line(c, word, w / 2, h * 0.31, "regular", 0.06 * w, align="center", max_w=0.72 * w)

@@ -92,13 +92,8 @@ def number_front(c, w, h, bleed, *, cd: dict, look: Look):
 
 
 def plain_back(c, w, h, bleed, *, look: Look, name: str, word: str, symbol: str):
-    card.background(c, w, h, bleed, look.back)
-    card.double_frame(c, w, h, look.gold)
-    c.setFillColor(look.gold)
-    symbols.draw(c, symbol, w / 2, h * 0.58, 0.15 * w)
-    text.line(c, name.upper(), w / 2, h * 0.38, "bold", 0.1 * w, align="center", max_w=0.72 * w)
-    c.setFillColor(look.paper)
-    text.line(c, word, w / 2, h * 0.31, "regular", 0.06 * w, align="center", max_w=0.72 * w)
+    card.emblem_back(c, w, h, bleed, fill=look.back, frame=look.gold, emblem=look.gold,
+                     symbol=symbol, name=name, word=word, word_ink=look.paper)
 
 
 # ---- rule, memo and aid cards --------------------------------------------------------
@@ -175,15 +170,8 @@ def memo_front(c, w, h, bleed, *, words: dict, look: Look):
 def aid_face(c, w, h, bleed, *, title: str, lines: list[str], look: Look):
     card.background(c, w, h, bleed, look.back)
     card.panel(c, w, h, look.frame * w, look.paper)
-    m = 0.07 * w
-    c.setFillColor(look.rule)
-    text.line(c, title, w / 2, h - 0.09 * h, "bold", 0.068 * w, align="center", max_w=w - 2 * m)
-
-    def mark(c, body, x, y, size):
-        c.setFillColor(look.gold)
-        c.circle(x - size * 0.05, y + size * 0.03, size * 0.18, stroke=0, fill=1)
-
-    card.bullets(c, lines, m, h - 0.12 * h, w - 2 * m, 0.84 * h, 0.055 * w, look.ink, mark)
+    card.aid(c, w, h, title=title, lines=lines, ink=look.ink, accent=look.gold, size=0.055,
+             title_size=0.068, title_ink=look.rule)
 
 
 # ---- the score sheet -----------------------------------------------------------------

@@ -197,13 +197,8 @@ def team_back(c, w, h, bleed, *, team: Named, look: Look, name: str):
 
 
 def plain_back(c, w, h, bleed, *, look: Look, fill: Color, name: str, word: str, symbol: str):
-    card.background(c, w, h, bleed, fill)
-    card.double_frame(c, w, h, look.gold)
-    c.setFillColor(look.gold)
-    symbols.draw(c, symbol, w / 2, h * 0.58, 0.16 * w)
-    c.setFillColor(look.paper)
-    text.line(c, name.upper(), w / 2, h * 0.38, "bold", 0.1 * w, align="center", max_w=0.72 * w)
-    text.line(c, word, w / 2, h * 0.31, "regular", 0.06 * w, align="center", max_w=0.72 * w)
+    card.emblem_back(c, w, h, bleed, fill=fill, frame=look.gold, emblem=look.gold, symbol=symbol,
+                     name=name, word=word, word_ink=look.paper)
 
 
 def guild_front(c, w, h, bleed, *, guild: Named, look: Look):
@@ -287,18 +282,8 @@ def objective_front(c, w, h, bleed, *, circle: Named, guild: Named, look: Look):
 
 def aid_front(c, w, h, bleed, *, look: Look, title: str, lines: list[str]):
     _framed(c, w, h, bleed, look, look.back)
-    m = 0.07 * w
-    c.setFillColor(look.ink)
-    text.line(c, title, w / 2, h - 0.1 * h, "bold", 0.075 * w, align="center", max_w=w - 2 * m)
-    c.setStrokeColor(look.gold)
-    c.setLineWidth(1)
-    c.line(m, h - 0.125 * h, w - m, h - 0.125 * h)
-
-    def mark(c, body, x, y, size):
-        c.setFillColor(look.gold)
-        c.circle(x - size * 0.05, y + size * 0.03, size * 0.18, stroke=0, fill=1)
-
-    card.bullets(c, lines, m, h - 0.15 * h, w - 2 * m, 0.8 * h, 0.06 * w, look.ink, mark)
+    card.aid(c, w, h, title=title, lines=lines, ink=look.ink, accent=look.gold, size=0.06,
+             title_size=0.075)
 
 
 def aid_back(c, w, h, bleed, *, look: Look, characters: list[Character]):

@@ -275,30 +275,16 @@ def solo_front(c, w, h, bleed, *, n: int, body: Text, look: Look):
     _slot(c, body, 0.12 * w, h * 0.78, 0.76 * w, 0.55 * h, look, 0.055 * w)
 
 
-def aid_front(c, w, h, bleed, *, title: str, lines: list[str], kinds: list[Kind], look: Look):
+def aid_front(c, w, h, bleed, *, title: str, lines: list[str], look: Look):
     _framed(c, w, h, bleed, look, look.night)
-    m = 0.07 * w
-    _title(c, w, h, look, title, y=0.1, size=0.07)
-    c.setStrokeColor(look.gold)
-    c.setLineWidth(1)
-    c.line(m, h - 0.125 * h, w - m, h - 0.125 * h)
-
-    def mark(c, body, x, y, size):
-        c.setFillColor(look.gold)
-        c.circle(x - size * 0.05, y + size * 0.03, size * 0.18, stroke=0, fill=1)
-
-    card.bullets(c, lines, m, h - 0.15 * h, w - 2 * m, 0.8 * h, 0.062 * w, look.ink, mark)
+    card.aid(c, w, h, title=title.upper(), lines=lines, ink=look.ink, accent=look.gold,
+             size=0.062)
 
 
 def back(c, w, h, bleed, *, look: Look, fill: Color, name: str, word: str, symbol: str,
          ink: Color | None = None):
-    card.background(c, w, h, bleed, fill)
-    card.double_frame(c, w, h, ink or look.gold)
-    c.setFillColor(ink or look.gold)
-    symbols.draw(c, symbol, w / 2, h * 0.58, 0.15 * w)
-    text.line(c, name.upper(), w / 2, h * 0.38, "bold", 0.1 * w, align="center", max_w=0.72 * w)
-    c.setFillColor(look.paper)
-    text.line(c, word, w / 2, h * 0.31, "regular", 0.06 * w, align="center", max_w=0.72 * w)
+    card.emblem_back(c, w, h, bleed, fill=fill, frame=ink or look.gold, emblem=ink or look.gold,
+                     symbol=symbol, name=name, word=word, word_ink=look.paper)
 
 
 def token_face(c, w, h, bleed, *, look: Look, symbol: str, label: str):
@@ -406,8 +392,7 @@ def kit(ctx: Context):
         lines = [Fields({"line": ln}, a.source, f"{a.path}.lines[{i}]").text("line", lang)
                  for i, ln in enumerate(a.get("lines", list))]
         aids.append(Card(title("aids"), Face(partial(aid_front, title=a.text("title", lang),
-                                                     lines=lines, kinds=kinds, look=look)),
-                         common))
+                                                     lines=lines, look=look)), common))
 
     tok = data.sub("tokens")
     tokens = []
