@@ -7,17 +7,22 @@ from typing import Any
 from companion.errors import CompanionError
 
 
+def parse_toml(text: str, source: str) -> dict[str, Any]:
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
+        raise CompanionError(f"not valid TOML ({e})", source=source) from None
+
+
 def load_toml(path: Path | str) -> dict[str, Any]:
     path = Path(path)
     try:
-        with path.open("rb") as f:
-            return tomllib.load(f)
+        text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
         raise CompanionError("no such file", source=str(path)) from None
-    except tomllib.TOMLDecodeError as e:
-        raise CompanionError(f"not valid TOML ({e})", source=str(path)) from None
-    except OSError as e:
-        raise CompanionError(f"cannot read ({e.strerror})", source=str(path)) from None
+    except (OSError, UnicodeDecodeError) as e:
+        raise CompanionError(f"cannot read ({e})", source=str(path)) from None
+    return parse_toml(text, str(path))
 
 
 class Fields:
@@ -51,6 +56,11 @@ class Fields:
     def items(self, key: str) -> list["Fields"]:
         return [Fields(t, self.source, f"{self._name(key)}[{i}]")
                 for i, t in enumerate(self.get(key, list))]
+
+    def text_list(self, key: str, lang: str) -> list[str]:
+        """A list of printed strings, each {en = ..., fr = ...}."""
+        return [Fields({"line": v}, self.source, f"{self._name(key)}[{i}]").text("line", lang)
+                for i, v in enumerate(self.get(key, list))]
 
     def text(self, key: str, lang: str) -> str:
         """A printed string given as {en = ..., fr = ...}."""

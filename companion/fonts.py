@@ -5,7 +5,7 @@ from functools import cache
 
 from companion import paths
 from companion.errors import CompanionError
-from companion.presets import _presets
+from companion.presets import table
 
 
 @cache
@@ -14,7 +14,7 @@ def register() -> dict[str, str]:
     from reportlab.pdfbase import pdfmetrics
     from reportlab.pdfbase.ttfonts import TTFont
 
-    roles = _presets().sub("fonts")
+    roles = table().sub("fonts")
     names = {}
     for role in roles.table:
         file = roles.get(role, str)

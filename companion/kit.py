@@ -75,9 +75,6 @@ class Context:
     card_name: str
     words: Fields  # layouts/strings.toml
 
-    def text(self, fields: Fields, key: str) -> str:
-        return fields.text(key, self.lang)
-
 
 def game_module(name: str):
     if name not in GAMES:
@@ -160,7 +157,7 @@ def print_guide(manifest: dict, files: list, grids: dict, ctx: Context, opts: Op
     g = ctx.words.sub("guide")
     t = lambda key, **kw: g.text(key, ctx.lang).format(**kw)  # noqa: E731
     stock = ctx.words.sub("stock")
-    paper_name = presets._presets().sub("paper").sub(opts.paper).get("name", str)
+    paper_name = presets.table().sub("paper").sub(opts.paper).get("name", str)
     lines = [t("title", game=game_name), "", t("intro", paper=paper_name), ""]
     for f, entry in zip(files, manifest["files"]):
         lines.append(t("file", path=entry["path"], pages=entry["pages"]))

@@ -21,25 +21,26 @@ class SheetSettings:
 
 
 @cache
-def _presets() -> Fields:
+def table() -> Fields:
+    """layouts/presets.toml, read once."""
     path = paths.LAYOUTS / "presets.toml"
     return Fields(load_toml(path), str(path))
 
 
 def _lookup(kind: str, name: str) -> tuple[float, float] | None:
-    table = _presets().sub(kind)
-    if name not in table.table:
+    section = table().sub(kind)
+    if name not in section.table:
         return None
-    entry = table.sub(name)
+    entry = section.sub(name)
     return parse_size(entry.get("size", str), field=f"{kind}.{name}.size")
 
 
 def paper_names() -> list[str]:
-    return list(_presets().sub("paper").table)
+    return list(table().sub("paper").table)
 
 
 def card_names() -> list[str]:
-    return list(_presets().sub("card").table)
+    return list(table().sub("card").table)
 
 
 def paper_size(name: str) -> tuple[float, float]:
@@ -62,6 +63,6 @@ def card_size(spec: str) -> tuple[float, float]:
 
 
 def sheet_settings() -> SheetSettings:
-    table = _presets().sub("sheet")
-    return SheetSettings(**{k: parse_length(table.get(k, str), field=f"sheet.{k}")
+    sheet = table().sub("sheet")
+    return SheetSettings(**{k: parse_length(sheet.get(k, str), field=f"sheet.{k}")
                             for k in SheetSettings.__dataclass_fields__})

@@ -1,12 +1,11 @@
 import json
 import re
 import tomllib
-from pathlib import Path
 
 import pytest
 from pypdf import PdfReader
 
-from companion import fonts, paths, presets
+from companion import paths, presets
 from companion.imposition import plan_grid
 from companion.units import mm
 from tests.pdfs import page_texts

@@ -7,8 +7,6 @@ import subprocess
 import sys
 import time
 import tomllib
-from itertools import combinations
-from pathlib import Path
 
 import pytest
 from hypothesis import given, strategies as st

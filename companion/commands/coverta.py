@@ -5,6 +5,7 @@ import json
 import click
 
 from companion.commands import common
+from companion.data import parse_toml
 from companion.errors import CompanionError
 
 
@@ -39,13 +40,12 @@ def round(ledger):
 
     from companion.atomic import write_text
     from companion.score import coverta as cv
-    from companion.score.covenia import parse_text
 
     echo = lambda t: click.echo(t, err=True)  # noqa: E731
     path = Path(ledger)
     if path.exists():
         text, source = common.read_input(ledger)
-        table = parse_text(text, source)
+        table = parse_toml(text, source)
         _scored(table, source)  # a bad ledger fails before anything is asked
     else:
         table = {"players": cv.ask_players(common.prompt, echo), "rounds": []}
@@ -74,12 +74,11 @@ row.toml:
 def check(file, as_json, data):
     """List every card in the revealed rows that breaks its owner's rules (RULINGS V5)."""
     from companion.score import coverta as cv
-    from companion.score.covenia import parse_text
     from scorers.coverta import check_rows
     from scorers.errors import ScoreError
 
     text, source = common.read_input(file)
-    t = parse_text(text, source)
+    t = parse_toml(text, source)
     try:
         plays = t.get("plays", [])
         if not isinstance(plays, list) or not all(isinstance(p, dict) for p in plays):

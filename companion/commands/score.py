@@ -3,6 +3,7 @@
 import click
 
 from companion.commands import common
+from companion.data import parse_toml
 from companion.errors import CompanionError
 
 
@@ -55,7 +56,7 @@ def score_covenia(file, as_json, lang, pdf, paper, save):
         table, source = sc.ask(common.prompt, lambda t: click.echo(t, err=True), data, lang), "entry"
     else:
         text, source = common.read_input(file)
-        table = sc.parse_text(text, source)
+        table = parse_toml(text, source)
     if save:
         write_text(save, sc.to_toml(table))
     try:
@@ -91,8 +92,7 @@ def score_coverta(file, as_json):
 
     from companion.commands.coverta import _scored
     from companion.score import coverta as cv
-    from companion.score.covenia import parse_text
 
     text, source = common.read_input(file)
-    result = _scored(parse_text(text, source), source)
+    result = _scored(parse_toml(text, source), source)
     click.echo(json.dumps(cv.as_json(result)) if as_json else cv.report(result))

@@ -249,6 +249,14 @@ SYMBOLS = {"flame": flame, "star": star, "leaf": leaf, "drop": drop, "gem": gem,
            "crystal": crystal, "flask": flask, "gate": gate, "chain": chain, "horns": horns}
 
 
+def named(f, key: str) -> str:
+    """A symbol name read from a data table (companion.data.Fields), checked."""
+    name = f.get(key, str)
+    if name not in SYMBOLS:
+        raise f.error(key, f"unknown symbol {name!r} (have {', '.join(SYMBOLS)})")
+    return name
+
+
 def draw(c, name: str, cx: float, cy: float, r: float) -> None:
     SYMBOLS[name](c, cx, cy, r)
 

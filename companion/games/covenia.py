@@ -6,7 +6,6 @@ from functools import partial
 
 from reportlab.lib.colors import Color, white
 
-from companion.data import Fields
 from companion.draw import card, colour, symbols, text
 from companion.kit import CardFile, Component, Context, PageFile
 from companion.sheets import Card, Face
@@ -49,7 +48,7 @@ def _clans(ctx: Context) -> list[Clan]:
     for f in ctx.data.items("clans"):
         out.append(Clan(f.get("id", str), f.text("name", ctx.lang),
                         colour.parse(f.get("colour", str), f"{f.path}.colour", f.source),
-                        _symbol(f, "symbol"), f.text("reminder", ctx.lang), f.text("ritual", ctx.lang),
+                        symbols.named(f, "symbol"), f.text("reminder", ctx.lang), f.text("ritual", ctx.lang),
                         f.text("formula", ctx.lang)))
     return out
 
@@ -58,13 +57,6 @@ def _look(ctx: Context) -> Look:
     g = ctx.data.sub("game")
     return Look(*(colour.parse(g.get(k, str), f"game.{k}", g.source)
                   for k in ("ink", "paper", "back_colour", "gold")))
-
-
-def _symbol(f: Fields, key: str) -> str:
-    name = f.get(key, str)
-    if name not in symbols.SYMBOLS:
-        raise f.error(key, f"unknown symbol {name!r} (have {', '.join(symbols.SYMBOLS)})")
-    return name
 
 
 # ---- faces -------------------------------------------------------------------------
@@ -350,7 +342,7 @@ def kit(ctx: Context):
     tx = lambda k: texts.text(k, ctx.lang)  # noqa: E731
     layout = data.sub("layout")
     lay = {k: layout.geometry(k, shape) for k, shape in LAYOUT.items()}
-    decks = [{"id": d.get("id", str), "mark": _symbol(d, "mark"), "style": d.get("style", str)}
+    decks = [{"id": d.get("id", str), "mark": symbols.named(d, "mark"), "style": d.get("style", str)}
              for d in data.items("decks")]
 
     main_back = Face(partial(card_back, look=look, title=game_name, word=None), key="back-clan")
@@ -371,8 +363,7 @@ def kit(ctx: Context):
                     key="back-aid")
     aids = [Card(title("aids"),
                  Face(partial(aid_front, look=look, lay=lay["aid"], title=a.text("title", ctx.lang),
-                              lines=[_line(ln, a, i, ctx.lang)
-                                     for i, ln in enumerate(a.get("lines", list))],
+                              lines=a.text_list("lines", ctx.lang),
                               clans=clans)), aid_back)
             for a in data.items("aids")]
 
@@ -381,14 +372,14 @@ def kit(ctx: Context):
     face = partial(token_face, look=look)
     tokens = [
         Card(title("tokens"),
-             Face(partial(face, symbol=_symbol(fp, "front"), label=tx("first_player"),
+             Face(partial(face, symbol=symbols.named(fp, "front"), label=tx("first_player"),
                           fill=look.paper, sym_colour=look.gold)),
-             Face(partial(face, symbol=_symbol(fp, "back"), label=tx("first_player"),
+             Face(partial(face, symbol=symbols.named(fp, "back"), label=tx("first_player"),
                           fill=look.back, sym_colour=look.paper))),
         Card(title("tokens"),
-             Face(partial(face, symbol=_symbol(sh, "front"), label=tx("shield"),
+             Face(partial(face, symbol=symbols.named(sh, "front"), label=tx("shield"),
                           fill=look.paper, sym_colour=look.ink)),
-             Face(partial(face, symbol=_symbol(sh, "back"), label=tx("shield"),
+             Face(partial(face, symbol=symbols.named(sh, "back"), label=tx("shield"),
                           fill=look.back, sym_colour=look.gold, small=tx("shield_back")))),
     ]
     token_size = parse_size(tok.get("size", str), field="tokens.size")
@@ -410,7 +401,3 @@ def kit(ctx: Context):
                          game_name=game_name, title=title("scorebook"))),
     ]
 
-
-def _line(value, a: Fields, i: int, lang: str) -> str:
-    holder = Fields({"line": value}, a.source, f"{a.path}.lines[{i}]")
-    return holder.text("line", lang)

@@ -8,7 +8,6 @@ from functools import partial
 
 from reportlab.lib.colors import Color
 
-from companion.data import Fields
 from companion.draw import card, colour, symbols, text
 from companion.kit import CardFile, Component, Context, PageFile
 from companion.sheets import Card, Face
@@ -262,16 +261,11 @@ def kit(ctx: Context):
                  rule_back)] * sb.get("memo_copies", int)
 
     aid = data.sub("aid")
-
-    def lines(key):
-        return [Fields({"line": ln}, aid.source, f"aid.{key}[{i}]").text("line", lang)
-                for i, ln in enumerate(aid.get(key, list))]
-
     aid_card = Card(title("aids"),
-                    Face(partial(aid_face, title=words["texts"]["aid_title"], lines=lines("front"),
+                    Face(partial(aid_face, title=words["texts"]["aid_title"], lines=aid.text_list("front", lang),
                                  look=look), key="aid-front"),
                     Face(partial(aid_face, title=words["texts"]["aid_back_title"],
-                                 lines=lines("back"), look=look), key="aid-back"))
+                                 lines=aid.text_list("back", lang), look=look), key="aid-back"))
     aids = [aid_card] * aid.get("copies", int)
 
     return [

@@ -6,7 +6,6 @@ from functools import partial
 
 from reportlab.lib.colors import Color
 
-from companion.data import Fields
 from companion.draw import card, colour, symbols, text
 from companion.kit import CardFile, Component, Context
 from companion.sheets import Card, Face
@@ -51,9 +50,7 @@ class Look:
 def _named(ctx: Context, key: str) -> dict[str, Named]:
     out = {}
     for f in ctx.data.items(key):
-        sym = f.get("symbol", str)
-        if sym not in symbols.SYMBOLS:
-            raise f.error("symbol", f"unknown symbol {sym!r} (have {', '.join(symbols.SYMBOLS)})")
+        sym = symbols.named(f, "symbol")
         short = f.text("short", ctx.lang) if "short" in f.table else ""
         out[f.get("id", str)] = Named(f.get("id", str), f.text("name", ctx.lang),
                                       colour.parse(f.get("colour", str), f"{f.path}.colour",
@@ -365,8 +362,7 @@ def kit(ctx: Context):
                        objective_back)
                   for ci in circles.values() for g in guilds.values()]
     aid = data.sub("aid")
-    lines = [Fields({"line": ln}, aid.source, f"aid.lines[{i}]").text("line", ctx.lang)
-             for i, ln in enumerate(aid.get("lines", list))]
+    lines = aid.text_list("lines", ctx.lang)
     aid_card = Card(title("aids"),
                     Face(partial(aid_front, look=look, title=aid.text("title", ctx.lang),
                                  lines=lines), key="aid-front"),

@@ -70,9 +70,7 @@ def _look(ctx: Context) -> Look:
 def _kinds(ctx: Context) -> list[Kind]:
     out = []
     for f in ctx.data.items("types"):
-        sym = f.get("symbol", str)
-        if sym not in symbols.SYMBOLS:
-            raise f.error("symbol", f"unknown symbol {sym!r}")
+        sym = symbols.named(f, "symbol")
         out.append(Kind(f.get("id", str), f.text("name", ctx.lang),
                         colour.parse(f.get("colour", str), f"{f.path}.colour", f.source), sym,
                         f.get("ritual", int), f.get("transitory", int)))
@@ -389,16 +387,15 @@ def kit(ctx: Context):
 
     aids = []
     for a in data.items("aids"):
-        lines = [Fields({"line": ln}, a.source, f"{a.path}.lines[{i}]").text("line", lang)
-                 for i, ln in enumerate(a.get("lines", list))]
         aids.append(Card(title("aids"), Face(partial(aid_front, title=a.text("title", lang),
-                                                     lines=lines, look=look)), common))
+                                                     lines=a.text_list("lines", lang),
+                                                     look=look)), common))
 
     tok = data.sub("tokens")
     tokens = []
     for i, item in enumerate(tok.get("items", list)):
         f = Fields(item, tok.source, f"tokens.items[{i}]")
-        face = Face(partial(token_face, look=look, symbol=f.get("symbol", str),
+        face = Face(partial(token_face, look=look, symbol=symbols.named(f, "symbol"),
                             label=f.text("name", lang)), key=f"token-{f.get('id', str)}")
         tokens += [Card(title("tokens"), face, face)] * f.get("count", int)
 

@@ -8,7 +8,6 @@ from pathlib import Path
 
 from companion import paths
 from companion.data import Fields, load_toml
-from companion.errors import CompanionError
 from scorers import covenia as scorer
 
 ROWS = (*scorer.CLANS, "bonus")
@@ -24,15 +23,6 @@ def clan_names(data: Fields, lang: str) -> dict[str, str]:
 
 
 # ---- input ---------------------------------------------------------------------------
-
-def parse_text(text: str, source: str) -> dict:
-    import tomllib
-
-    try:
-        return tomllib.loads(text)
-    except tomllib.TOMLDecodeError as e:
-        raise CompanionError(f"not valid TOML ({e})", source=source) from None
-
 
 def numbers(line: str) -> list[int]:
     """'1 4 6', '1,4,6', '1, 4; 6' -> [1, 4, 6]; anything else is an error."""
