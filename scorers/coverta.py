@@ -180,12 +180,17 @@ def check_rows(deck: list[dict], start: str, plays: list[tuple[str, str]],
     laid = [first]
     rows = []
     for i, (code, row) in enumerate(plays):
+        if not isinstance(row, str) or not row.strip():
+            raise ScoreError(f"plays[{i}].row", "missing: the player whose row it was laid in")
         c = card(code, f"plays[{i}].card")
         if c["code"] in seen:
             raise ScoreError(f"plays[{i}].card", f"{c['code']} is laid twice")
         seen.add(c["code"])
         laid.append(c)
         rows.append(row)
+    for row, rs in rules.items():
+        if not isinstance(rs, list):
+            raise ScoreError(f"rules.{row}", 'must be a list, e.g. ["keep:parity", "alternate:shape"]')
     checked = {row: [parse_rule(r, f"rules.{row}[{k}]") for k, r in enumerate(rs)]
                for row, rs in rules.items()}
     for row in checked:

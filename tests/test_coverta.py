@@ -212,6 +212,9 @@ def test_alternate_and_keep_on_every_feature():
      "rules.A[0]"),
     ('start = "C01"\nplays = [{ card = "C01", row = "A" }]\nrules = { A = ["keep:ink"] }\n',
      "plays[0].card"),
+    ('start = "C01"\nplays = [{ card = "C02" }]\nrules = { A = ["keep:ink"] }\n', "plays[0].row"),
+    ('start = "C01"\nplays = [{ card = "C02", row = "A" }]\nrules = { A = "keep:ink" }\n',
+     "rules.A"),
 ])
 def test_check_bad_input_exits_2_with_one_line(cli, tmp_path, body, field):
     f = tmp_path / "row.toml"
