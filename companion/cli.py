@@ -6,7 +6,7 @@ import sys
 
 import click
 
-from companion.commands import build, coverta, lugvanion, score, vengeance
+from companion.commands import build, coverta, lugvanion, score, serve, vengeance
 from companion.commands.common import Failure
 from companion.errors import CompanionError
 
@@ -19,6 +19,7 @@ Examples:
   companion build all
   companion build covenia --paper letter --lang fr
   companion score covenia game.toml --json
+  companion serve --players red,blue,green
   companion COMMAND --help""")
 @click.version_option(package_name="table-companion", prog_name="companion")
 def cli():
@@ -31,6 +32,7 @@ cli.add_command(score.score)
 cli.add_command(lugvanion.lugvanion)
 cli.add_command(vengeance.vengeance)
 cli.add_command(coverta.coverta)
+cli.add_command(serve.serve)
 
 
 def main(argv: list[str] | None = None) -> None:

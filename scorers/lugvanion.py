@@ -50,6 +50,7 @@ TIE_RULES = ("extra", "redraw")
 MAX_COLOURS = 4
 MAX_ATTEMPTS = 10_000
 VERSION = "lugvanion-draw-v1"
+GUILDS_TO_WIN = 2
 
 
 @dataclass(frozen=True)
@@ -108,6 +109,17 @@ def lone_leader(counts: dict[str, int]) -> str | None:
     top = max(counts.values())
     leaders = [c for c, n in counts.items() if n == top]
     return leaders[0] if len(leaders) == 1 else None
+
+
+def governor(holders: dict[str, str | None]) -> str | None:
+    """The colour that holds two guilds, which ends the game at once (RULINGS L7)."""
+    held: dict[str, int] = {}
+    for colour in holders.values():
+        if colour is not None:
+            held[colour] = held.get(colour, 0) + 1
+            if held[colour] >= GUILDS_TO_WIN:
+                return colour
+    return None
 
 
 # ---- exact odds ----------------------------------------------------------------------

@@ -1,0 +1,117 @@
+"""`companion serve`: the Lugvanion bag draw for the table's phones (companion/web)."""
+
+import sys
+from pathlib import Path
+
+import click
+
+from companion import paths
+from companion.commands.common import lang as check_lang
+from companion.errors import CompanionError
+
+DEFAULT_DATA = paths.OUTPUT / "lugvanion-table.sqlite3"
+
+
+def parse_players(value: str | None, teams: dict) -> list[dict] | None:
+    """'red,blue' or 'red=Alice,blue=Bob' -> [{"colour": "red", "name": "Alice"}, ...]."""
+    if value is None:
+        return None
+    players = []
+    for item in value.split(","):
+        colour, _, name = item.partition("=")
+        colour, name = colour.strip().lower(), name.strip()
+        if colour not in teams:
+            raise CompanionError(f"unknown colour {colour!r} (use {', '.join(teams)})",
+                                 field="--players")
+        if any(p["colour"] == colour for p in players):
+            raise CompanionError(f"colour {colour} is given twice", field="--players")
+        if len(name) > 40:
+            raise CompanionError(f"name {name[:20]!r}... is over 40 characters",
+                                 field="--players")
+        players.append({"colour": colour, "name": name})
+    if not 2 <= len(players) <= 4:
+        raise CompanionError(f"Lugvanion is played by 2 to 4, not {len(players)}",
+                             field="--players")
+    return players
+
+
+@click.command(epilog="""\b
+Examples:
+  companion serve
+  companion serve --players red=Alice,blue=Bob,green=Chloé --qr-pdf table-qr.pdf
+  companion serve --data output/tuesday.sqlite3 --port 8765
+Start it again with the same --data to go on with the same table: the token, the link,
+the holders and every draw are kept.""")
+@click.option("--host", help="Address to serve on. Default: this machine's LAN IPv4.")
+@click.option("--port", type=click.IntRange(0, 65535),
+              help="Port. Default: the table's last port if free, else any free port.")
+@click.option("--players", help="Colours at the table, optionally named: red=Alice,blue=Bob. "
+                                "Default: all four colours.")
+@click.option("--data", type=click.Path(dir_okay=False, path_type=Path),
+              help=f"The table's file (SQLite). Default: {DEFAULT_DATA.relative_to(paths.ROOT)}")
+@click.option("--tie-rule", type=click.Choice(["extra", "redraw"]),
+              help="On a tie: extra (the default, RULINGS L6) or redraw.")
+@click.option("--name", "names", multiple=True,
+              help="Another host name the phones may use (e.g. a local DNS name).")
+@click.option("--qr-pdf", type=click.Path(dir_okay=False, path_type=Path),
+              help="Also write a printable page with the QR code and the link.")
+@click.option("--paper", default="a4", show_default=True, help="Paper of the --qr-pdf page.")
+@click.option("--lang", default="en", show_default=True, help="Language of the --qr-pdf page.")
+def serve(host, port, players, data, tie_rule, names, qr_pdf, paper, lang):
+    """Serve the Lugvanion bag draw to the phones on this network, with a QR link."""
+    import uvicorn
+
+    from companion.web import app, look, network, qr, store
+
+    lang = check_lang(lang)
+    the_look = look.load()
+    table = store.Store.open(data or DEFAULT_DATA, list(the_look.guilds),
+                             parse_players(players, the_look.teams), tie_rule,
+                             [{"colour": t, "name": ""} for t in the_look.teams])
+    found = network.candidates()
+    host = host or (found[0] if found else None)
+    if host is None:
+        raise CompanionError("no LAN address found: join the table's Wi-Fi, or give one",
+                             field="--host")
+    sock = _listen(network, host, port, table.port)
+    bound = sock.getsockname()[1]
+    table.remember_port(bound)
+    link = f"http://{network.url_host(host)}:{bound}/t/{table.token}"
+    if qr_pdf:
+        from companion.presets import paper_size
+
+        words = {k: v[lang] for k, v in the_look.texts.items()}
+        qr.write_card(qr_pdf, link, words, the_look.credits[lang], paper_size(paper))
+
+    out = sys.stdout
+    click.echo(f"Table link: {link}")
+    qr.print_terminal(link, out)
+    if host in ("127.0.0.1", "localhost", "::1"):
+        click.echo("Note: 127.0.0.1 is this machine only; phones need a LAN address (--host).")
+    others = [a for a in found if a != host]
+    if others:
+        click.echo("This machine has other addresses; if phones cannot connect, restart with "
+                   "--host " + " or --host ".join(others))
+    if qr_pdf:
+        click.echo(f"QR card: {qr_pdf}")
+    click.echo(f"Table data: {table.source} ({len(table.draws)} draws so far). "
+               "Stop with Ctrl+C.")
+    out.flush()
+
+    allowed = sorted({host, *names, "localhost", "127.0.0.1"})
+    server = uvicorn.Server(uvicorn.Config(app.create_app(table, the_look, allowed),
+                                           log_level="warning", lifespan="on",
+                                           timeout_graceful_shutdown=2))
+    server.run(sockets=[sock])
+    table.close()
+
+
+def _listen(network, host: str, port: int | None, last_port: int | None):
+    """The port asked for; else the table's last one, so that a printed QR still works;
+    else any free port."""
+    if port is None and last_port:
+        try:
+            return network.listening_socket(host, last_port)
+        except CompanionError:
+            click.echo(f"Port {last_port} is taken now: the table gets a new link.", err=True)
+    return network.listening_socket(host, port)

@@ -1,0 +1,5 @@
+"""`companion serve`: the Lugvanion bag draw from players' phones.
+
+store.py keeps the table (SQLite) and is where a draw happens; app.py is the HTTP API and
+event stream; page/ is the phone page; network.py finds the LAN address; qr.py prints the
+link as a QR code."""

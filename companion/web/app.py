@@ -1,0 +1,254 @@
+"""The table's HTTP side: the phone page, the JSON API and the live event stream.
+
+Every page and API call carries the table's token in its path (the token is the
+capability; compared in constant time). Store calls run one at a time on one worker
+thread, so SQLite's fsync never stalls the event streams and draws never interleave."""
+
+import asyncio
+import hmac
+import json
+from contextlib import asynccontextmanager
+from concurrent.futures import ThreadPoolExecutor
+from functools import lru_cache, partial
+from pathlib import Path
+
+from sse_starlette import EventSourceResponse
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
+from starlette.middleware.trustedhost import TrustedHostMiddleware
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, JSONResponse
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from companion.web.errors import WebError
+from companion.web.look import Look
+from companion.web.store import Store
+from scorers import lugvanion as vote
+from scorers.errors import ScoreError
+
+PAGE = Path(__file__).parent / "page"
+MAX_BODY = 4096
+MAX_STREAMS = 100
+MAX_KEY = 100
+QUEUE = 256  # events a slow phone may fall behind before its stream is closed (it resyncs)
+HEADERS = {"Referrer-Policy": "no-referrer", "X-Content-Type-Options": "nosniff",
+           "Cache-Control": "no-store"}
+CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; "
+       "img-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
+
+
+class Hub:
+    """The live streams: every change is put on each phone's queue."""
+
+    def __init__(self, limit: int = MAX_STREAMS):
+        self.limit, self.queues, self.sequence = limit, set(), 0
+
+    def join(self) -> asyncio.Queue:
+        if len(self.queues) >= self.limit:
+            raise WebError(503, "events", f"{self.limit} live streams already open")
+        q: asyncio.Queue = asyncio.Queue(QUEUE)
+        self.queues.add(q)
+        return q
+
+    def leave(self, q: asyncio.Queue) -> None:
+        self.queues.discard(q)
+
+    def publish(self, event: str, data: dict) -> None:
+        self.sequence += 1
+        message = {"event": event, "id": str(self.sequence), "data": json.dumps(data)}
+        for q in list(self.queues):
+            try:
+                q.put_nowait(message)
+            except asyncio.QueueFull:  # too far behind: end its stream, it will resync
+                self.leave(q)
+                while not q.empty():
+                    q.get_nowait()
+                q.put_nowait(None)
+
+
+def _check_draw(body, guilds: list[str], colours: list[str]) -> tuple[str, dict[str, int]]:
+    """The guild and the bag of a draw request, every colour of the table listed."""
+    if not isinstance(body, dict):
+        raise WebError(400, "body", "must be a JSON object with guild and bag")
+    for key in body:
+        if key not in ("guild", "bag"):
+            raise WebError(400, str(key)[:40], "unknown field (send guild and bag)")
+    guild = body.get("guild")
+    if not isinstance(guild, str):
+        raise WebError(400, "guild", "missing or not a string")
+    if guild not in guilds:
+        raise WebError(400, "guild", f"unknown guild {guild[:40]!r} (use {', '.join(guilds)})")
+    bag = body.get("bag")
+    if not isinstance(bag, dict):
+        raise WebError(400, "bag", "missing or not an object of colour: count")
+    for colour, n in bag.items():
+        if colour not in colours:
+            raise WebError(400, "bag", f"unknown colour {colour[:40]!r} (this table plays "
+                                       f"{', '.join(colours)})")
+        if isinstance(n, bool) or not isinstance(n, int):
+            raise WebError(400, f"bag.{colour}", "must be a whole number")
+        if not 0 <= n <= vote.VOTE_SIZE:
+            raise WebError(400, f"bag.{colour}", f"must be 0 to {vote.VOTE_SIZE}, not {n}")
+    total = sum(bag.values())
+    if total != vote.VOTE_SIZE:
+        raise WebError(400, "bag", f"a vote holds exactly {vote.VOTE_SIZE} partisans, "
+                                   f"not {total}")
+    return guild, {c: bag.get(c, 0) for c in colours}
+
+
+@lru_cache(maxsize=512)
+def _odds(items: tuple[tuple[str, int], ...], tie_rule: str) -> dict:
+    result = vote.odds(dict(items), tie_rule)
+    return {"bag": result.bag, "tie_rule": tie_rule,
+            "exact": {c: str(p) for c, p in result.exact.items()}, "odds": result.floats()}
+
+
+async def _json_body(request: Request):
+    if "application/json" not in request.headers.get("content-type", ""):
+        raise WebError(400, "Content-Type", "send application/json")
+    length = request.headers.get("content-length", "")
+    if length.isdigit() and int(length) > MAX_BODY:
+        raise WebError(400, "body", f"over {MAX_BODY} bytes")
+    raw = bytearray()
+    async for chunk in request.stream():
+        raw += chunk
+        if len(raw) > MAX_BODY:
+            raise WebError(400, "body", f"over {MAX_BODY} bytes")
+    if not raw:
+        return {}
+    try:
+        return json.loads(raw)
+    except ValueError:
+        raise WebError(400, "body", "not valid JSON") from None
+
+
+def create_app(store: Store, look: Look, allowed_hosts: list[str]) -> Starlette:
+    worker = ThreadPoolExecutor(1, thread_name_prefix="table-store")
+    hub = Hub()
+    colours = [p["colour"] for p in store.players]
+
+    async def run(fn, *args):
+        return await asyncio.get_running_loop().run_in_executor(worker, partial(fn, *args))
+
+    def table(request: Request) -> None:
+        if not hmac.compare_digest(request.path_params["token"].encode(),
+                                   store.token.encode()):
+            raise WebError(404, "token", "no table here: scan the table's QR code again")
+
+    async def page(request: Request):
+        table(request)
+        setup = json.dumps({**look.for_page(), "players": store.players})
+        html = (PAGE / "index.html").read_text(encoding="utf-8")
+        html = html.replace("{{setup}}", setup.replace("<", "\\u003c"))
+        return HTMLResponse(html, headers={"Content-Security-Policy": CSP})
+
+    async def state(request: Request):
+        table(request)
+        return JSONResponse(await run(store.state))
+
+    async def odds(request: Request):
+        table(request)
+        bag = {}
+        for colour, n in request.query_params.items():
+            if colour not in colours:
+                raise WebError(400, "bag", f"unknown colour {colour[:40]!r}")
+            if not n.isdigit():
+                raise WebError(400, f"bag.{colour}", "must be a whole number")
+            bag[colour] = int(n)
+        try:
+            return JSONResponse(_odds(tuple(sorted(bag.items())), store.tie_rule))
+        except ScoreError as e:
+            raise WebError(400, e.field, e.message) from None
+
+    async def draw(request: Request):
+        table(request)
+        key = request.headers.get("idempotency-key", "")
+        if not key or len(key) > MAX_KEY or not key.isprintable():
+            raise WebError(400, "Idempotency-Key", f"send a header of 1 to {MAX_KEY} "
+                                                   "printable characters, new for each draw")
+        guild, bag = _check_draw(await _json_body(request), store.guilds, colours)
+        answer, made = await run(store.draw, guild, bag, key)
+        if made:
+            hub.publish("draw", {"draw": answer, **await run(store.summary)})
+        return JSONResponse(answer)
+
+    async def undo(request: Request):
+        table(request)
+        body = await _json_body(request)
+        if not isinstance(body, dict) or set(body) - {"id"}:
+            raise WebError(400, "body", "send {} or {\"id\": N}")
+        draw_id = body.get("id")
+        if draw_id is not None and (isinstance(draw_id, bool) or not isinstance(draw_id, int)):
+            raise WebError(400, "id", "must be a whole number")
+        undone, made = await run(store.undo, draw_id)
+        summary = await run(store.summary)
+        if made:
+            hub.publish("undo", {"undone": undone["id"], **summary})
+        return JSONResponse({"undone": undone["id"], **summary})
+
+    async def events(request: Request):
+        table(request)
+        q = hub.join()
+
+        async def stream():
+            try:
+                yield {"event": "hello", "data": json.dumps(await run(store.summary))}
+                while (message := await q.get()) is not None:
+                    yield message
+            finally:
+                hub.leave(q)
+
+        return EventSourceResponse(stream(), ping=15, headers={"X-Accel-Buffering": "no"})
+
+    async def web_error(request: Request, e: WebError):
+        return JSONResponse({"error": e.text()}, e.status)
+
+    async def http_error(request: Request, e: HTTPException):
+        return JSONResponse({"error": e.detail}, e.status_code)
+
+    routes = [
+        Route("/t/{token}", page),
+        Route("/t/{token}/", page),
+        Route("/t/{token}/api/state", state),
+        Route("/t/{token}/api/odds", odds),
+        Route("/t/{token}/api/draw", draw, methods=["POST"]),
+        Route("/t/{token}/api/undo", undo, methods=["POST"]),
+        Route("/t/{token}/api/events", events),
+        Mount("/static", StaticFiles(directory=PAGE / "static")),
+    ]
+    middleware = [Middleware(_Headers),
+                  Middleware(TrustedHostMiddleware, allowed_hosts=allowed_hosts)]
+    app = Starlette(routes=routes, middleware=middleware,
+                    exception_handlers={WebError: web_error, HTTPException: http_error},
+                    lifespan=partial(_lifespan, worker=worker))
+    app.state.hub = hub
+    return app
+
+
+@asynccontextmanager
+async def _lifespan(app, worker):
+    yield
+    worker.shutdown(wait=True)
+
+
+class _Headers:
+    """Adds the privacy and safety headers to every response (streams included)."""
+
+    def __init__(self, app):
+        self.app = app
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+
+        async def send_with_headers(message):
+            if message["type"] == "http.response.start":
+                have = {k.lower() for k, _ in message.get("headers", [])}
+                message["headers"] = list(message.get("headers", [])) + [
+                    (k.lower().encode(), v.encode()) for k, v in HEADERS.items()
+                    if k.lower().encode() not in have]
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers)

@@ -1,0 +1,36 @@
+"""What the phone page shows that is data, not code: team colours and names, guild names
+(layouts/lugvanion.toml) and the page's words in English and French (layouts/phone.toml)."""
+
+from dataclasses import dataclass
+
+from companion.data import Fields, load_toml
+from companion.paths import LAYOUTS
+
+LANGS = ("en", "fr")
+
+
+@dataclass(frozen=True)
+class Look:
+    teams: dict[str, dict]   # id -> {"colour": "#rrggbb", "name": {"en":..., "fr":...}}
+    guilds: dict[str, dict]  # id -> {"name": {...}}
+    texts: dict[str, dict]   # key -> {"en":..., "fr":...}
+    credits: dict[str, str]
+
+    def for_page(self) -> dict:
+        return {"teams": self.teams, "guilds": self.guilds, "texts": self.texts,
+                "credits": self.credits}
+
+
+def _names(f: Fields, key: str) -> dict[str, str]:
+    return {lang: f.text(key, lang) for lang in LANGS}
+
+
+def load() -> Look:
+    game = Fields(load_toml(LAYOUTS / "lugvanion.toml"), str(LAYOUTS / "lugvanion.toml"))
+    teams = {t.get("id", str): {"colour": t.get("colour", str), "name": _names(t, "name")}
+             for t in game.items("teams")}
+    guilds = {g.get("id", str): {"name": _names(g, "name")} for g in game.items("guilds")}
+    phone = Fields(load_toml(LAYOUTS / "phone.toml"), str(LAYOUTS / "phone.toml"))
+    words = phone.sub("texts")
+    texts = {key: _names(words, key) for key in words.table}
+    return Look(teams, guilds, texts, _names(game.sub("game"), "credits"))

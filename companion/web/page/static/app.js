@@ -1,0 +1,443 @@
+// The phone page of `companion serve`. Plain script, no libraries: it must work offline
+// over plain HTTP on a LAN address (no crypto.subtle, no crypto.randomUUID there).
+// Every text reaches the page through textContent, never innerHTML.
+(function () {
+  "use strict";
+
+  var setup = JSON.parse(document.getElementById("setup").textContent);
+  var base = location.pathname.replace(/\/+$/, "");
+  var api = base + "/api/";
+  var REVEAL_MS = 700;
+
+  var lang = pickLang();
+  var state = null;       // the last table state (GET state, then kept up by events)
+  var vote = null;        // the vote being entered: {guild, bag, key, busy, error}
+  var odds = null;        // {key: "red:3,...", exact: {...}, odds: {...}}
+  var shown = null;       // the draw on screen: {draw, before, step, timer}
+  var source = null;
+
+  // ---- words -------------------------------------------------------------------------
+
+  function pickLang() {
+    try {
+      var saved = localStorage.getItem("lang");
+      if (saved === "en" || saved === "fr") return saved;
+    } catch (e) { /* private mode */ }
+    var langs = navigator.languages || [navigator.language || "en"];
+    for (var i = 0; i < langs.length; i++) {
+      var l = String(langs[i]).slice(0, 2).toLowerCase();
+      if (l === "fr" || l === "en") return l;
+    }
+    return "en";
+  }
+
+  function t(key, fields) {
+    var s = (setup.texts[key] || {})[lang] || key;
+    return s.replace(/\{(\w+)\}/g, function (m, name) {
+      return fields && name in fields ? String(fields[name]) : m;
+    });
+  }
+
+  function player(colour) {
+    var list = state ? state.players : setup.players;
+    for (var i = 0; i < list.length; i++) if (list[i].colour === colour) return list[i];
+    return null;
+  }
+
+  function teamName(colour) {
+    var p = player(colour);
+    var team = setup.teams[colour];
+    var official = team ? team.name[lang] : colour;
+    return p && p.name ? p.name : official;
+  }
+
+  function guildName(guild) {
+    var g = setup.guilds[guild];
+    return g ? g.name[lang] : guild;
+  }
+
+  // ---- building blocks ---------------------------------------------------------------
+
+  function el(tag, cls, text) {
+    var e = document.createElement(tag);
+    if (cls) e.className = cls;
+    if (text !== undefined && text !== null) e.textContent = text;
+    return e;
+  }
+
+  function button(text, cls, onClick) {
+    var b = el("button", cls, text);
+    b.type = "button";
+    b.addEventListener("click", onClick);
+    return b;
+  }
+
+  function chip(colour, small) {
+    var c = el("span", small ? "chip small" : "chip", teamName(colour));
+    var team = setup.teams[colour];
+    if (team) c.style.setProperty("--team", team.colour);
+    return c;
+  }
+
+  function dot(colour) {
+    var d = el("span", "dot");
+    var team = setup.teams[colour];
+    if (team) d.style.setProperty("--team", team.colour);
+    d.title = teamName(colour);
+    return d;
+  }
+
+  function clear(node) {
+    while (node.firstChild) node.removeChild(node.firstChild);
+    return node;
+  }
+
+  function newKey() {
+    var bytes = new Uint8Array(16);
+    crypto.getRandomValues(bytes);
+    return Array.prototype.map.call(bytes, function (b) {
+      return ("0" + b.toString(16)).slice(-2);
+    }).join("");
+  }
+
+  function verifyLine(d) {
+    var bag = Object.keys(d.bag).map(function (c) { return c + "=" + d.bag[c]; }).join(" ");
+    return "companion lugvanion verify --seed " + d.seed + " --commitment " + d.commitment +
+      " " + bag + " --drawn " + d.drawn.join(",") +
+      (d.tie_rule !== "extra" ? " --tie-rule " + d.tie_rule : "");
+  }
+
+  // ---- talking to the table -----------------------------------------------------------
+
+  function request(method, path, body, headers) {
+    var init = { method: method, headers: headers || {}, cache: "no-store" };
+    if (body !== undefined) {
+      init.headers["Content-Type"] = "application/json";
+      init.body = JSON.stringify(body);
+    }
+    return fetch(api + path, init).then(function (r) {
+      return r.json().catch(function () { return { error: r.statusText }; })
+        .then(function (data) {
+          if (!r.ok) { var e = new Error(data.error || r.statusText); e.status = r.status; throw e; }
+          return data;
+        });
+    });
+  }
+
+  function resync() {
+    return request("GET", "state").then(function (s) {
+      state = s;
+      render();
+    }).catch(function () { setLive(false); });
+  }
+
+  function connect() {
+    if (source) source.close();
+    source = new EventSource(api + "events");
+    source.addEventListener("open", function () { setLive(true); resync(); });
+    source.addEventListener("error", function () { setLive(false); });
+    source.addEventListener("draw", function (e) { onDraw(JSON.parse(e.data)); });
+    source.addEventListener("undo", function (e) { onUndo(JSON.parse(e.data)); });
+  }
+
+  function setLive(on) {
+    var live = document.getElementById("live");
+    live.textContent = on ? t("online") : t("offline");
+    live.className = on ? "live on" : "live";
+  }
+
+  function applySummary(m) {
+    state.guilds = m.guilds;
+    state.governor = m.governor;
+    state.commitment = m.commitment;
+  }
+
+  function onDraw(m) {
+    if (!state) return;
+    var known = state.draws.some(function (d) { return d.id === m.draw.id; });
+    var before = state.commitment;
+    if (!known) state.draws.push(Object.assign({ undone: false }, m.draw));
+    applySummary(m);
+    if (!known) show(m.draw, before);
+    render();
+  }
+
+  function onUndo(m) {
+    if (!state) return;
+    state.draws.forEach(function (d) { if (d.id === m.undone) d.undone = true; });
+    applySummary(m);
+    render();
+  }
+
+  // ---- the vote ----------------------------------------------------------------------
+
+  function openVote(guild) {
+    var bag = {};
+    state.players.forEach(function (p) { bag[p.colour] = 0; });
+    vote = { guild: guild, bag: bag, key: newKey(), busy: false, error: "" };
+    odds = null;
+    shown = null;
+    render();
+    document.getElementById("vote").scrollIntoView({ behavior: "smooth", block: "start" });
+  }
+
+  function total(bag) {
+    return Object.keys(bag).reduce(function (s, c) { return s + bag[c]; }, 0);
+  }
+
+  function oddsKey(bag) {
+    return Object.keys(bag).sort().map(function (c) { return c + ":" + bag[c]; }).join(",");
+  }
+
+  function fetchOdds() {
+    if (!vote || total(vote.bag) !== 8) return;
+    var key = oddsKey(vote.bag);
+    if (odds && odds.key === key) return;
+    var query = Object.keys(vote.bag).map(function (c) {
+      return encodeURIComponent(c) + "=" + vote.bag[c];
+    }).join("&");
+    request("GET", "odds?" + query).then(function (r) {
+      if (vote && oddsKey(vote.bag) === key) { odds = { key: key, exact: r.exact, odds: r.odds }; render(); }
+    }).catch(function () { /* odds are a help, the draw does not need them */ });
+  }
+
+  function change(colour, delta) {
+    var n = vote.bag[colour] + delta;
+    if (n < 0 || (delta > 0 && total(vote.bag) >= 8)) return;
+    vote.bag[colour] = n;
+    vote.error = "";
+    render();
+    fetchOdds();
+  }
+
+  function doDraw() {
+    if (!vote || vote.busy || total(vote.bag) !== 8) return;
+    vote.busy = true;
+    vote.error = "";
+    var before = state.commitment;
+    render();
+    request("POST", "draw", { guild: vote.guild, bag: vote.bag }, { "Idempotency-Key": vote.key })
+      .then(function (d) {
+        var known = state.draws.some(function (x) { return x.id === d.id; });
+        if (!known) state.draws.push(Object.assign({ undone: false }, d));
+        if (!shown || shown.draw.id !== d.id) show(d, before);
+        vote = null;
+        resync();
+      })
+      .catch(function (e) {
+        // The same key goes with a retry, so a lost answer never draws twice.
+        vote.busy = false;
+        vote.error = e.message;
+        render();
+      });
+  }
+
+  function undo(id) {
+    if (!window.confirm(t("undo_confirm", { id: id }))) return;
+    request("POST", "undo", { id: id }).then(function (m) {
+      onUndo(m);
+    }).catch(function (e) { window.alert(t("error", { message: e.message })); });
+  }
+
+  // ---- showing a draw, one partisan at a time ---------------------------------------
+
+  function show(d, before) {
+    if (shown && shown.timer) clearTimeout(shown.timer);
+    var steps = d.drawn.length;
+    shown = { draw: d, before: before, step: document.hidden ? steps : 0, timer: null };
+    if (vote && vote.guild === d.guild) vote = null;
+    tick();
+  }
+
+  function tick() {
+    renderResult();
+    if (shown.step < shown.draw.drawn.length) {
+      shown.timer = setTimeout(function () { shown.step += 1; tick(); }, REVEAL_MS);
+    } else {
+      shown.timer = null;
+    }
+  }
+
+  // ---- rendering ---------------------------------------------------------------------
+
+  function render() {
+    document.documentElement.lang = lang;
+    document.title = t("title");
+    document.getElementById("title").textContent = t("title");
+    document.getElementById("lang").textContent = t("language");
+    Array.prototype.forEach.call(document.querySelectorAll("[data-t]"), function (n) {
+      n.textContent = t(n.getAttribute("data-t"));
+    });
+    document.getElementById("credits").textContent = setup.credits[lang];
+    setLive(source && source.readyState === 1);
+    if (!state) return;
+    renderGovernor();
+    renderGuilds();
+    renderVote();
+    if (shown) renderResult();
+    renderHistory();
+  }
+
+  function renderGovernor() {
+    var box = document.getElementById("governor");
+    box.hidden = !state.governor;
+    clear(box);
+    if (state.governor) {
+      box.appendChild(el("strong", null, t("governor", { team: teamName(state.governor) })));
+      box.appendChild(el("p", null, t("game_over")));
+    }
+  }
+
+  function renderGuilds() {
+    var box = clear(document.getElementById("guilds"));
+    Object.keys(setup.guilds).forEach(function (g) {
+      var card = el("div", "guild");
+      card.appendChild(el("h3", null, guildName(g)));
+      var holder = state.guilds[g] && state.guilds[g].holder;
+      card.appendChild(holder ? chip(holder) : el("span", "nobody", t("unclaimed")));
+      var b = button(t("vote"), "primary", function () { openVote(g); });
+      b.disabled = !!state.governor;
+      card.appendChild(b);
+      box.appendChild(card);
+    });
+  }
+
+  function renderVote() {
+    var box = document.getElementById("vote");
+    box.hidden = !vote;
+    clear(box);
+    if (!vote) return;
+    box.appendChild(el("h2", null, t("vote_for", { guild: guildName(vote.guild) })));
+    box.appendChild(el("p", "help", t("bag_help")));
+    var n = total(vote.bag);
+    var rows = el("div", "steppers");
+    state.players.forEach(function (p) {
+      var c = p.colour;
+      var row = el("div", "stepper");
+      row.appendChild(chip(c));
+      var minus = button("−", "step", function () { change(c, -1); });
+      minus.setAttribute("aria-label", "− " + teamName(c));
+      minus.disabled = vote.busy || vote.bag[c] === 0;
+      var plus = button("+", "step", function () { change(c, 1); });
+      plus.setAttribute("aria-label", "+ " + teamName(c));
+      plus.disabled = vote.busy || n >= 8;
+      row.appendChild(minus);
+      row.appendChild(el("output", "count", String(vote.bag[c])));
+      row.appendChild(plus);
+      var key = oddsKey(vote.bag);
+      var o = odds && odds.key === key && n === 8 ? odds : null;
+      var chance = el("span", "chance", o ? Math.round(o.odds[c] * 1000) / 10 + " %" : "");
+      if (o) chance.title = o.exact[c];
+      row.appendChild(chance);
+      if (o) {
+        var bar = el("span", "bar");
+        bar.style.setProperty("--share", String(o.odds[c]));
+        var team = setup.teams[c];
+        if (team) bar.style.setProperty("--team", team.colour);
+        var exact = el("span", "exact", o.exact[c]);
+        row.appendChild(bar);
+        row.appendChild(exact);
+      }
+      rows.appendChild(row);
+    });
+    box.appendChild(rows);
+    box.appendChild(el("p", n === 8 ? "total full" : "total", t("in_bag", { n: n })));
+    if (n === 8) box.appendChild(el("p", "rule", t("odds") + " · " + t("tie_rule_" + state.tie_rule)));
+    box.appendChild(el("p", "label", t("sealed")));
+    box.appendChild(el("code", "hex", state.commitment));
+    if (vote.error) box.appendChild(el("p", "error", t("error", { message: vote.error })));
+    var actions = el("div", "actions");
+    var go = button(vote.busy ? t("drawing") : t("draw"), "primary big", doDraw);
+    go.id = "draw";
+    go.disabled = vote.busy || n !== 8 || !!state.governor;
+    actions.appendChild(go);
+    actions.appendChild(button(t("cancel"), "quiet", function () { vote = null; render(); }));
+    box.appendChild(actions);
+  }
+
+  function renderResult() {
+    var box = document.getElementById("result");
+    box.hidden = !shown;
+    clear(box);
+    if (!shown) return;
+    var d = shown.draw;
+    box.appendChild(el("h2", null, t("vote_for", { guild: guildName(d.guild) })));
+    (d.redrawn || []).forEach(function (tied) {
+      var row = el("p", "tied");
+      row.appendChild(el("span", null, t("tied") + " "));
+      tied.forEach(function (c) { row.appendChild(dot(c)); });
+      box.appendChild(row);
+    });
+    box.appendChild(el("p", "label", t("drawn")));
+    var row = el("div", "drawn");
+    d.drawn.forEach(function (c, i) {
+      var slot = i < shown.step ? chip(c) : el("span", "chip hidden", "?");
+      if (i === shown.step - 1) slot.className += " new";
+      row.appendChild(slot);
+    });
+    box.appendChild(row);
+    if (shown.step >= d.drawn.length) {
+      var win = el("p", "winner", t("wins", { team: teamName(d.winner), guild: guildName(d.guild) }));
+      win.id = "winner";
+      box.appendChild(win);
+      var sealed = shown.before === null || shown.before === d.commitment;
+      box.appendChild(el("p", sealed ? "seal ok" : "seal bad", t(sealed ? "seal_ok" : "seal_bad")));
+      var more = el("details", "proof");
+      more.appendChild(el("summary", null, t("seed")));
+      more.appendChild(el("code", "hex", d.seed));
+      more.appendChild(el("p", "label", t("sealed")));
+      more.appendChild(el("code", "hex", d.commitment));
+      more.appendChild(el("p", "label", t("check")));
+      more.appendChild(el("code", "hex", verifyLine(d)));
+      box.appendChild(more);
+      var actions = el("div", "actions");
+      actions.appendChild(button(t("close"), "quiet", function () { shown = null; render(); }));
+      var live = state && state.draws.filter(function (x) { return !x.undone; });
+      var last = live && live.length ? live[live.length - 1] : null;
+      if (last && last.id === d.id) {
+        actions.appendChild(button(t("undo"), "quiet danger", function () { undo(d.id); }));
+      }
+      box.appendChild(actions);
+    }
+  }
+
+  function renderHistory() {
+    var list = clear(document.getElementById("history"));
+    if (!state.draws.length) { list.appendChild(el("li", "empty", t("no_draws"))); return; }
+    state.draws.slice().reverse().forEach(function (d) {
+      var item = el("li", d.undone ? "undone" : "");
+      var head = el("div", "line");
+      head.appendChild(el("span", "num", "#" + d.id));
+      head.appendChild(el("span", "gname", guildName(d.guild)));
+      head.appendChild(chip(d.winner, true));
+      if (d.undone) head.appendChild(el("span", "tag", t("undone")));
+      item.appendChild(head);
+      var seq = el("div", "seq");
+      d.drawn.forEach(function (c) { seq.appendChild(dot(c)); });
+      item.appendChild(seq);
+      var more = el("details", "proof");
+      more.appendChild(el("summary", null, t("check")));
+      more.appendChild(el("code", "hex", verifyLine(d)));
+      item.appendChild(more);
+      list.appendChild(item);
+    });
+  }
+
+  // ---- start -------------------------------------------------------------------------
+
+  document.getElementById("lang").addEventListener("click", function () {
+    lang = lang === "en" ? "fr" : "en";
+    try { localStorage.setItem("lang", lang); } catch (e) { /* private mode */ }
+    render();
+  });
+
+  // Phones drop live streams when the screen locks: catch up when it wakes.
+  document.addEventListener("visibilitychange", function () {
+    if (document.hidden) return;
+    if (!source || source.readyState === 2) connect(); else resync();
+  });
+
+  render();
+  resync();
+  connect();
+})();

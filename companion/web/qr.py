@@ -1,0 +1,73 @@
+"""The table link as a QR code: in the terminal, and on a printable card (--qr-pdf).
+Both use the same qrcode matrix: dark modules on light, with the standard 4-module quiet
+zone, error correction M (survives a crease or a glass ring)."""
+
+from pathlib import Path
+from typing import TextIO
+
+import qrcode
+
+QUIET = 4
+
+
+def matrix(link: str) -> list[list[bool]]:
+    """The QR modules of `link` with the quiet zone, True = dark."""
+    q = qrcode.QRCode(error_correction=qrcode.constants.ERROR_CORRECT_M, border=QUIET)
+    q.add_data(link)
+    q.make(fit=True)
+    return q.get_matrix()
+
+
+def print_terminal(link: str, out: TextIO) -> None:
+    """Two modules per character cell. On a terminal, explicit colours keep it dark on
+    light whatever the terminal's theme; elsewhere, spaces are dark (for dark themes)."""
+    rows = matrix(link)
+    tty = out.isatty()
+    if len(rows) % 2:
+        rows.append([False] * len(rows[0]))
+    for top, bottom in zip(rows[::2], rows[1::2]):
+        line = "".join(_cell(t, b) for t, b in zip(top, bottom))
+        out.write(f"\x1b[97;40m{line}\x1b[0m\n" if tty else line + "\n")
+    out.flush()
+
+
+def _cell(top: bool, bottom: bool) -> str:
+    # The glyph draws the light modules (foreground), the background shows the dark ones.
+    return {(False, False): "█", (False, True): "▀", (True, False): "▄", (True, True): " "}[
+        (top, bottom)]
+
+
+def write_card(path: Path, link: str, words: dict[str, str], credits: str,
+               paper: tuple[float, float]) -> None:
+    """A page to lay on the table: the QR code, the link and how to join."""
+    from reportlab.lib.colors import HexColor, white
+    from reportlab.lib.units import mm
+
+    from companion.atomic import replaced
+    from companion.draw import text
+    from companion.pdf import open_canvas
+
+    w, h = paper
+    ink = HexColor("#111111")
+    with replaced(Path(path)) as tmp:
+        c = open_canvas(tmp, paper, words["card_title"], credits)
+        rows = matrix(link)
+        side = 110 * mm
+        cell = side / len(rows)
+        x0, y0 = (w - side) / 2, h - 40 * mm - side
+        c.setFillColor(white)
+        c.rect(x0, y0, side, side, stroke=0, fill=1)
+        c.setFillColor(ink)
+        for r, row in enumerate(rows):
+            for col, dark in enumerate(row):
+                if dark:
+                    c.rect(x0 + col * cell, y0 + side - (r + 1) * cell, cell, cell,
+                           stroke=0, fill=1)
+        text.line(c, words["card_title"], w / 2, h - 28 * mm, "bold", 22, "center",
+                  max_w=w - 30 * mm)
+        text.line(c, link, w / 2, y0 - 12 * mm, "regular", 13, "center", max_w=w - 30 * mm)
+        text.block(c, words["card_how"], 30 * mm, y0 - 22 * mm, w - 60 * mm, 40 * mm,
+                   "regular", 12, "center")
+        text.line(c, credits, w / 2, 15 * mm, "regular", 8, "center", max_w=w - 30 * mm)
+        c.showPage()
+        c.save()
