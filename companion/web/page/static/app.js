@@ -326,23 +326,20 @@
       row.appendChild(plus);
       var key = oddsKey(vote.bag);
       var o = odds && odds.key === key && n === 8 ? odds : null;
-      var chance = el("span", "chance", o ? Math.round(o.odds[c] * 1000) / 10 + " %" : "");
-      if (o) chance.title = o.exact[c];
-      row.appendChild(chance);
       if (o) {
         var bar = el("span", "bar");
         bar.style.setProperty("--share", String(o.odds[c]));
         var team = setup.teams[c];
         if (team) bar.style.setProperty("--team", team.colour);
-        var exact = el("span", "exact", o.exact[c]);
         row.appendChild(bar);
-        row.appendChild(exact);
+        var pct = Math.round(o.odds[c] * 1000) / 10;
+        row.appendChild(el("span", "chance", pct + " % · " + o.exact[c]));
       }
       rows.appendChild(row);
     });
     box.appendChild(rows);
     box.appendChild(el("p", n === 8 ? "total full" : "total", t("in_bag", { n: n })));
-    if (n === 8) box.appendChild(el("p", "rule", t("odds") + " · " + t("tie_rule_" + state.tie_rule)));
+    if (n === 8) box.appendChild(el("p", "rule", t("odds_help") + " " + t("tie_rule_" + state.tie_rule)));
     box.appendChild(el("p", "label", t("sealed")));
     box.appendChild(el("code", "hex", state.commitment));
     if (vote.error) box.appendChild(el("p", "error", t("error", { message: vote.error })));
@@ -382,12 +379,14 @@
       box.appendChild(win);
       var sealed = shown.before === null || shown.before === d.commitment;
       box.appendChild(el("p", sealed ? "seal ok" : "seal bad", t(sealed ? "seal_ok" : "seal_bad")));
+      box.appendChild(el("p", "label", t("seed")));
+      var seed = el("code", "hex", d.seed);
+      seed.id = "seed";
+      box.appendChild(seed);
       var more = el("details", "proof");
-      more.appendChild(el("summary", null, t("seed")));
-      more.appendChild(el("code", "hex", d.seed));
+      more.appendChild(el("summary", null, t("check")));
       more.appendChild(el("p", "label", t("sealed")));
       more.appendChild(el("code", "hex", d.commitment));
-      more.appendChild(el("p", "label", t("check")));
       more.appendChild(el("code", "hex", verifyLine(d)));
       box.appendChild(more);
       var actions = el("div", "actions");
@@ -434,7 +433,8 @@
   // Phones drop live streams when the screen locks: catch up when it wakes.
   document.addEventListener("visibilitychange", function () {
     if (document.hidden) return;
-    if (!source || source.readyState === 2) connect(); else resync();
+    if (!source || source.readyState === 2) connect();
+    resync();
   });
 
   render();

@@ -1,0 +1,114 @@
+"""A real `companion serve` process on 127.0.0.1 for the web tests and the benchmark."""
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import httpx
+
+ROOT = Path(__file__).resolve().parent.parent
+BAG = {"red": 3, "blue": 2, "green": 2, "yellow": 1}
+
+
+class Server:
+    def __init__(self, data: Path, *args: str, host: str = "127.0.0.1"):
+        self.data = Path(data)
+        self.args = ["--data", str(self.data), *args] + (["--host", host] if host else [])
+        self.proc: subprocess.Popen | None = None
+        self.link = ""
+        self.out: list[str] = []
+
+    def start(self, timeout: float = 20) -> "Server":
+        env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+        self.proc = subprocess.Popen([sys.executable, "-m", "companion", "serve", *self.args],
+                                     cwd=ROOT, env=env, stdout=subprocess.PIPE,
+                                     stderr=subprocess.STDOUT, text=True)
+        deadline = time.monotonic() + timeout
+        for line in self.proc.stdout:
+            self.out.append(line)
+            if line.startswith("Table link: "):
+                self.link = line.split(" ", 2)[2].strip()
+            if line.startswith("Table data: "):
+                break
+            if time.monotonic() > deadline:
+                break
+        if not self.link:
+            self.kill()
+            raise RuntimeError("serve did not start:\n" + "".join(self.out))
+        # Keep reading its output so a full pipe never blocks it.
+        threading.Thread(target=lambda: [self.out.append(x) for x in self.proc.stdout],
+                         daemon=True).start()
+        self._wait_ready()
+        return self
+
+    def _wait_ready(self) -> None:
+        for _ in range(200):
+            try:
+                httpx.get(self.api("state"), timeout=1)
+                return
+            except httpx.TransportError:
+                time.sleep(0.05)
+        raise RuntimeError("serve does not answer")
+
+    @property
+    def origin(self) -> str:
+        return self.link.split("/t/")[0]
+
+    @property
+    def token(self) -> str:
+        return self.link.rsplit("/", 1)[1]
+
+    @property
+    def port(self) -> int:
+        return int(self.origin.rsplit(":", 1)[1])
+
+    def api(self, path: str) -> str:
+        return f"{self.link}/api/{path}"
+
+    def state(self) -> dict:
+        r = httpx.get(self.api("state"), timeout=10)
+        r.raise_for_status()
+        return r.json()
+
+    def draw(self, guild: str = "forge", bag: dict | None = None, key: str | None = None,
+             client: httpx.Client | None = None) -> httpx.Response:
+        headers = {"Idempotency-Key": key or os.urandom(8).hex()}
+        return (client or httpx).post(self.api("draw"), json={"guild": guild,
+                                                              "bag": bag or BAG},
+                                      headers=headers, timeout=30)
+
+    def kill(self) -> None:
+        if self.proc and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGKILL)
+            self.proc.wait(10)
+
+    def stop(self) -> int:
+        if self.proc and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGINT)
+            try:
+                return self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.kill()
+                return -9
+        return self.proc.returncode if self.proc else 0
+
+
+def read_events(url: str, want: int, into: list, ready: threading.Event,
+                timeout: float = 30) -> None:
+    """Collect `want` draw/undo events from the stream at `url` (run it in a thread)."""
+    with httpx.stream("GET", url, timeout=timeout) as r:
+        event = None
+        for line in r.iter_lines():
+            if line.startswith("event: "):
+                event = line[7:]
+                if event == "hello":
+                    ready.set()
+            elif line.startswith("data: ") and event in ("draw", "undo"):
+                into.append((event, json.loads(line[6:])))
+                if len(into) >= want:
+                    return
