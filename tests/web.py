@@ -41,8 +41,9 @@ class Server:
             self.kill()
             raise RuntimeError("serve did not start:\n" + "".join(self.out))
         # Keep reading its output so a full pipe never blocks it.
-        threading.Thread(target=lambda: [self.out.append(x) for x in self.proc.stdout],
-                         daemon=True).start()
+        self.reader = threading.Thread(
+            target=lambda: [self.out.append(x) for x in self.proc.stdout], daemon=True)
+        self.reader.start()
         self._wait_ready()
         return self
 
@@ -91,10 +92,12 @@ class Server:
         if self.proc and self.proc.poll() is None:
             self.proc.send_signal(signal.SIGINT)
             try:
-                return self.proc.wait(10)
+                code = self.proc.wait(10)
             except subprocess.TimeoutExpired:
                 self.kill()
                 return -9
+            self.reader.join(5)
+            return code
         return self.proc.returncode if self.proc else 0
 
 

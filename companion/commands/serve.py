@@ -102,8 +102,14 @@ def serve(host, port, players, data, tie_rule, names, qr_pdf, paper, lang):
     server = uvicorn.Server(uvicorn.Config(app.create_app(table, the_look, allowed),
                                            log_level="warning", lifespan="on",
                                            timeout_graceful_shutdown=2))
-    server.run(sockets=[sock])
-    table.close()
+    try:
+        server.run(sockets=[sock])
+    except KeyboardInterrupt:  # uvicorn re-raises Ctrl+C once it has shut down cleanly
+        pass
+    finally:
+        table.close()
+    click.echo(f"Stopped. Every draw is kept in {table.source}: serve again with "
+               "the same --data to go on.")
 
 
 def _listen(network, host: str, port: int | None, last_port: int | None):
