@@ -163,3 +163,27 @@ def test_ctrl_c_stops_the_server_cleanly_and_a_restart_keeps_the_link(tmp_path):
         assert again.link == link and len(again.state()["draws"]) == 1
     finally:
         again.stop()
+
+
+def test_answers_leave_without_waiting_for_nagle():
+    """asyncio sets TCP_NODELAY only on sockets made with proto=IPPROTO_TCP; without it
+    every keep-alive answer waited ~40 ms for the client's delayed ACK."""
+    import asyncio
+
+    async def accepted_nodelay() -> int:
+        sock = network.listening_socket("127.0.0.1", 0)
+        got = asyncio.get_running_loop().create_future()
+
+        def connected(reader, writer):
+            s = writer.get_extra_info("socket")
+            got.set_result(s.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY))
+            writer.close()
+
+        server = await asyncio.start_server(connected, sock=sock)
+        _, w = await asyncio.open_connection(*sock.getsockname())
+        value = await asyncio.wait_for(got, 5)
+        w.close()
+        server.close()
+        return value
+
+    assert asyncio.run(accepted_nodelay()) == 1

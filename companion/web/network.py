@@ -42,7 +42,9 @@ def listening_socket(host: str, port: int | None) -> socket.socket:
         family = socket.AF_INET6 if ipaddress.ip_address(host).version == 6 else socket.AF_INET
     except ValueError:
         raise CompanionError(f"{host!r} is not an IP address", field="--host") from None
-    sock = socket.socket(family, socket.SOCK_STREAM)
+    # proto=IPPROTO_TCP: asyncio turns Nagle off (TCP_NODELAY) only on sockets that say
+    # so; without it each answer waits ~40 ms for the phone's delayed ACK.
+    sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
         sock.bind((host, port or 0))
