@@ -6,6 +6,8 @@ import threading
 from concurrent.futures import ThreadPoolExecutor
 
 import httpx
+from hypothesis import given, settings
+from hypothesis import strategies as st
 import pytest
 
 from scorers import lugvanion as vote
@@ -202,12 +204,13 @@ BAD_DRAWS = [
     ({"guild": "forge", "bag": {"red": True, "blue": 7}}, "bag.red"),
     ({"guild": "forge", "bag": {"red": -1, "blue": 9}}, "bag.red"),
     ({"guild": "forge", "bag": [3, 2, 2, 1]}, "bag"),
-    ({"guild": "forge", "bag": BAG, "winner": "red"}, "winner"),
+    ({"guild": "forge", "bag": BAG, "winner": "red"}, "body"),
     (["forge", BAG], "body"),
 ]
 
 
-@pytest.mark.parametrize("body,field", BAD_DRAWS, ids=[f for _, f in BAD_DRAWS])
+@pytest.mark.parametrize("body,field", BAD_DRAWS,
+                         ids=[f"{i}-{f}" for i, (_, f) in enumerate(BAD_DRAWS)])
 def test_a_bad_draw_body_is_400_naming_the_field(server, body, field):
     r = httpx.post(server.api("draw"), json=body, headers={"Idempotency-Key": "x"})
     assert r.status_code == 400
@@ -329,3 +332,31 @@ def test_more_live_streams_than_the_cap_are_refused():
     with pytest.raises(app.WebError) as e:
         hub.join()
     assert e.value.status == 503
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers(-20, 20) | st.text(max_size=12),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=10), inner,
+                                                                max_size=5),
+    max_leaves=12)
+bodies = st.one_of(
+    json_values,
+    st.fixed_dictionaries({"guild": st.sampled_from(GUILDS + ["smithy", ""]) | json_values,
+                           "bag": st.dictionaries(st.sampled_from(list(BAG) + ["purple"]),
+                                                  st.integers(-2, 9) | json_values,
+                                                  max_size=5) | json_values}))
+
+
+@settings(max_examples=300, deadline=None)
+@given(bodies)
+def test_any_json_body_is_a_checked_draw_or_a_400_naming_a_field(body):
+    from companion.web.app import WebError, _check_draw
+
+    try:
+        guild, bag = _check_draw(body, GUILDS, list(BAG))
+    except WebError as e:
+        assert e.status == 400 and e.field and e.message
+        return
+    assert guild in GUILDS and set(bag) == set(BAG) and sum(bag.values()) == 8
+    assert all(type(n) is int and n >= 0 for n in bag.values())
+    assert vote.odds(bag).exact  # a bag that passes is one the vote can draw

@@ -69,8 +69,10 @@ def test_a_phone_enters_a_bag_draws_and_sees_the_winner_reveal(browser, table):
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOTS / "phone-vote.png"))
     page.locator("#draw").click()
-    # The partisans come out one by one, then the winner.
+    # The partisans come out one by one, then the winner; until then nothing gives it away.
     expect(page.locator("#result .drawn .chip.hidden")).not_to_have_count(0)
+    expect(page.locator(".guild", has_text="Forge").locator(".nobody")).to_be_visible()
+    expect(page.locator("#result .drawn .chip:not(.hidden)")).to_have_count(2)
     winner = page.locator("#winner")
     expect(winner).to_be_visible(timeout=10_000)
     d = table.state()["draws"][0]
@@ -131,5 +133,6 @@ def test_the_governor_is_announced_on_every_phone(browser, table):
     table.draw("academy", {"red": 6, "blue": 2})
     expect(page.locator("#governor")).to_contain_text("Alice holds two guilds",
                                                       timeout=10_000)
+    expect(page.locator("#winner")).to_have_text("Alice wins the Academy")
     expect(page.locator(".guild").first.get_by_role("button", name="Vote")).to_be_disabled()
     page.screenshot(path=str(SHOTS / "phone-governor.png"))

@@ -74,7 +74,7 @@ def _check_draw(body, guilds: list[str], colours: list[str]) -> tuple[str, dict[
         raise WebError(400, "body", "must be a JSON object with guild and bag")
     for key in body:
         if key not in ("guild", "bag"):
-            raise WebError(400, str(key)[:40], "unknown field (send guild and bag)")
+            raise WebError(400, "body", f"unknown field {str(key)[:40]!r} (send guild and bag)")
     guild = body.get("guild")
     if not isinstance(guild, str):
         raise WebError(400, "guild", "missing or not a string")

@@ -250,11 +250,12 @@
   }
 
   function tick() {
-    renderResult();
     if (shown.step < shown.draw.drawn.length) {
+      renderResult();
       shown.timer = setTimeout(function () { shown.step += 1; tick(); }, REVEAL_MS);
     } else {
       shown.timer = null;
+      render();
     }
   }
 
@@ -271,10 +272,12 @@
     document.getElementById("credits").textContent = setup.credits[lang];
     setLive(source && source.readyState === 1);
     if (!state) return;
-    renderGovernor();
-    renderGuilds();
     renderVote();
     if (shown) renderResult();
+    // Holders, Governor and history would give the winner away: they wait for the reveal.
+    if (shown && shown.step < shown.draw.drawn.length) return;
+    renderGovernor();
+    renderGuilds();
     renderHistory();
   }
 
