@@ -241,3 +241,13 @@ def test_bad_input_exits_2_with_one_line(cli, args):
 def test_allow_any_size_explores_other_bags(cli):
     r = cli("lugvanion", "odds", "red=3", "blue=2", "--allow-any-size", "--json")
     assert r.code == 0 and json.loads(r.out)["exact"]["red"] == "1"
+
+
+def test_a_colour_holding_two_guilds_is_governor_and_one_guild_each_is_not():
+    from scorers.lugvanion import governor
+
+    assert governor({"forge": "red", "jewellery": "blue", "herbalism": None,
+                     "academy": "green"}) is None
+    assert governor({"forge": "red", "jewellery": "blue", "herbalism": "red",
+                     "academy": None}) == "red"
+    assert governor(dict.fromkeys(["forge", "jewellery", "herbalism", "academy"])) is None

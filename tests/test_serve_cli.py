@@ -187,3 +187,14 @@ def test_answers_leave_without_waiting_for_nagle():
         return value
 
     assert asyncio.run(accepted_nodelay()) == 1
+
+
+@pytest.mark.parametrize("args,field", [
+    (["--host", "table.lan"], "--host"),
+    (["--host", "127.0.0.1", "--qr-pdf", "qr.pdf", "--paper", "a9"], "--paper"),
+    (["--host", "127.0.0.1", "--lang", "de"], "--lang"),
+])
+def test_a_bad_option_is_named_before_anything_is_written(cli, tmp_path, args, field):
+    r = cli("serve", "--data", tmp_path / "t.sqlite3", *args)
+    assert r.code == 2 and field in r.err and len(r.err.strip().splitlines()) == 1
+    assert list(tmp_path.iterdir()) == []

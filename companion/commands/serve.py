@@ -64,24 +64,28 @@ def serve(host, port, players, data, tie_rule, names, qr_pdf, paper, lang):
     from companion.web import app, look, network, qr, store
 
     lang = check_lang(lang)
+    if qr_pdf:
+        from companion.presets import paper_size
+
+        page_size = paper_size(paper)  # checked before anything is written
     the_look = look.load()
-    table = store.Store.open(data or DEFAULT_DATA, list(the_look.guilds),
-                             parse_players(players, the_look.teams), tie_rule,
-                             [{"colour": t, "name": ""} for t in the_look.teams])
+    wanted = parse_players(players, the_look.teams)
     found = network.candidates()
     host = host or (found[0] if found else None)
     if host is None:
         raise CompanionError("no LAN address found: join the table's Wi-Fi, or give one",
                              field="--host")
+    network.ip_family(host)
+    table = store.Store.open(data or DEFAULT_DATA, list(the_look.guilds),
+                             wanted, tie_rule,
+                             [{"colour": t, "name": ""} for t in the_look.teams])
     sock = _listen(network, host, port, table.port)
     bound = sock.getsockname()[1]
     table.remember_port(bound)
     link = f"http://{network.url_host(host)}:{bound}/t/{table.token}"
     if qr_pdf:
-        from companion.presets import paper_size
-
         words = {k: v[lang] for k, v in the_look.texts.items()}
-        qr.write_card(qr_pdf, link, words, the_look.credits[lang], paper_size(paper))
+        qr.write_card(qr_pdf, link, words, the_look.credits[lang], page_size)
 
     out = sys.stdout
     click.echo(f"Table link: {link}")

@@ -36,12 +36,17 @@ def candidates() -> list[str]:
             and not ipaddress.ip_address(a).is_unspecified]
 
 
+def ip_family(host: str) -> int:
+    try:
+        return socket.AF_INET6 if ipaddress.ip_address(host).version == 6 else socket.AF_INET
+    except ValueError:
+        raise CompanionError(f"{host!r} is not an IP address (give a name with --name)",
+                             field="--host") from None
+
+
 def listening_socket(host: str, port: int | None) -> socket.socket:
     """A socket bound and listening on host:port (port None or 0: any free port)."""
-    try:
-        family = socket.AF_INET6 if ipaddress.ip_address(host).version == 6 else socket.AF_INET
-    except ValueError:
-        raise CompanionError(f"{host!r} is not an IP address", field="--host") from None
+    family = ip_family(host)
     # proto=IPPROTO_TCP: asyncio turns Nagle off (TCP_NODELAY) only on sockets that say
     # so; without it each answer waits ~40 ms for the phone's delayed ACK.
     sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
