@@ -109,6 +109,22 @@ def test_two_phones_receive_the_same_draw_on_their_event_streams(server):
     assert second["guilds"] == undone["guilds"]
 
 
+def test_each_draw_event_carries_the_table_as_that_draw_left_it(server):
+    """Phones check a draw's seal against the commitment the previous event announced,
+    so even concurrent draws must each carry their own next commitment."""
+    got, ready = [], threading.Event()
+    phone = threading.Thread(target=read_events, args=(server.api("events"), 30, got, ready))
+    phone.start()
+    assert ready.wait(10)
+    with httpx.Client() as client, ThreadPoolExecutor(10) as pool:
+        list(pool.map(lambda i: server.draw("forge", key=f"c{i}", client=client), range(30)))
+    phone.join(20)
+    assert len(got) == 30
+    for _, event in got:
+        assert event["commitment"] == event["draw"]["next_commitment"]
+    assert [e["draw"]["id"] for _, e in got] == list(range(1, 31))
+
+
 def test_undo_gives_the_guild_back_and_keeps_the_draw_marked_undone(server):
     first = server.draw("forge", {"red": 8}).json()
     second = server.draw("forge", {"blue": 8}).json()

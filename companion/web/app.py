@@ -132,6 +132,11 @@ def create_app(store: Store, look: Look, allowed_hosts: list[str]) -> Starlette:
     async def run(fn, *args):
         return await asyncio.get_running_loop().run_in_executor(worker, partial(fn, *args))
 
+    def with_summary(change, *args):
+        """A change and the table it leaves, in one worker job: no other draw can come
+        between them, so each event carries its own draw's next commitment."""
+        return (*change(*args), store.summary())
+
     def table(request: Request) -> None:
         if not hmac.compare_digest(request.path_params["token"].encode(),
                                    store.token.encode()):
@@ -169,9 +174,9 @@ def create_app(store: Store, look: Look, allowed_hosts: list[str]) -> Starlette:
             raise WebError(400, "Idempotency-Key", f"send a header of 1 to {MAX_KEY} "
                                                    "printable characters, new for each draw")
         guild, bag = _check_draw(await _json_body(request), store.guilds, colours)
-        answer, made = await run(store.draw, guild, bag, key)
+        answer, made, summary = await run(with_summary, store.draw, guild, bag, key)
         if made:
-            hub.publish("draw", {"draw": answer, **await run(store.summary)})
+            hub.publish("draw", {"draw": answer, **summary})
         return JSONResponse(answer)
 
     async def undo(request: Request):
@@ -182,8 +187,7 @@ def create_app(store: Store, look: Look, allowed_hosts: list[str]) -> Starlette:
         draw_id = body.get("id")
         if draw_id is not None and (isinstance(draw_id, bool) or not isinstance(draw_id, int)):
             raise WebError(400, "id", "must be a whole number")
-        undone, made = await run(store.undo, draw_id)
-        summary = await run(store.summary)
+        undone, made, summary = await run(with_summary, store.undo, draw_id)
         if made:
             hub.publish("undo", {"undone": undone["id"], **summary})
         return JSONResponse({"undone": undone["id"], **summary})
