@@ -2,15 +2,16 @@
 
 from reportlab.lib.colors import Color, HexColor
 
-from companion.errors import CompanionError
+from companion.data import Fields
 
 
-def parse(value: str, field: str | None = None, source: str | None = None) -> Color:
+def field(table: Fields, key: str) -> Color:
+    """The colour in `key` of a data table; an error names the file and the field."""
+    value = table.get(key, str)
     try:
         return HexColor(value)
     except (ValueError, TypeError):
-        raise CompanionError(f"{value!r} is not a colour like '#C0392B'",
-                             source=source, field=field) from None
+        raise table.error(key, f"{value!r} is not a colour like '#C0392B'") from None
 
 
 def mix(a: Color, b: Color, t: float) -> Color:

@@ -47,7 +47,7 @@ def _clans(ctx: Context) -> list[Clan]:
     out = []
     for f in ctx.data.items("clans"):
         out.append(Clan(f.get("id", str), f.text("name", ctx.lang),
-                        colour.parse(f.get("colour", str), f"{f.path}.colour", f.source),
+                        colour.field(f, "colour"),
                         symbols.named(f, "symbol"), f.text("reminder", ctx.lang), f.text("ritual", ctx.lang),
                         f.text("formula", ctx.lang)))
     return out
@@ -55,7 +55,7 @@ def _clans(ctx: Context) -> list[Clan]:
 
 def _look(ctx: Context) -> Look:
     g = ctx.data.sub("game")
-    return Look(*(colour.parse(g.get(k, str), f"game.{k}", g.source)
+    return Look(*(colour.field(g, k)
                   for k in ("ink", "paper", "back_colour", "gold")))
 
 

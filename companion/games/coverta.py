@@ -36,7 +36,7 @@ class Look:
 
 def _look(ctx: Context) -> Look:
     g = ctx.data.sub("game")
-    get = lambda k: colour.parse(g.get(k, str), f"game.{k}", g.source)  # noqa: E731
+    get = lambda k: colour.field(g, k)  # noqa: E731
     return Look(*(get(k) for k in ("paper", "ink", "red_ink", "blue", "yellow", "card_black",
                                    "card_white", "rule_colour", "back_colour", "gold")),
                 float(ctx.data.sub("layout").get("frame", (int, float))))

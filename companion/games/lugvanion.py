@@ -53,8 +53,7 @@ def _named(ctx: Context, key: str) -> dict[str, Named]:
         sym = symbols.named(f, "symbol")
         short = f.text("short", ctx.lang) if "short" in f.table else ""
         out[f.get("id", str)] = Named(f.get("id", str), f.text("name", ctx.lang),
-                                      colour.parse(f.get("colour", str), f"{f.path}.colour",
-                                                   f.source), sym, short)
+                                      colour.field(f, "colour"), sym, short)
     return out
 
 
@@ -75,7 +74,7 @@ def _characters(ctx: Context, guilds: dict, circles: dict) -> list[Character]:
 
 def _look(ctx: Context) -> Look:
     g = ctx.data.sub("game")
-    get = lambda k: colour.parse(g.get(k, str), f"game.{k}", g.source)  # noqa: E731
+    get = lambda k: colour.field(g, k)  # noqa: E731
     texts = ctx.data.sub("texts")
     words = {k: texts.text(k, ctx.lang) for k in texts.table}
     frame = float(ctx.data.sub("layout").get("frame", (int, float)))

@@ -59,7 +59,7 @@ class Look:
 
 def _look(ctx: Context) -> Look:
     g = ctx.data.sub("game")
-    get = lambda k: colour.parse(g.get(k, str), f"game.{k}", g.source)  # noqa: E731
+    get = lambda k: colour.field(g, k)  # noqa: E731
     t = ctx.data.sub("texts")
     return Look(get("ink"), get("paper"), get("gold"), get("night"), get("violet_back"),
                 get("golden_back"), get("artifact"), get("incantation"), get("placeholder_ink"),
@@ -72,7 +72,7 @@ def _kinds(ctx: Context) -> list[Kind]:
     for f in ctx.data.items("types"):
         sym = symbols.named(f, "symbol")
         out.append(Kind(f.get("id", str), f.text("name", ctx.lang),
-                        colour.parse(f.get("colour", str), f"{f.path}.colour", f.source), sym,
+                        colour.field(f, "colour"), sym,
                         f.get("ritual", int), f.get("transitory", int)))
     return out
 

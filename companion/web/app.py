@@ -142,11 +142,14 @@ def create_app(store: Store, look: Look, allowed_hosts: list[str]) -> Starlette:
                                    store.token.encode()):
             raise WebError(404, "token", "no table here: scan the table's QR code again")
 
+    # The page never changes while the table runs: built once. "<" escaped so that no
+    # player name can close the script element it sits in.
+    setup = json.dumps({**look.for_page(), "players": store.players})
+    html = (PAGE / "index.html").read_text(encoding="utf-8").replace(
+        "{{setup}}", setup.replace("<", "\\u003c"))
+
     async def page(request: Request):
         table(request)
-        setup = json.dumps({**look.for_page(), "players": store.players})
-        html = (PAGE / "index.html").read_text(encoding="utf-8")
-        html = html.replace("{{setup}}", setup.replace("<", "\\u003c"))
         return HTMLResponse(html, headers={"Content-Security-Policy": CSP})
 
     async def state(request: Request):

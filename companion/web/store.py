@@ -11,6 +11,7 @@ One connection, used by one thread at a time (the app runs every call on one wor
 import json
 import secrets
 import sqlite3
+from contextlib import contextmanager
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -60,14 +61,12 @@ class Store:
             conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
             conn.execute("PRAGMA journal_mode=WAL")
             conn.execute("PRAGMA synchronous=FULL")
-            conn.execute("BEGIN IMMEDIATE")
-            for statement in _statements(SCHEMA):
-                conn.execute(statement)
-            meta = dict(conn.execute("SELECT key, value FROM meta"))
-            if not meta:
-                meta = _new_table(players or default_players, tie_rule)
-                conn.executemany("INSERT INTO meta VALUES (?, ?)", meta.items())
-            conn.execute("COMMIT")
+            conn.executescript(SCHEMA)
+            with _transaction(conn):
+                meta = dict(conn.execute("SELECT key, value FROM meta"))
+                if not meta:
+                    meta = _new_table(players or default_players, tie_rule)
+                    conn.executemany("INSERT INTO meta VALUES (?, ?)", meta.items())
         except sqlite3.DatabaseError as e:
             raise CompanionError(f"not a table-companion table ({e})", source=source) from None
         except OSError as e:
@@ -123,7 +122,7 @@ class Store:
         """Draw the vote for `guild` with the sealed seed. Returns (answer, made now);
         a key seen before returns the first answer and draws nothing."""
         request = json.dumps({"guild": guild, "bag": bag}, sort_keys=True)
-        with self._transaction():
+        with _transaction(self.conn):
             row = self.conn.execute("SELECT request, result FROM draws WHERE idem_key = ?",
                                     (key,)).fetchone()
             if row:
@@ -170,31 +169,22 @@ class Store:
             if target is not live[-1]:
                 raise WebError(409, "id", f"only the last draw ({live[-1]['id']}) can be "
                                           "undone")
-        with self._transaction():
+        with _transaction(self.conn):
             self.conn.execute("UPDATE draws SET undone = 1 WHERE id = ?", (target["id"],))
         target["undone"] = True
         return target, True
 
-    def _transaction(self):
-        return _Transaction(self.conn)
 
-
-class _Transaction:
+@contextmanager
+def _transaction(conn: sqlite3.Connection):
     """BEGIN IMMEDIATE ... COMMIT, or ROLLBACK on any error."""
-
-    def __init__(self, conn):
-        self.conn = conn
-
-    def __enter__(self):
-        self.conn.execute("BEGIN IMMEDIATE")
-
-    def __exit__(self, kind, *_):
-        self.conn.execute("COMMIT" if kind is None else "ROLLBACK")
-        return False
-
-
-def _statements(script: str) -> list[str]:
-    return [s for s in script.split(";") if s.strip()]
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        yield
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+    conn.execute("COMMIT")
 
 
 def _new_table(players: list[dict], tie_rule: str | None) -> dict[str, str]:
