@@ -198,3 +198,17 @@ def test_a_bad_option_is_named_before_anything_is_written(cli, tmp_path, args, f
     r = cli("serve", "--data", tmp_path / "t.sqlite3", *args)
     assert r.code == 2 and field in r.err and len(r.err.strip().splitlines()) == 1
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_team_colour_the_page_cannot_show_is_named(monkeypatch, tmp_path):
+    from companion import paths
+    from companion.errors import CompanionError
+    from companion.web import look
+
+    (tmp_path / "lugvanion.toml").write_text((paths.LAYOUTS / "lugvanion.toml").read_text()
+                                             .replace('"#B83227"', '"red; x: url(y)"', 1))
+    (tmp_path / "phone.toml").write_text((paths.LAYOUTS / "phone.toml").read_text())
+    monkeypatch.setattr(look, "LAYOUTS", tmp_path)
+    with pytest.raises(CompanionError) as e:
+        look.load()
+    assert e.value.field == "teams[0].colour" and "not a colour" in e.value.message

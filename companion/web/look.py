@@ -25,9 +25,17 @@ def _names(f: Fields, key: str) -> dict[str, str]:
     return {lang: f.text(key, lang) for lang in LANGS}
 
 
+def _hex(team: Fields) -> str:
+    """The team's colour as written, once checked by the kits' own colour reader."""
+    from companion.draw import colour
+
+    colour.field(team, "colour")
+    return team.get("colour", str)
+
+
 def load() -> Look:
     game = Fields(load_toml(LAYOUTS / "lugvanion.toml"), str(LAYOUTS / "lugvanion.toml"))
-    teams = {t.get("id", str): {"colour": t.get("colour", str), "name": _names(t, "name")}
+    teams = {t.get("id", str): {"colour": _hex(t), "name": _names(t, "name")}
              for t in game.items("teams")}
     guilds = {g.get("id", str): {"name": _names(g, "name")} for g in game.items("guilds")}
     phone = Fields(load_toml(LAYOUTS / "phone.toml"), str(LAYOUTS / "phone.toml"))
