@@ -123,7 +123,7 @@ def build(name: str, opts: Options, progress: Callable[[str], None] = lambda _: 
     game_name = data.sub("game").get("name", str)
     author = data.sub("game").text("credits", opts.lang)
     sheet = words.sub("sheet")
-    out = Path(opts.out) if opts.out else paths.OUTPUT / name
+    out = Path(opts.out) if opts.out else paths.output() / name
     manifest = {"game": name, "paper": opts.paper, "lang": opts.lang, "files": []}
     with staged(out) as stage:
         for f in files:

@@ -26,7 +26,7 @@ Examples:
 @click.option("--flip", default="long", show_default=True,
               help="Duplex: long (backs mirrored), short (backs turned 180°), none (no backs).")
 @click.option("--only", help="Comma-separated parts to build, e.g. cards,tokens (default: all).")
-@click.option("--out", type=click.Path(file_okay=False), help="Output folder (default: output/GAME).")
+@click.option("--out", type=click.Path(file_okay=False), help="Output folder (default: ./output/GAME under the current folder).")
 @click.option("--data", type=click.Path(dir_okay=False),
               help="Your own copy of the game's layouts/GAME.toml.")
 def build(game, paper, lang, card_size, bleed, flip, only, out, data):
@@ -47,7 +47,7 @@ def build(game, paper, lang, card_size, bleed, flip, only, out, data):
                            only=split(only), out=target, data=data)
         with _Progress(name) as progress:
             manifest = kit.build(name, opts, progress)
-        where = target or kit.paths.OUTPUT / name
+        where = target or kit.paths.output() / name
         files = ", ".join(f"{f['path']} ({f['pages']} pages)" for f in manifest["files"])
         click.echo(f"{name}: {where}/ {files}, manifest.json, print-guide.txt")
 

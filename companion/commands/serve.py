@@ -9,8 +9,6 @@ from companion import paths
 from companion.commands.common import lang as check_lang
 from companion.errors import CompanionError
 
-DEFAULT_DATA = paths.OUTPUT / "lugvanion-table.sqlite3"
-
 
 def parse_players(value: str | None, teams: dict) -> list[dict] | None:
     """'red,blue' or 'red=Alice,blue=Bob' -> [{"colour": "red", "name": "Alice"}, ...]."""
@@ -48,7 +46,7 @@ the holders and every draw are kept.""")
 @click.option("--players", help="Colours at the table, optionally named: red=Alice,blue=Bob. "
                                 "Default: all four colours.")
 @click.option("--data", type=click.Path(dir_okay=False, path_type=Path),
-              help=f"The table's file (SQLite). Default: {DEFAULT_DATA.relative_to(paths.ROOT)}")
+              help="The table's file (SQLite). Default: ./output/lugvanion-table.sqlite3 (under the current folder).")
 @click.option("--tie-rule", type=click.Choice(["extra", "redraw"]),
               help="On a tie: extra (the default, RULINGS L6) or redraw.")
 @click.option("--name", "names", multiple=True,
@@ -76,7 +74,7 @@ def serve(host, port, players, data, tie_rule, names, qr_pdf, paper, lang):
         raise CompanionError("no LAN address found: join the table's Wi-Fi, or give one",
                              field="--host")
     network.ip_family(host)
-    table = store.Store.open(data or DEFAULT_DATA, list(the_look.guilds),
+    table = store.Store.open(data or paths.output() / "lugvanion-table.sqlite3", list(the_look.guilds),
                              wanted, tie_rule,
                              [{"colour": t, "name": ""} for t in the_look.teams])
     sock = _listen(network, host, port, table.port)
