@@ -1,28 +1,58 @@
 """Reading data files (TOML) with errors that name the file and the field."""
 
+import sys
 import tomllib
 from pathlib import Path
 from typing import Any
 
-from companion.errors import CompanionError
+from companion.errors import CompanionError, escape, shown
+
+MAX_FILE = 1_000_000  # bytes: every data, score or ledger file is far smaller
+
+
+def read_text(file: Path | str) -> tuple[str, str]:
+    """(text, name for messages) of a data file, '-' meaning standard input. Refuses what
+    is not UTF-8 text or is over MAX_FILE, before parsing can hang on it."""
+    name = "<stdin>" if str(file) == "-" else str(file)
+    try:
+        if str(file) == "-":
+            raw = sys.stdin.buffer.read(MAX_FILE + 1) if hasattr(sys.stdin, "buffer") \
+                else sys.stdin.read(MAX_FILE + 1).encode("utf-8", "surrogatepass")
+        else:
+            with open(file, "rb") as f:
+                raw = f.read(MAX_FILE + 1)
+    except FileNotFoundError:
+        raise CompanionError("no such file", source=name) from None
+    except IsADirectoryError:
+        raise CompanionError("is a folder, not a file", source=name) from None
+    except OSError as e:
+        raise CompanionError(f"cannot read ({e.strerror or e})", source=name) from None
+    if len(raw) > MAX_FILE:
+        raise CompanionError(f"over {MAX_FILE // 1_000_000} MB: not a data file", source=name)
+    try:
+        return raw.decode("utf-8-sig"), name
+    except UnicodeDecodeError as e:
+        raise CompanionError(f"not UTF-8 text (byte {e.start})", source=name) from None
 
 
 def parse_toml(text: str, source: str) -> dict[str, Any]:
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
-        raise CompanionError(f"not valid TOML ({e})", source=source) from None
+        raise CompanionError(f"not valid TOML ({escape(str(e))})", source=source) from None
+    except RecursionError:
+        raise CompanionError("not valid TOML (nested too deeply)", source=source) from None
 
 
 def load_toml(path: Path | str) -> dict[str, Any]:
-    path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise CompanionError("no such file", source=str(path)) from None
-    except (OSError, UnicodeDecodeError) as e:
-        raise CompanionError(f"cannot read ({e})", source=str(path)) from None
-    return parse_toml(text, str(path))
+    """The one way data files are read: a path (or '-') to a checked TOML table."""
+    text, name = read_text(path)
+    return parse_toml(text, name)
+
+
+def load_fields(path: Path | str) -> "Fields":
+    text, name = read_text(path)
+    return Fields(parse_toml(text, name), name)
 
 
 class Fields:
@@ -47,7 +77,7 @@ class Fields:
         value = self.table[key]
         if not isinstance(value, kind):
             names = kind.__name__ if isinstance(kind, type) else " or ".join(k.__name__ for k in kind)
-            raise self.error(key, f"must be {names}, not {type(value).__name__}")
+            raise self.error(key, f"must be {names}, not {shown(value)}")
         return value
 
     def sub(self, key: str) -> "Fields":

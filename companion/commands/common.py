@@ -28,15 +28,9 @@ def lang(value: str) -> str:
 
 def read_input(file: str) -> tuple[str, str]:
     """(text, name for messages) of a FILE argument, '-' meaning standard input."""
-    if file == "-":
-        return sys.stdin.read(), "<stdin>"
-    try:
-        with open(file, encoding="utf-8") as f:
-            return f.read(), file
-    except FileNotFoundError:
-        raise CompanionError("no such file", source=file) from None
-    except (OSError, UnicodeDecodeError) as e:
-        raise CompanionError(f"cannot read ({e})", source=file) from None
+    from companion.data import read_text
+
+    return read_text(file)
 
 
 def prompt(text: str, default: str) -> str:
