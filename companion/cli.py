@@ -8,7 +8,7 @@ import click
 
 from companion.commands import build, coverta, lugvanion, score, serve, vengeance
 from companion.commands.common import Failure
-from companion.errors import CompanionError
+from companion.errors import CompanionError, escape
 
 EXIT_BAD_INPUT = 2
 
@@ -35,27 +35,47 @@ cli.add_command(coverta.coverta)
 cli.add_command(serve.serve)
 
 
+def _tolerant_streams() -> None:
+    """A terminal or redirect that cannot encode a character (a Windows console, cp1252)
+    shows a replacement instead of crashing the command."""
+    for stream in (sys.stdout, sys.stderr):
+        if hasattr(stream, "reconfigure") and stream.errors == "strict":
+            try:
+                stream.reconfigure(errors="replace")
+            except (ValueError, OSError):
+                pass
+
+
+def _say(message: str) -> None:
+    click.echo(f"companion: {escape(message)}", err=True)
+
+
 def main(argv: list[str] | None = None) -> None:
     from scorers.errors import ScoreError
 
+    _tolerant_streams()
     try:
         code = cli.main(args=argv, prog_name="companion", standalone_mode=False)
     except (CompanionError, ScoreError) as e:
-        click.echo(f"companion: {e.line()}", err=True)
+        _say(e.line())
         sys.exit(EXIT_BAD_INPUT)
     except click.UsageError as e:
         hint = f" (see: {e.ctx.command_path} --help)" if e.ctx else ""
-        click.echo(f"companion: {e.format_message()}{hint}", err=True)
+        _say(f"{e.format_message()}{hint}")
         sys.exit(EXIT_BAD_INPUT)
     except click.exceptions.Abort:
         click.echo("companion: aborted", err=True)
         sys.exit(130)
     except click.ClickException as e:
-        click.echo(f"companion: {e.format_message()}", err=True)
+        _say(e.format_message())
         sys.exit(e.exit_code)
     except Failure as e:
-        click.echo(f"companion: {e}", err=True)
+        _say(str(e))
         sys.exit(e.code)
+    except OSError as e:  # the system refused a file or a device: one line, never a traceback
+        where = f"{e.filename}: " if e.filename else ""
+        _say(f"{where}{e.strerror or e}")
+        sys.exit(EXIT_BAD_INPUT)
     except KeyboardInterrupt:
         click.echo("companion: interrupted", err=True)
         sys.exit(130)

@@ -4,7 +4,7 @@ so that a string the font cannot show fails the build instead of printing empty 
 from functools import cache
 
 from companion import paths
-from companion.errors import CompanionError
+from companion.errors import CompanionError, shown
 from companion.presets import table
 
 
@@ -49,6 +49,6 @@ def missing_glyphs(name: str, text: str) -> list[str]:
 def check(name: str, text: str) -> None:
     missing = missing_glyphs(name, text)
     if missing:
-        shown = ", ".join(f"{ch!r} (U+{ord(ch):04X})" for ch in missing)
-        raise CompanionError(f"font {name} has no glyph for {shown} in {text!r}",
+        listed = ", ".join(f"{shown(ch)} (U+{ord(ch):04X})" for ch in missing)
+        raise CompanionError(f"font {name} has no glyph for {listed} in {shown(text)}",
                              field="text")

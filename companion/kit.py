@@ -10,13 +10,13 @@ from pathlib import Path
 from typing import Callable
 
 from companion import paths, presets
-from companion.atomic import staged
+from companion.atomic import kit_folder
 from companion.data import Fields, load_toml
-from companion.errors import CompanionError
+from companion.errors import CompanionError, shown
 from companion.imposition import FLIPS, plan_grid
 from companion.pdf import open_canvas
 from companion.sheets import Card, SheetText, render
-from companion.units import parse_length, to_mm
+from companion.units import to_mm
 
 GAMES = {"covenia": "companion.games.covenia", "lugvanion": "companion.games.lugvanion",
          "vengeance": "companion.games.vengeance", "coverta": "companion.games.coverta"}
@@ -78,21 +78,21 @@ class Context:
 
 def game_module(name: str):
     if name not in GAMES:
-        raise CompanionError(f"unknown game {name!r} (have {', '.join(GAMES)}, or all)",
+        raise CompanionError(f"unknown game {shown(name)} (have {', '.join(GAMES)}, or all)",
                              field="GAME")
     return importlib.import_module(GAMES[name])
 
 
 def _check(opts: Options, game) -> None:
     if opts.lang not in LANGS:
-        raise CompanionError(f"unknown language {opts.lang!r} (use {', '.join(LANGS)})",
+        raise CompanionError(f"unknown language {shown(opts.lang)} (use {', '.join(LANGS)})",
                              field="--lang")
     if opts.flip not in FLIPS:
-        raise CompanionError(f"unknown flip {opts.flip!r} (use {', '.join(FLIPS)})",
+        raise CompanionError(f"unknown flip {shown(opts.flip)} (use {', '.join(FLIPS)})",
                              field="--flip")
     for key in opts.only or []:
         if key not in game.PARTS:
-            raise CompanionError(f"unknown part {key!r} (use {', '.join(game.PARTS)})",
+            raise CompanionError(f"unknown part {shown(key)} (use {', '.join(game.PARTS)})",
                                  field="--only")
 
 
@@ -102,7 +102,7 @@ def build(name: str, opts: Options, progress: Callable[[str], None] = lambda _: 
     _check(opts, game)
     page = presets.paper_size(opts.paper)
     card = presets.card_size(opts.card_size)
-    bleed = parse_length(opts.bleed, field="--bleed")
+    bleed = presets.bleed(opts.bleed)
     settings = presets.sheet_settings()
     data_path = Path(opts.data) if opts.data else paths.LAYOUTS / f"{name}.toml"
     data = Fields(load_toml(data_path), str(data_path))
@@ -125,7 +125,7 @@ def build(name: str, opts: Options, progress: Callable[[str], None] = lambda _: 
     sheet = words.sub("sheet")
     out = Path(opts.out) if opts.out else paths.output() / name
     manifest = {"game": name, "paper": opts.paper, "lang": opts.lang, "files": []}
-    with staged(out) as stage:
+    with kit_folder(out) as stage:
         for f in files:
             progress(f.path)
             if isinstance(f, CardFile):

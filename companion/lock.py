@@ -1,5 +1,5 @@
 """An OS lock on a file, held by one process at a time and released by the system when
-that process dies (however it dies). The lock lives on a sidecar file (`NAME.lock`), never
+that process dies (however it dies). The lock lives on a hidden sidecar file (`.NAME.lock`), never
 on the data file itself: SQLite's own POSIX locks on a database would be dropped by ours.
 The holder's process id is written into the sidecar, so a refusal can say who holds it."""
 
@@ -25,7 +25,7 @@ class Locked(CompanionError):
 
 def sidecar(path: Path) -> Path:
     path = Path(path)
-    return path.with_name(path.name + ".lock")
+    return path.with_name(f".{path.name}.lock")
 
 
 def _try_lock(fd: int) -> bool:

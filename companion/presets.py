@@ -5,8 +5,8 @@ from functools import cache
 
 from companion import paths
 from companion.data import Fields, load_toml
-from companion.errors import CompanionError
-from companion.units import parse_length, parse_size
+from companion.errors import CompanionError, shown
+from companion.units import parse_length, parse_size, to_mm
 
 
 @dataclass(frozen=True)
@@ -18,6 +18,8 @@ class SheetSettings:
     crop_width: float
     furniture_band: float
     calibration_bar: float
+    smallest_card: float
+    largest_bleed: float
 
 
 @cache
@@ -46,7 +48,7 @@ def card_names() -> list[str]:
 def paper_size(name: str) -> tuple[float, float]:
     size = _lookup("paper", name.lower())
     if size is None:
-        raise CompanionError(f"unknown paper {name!r} (use {', '.join(paper_names())})",
+        raise CompanionError(f"unknown paper {shown(name)} (use {', '.join(paper_names())})",
                              field="--paper")
     return size
 
@@ -57,9 +59,23 @@ def card_size(spec: str) -> tuple[float, float]:
     if size is not None:
         return size
     if "x" not in spec.lower():
-        raise CompanionError(f"unknown card size {spec!r} (use {', '.join(card_names())}, "
+        raise CompanionError(f"unknown card size {shown(spec)} (use {', '.join(card_names())}, "
                              "or WxH like 63x88mm)", field="--card-size")
-    return parse_size(spec, field="--card-size")
+    w, h = parse_size(spec, field="--card-size")
+    least = sheet_settings().smallest_card
+    if min(w, h) < least - 1e-9:
+        raise CompanionError(f"{shown(spec)} is too small to print and cut: each side at "
+                             f"least {to_mm(least):g} mm", field="--card-size")
+    return w, h
+
+
+def bleed(spec: str) -> float:
+    value = parse_length(spec, field="--bleed")
+    most = sheet_settings().largest_bleed
+    if value > most + 1e-9:
+        raise CompanionError(f"{shown(spec)} is more bleed than any print needs (at most "
+                             f"{to_mm(most):g} mm)", field="--bleed")
+    return value
 
 
 def sheet_settings() -> SheetSettings:

@@ -35,6 +35,28 @@ def test_malformed_sizes_are_errors(text):
         parse_size(text)
 
 
-@given(st.floats(min_value=0.01, max_value=1000).map(lambda v: round(v, 3)))
+@given(st.floats(min_value=0.01, max_value=39).map(lambda v: round(v, 3)))
 def test_mm_and_in_agree_for_any_length(value):
     assert parse_length(f"{value}in") == pytest.approx(parse_length(f"{value * 25.4}mm"))
+
+
+@pytest.mark.parametrize("text", ["1001mm", "40in", "9" * 400 + "mm"])
+def test_a_length_over_a_metre_is_refused_not_overflowed(text):
+    with pytest.raises(CompanionError, match="over a metre"):
+        parse_length(text)
+
+
+@pytest.mark.parametrize("spec", ["0.0001x0.0001mm", "9x63mm", "63x9.99mm"])
+def test_a_card_under_10_mm_a_side_is_refused_before_any_planning(spec):
+    from companion.presets import card_size
+
+    with pytest.raises(CompanionError, match="too small"):
+        card_size(spec)
+
+
+def test_more_bleed_than_10_mm_is_refused():
+    from companion.presets import bleed
+
+    assert bleed("3mm") == pytest.approx(3 * 72 / 25.4)
+    with pytest.raises(CompanionError, match="at most 10 mm"):
+        bleed("11mm")

@@ -3,6 +3,7 @@
 from reportlab.lib.colors import Color, HexColor
 
 from companion.data import Fields
+from companion.errors import shown
 
 
 def field(table: Fields, key: str) -> Color:
@@ -11,7 +12,7 @@ def field(table: Fields, key: str) -> Color:
     try:
         return HexColor(value)
     except (ValueError, TypeError):
-        raise table.error(key, f"{value!r} is not a colour like '#C0392B'") from None
+        raise table.error(key, f"{shown(value)} is not a colour like '#C0392B'") from None
 
 
 def mix(a: Color, b: Color, t: float) -> Color:

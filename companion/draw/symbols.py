@@ -3,6 +3,8 @@ centred on (cx, cy) inside a circle of radius r, so it reads in greyscale and at
 
 from math import atan2, cos, degrees, pi, sin, sqrt
 
+from companion.errors import shown
+
 
 def _poly(c, pts, fill=True, stroke=False):
     p = c.beginPath()
@@ -253,7 +255,7 @@ def named(f, key: str) -> str:
     """A symbol name read from a data table (companion.data.Fields), checked."""
     name = f.get(key, str)
     if name not in SYMBOLS:
-        raise f.error(key, f"unknown symbol {name!r} (have {', '.join(SYMBOLS)})")
+        raise f.error(key, f"unknown symbol {shown(name)} (have {', '.join(SYMBOLS)})")
     return name
 
 

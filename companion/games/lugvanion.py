@@ -9,6 +9,7 @@ from reportlab.lib.colors import Color
 from companion.draw import card, colour, symbols, text
 from companion.kit import CardFile, Component, Context
 from companion.sheets import Card, Face
+from companion.errors import shown
 from companion.units import parse_size
 
 PARTS = ("characters", "guilds", "circles", "bounties", "objectives", "aids", "tokens")
@@ -62,9 +63,9 @@ def _characters(ctx: Context, guilds: dict, circles: dict) -> list[Character]:
     for f in ctx.data.items("characters"):
         g, ci = f.get("guild", str), f.get("circle", str)
         if g not in guilds:
-            raise f.error("guild", f"unknown guild {g!r} (have {', '.join(guilds)})")
+            raise f.error("guild", f"unknown guild {shown(g)} (have {', '.join(guilds)})")
         if ci != "copied" and ci not in circles:
-            raise f.error("circle", f"unknown circle {ci!r} (have {', '.join(circles)}, copied)")
+            raise f.error("circle", f"unknown circle {shown(ci)} (have {', '.join(circles)}, copied)")
         costs = [(c.get("gold", int), c.text("buys", ctx.lang)) for c in f.items("costs")]
         out.append(Character(f.get("id", str), f.text("name", ctx.lang), guilds[g],
                              circles.get(ci), f.text("power", ctx.lang), costs,

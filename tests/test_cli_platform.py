@@ -1,0 +1,56 @@
+"""The command line on terminals and systems unlike the developer's: output that is not
+UTF-8, and messages that carry control characters from the user's files."""
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+EMMA = """
+[[players]]
+name = "Emma"
+area = { red = [1, 4, 6], yellow = [2, 8], green = [3], blue = [4, 5], purple = [1, 2, 3] }
+hand = { yellow = [5], green = [9], purple = [9] }
+[[players]]
+name = "Laurence"
+area = { red = [5], green = [4, 7], blue = [6] }
+hand = { red = [3] }
+"""
+
+
+def run(args, encoding, tmp_path, stdin=None):
+    env = {**os.environ, "PYTHONIOENCODING": encoding, "PYTHONUTF8": "0"}
+    return subprocess.run([sys.executable, "-m", "companion", *args], capture_output=True,
+                          env=env, cwd=tmp_path, input=stdin, timeout=60)
+
+
+@pytest.mark.parametrize("encoding", ["cp1252", "ascii"])
+@pytest.mark.parametrize("args", [
+    ["lugvanion", "odds", "red=3", "blue=2", "green=2", "yellow=1"],  # bars of █
+    ["score", "covenia", "game.toml", "--lang", "fr"],               # é, narrow spaces
+    ["serve", "--help"],
+])
+def test_output_that_is_not_utf8_never_crashes_the_command(args, encoding, tmp_path):
+    (tmp_path / "game.toml").write_text(EMMA, encoding="utf-8")
+    r = run(args, encoding, tmp_path)
+    assert r.returncode == 0, r.stderr.decode(encoding, "replace")
+    assert b"Traceback" not in r.stderr and r.stdout
+
+
+def test_control_characters_in_a_file_are_escaped_in_the_message(tmp_path):
+    (tmp_path / "game.toml").write_text('"\\u001b[2J\\u001b[31mred" = 1\n', encoding="utf-8")
+    r = run(["score", "covenia", "game.toml"], "utf-8", tmp_path)
+    assert r.returncode == 2
+    err = r.stderr.decode()
+    assert "\x1b" not in err and len(err.strip().splitlines()) == 1, err
+
+
+def test_toml_times_are_shown_as_written_not_as_python_reprs(tmp_path, cli):
+    from companion import paths
+
+    data = paths.layout("covenia.toml").read_text(encoding="utf-8")
+    (tmp_path / "d.toml").write_text(data.replace('colour = "#C0392B"', "colour = 07:32:00", 1),
+                                     encoding="utf-8")
+    r = cli("build", "covenia", "--data", tmp_path / "d.toml", "--out", tmp_path / "o")
+    assert r.code == 2 and "07:32:00" in r.err and "datetime" not in r.err, r.err
