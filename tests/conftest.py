@@ -7,7 +7,6 @@ import pytest
 
 from companion.cli import main
 
-SHARED = Path(__file__).resolve().parents[2] / "shared"
 
 
 @dataclass

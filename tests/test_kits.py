@@ -7,7 +7,8 @@ import pytest
 from pypdf import PdfReader
 
 from companion import fonts, paths, presets
-from tests.conftest import GAMES, SHARED
+from tests import needs
+from tests.conftest import GAMES
 from tests.pdfs import fonts as pdf_fonts, page_texts
 
 BUILDS = [(g, "a4", "en") for g in GAMES] + [(g, "letter", "fr") for g in GAMES]
@@ -118,7 +119,7 @@ def shingles(s: str, n: int = 7) -> set[tuple[str, ...]]:
 @pytest.mark.parametrize("lang", ["en", "fr"])
 def test_printed_texts_are_our_words_not_the_rulebooks_sentences(game, lang):
     rulebook = set()
-    for path in (SHARED / "rules").glob(f"{game}.*.txt"):
+    for path in needs.rules().glob(f"{game}.*.txt"):
         rulebook |= shingles(path.read_text())
     assert rulebook
     # The credits name the authors and `quote` cites the witches' lines, both on purpose.

@@ -4,11 +4,13 @@ import subprocess
 
 import pytest
 
+from tests import needs
 from tests.conftest import GAMES
 
 
-def run(*cmd: str) -> str:
-    return subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
+def run(name: str, *args: str) -> str:
+    return subprocess.run([needs.tool(name), *args], check=True, capture_output=True,
+                          text=True).stdout
 
 
 @pytest.mark.parametrize("game", GAMES)
