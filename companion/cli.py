@@ -6,7 +6,7 @@ import sys
 
 import click
 
-from companion.commands import build, coverta, lugvanion, score, serve, vengeance
+from companion.commands import build, coverta, init, lugvanion, score, serve, vengeance
 from companion.commands.common import Failure
 from companion.errors import CompanionError, escape
 
@@ -18,6 +18,7 @@ EXIT_BAD_INPUT = 2
 Examples:
   companion build all
   companion build covenia --paper letter --lang fr
+  companion init covenia        (your own copy of the cards to edit)
   companion score covenia game.toml --json
   companion serve --players red,blue,green
   companion COMMAND --help""")
@@ -28,6 +29,7 @@ def cli():
 
 
 cli.add_command(build.build)
+cli.add_command(init.init)
 cli.add_command(score.score)
 cli.add_command(lugvanion.lugvanion)
 cli.add_command(vengeance.vengeance)

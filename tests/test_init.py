@@ -1,0 +1,31 @@
+"""`companion init`: an installed user's way to the data behind a kit."""
+
+from companion import paths
+
+
+def test_init_copies_the_bundled_data_and_the_copy_builds_the_same_kit(tmp_path, cli,
+                                                                      monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    r = cli("init", "lugvanion")
+    assert r.code == 0, r.err
+    copy = tmp_path / "lugvanion" / "lugvanion.toml"
+    assert copy.read_bytes() == paths.layout("lugvanion.toml").read_bytes()  # comments too
+    assert "companion build lugvanion --data" in r.out
+    a = cli("build", "lugvanion", "--only", "aids", "--out", tmp_path / "a")
+    b = cli("build", "lugvanion", "--only", "aids", "--out", tmp_path / "b", "--data", copy)
+    assert a.code == b.code == 0
+    for f in (tmp_path / "a").iterdir():
+        assert f.read_bytes() == (tmp_path / "b" / f.name).read_bytes(), f.name
+
+
+def test_init_never_overwrites_an_edited_copy(tmp_path, cli):
+    (tmp_path / "covenia.toml").write_text("# my edits\n")
+    r = cli("init", "covenia", tmp_path)
+    assert r.code == 2 and "already exists" in r.err
+    assert (tmp_path / "covenia.toml").read_text() == "# my edits\n"
+
+
+def test_init_of_an_unknown_game_writes_nothing(tmp_path, cli):
+    r = cli("init", "chess", tmp_path / "x")
+    assert r.code == 2 and len(r.err.strip().splitlines()) == 1
+    assert not (tmp_path / "x").exists()
