@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.errors import CompanionError, escape, shown
+from companion.typography import typeset
 
 MAX_FILE = 1_000_000  # bytes: every data, score or ledger file is far smaller
 
@@ -93,13 +94,14 @@ class Fields:
                 for i, v in enumerate(self.get(key, list))]
 
     def text(self, key: str, lang: str) -> str:
-        """A printed string given as {en = ..., fr = ...}."""
+        """A printed string given as {en = ..., fr = ...}, typeset for its language (the
+        one place French punctuation spacing is applied)."""
         value = self.get(key, (str, dict))
-        if isinstance(value, str):
-            return value
-        if lang not in value or not isinstance(value[lang], str):
-            raise self.error(key, f"has no {lang!r} text")
-        return value[lang]
+        if isinstance(value, dict):
+            if lang not in value or not isinstance(value[lang], str):
+                raise self.error(key, f"has no {shown(lang)} text")
+            value = value[lang]
+        return typeset(value, lang)
 
     def geometry(self, key: str, shape: dict) -> dict:
         """A layout table checked against `shape`: name -> None for a number, or a tuple of

@@ -1,6 +1,5 @@
 """Every printed string goes through here, so each is checked against its font first."""
 
-from reportlab.lib.utils import simpleSplit
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
 from companion import fonts
@@ -33,9 +32,24 @@ def line(c, s: str, x: float, y: float, role: str, size: float,
 
 
 def wrap(s: str, role: str, size: float, max_w: float) -> list[str]:
+    """Lines of at most max_w, broken at plain spaces only: a no-break space (French
+    punctuation, "7 cartes") keeps its neighbours on one line. A word wider than max_w
+    stands alone on its line."""
+    name = fonts.font(role)
+    space = stringWidth(" ", name, size)
     out: list[str] = []
     for para in s.split("\n"):
-        out.extend(simpleSplit(para, fonts.font(role), size, max_w) or [""])
+        line, used = [], 0.0
+        for word in para.split(" "):
+            if not word:
+                continue
+            w = stringWidth(word, name, size)
+            if line and used + space + w > max_w:
+                out.append(" ".join(line))
+                line, used = [], 0.0
+            used += (space if line else 0) + w
+            line.append(word)
+        out.append(" ".join(line))
     return out
 
 

@@ -1,0 +1,41 @@
+"""French typography in one place. Every printed string read from the data passes through
+`typeset` (companion.data.Fields.text), so no French string is fixed by hand:
+- a narrow no-break space (U+202F) before : ; ! ? and » and after «, so no line starts
+  with punctuation and guillemets hug their words;
+- numbers with a decimal comma where code formats measures (`number`).
+Idempotent: typesetting twice changes nothing."""
+
+import re
+
+NNBSP = "\u202f"  # narrow no-break space
+_SPACES = "[ \u00a0\u202f]"
+
+# A space (of any kind) or none before ; ! ? », but not inside "://" or "10:30".
+_BEFORE_HIGH = re.compile(rf"(?:{_SPACES}+|(?<=[\w)\]…%*]))([;!?»])")
+# A colon that ends a phrase: after a space, or right after a word and before a space/end.
+_BEFORE_COLON = re.compile(rf"{_SPACES}+:|(?<=[\w)\]…%*]):(?=\s|$)")
+_AFTER_OPEN = re.compile(rf"«{_SPACES}*")
+
+
+def french(text: str) -> str:
+    text = _BEFORE_HIGH.sub(lambda m: NNBSP + m.group(1), text)
+    text = _BEFORE_COLON.sub(NNBSP + ":", text)
+    return _AFTER_OPEN.sub("«" + NNBSP, text)
+
+
+def typeset(text: str, lang: str) -> str:
+    return french(text) if lang == "fr" else text
+
+
+def number(value: float, lang: str, digits: int = 2) -> str:
+    """63.5 -> '63.5' in English, '63,5' in French; whole numbers without decimals."""
+    s = f"{round(value, digits):g}"
+    return s.replace(".", ",") if lang == "fr" else s
+
+
+def listing(items: list[str], conjunction: str) -> str:
+    """['A', 'B', 'C'] -> 'A, B and C' (and 'A and B', 'A')."""
+    items = list(items)
+    if len(items) <= 1:
+        return "".join(items)
+    return f"{', '.join(items[:-1])} {conjunction} {items[-1]}"
