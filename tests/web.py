@@ -15,19 +15,35 @@ ROOT = Path(__file__).resolve().parent.parent
 BAG = {"red": 3, "blue": 2, "green": 2, "yellow": 1}
 
 
+def _fd_limit(n: int | None):
+    """A preexec_fn giving the child n file descriptors (soft and hard), as on a small
+    system (macOS allows 256 by default)."""
+    if n is None:
+        return None
+
+    def limit():
+        import resource
+
+        resource.setrlimit(resource.RLIMIT_NOFILE, (n, n))
+    return limit
+
+
 class Server:
-    def __init__(self, data: Path, *args: str, host: str = "127.0.0.1"):
+    def __init__(self, data: Path, *args: str, host: str = "127.0.0.1",
+                 env: dict | None = None, fd_limit: int | None = None):
         self.data = Path(data)
         self.args = ["--data", str(self.data), *args] + (["--host", host] if host else [])
+        self.env, self.fd_limit = env or {}, fd_limit
         self.proc: subprocess.Popen | None = None
         self.link = ""
         self.out: list[str] = []
 
     def start(self, timeout: float = 20) -> "Server":
-        env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+        env = {**os.environ, "PYTHONUNBUFFERED": "1", **self.env}
         self.proc = subprocess.Popen([sys.executable, "-m", "companion", "serve", *self.args],
                                      cwd=ROOT, env=env, stdout=subprocess.PIPE,
-                                     stderr=subprocess.STDOUT, text=True)
+                                     stderr=subprocess.STDOUT, text=True,
+                                     errors="replace", preexec_fn=_fd_limit(self.fd_limit))
         deadline = time.monotonic() + timeout
         for line in self.proc.stdout:
             self.out.append(line)
@@ -83,14 +99,19 @@ class Server:
                                                               "bag": bag or BAG},
                                       headers=headers, timeout=30)
 
+    def log_size(self) -> int:
+        """Bytes the server has written (its output and its log) so far."""
+        return sum(len(line.encode()) for line in list(self.out))
+
     def kill(self) -> None:
         if self.proc and self.proc.poll() is None:
             self.proc.send_signal(signal.SIGKILL)
             self.proc.wait(10)
 
-    def stop(self) -> int:
+    def stop(self, sig: int = signal.SIGINT) -> int:
+        """Ctrl+C (or `sig`, e.g. SIGTERM); the exit code."""
         if self.proc and self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGINT)
+            self.proc.send_signal(sig)
             try:
                 code = self.proc.wait(10)
             except subprocess.TimeoutExpired:
@@ -115,3 +136,16 @@ def read_events(url: str, want: int, into: list, ready: threading.Event,
                 into.append((event, json.loads(line[6:])))
                 if len(into) >= want:
                     return
+
+
+def serve_once(*args: str, timeout: float = 20) -> subprocess.CompletedProcess:
+    """`companion serve ARGS` expected to refuse and exit: killed if still serving after
+    `timeout` seconds (then its returncode is -9)."""
+    proc = subprocess.Popen([sys.executable, "-m", "companion", "serve", *map(str, args)],
+                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        out, err = proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        out, err = proc.communicate()
+    return subprocess.CompletedProcess(proc.args, proc.returncode, out, err)

@@ -1,5 +1,6 @@
 """`companion serve`: the Lugvanion bag draw for the table's phones (companion/web)."""
 
+import signal
 import sys
 from pathlib import Path
 
@@ -40,7 +41,9 @@ Examples:
   companion serve --data output/tuesday.sqlite3 --port 8765
 Start it again with the same --data to go on with the same table: the token, the link,
 the holders and every draw are kept.""")
-@click.option("--host", help="Address to serve on. Default: this machine's LAN IPv4.")
+@click.option("--host", help="Address to serve on, IPv4 or IPv6 (0.0.0.0 or :: for all of this "
+                              "machine's; the link then uses its LAN address). "
+                              "Default: this machine's LAN IPv4.")
 @click.option("--port", type=click.IntRange(0, 65535),
               help="Port. Default: the table's last port if free, else any free port.")
 @click.option("--players", help="Colours at the table, optionally named: red=Alice,blue=Bob. "
@@ -50,37 +53,66 @@ the holders and every draw are kept.""")
 @click.option("--tie-rule", type=click.Choice(["extra", "redraw"]),
               help="On a tie: extra (the default, RULINGS L6) or redraw.")
 @click.option("--name", "names", multiple=True,
-              help="Another host name the phones may use (e.g. a local DNS name).")
+              help="Another host name the phones may use (a local DNS name such as "
+                   "table.lan, or an IP address).")
 @click.option("--qr-pdf", type=click.Path(dir_okay=False, path_type=Path),
               help="Also write a printable page with the QR code and the link.")
 @click.option("--paper", default="a4", show_default=True, help="Paper of the --qr-pdf page.")
 @click.option("--lang", default="en", show_default=True, help="Language of the --qr-pdf page.")
 def serve(host, port, players, data, tie_rule, names, qr_pdf, paper, lang):
     """Serve the Lugvanion bag draw to the phones on this network, with a QR link."""
-    import uvicorn
-
-    from companion.web import app, look, network, qr, store
+    from companion import lock
+    from companion.web import look, network, store
 
     lang = check_lang(lang)
+    page_size = None
     if qr_pdf:
         from companion.presets import paper_size
 
         page_size = paper_size(paper)  # checked before anything is written
     the_look = look.load()
     wanted = parse_players(players, the_look.teams)
+    names = [network.host_name(n) for n in names]
     found = network.candidates()
     host = host or (found[0] if found else None)
     if host is None:
         raise CompanionError("no LAN address found: join the table's Wi-Fi, or give one",
                              field="--host")
     network.ip_family(host)
-    table = store.Store.open(data or paths.output() / "lugvanion-table.sqlite3", list(the_look.guilds),
-                             wanted, tie_rule,
-                             [{"colour": t, "name": ""} for t in the_look.teams])
+    data = Path(data or paths.output() / "lugvanion-table.sqlite3")
+    # SIGTERM stops the server as Ctrl+C does: the table is closed, its log folded in.
+    previous = signal.signal(signal.SIGTERM, _interrupt)
+    try:
+        # One server per table file, for its whole life: a second would seal seeds and
+        # undo draws the first does not know of. Locked before the file is touched.
+        with lock.held(data.resolve(), "serving this table"):
+            table = store.Store.open(data, list(the_look.guilds), wanted, tie_rule,
+                                     [{"colour": t, "name": ""} for t in the_look.teams])
+            try:
+                _run(table, the_look, host, port, found, names, qr_pdf, page_size, lang)
+            finally:
+                table.close()
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+    click.echo(f"Stopped. Every draw is kept in {table.source}: serve again with "
+               "the same --data to go on.")
+
+
+def _interrupt(signum, frame):
+    raise KeyboardInterrupt
+
+
+def _run(table, the_look, host, port, found, names, qr_pdf, page_size, lang):
+    import uvicorn
+
+    from companion.web import app, limits, network, qr
+
     sock = _listen(network, host, port, table.port)
     bound = sock.getsockname()[1]
     table.remember_port(bound)
-    link = f"http://{network.url_host(host)}:{bound}/t/{table.token}"
+    # On every address (0.0.0.0, ::), the link needs one a phone can reach: the LAN's.
+    shown = (found[0] if found else "127.0.0.1") if network.everywhere(host) else host
+    link = f"http://{network.url_host(shown)}:{bound}/t/{table.token}"
     if qr_pdf:
         words = {k: v[lang] for k, v in the_look.texts.items()}
         qr.write_card(qr_pdf, link, words, the_look.credits[lang], page_size)
@@ -88,9 +120,12 @@ def serve(host, port, players, data, tie_rule, names, qr_pdf, paper, lang):
     out = sys.stdout
     click.echo(f"Table link: {link}")
     qr.print_terminal(link, out)
-    if host in ("127.0.0.1", "localhost", "::1"):
-        click.echo("Note: 127.0.0.1 is this machine only; phones need a LAN address (--host).")
-    others = [a for a in found if a != host]
+    if shown != host:
+        click.echo(f"Listening on every address of this machine ({host}); the link uses "
+                   f"{shown}.")
+    if network.loopback(shown):
+        click.echo(f"Note: {shown} is this machine only; phones need a LAN address (--host).")
+    others = [a for a in found if a != shown]
     if others:
         click.echo("This machine has other addresses; if phones cannot connect, restart with "
                    "--host " + " or --host ".join(others))
@@ -100,18 +135,18 @@ def serve(host, port, players, data, tie_rule, names, qr_pdf, paper, lang):
                "Stop with Ctrl+C.")
     out.flush()
 
-    allowed = sorted({host, *names, "localhost", "127.0.0.1"})
-    server = uvicorn.Server(uvicorn.Config(app.create_app(table, the_look, allowed),
-                                           log_level="warning", lifespan="on",
-                                           timeout_graceful_shutdown=2))
+    served = {shown, *names, "localhost", "127.0.0.1", "::1"}
+    served |= set(found) if network.everywhere(host) else {host}
+    config = uvicorn.Config(
+        app.create_app(table, the_look, sorted(served), bound),
+        log_level="warning", lifespan="on", timeout_graceful_shutdown=2,
+        http=limits.protocol(limits.connection_limit()), ws="none", proxy_headers=False,
+        timeout_keep_alive=5, backlog=128, h11_max_incomplete_event_size=16 * 1024)
+    limits.quiet_logs()
     try:
-        server.run(sockets=[sock])
-    except KeyboardInterrupt:  # uvicorn re-raises Ctrl+C once it has shut down cleanly
+        uvicorn.Server(config).run(sockets=[sock])
+    except KeyboardInterrupt:  # uvicorn re-raises Ctrl+C (and our SIGTERM) once stopped
         pass
-    finally:
-        table.close()
-    click.echo(f"Stopped. Every draw is kept in {table.source}: serve again with "
-               "the same --data to go on.")
 
 
 def _listen(network, host: str, port: int | None, last_port: int | None):

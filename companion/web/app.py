@@ -1,27 +1,33 @@
 """The table's HTTP side: the phone page, the JSON API and the live event stream.
 
 Every page and API call carries the table's token in its path (the token is the
-capability; compared in constant time). Store calls run one at a time on one worker
+capability; compared in constant time). Every request names a host this table is served
+on (no DNS rebinding), and a POST comes from no page or from the table's own: a foreign
+page's Origin is refused, as is any body not sent as application/json (a foreign page
+can send text/plain without asking first). Store calls run one at a time on one worker
 thread, so SQLite's fsync never stalls the event streams and draws never interleave."""
 
 import asyncio
 import hmac
+import ipaddress
 import json
 from contextlib import asynccontextmanager
 from concurrent.futures import ThreadPoolExecutor
 from functools import lru_cache, partial
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from sse_starlette import EventSourceResponse
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
-from starlette.middleware.trustedhost import TrustedHostMiddleware
-from starlette.requests import Request
+from starlette.datastructures import Headers
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import HTMLResponse, JSONResponse
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from companion.errors import shown
 from companion.web.errors import WebError
 from companion.web.look import Look
 from companion.web.store import Store
@@ -74,18 +80,18 @@ def _check_draw(body, guilds: list[str], colours: list[str]) -> tuple[str, dict[
         raise WebError(400, "body", "must be a JSON object with guild and bag")
     for key in body:
         if key not in ("guild", "bag"):
-            raise WebError(400, "body", f"unknown field {str(key)[:40]!r} (send guild and bag)")
+            raise WebError(400, "body", f"unknown field {shown(key, 40)} (send guild and bag)")
     guild = body.get("guild")
     if not isinstance(guild, str):
         raise WebError(400, "guild", "missing or not a string")
     if guild not in guilds:
-        raise WebError(400, "guild", f"unknown guild {guild[:40]!r} (use {', '.join(guilds)})")
+        raise WebError(400, "guild", f"unknown guild {shown(guild, 40)} (use {', '.join(guilds)})")
     bag = body.get("bag")
     if not isinstance(bag, dict):
         raise WebError(400, "bag", "missing or not an object of colour: count")
     for colour, n in bag.items():
         if colour not in colours:
-            raise WebError(400, "bag", f"unknown colour {colour[:40]!r} (this table plays "
+            raise WebError(400, "bag", f"unknown colour {shown(colour, 40)} (this table plays "
                                        f"{', '.join(colours)})")
         if isinstance(n, bool) or not isinstance(n, int):
             raise WebError(400, f"bag.{colour}", "must be a whole number")
@@ -105,26 +111,55 @@ def _odds(items: tuple[tuple[str, int], ...], tie_rule: str) -> dict:
             "exact": {c: str(p) for c, p in result.exact.items()}, "odds": result.floats()}
 
 
+def _is_json(content_type: str) -> bool:
+    """application/json, with no parameter but charset=utf-8: the exact media type, not
+    a substring ("text/plain; charset=application/json" needs no preflight)."""
+    kind, *params = content_type.split(";")
+    if kind.strip().lower() != "application/json":
+        return False
+    for param in filter(str.strip, params):
+        name, _, value = param.partition("=")
+        if (name.strip().lower(), value.strip().strip('"').lower()) != ("charset", "utf-8"):
+            return False
+    return True
+
+
 async def _json_body(request: Request):
-    if "application/json" not in request.headers.get("content-type", ""):
+    if not _is_json(request.headers.get("content-type", "")):
         raise WebError(400, "Content-Type", "send application/json")
     length = request.headers.get("content-length", "")
-    if length.isdigit() and int(length) > MAX_BODY:
+    if length.isascii() and length.isdigit() and int(length) > MAX_BODY:
         raise WebError(400, "body", f"over {MAX_BODY} bytes")
     raw = bytearray()
-    async for chunk in request.stream():
-        raw += chunk
-        if len(raw) > MAX_BODY:
-            raise WebError(400, "body", f"over {MAX_BODY} bytes")
+    try:
+        async for chunk in request.stream():
+            raw += chunk
+            if len(raw) > MAX_BODY:
+                raise WebError(400, "body", f"over {MAX_BODY} bytes")
+    except ClientDisconnect:  # gone (or cut off for being too slow): nobody to answer
+        raise WebError(400, "body", "the connection closed before the body ended") from None
     if not raw:
         return {}
     try:
         return json.loads(raw)
+    except RecursionError:
+        raise WebError(400, "body", "nested too deeply") from None
     except ValueError:
         raise WebError(400, "body", "not valid JSON") from None
 
 
-def create_app(store: Store, look: Look, allowed_hosts: list[str]) -> Starlette:
+def _count(colour: str, n: str) -> int:
+    """A count from the query string: ASCII digits only ("²" passes str.isdigit), 0-8."""
+    if not (n.isascii() and n.isdigit() and len(n) <= 2 and int(n) <= vote.VOTE_SIZE):
+        raise WebError(400, f"bag.{colour}", f"must be a whole number from 0 to "
+                                             f"{vote.VOTE_SIZE}, not {shown(n, 20)}")
+    return int(n)
+
+
+def create_app(store: Store, look: Look, allowed_hosts: list[str],
+               port: int | None = None) -> Starlette:
+    """The app for `store`, answering to `allowed_hosts` (names or IP addresses); POSTs
+    with an Origin must come from one of them on `port` (None: any port)."""
     worker = ThreadPoolExecutor(1, thread_name_prefix="table-store")
     hub = Hub()
     colours = [p["colour"] for p in store.players]
@@ -159,12 +194,10 @@ def create_app(store: Store, look: Look, allowed_hosts: list[str]) -> Starlette:
     async def odds(request: Request):
         table(request)
         bag = {}
-        for colour, n in request.query_params.items():
+        for colour, n in request.query_params.multi_items():
             if colour not in colours:
-                raise WebError(400, "bag", f"unknown colour {colour[:40]!r}")
-            if not n.isdigit():
-                raise WebError(400, f"bag.{colour}", "must be a whole number")
-            bag[colour] = int(n)
+                raise WebError(400, "bag", f"unknown colour {shown(colour, 40)}")
+            bag[colour] = _count(colour, n)
         try:
             return JSONResponse(_odds(tuple(sorted(bag.items())), store.tie_rule))
         except ScoreError as e:
@@ -225,8 +258,7 @@ def create_app(store: Store, look: Look, allowed_hosts: list[str]) -> Starlette:
         Route("/t/{token}/api/events", events),
         Mount("/static", StaticFiles(directory=PAGE / "static")),
     ]
-    middleware = [Middleware(_Headers),
-                  Middleware(TrustedHostMiddleware, allowed_hosts=allowed_hosts)]
+    middleware = [Middleware(_Headers), Middleware(_Served, hosts=allowed_hosts, port=port)]
     app = Starlette(routes=routes, middleware=middleware,
                     exception_handlers={WebError: web_error, HTTPException: http_error},
                     lifespan=partial(_lifespan, worker=worker))
@@ -238,6 +270,57 @@ def create_app(store: Store, look: Look, allowed_hosts: list[str]) -> Starlette:
 async def _lifespan(app, worker):
     yield
     worker.shutdown(wait=True)
+
+
+def _host(name: str) -> str:
+    """One spelling of a host: lowercase, IPv6 compressed."""
+    name = name.lower().removesuffix(".")
+    try:
+        return ipaddress.ip_address(name).compressed
+    except ValueError:
+        return name
+
+
+def _authority(url: str) -> tuple[str, int | None] | None:
+    """(host, port) of "//host:port" or "scheme://host:port" ([v6] too); None if that is
+    not all there is to it."""
+    try:
+        parts = urlsplit(url)
+        if parts.path or parts.query or parts.fragment or parts.username is not None:
+            return None
+        return (_host(parts.hostname), parts.port) if parts.hostname else None
+    except ValueError:
+        return None
+
+
+class _Served:
+    """Answers only to the hosts this table is served on (a Host header "[::1]:8000" is
+    an IPv6 host, not "["), and takes a POST only from no page or the table's own."""
+
+    def __init__(self, app, hosts: list[str], port: int | None):
+        self.app, self.hosts, self.port = app, {_host(h) for h in hosts}, port
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] == "http":
+            problem = self.problem(scope)
+            if problem:
+                status, field, message = problem
+                response = JSONResponse({"error": f"{field}: {message}"}, status)
+                return await response(scope, receive, send)
+        await self.app(scope, receive, send)
+
+    def problem(self, scope) -> tuple[int, str, str] | None:
+        headers = Headers(scope=scope)
+        host = _authority("//" + headers.get("host", ""))
+        if host is None or host[0] not in self.hosts:
+            return 400, "Host", "not a name this table is served on"
+        origin = headers.get("origin")
+        if scope["method"] == "POST" and origin is not None:
+            ours = origin.lower().startswith("http://") and _authority(origin)
+            if not ours or ours[0] not in self.hosts or (
+                    self.port is not None and (ours[1] or 80) != self.port):
+                return 403, "Origin", "this table takes changes from its own page only"
+        return None
 
 
 class _Headers:

@@ -2,6 +2,7 @@
 Both use the same qrcode matrix: dark modules on light, with the standard 4-module quiet
 zone, error correction M (survives a crease or a glass ring)."""
 
+import os
 from pathlib import Path
 from typing import TextIO
 
@@ -18,16 +19,29 @@ def matrix(link: str) -> list[list[bool]]:
     return q.get_matrix()
 
 
-def print_terminal(link: str, out: TextIO) -> None:
-    """Two modules per character cell. On a terminal, explicit colours keep it dark on
-    light whatever the terminal's theme; elsewhere, spaces are dark (for dark themes)."""
+def print_terminal(link: str, out: TextIO, environ: dict | None = None) -> None:
+    """The code as text. Colours, where the terminal takes them, keep it dark on light
+    whatever its theme; without (not a terminal, TERM=dumb, NO_COLOR) the glyphs draw the
+    light modules, which is dark on light on a dark theme. Half blocks hold two modules a
+    cell; an output that cannot encode them (a Windows code page, ASCII) gets "##"."""
+    env = os.environ if environ is None else environ
+    colour = (out.isatty() and env.get("TERM") != "dumb" and not env.get("NO_COLOR")
+              # a Windows console shows escape codes raw unless it is a modern terminal
+              and (os.name != "nt" or "WT_SESSION" in env or "TERM" in env))
     rows = matrix(link)
-    tty = out.isatty()
-    if len(rows) % 2:
-        rows.append([False] * len(rows[0]))
-    for top, bottom in zip(rows[::2], rows[1::2]):
-        line = "".join(_cell(t, b) for t, b in zip(top, bottom))
-        out.write(f"\x1b[97;40m{line}\x1b[0m\n" if tty else line + "\n")
+    if _encodes(out, "█▀▄"):
+        if len(rows) % 2:
+            rows.append([False] * len(rows[0]))
+        lines = ["".join(_cell(t, b) for t, b in zip(top, bottom))
+                 for top, bottom in zip(rows[::2], rows[1::2])]
+        lines = [f"\x1b[97;40m{line}\x1b[0m" for line in lines] if colour else lines
+    elif colour:  # light and dark backgrounds, one module two spaces wide
+        lines = ["".join("\x1b[40m  " if dark else "\x1b[107m  " for dark in row) + "\x1b[0m"
+                 for row in rows]
+    else:
+        lines = ["".join("  " if dark else "##" for dark in row) for row in rows]
+    for line in lines:
+        out.write(line + "\n")
     out.flush()
 
 
@@ -35,6 +49,17 @@ def _cell(top: bool, bottom: bool) -> str:
     # The glyph draws the light modules (foreground), the background shows the dark ones.
     return {(False, False): "█", (False, True): "▀", (True, False): "▄", (True, True): " "}[
         (top, bottom)]
+
+
+def _encodes(out: TextIO, text: str) -> bool:
+    encoding = getattr(out, "encoding", None)
+    if not encoding:  # a text buffer (io.StringIO) holds any character
+        return True
+    try:
+        text.encode(encoding)
+        return True
+    except (UnicodeEncodeError, LookupError):
+        return False
 
 
 def write_card(path: Path, link: str, words: dict[str, str], credits: str,

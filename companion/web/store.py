@@ -6,9 +6,17 @@ the server loses nothing it has answered. The idempotency key is stored in the s
 transaction as the draw, so a repeated request can never draw twice. Guild holders and
 the Governor are not stored: they follow from the draws not undone, replayed in order.
 
-One connection, used by one thread at a time (the app runs every call on one worker)."""
+One connection, used by one thread at a time (the app runs every call on one worker).
+
+Our files are marked in the SQLite header (application_id, user_version) and the mark is
+read from the file's bytes before SQLite opens it, so another program's database is
+refused untouched. A new table is written whole beside its place, owner-only (it holds
+the token and the next secret seed), then renamed in: only a missing file makes a new
+table, never an empty or damaged one."""
 
 import json
+import os
+import re
 import secrets
 import sqlite3
 from contextlib import contextmanager
@@ -21,6 +29,10 @@ from scorers import lugvanion as vote
 from scorers.errors import ScoreError
 
 SCHEMA_VERSION = "1"
+APPLICATION_ID = 0x54634C67  # "TcLg": a table-companion Lugvanion table (PRAGMA application_id)
+FORMAT = 1  # PRAGMA user_version
+MAGIC = b"SQLite format 3\x00"
+_TOKEN = re.compile(r"[A-Za-z0-9_-]{16,64}")
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS draws (
@@ -38,6 +50,7 @@ class Store:
     def __init__(self, conn: sqlite3.Connection, source: str, guilds: list[str]):
         self.conn, self.source, self.guilds = conn, source, list(guilds)
         meta = dict(conn.execute("SELECT key, value FROM meta"))
+        self.schema: str | None = meta.get("schema")
         self.token: str = meta["token"]
         self.players: list[dict] = json.loads(meta["players"])
         self.tie_rule: str = meta["tie_rule"]
@@ -46,45 +59,64 @@ class Store:
         self.draws: list[dict] = [
             {**json.loads(result), "undone": bool(undone)}
             for result, undone in conn.execute("SELECT result, undone FROM draws ORDER BY id")]
+        # A flipped byte must not pass for a table: each value has its one shape.
+        if (not _TOKEN.fullmatch(self.token) or len(self._next_seed) != 32
+                or self.tie_rule not in ("extra", "redraw")
+                or not all(isinstance(p, dict) and isinstance(p.get("colour"), str)
+                           and isinstance(p.get("name"), str) for p in self.players)
+                or not all({"id", "guild", "winner"} <= d.keys() for d in self.draws)):
+            raise ValueError("the table's settings are not as written")
 
     # ---- opening ---------------------------------------------------------------------
 
     @classmethod
     def open(cls, path: Path, guilds: list[str], players: list[dict] | None,
              tie_rule: str | None, default_players: list[dict]) -> "Store":
-        """Open the table at `path`, or make it. `players` and `tie_rule` None: as stored
-        (or the defaults for a new table). Given and unlike the stored table: an error."""
+        """Open the table at `path`, or make it if no file is there. `players` and
+        `tie_rule` None: as stored (or the defaults for a new table). Given and unlike the
+        stored table: an error. Another program's file or a damaged one: an error."""
         path = Path(path)
         source = str(path)
         try:
-            path.parent.mkdir(parents=True, exist_ok=True)
+            if not os.path.lexists(path):
+                path.parent.mkdir(parents=True, exist_ok=True)
+                _create(path, _new_table(players or default_players, tie_rule))
+            legacy = _check_mark(path)
+            if legacy:
+                _check_legacy(path)
             conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
-            conn.execute("PRAGMA journal_mode=WAL")
-            conn.execute("PRAGMA synchronous=FULL")
-            conn.executescript(SCHEMA)
-            with _transaction(conn):
-                meta = dict(conn.execute("SELECT key, value FROM meta"))
-                if not meta:
-                    meta = _new_table(players or default_players, tie_rule)
-                    conn.executemany("INSERT INTO meta VALUES (?, ?)", meta.items())
         except sqlite3.DatabaseError as e:
             raise CompanionError(f"not a table-companion table ({e})", source=source) from None
         except OSError as e:
-            raise CompanionError(f"cannot open ({e.strerror})", source=source) from None
-        if meta.get("schema") != SCHEMA_VERSION:
-            raise CompanionError(f"table format {meta.get('schema')!r} is not "
+            raise CompanionError(f"cannot open ({e.strerror or e})", source=source) from None
+        try:
+            conn.execute("PRAGMA journal_mode=WAL")
+            conn.execute("PRAGMA synchronous=FULL")
+            if conn.execute("PRAGMA quick_check").fetchall() != [("ok",)]:
+                raise sqlite3.DatabaseError("quick_check found damage")
+            if legacy:  # a table made before files were marked: mark it now
+                conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+                conn.execute(f"PRAGMA user_version = {FORMAT}")
+            table = cls(conn, source, guilds)
+        except (sqlite3.DatabaseError, KeyError, ValueError, TypeError, AttributeError) as e:
+            conn.close()
+            raise _damaged(source, e) from None
+        if table.schema != SCHEMA_VERSION:
+            table.close()
+            raise CompanionError(f"table format {table.schema!r} is not "
                                  f"{SCHEMA_VERSION!r}", source=source, field="schema")
-        stored = json.loads(meta["players"])
-        if players is not None and players != stored:
+        if players is not None and players != table.players:
+            table.close()
             raise CompanionError(
-                "this table was started with " + ",".join(_player_arg(p) for p in stored)
+                "this table was started with " + ",".join(_player_arg(p) for p in table.players)
                 + "; leave --players out, or give another --data file for a new table",
                 source=source, field="--players")
-        if tie_rule is not None and tie_rule != meta["tie_rule"]:
-            raise CompanionError(f"this table plays the tie rule {meta['tie_rule']}; leave "
+        if tie_rule is not None and tie_rule != table.tie_rule:
+            table.close()
+            raise CompanionError(f"this table plays the tie rule {table.tie_rule}; leave "
                                  "--tie-rule out, or give another --data file for a new table",
                                  source=source, field="--tie-rule")
-        return cls(conn, source, guilds)
+        return table
 
     def remember_port(self, port: int) -> None:
         """The port goes with the token into the printed QR code: keep it for restarts."""
@@ -92,6 +124,11 @@ class Store:
         self.port = port
 
     def close(self) -> None:
+        """Fold the write-ahead log into the file and close: nothing left beside it."""
+        try:
+            self.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        except sqlite3.Error:
+            pass  # closing still checkpoints what it can
         self.conn.close()
 
     # ---- reading ---------------------------------------------------------------------
@@ -185,6 +222,85 @@ def _transaction(conn: sqlite3.Connection):
         conn.execute("ROLLBACK")
         raise
     conn.execute("COMMIT")
+
+
+def _check_mark(path: Path) -> bool:
+    """Read the SQLite header's bytes (SQLite never opens a file that is not ours).
+    True: an unmarked SQLite file, which may be a table made before the mark."""
+    with open(path, "rb") as f:
+        head = f.read(100)
+    if not head:
+        raise CompanionError("empty file (0 bytes), not a table: delete it to start a new "
+                             "table, or give another --data file", source=str(path))
+    if not (head.startswith(MAGIC) or MAGIC.startswith(head)):
+        raise CompanionError("not a table-companion table (not an SQLite database)",
+                             source=str(path))
+    if len(head) < 100:
+        raise _damaged(str(path), f"cut short at {len(head)} bytes")
+    # Cut short: the header counts the pages. (Only with no log beside it: after a crash
+    # the write-ahead log may still hold pages the file is waiting for.)
+    page = int.from_bytes(head[16:18], "big")
+    page = 65536 if page == 1 else page
+    pages, size = int.from_bytes(head[28:32], "big"), os.path.getsize(path)
+    wal = Path(f"{path}-wal")
+    if (page and head[92:96] == head[24:28] and not (wal.exists() and wal.stat().st_size)
+            and (size % page or size < pages * page)):
+        raise _damaged(str(path), f"cut short at {size} bytes")
+    user_version = int.from_bytes(head[60:64], "big")
+    app_id = int.from_bytes(head[68:72], "big")
+    if app_id == 0 and user_version == 0:
+        return True
+    if app_id != APPLICATION_ID:
+        raise CompanionError(f"not a table-companion table (another program's SQLite "
+                             f"database, application_id {app_id:#x})", source=str(path))
+    if user_version > FORMAT:
+        raise CompanionError(f"written by a newer table-companion (format {user_version}, "
+                             f"this one reads {FORMAT}): upgrade it", source=str(path))
+    return False
+
+
+def _check_legacy(path: Path) -> None:
+    """An unmarked file is ours only if it holds exactly our tables and our schema row.
+    Read only, and as an unchanging file unless a log beside it holds pages: another
+    program's database is left as it was, with nothing new beside it."""
+    wal = Path(f"{path}-wal")
+    how = "mode=ro" if wal.exists() and wal.stat().st_size else "immutable=1"
+    conn = sqlite3.connect(f"{path.resolve().as_uri()}?{how}", uri=True)
+    try:
+        tables = {n for (n,) in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        row = (conn.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
+               if tables == {"meta", "draws"} else None)
+    finally:
+        conn.close()
+    if row is None:
+        raise CompanionError("not a table-companion table (another program's SQLite "
+                             "database)", source=str(path))
+
+
+def _damaged(source: str, why) -> CompanionError:
+    return CompanionError(f"damaged table file ({why}): restore it from a copy, or give "
+                          "another --data file for a new table", source=source)
+
+
+def _create(path: Path, meta: dict[str, str]) -> None:
+    """Write a new table whole beside `path` (owner-only), then rename it in: a killed
+    start leaves no half table where the table goes."""
+    tmp = path.with_name(f".{path.name}.new-{os.getpid()}")
+    os.close(os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600))
+    try:
+        conn = sqlite3.connect(tmp, isolation_level=None)
+        try:
+            conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+            conn.execute(f"PRAGMA user_version = {FORMAT}")
+            conn.executescript(SCHEMA)
+            with _transaction(conn):
+                conn.executemany("INSERT INTO meta VALUES (?, ?)", meta.items())
+        finally:
+            conn.close()
+        os.replace(tmp, path)
+    finally:
+        if os.path.lexists(tmp):
+            os.unlink(tmp)
 
 
 def _new_table(players: list[dict], tie_rule: str | None) -> dict[str, str]:
