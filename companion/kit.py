@@ -55,6 +55,11 @@ class CardFile:
     stock: str = "cards"
     flip: str | None = None  # None: the build's --flip
 
+    @property
+    def spaced(self) -> bool:
+        """Tokens are cut out one by one: with bleed, a gap between them too."""
+        return self.stock == "tokens"
+
 
 @dataclass
 class PageFile:
@@ -117,7 +122,7 @@ def build(name: str, opts: Options, progress: Callable[[str], None] = lambda _: 
     files = [f for f in files if f.components]
 
     # Plan every sheet before writing anything: a card that cannot fit fails here.
-    grids = {f.path: plan_grid(*page, *f.size, settings, bleed)
+    grids = {f.path: plan_grid(*page, *f.size, settings, bleed, spaced=f.spaced)
              for f in files if isinstance(f, CardFile)}
 
     game_name = data.sub("game").get("name", str)

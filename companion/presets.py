@@ -16,8 +16,12 @@ class SheetSettings:
     crop_max: float
     crop_min: float
     crop_width: float
+    token_gap: float
     furniture_band: float
     calibration_bar: float
+    caption_size: float
+    label_size: float
+    label_min: float
     smallest_card: float
     largest_bleed: float
 

@@ -6,6 +6,7 @@ from typing import Callable
 
 from companion.draw import text
 from companion.imposition import Grid, Placed
+from companion.presets import SheetSettings
 from companion.units import mm
 
 # draw(canvas, width, height, bleed) paints a face with (0, 0) at its trim box's lower-left.
@@ -35,20 +36,18 @@ class SheetText:
 
 
 def _place(c, placed: Placed, grid: Grid, face: Face, forms: set) -> None:
-    b = placed.box
-    c.saveState()
-    c.translate(b.x, b.y)
-    if placed.turned:
-        c.translate(b.w, b.h)
-        c.rotate(180)
+    """Draws a face upright in its own size, turned onto its place on the sheet."""
+    w, h = placed.size
     bl = grid.bleed
+    c.saveState()
+    c.transform(*placed.matrix)
     p = c.beginPath()
-    p.rect(-bl, -bl, b.w + 2 * bl, b.h + 2 * bl)
+    p.rect(-bl, -bl, w + 2 * bl, h + 2 * bl)
     c.clipPath(p, stroke=0, fill=0)
     if face.key is not None and face.key in forms:
         c.doForm(face.key)
     else:
-        face.draw(c, b.w, b.h, bl)
+        face.draw(c, w, h, bl)
     c.restoreState()
 
 
@@ -62,10 +61,48 @@ def _define_forms(c, faces, grid: Grid, forms: set) -> None:
             forms.add(face.key)
 
 
-def furniture(c, grid: Grid, band_flip: str | None, caption: str, label: str,
-              short_label: str | None = None) -> None:
-    """The 50 mm calibration bar with its caption, and the sheet label, in the band.
-    A label too long for the room left falls back to `short_label`."""
+def label_room(grid: Grid, caption: str) -> float:
+    """The band's length left for the label after the bar and its caption."""
+    s = grid.settings
+    length = grid.band.h if grid.band_side == "left" else grid.band.w
+    return length - s.calibration_bar - mm(4) - text.width(caption, "regular", s.caption_size)
+
+
+def fit_label(compose: Callable[[list[str]], str], names: list[str], room: float,
+              settings: SheetSettings) -> tuple[list[str], float]:
+    """The sheet label naming every component, and its size: one line at label_size, or
+    smaller down to label_min; else two lines at label_min; else with the longest name cut
+    short word by word ("Temple of…") until it fits."""
+    s, names = settings, list(names)
+    while True:
+        label = compose(names)
+        size = min(s.label_size, s.label_size * room / text.width(label, "regular", s.label_size))
+        if size >= s.label_min:
+            return [label], size
+        lines = _two_lines(label, room, s.label_min)
+        if lines:
+            return lines, s.label_min
+        cuttable = [i for i, name in enumerate(names) if " " in name]
+        if not cuttable:  # nothing left to cut: text.line squeezes what remains
+            return [label], s.label_min
+        i = max(cuttable, key=lambda i: text.width(names[i], "regular", 1))
+        names[i] = names[i].removesuffix("…").rsplit(" ", 1)[0] + "…"
+
+
+def _two_lines(label: str, room: float, size: float) -> list[str] | None:
+    """The label broken after a " · " or " + ", as evenly as can be, if both lines fit."""
+    def widest(lines: list[str]) -> float:
+        return max(text.width(t, "regular", size) for t in lines)
+
+    cuts = [i + 3 for i in range(len(label)) if label[i:i + 3] in (" · ", " + ")]
+    best = min(([label[:i].rstrip(), label[i:]] for i in cuts), key=widest, default=None)
+    return best if best and widest(best) <= room else None
+
+
+def furniture(c, grid: Grid, band_flip: str | None, caption: str, label: list[str],
+              size: float) -> None:
+    """The 50 mm calibration bar with its caption, and the label's lines (from fit_label),
+    in the band."""
     band = grid.band if band_flip is None else grid.mirror(grid.band, band_flip)
     turned = band_flip == "short"
     c.saveState()
@@ -79,7 +116,8 @@ def furniture(c, grid: Grid, band_flip: str | None, caption: str, label: str,
         if turned:
             c.rotate(180)
         length, thick = band.w, band.h
-    bar = grid.settings.calibration_bar
+    s = grid.settings
+    bar = s.calibration_bar
     base = thick * 0.3
     c.setFillGray(0)
     c.rect(0, base, bar, mm(1.2), stroke=0, fill=1)
@@ -87,12 +125,11 @@ def furniture(c, grid: Grid, band_flip: str | None, caption: str, label: str,
     for i in range(6):
         x = min(i * bar / 5, bar - 0.2)
         c.line(x, base, x, base + mm(2.2))
-    cap = caption.format(length=round(bar / mm(1)))
-    text.line(c, cap, bar + mm(2), base, "regular", 6.5)
-    room = length - bar - mm(4) - text.width(cap, "regular", 6.5)
-    if short_label and text.width(label, "regular", 5) > room:
-        label = short_label
-    text.line(c, label, length, base, "regular", 7, align="right", max_w=room)
+    text.line(c, caption, bar + mm(2), base, "regular", s.caption_size)
+    room = label_room(grid, caption)
+    for i, line in enumerate(label):  # the last line on the bar's baseline
+        y = base + (len(label) - 1 - i) * size * 1.2
+        text.line(c, line, length, y, "regular", size, align="right", max_w=room)
     c.restoreState()
 
 
@@ -105,21 +142,27 @@ def crop_marks(c, grid: Grid) -> None:
     c.restoreState()
 
 
+def _labeller(words: SheetText, n: int, total: int,
+              tail: str = "") -> Callable[[list[str]], str]:
+    """Sheet n's label for a list of component names."""
+    return lambda names: words.sheet_label.format(
+        game=words.game, component=" + ".join(names), n=n, total=total) + tail
+
+
 def render(c, cards: list[Card], grid: Grid, flip: str, words: SheetText) -> int:
     """Draws every card, sheet by sheet; returns the number of pages written."""
     per = grid.per_sheet
     total = -(-len(cards) // per)
+    caption = words.caption.format(length=round(grid.settings.calibration_bar / mm(1)))
+    room = label_room(grid, caption)
     forms: set = set()
     pages = 0
     for n in range(total):
         batch = cards[n * per:(n + 1) * per]
         names = list(dict.fromkeys(card.component for card in batch))
-        label = words.sheet_label.format(game=words.game, component=" + ".join(names),
-                                         n=n + 1, total=total)
-        short = words.sheet_label.format(game=words.game, component=names[0], n=n + 1,
-                                         total=total)
         crop_marks(c, grid)
-        furniture(c, grid, None, words.caption, label, short)
+        label = _labeller(words, n + 1, total)
+        furniture(c, grid, None, caption, *fit_label(label, names, room, grid.settings))
         for slot, card in enumerate(batch):
             _place(c, grid.front(slot), grid, card.front, forms)
         c.showPage()
@@ -127,8 +170,8 @@ def render(c, cards: list[Card], grid: Grid, flip: str, words: SheetText) -> int
         if flip == "none":
             continue
         _define_forms(c, [card.back for card in batch if card.back], grid, forms)
-        furniture(c, grid, flip, words.caption, f"{label} · {words.back_word}",
-                  f"{short} · {words.back_word}")
+        label = _labeller(words, n + 1, total, f" · {words.back_word}")
+        furniture(c, grid, flip, caption, *fit_label(label, names, room, grid.settings))
         for slot, card in enumerate(batch):
             if card.back:
                 _place(c, grid.back(slot, flip), grid, card.back, forms)
