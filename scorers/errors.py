@@ -1,4 +1,8 @@
-"""The scorers' one error type: what is wrong, and the field at fault."""
+"""The scorers' one error type: what is wrong, and the field at fault. Values from the
+user's input go into messages through `shown` (quoted, control characters escaped, never a
+Python repr) and keys into field names through `escape`, as everywhere in the project."""
+
+from companion.errors import escape, shown  # noqa: F401  (pure text helpers, re-exported)
 
 
 class ScoreError(ValueError):
@@ -9,3 +13,8 @@ class ScoreError(ValueError):
 
     def line(self) -> str:
         return f"{self.field}: {self.message}" if self.field else self.message
+
+
+def plain(text: str) -> bool:
+    """Text a person could type: no control characters, no broken (surrogate) characters."""
+    return escape(text) == text

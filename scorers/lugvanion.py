@@ -1,8 +1,8 @@
 """Lugvanion's guild vote (RULINGS L5-L6): exact odds and a verifiable draw. Pure.
 
 The vote
-    A bag holds partisans of 2-4 colours (8 in a real vote). 5 are drawn blind; the colour
-    with strictly the most drawn partisans wins. On a tie:
+    A bag holds partisans of 1-4 colours (8 in a real vote; 5 to 99 to explore odds).
+    5 are drawn blind; the colour with strictly the most drawn partisans wins. On a tie:
       extra  (default) draw one more partisan at a time from those left until one colour
              leads alone; if all are out and the lead is still shared, put every partisan
              back and draw 5 afresh.
@@ -38,16 +38,19 @@ The verifiable draw (version 1), so that another program can recompute it
 
 import hashlib
 import hmac
+import re
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
 
-from scorers.errors import ScoreError
+from scorers.errors import ScoreError, shown
 
 DRAWN = 5
 VOTE_SIZE = 8
 TIE_RULES = ("extra", "redraw")
 MAX_COLOURS = 4
+MAX_ANY_SIZE = 99  # bags other than 8 are for exploring odds; the draw stays instant
+COLOUR = re.compile(r"[a-z]{1,20}")
 MAX_ATTEMPTS = 10_000
 VERSION = "lugvanion-draw-v1"
 GUILDS_TO_WIN = 2
@@ -77,31 +80,36 @@ class Draw:
 # ---- the bag -------------------------------------------------------------------------
 
 def check_bag(bag: dict, allow_any_size: bool = False) -> dict[str, int]:
-    """A bag as colour -> count, checked; returned in canonical (sorted) order."""
+    """A bag as colour -> count, checked; returned in canonical (sorted) order. A real vote
+    holds exactly 8 partisans of any colours, one colour alone included (RULINGS L5); other
+    sizes, from 5 to MAX_ANY_SIZE, only to explore odds."""
     if not isinstance(bag, dict) or not bag:
         raise ScoreError("bag", "give each colour's partisans, e.g. red=3 blue=2")
     for colour, n in bag.items():
-        if not isinstance(colour, str) or not colour.isalpha() or not colour.islower():
-            raise ScoreError("bag", f"{colour!r} is not a colour name (lowercase letters)")
+        if not isinstance(colour, str) or not COLOUR.fullmatch(colour):
+            raise ScoreError("bag", f"{shown(colour)} is not a colour name (lowercase letters)")
         if isinstance(n, bool) or not isinstance(n, int):
-            raise ScoreError(f"bag.{colour}", f"{n!r} is not a whole number")
+            raise ScoreError(f"bag.{colour}", f"{shown(n)} is not a whole number")
         if n < 0:
             raise ScoreError(f"bag.{colour}", f"a count cannot be negative ({n})")
-    if len(bag) < 2:
-        raise ScoreError("bag", "a vote needs 2 to 4 colours")
+        if n > MAX_ANY_SIZE:
+            raise ScoreError(f"bag.{colour}", f"{colour}={n}: a bag holds at most "
+                             f"{MAX_ANY_SIZE} partisans (a vote {VOTE_SIZE})")
     if len(bag) > MAX_COLOURS:
         raise ScoreError("bag", f"at most {MAX_COLOURS} colours play, not {len(bag)}")
     total = sum(bag.values())
-    if total < DRAWN:
-        raise ScoreError("bag", f"{DRAWN} partisans are drawn, but the bag holds {total}")
     if total != VOTE_SIZE and not allow_any_size:
         raise ScoreError("bag", f"a vote holds exactly {VOTE_SIZE} partisans, not {total}")
+    if total < DRAWN:
+        raise ScoreError("bag", f"{DRAWN} partisans are drawn, but the bag holds {total}")
+    if total > MAX_ANY_SIZE:
+        raise ScoreError("bag", f"a bag holds at most {MAX_ANY_SIZE} partisans, not {total}")
     return {c: bag[c] for c in sorted(bag)}
 
 
 def check_tie_rule(rule: str) -> str:
     if rule not in TIE_RULES:
-        raise ScoreError("tie_rule", f"{rule!r} is not a tie rule (use extra or redraw)")
+        raise ScoreError("tie_rule", f"{shown(rule)} is not a tie rule (use extra or redraw)")
     return rule
 
 

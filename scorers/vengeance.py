@@ -10,9 +10,12 @@ another turn is played.
 
 from dataclasses import dataclass
 
-from scorers.errors import ScoreError
+from scorers.errors import ScoreError, escape, shown
 
 TYPES = ("herb", "mineral", "potion")
+# The most of each type the centre can hold: every ritual and transitory object of that
+# type in the box (RULINGS G2: 26/22/18 ritual, 7/6/5 transitory; 84 objects in all).
+MOST = {"herb": 26 + 7, "mineral": 22 + 6, "potion": 18 + 5}
 TIE_ORDER = ("potion", "mineral", "herb")  # first wins a tie
 NUMBERS = range(1, 14)
 
@@ -42,7 +45,7 @@ class Resolution:
 
 def _number(n, field: str, seen: set) -> int:
     if isinstance(n, bool) or not isinstance(n, int) or n not in NUMBERS:
-        raise ScoreError(field, f"{n!r} is not a card number (1-13)")
+        raise ScoreError(field, f"{shown(n)} is not a card number (1-13)")
     if n in seen:
         raise ScoreError(field, f"card {n} is played twice (there is one of each number)")
     seen.add(n)
@@ -54,11 +57,15 @@ def resolve(counts: dict[str, int], artifacts: list[tuple[int, str]] = (),
     left = {}
     for t in counts:
         if t not in TYPES:
-            raise ScoreError(t, f"unknown ritual object type (use {', '.join(TYPES)})")
+            raise ScoreError(escape(str(t)),
+                             f"unknown ritual object type (use {', '.join(TYPES)})")
     for t in TYPES:
         n = counts.get(t, 0)
         if isinstance(n, bool) or not isinstance(n, int) or n < 0:
-            raise ScoreError(t, f"{n!r} is not a count (a whole number, 0 or more)")
+            raise ScoreError(t, f"{shown(n)} is not a count (a whole number, 0 or more)")
+        if n > MOST[t]:
+            raise ScoreError(t, f"{n} {t} objects: the game has {MOST[t]} in all "
+                             "(ritual and transitory, RULINGS G2)")
         left[t] = n
     seen_i: set = set()
     spells = sorted((_number(n, "incantation", seen_i) for n in incantations), reverse=True)
@@ -66,7 +73,7 @@ def resolve(counts: dict[str, int], artifacts: list[tuple[int, str]] = (),
     checked = []
     for n, t in artifacts:
         if t not in TYPES:
-            raise ScoreError("artifact", f"artifact {n} removes {t!r}: unknown type "
+            raise ScoreError("artifact", f"artifact {shown(n)} removes {shown(t)}: unknown type "
                              f"(use {', '.join(TYPES)})")
         checked.append((_number(n, "artifact", seen_a), t))
 

@@ -8,18 +8,20 @@ from contextlib import contextmanager
 import click
 
 from companion.commands.common import Failure
-from companion.errors import CompanionError
+from companion.errors import CompanionError, shown
 
-_ITEM = re.compile(r"^([a-z]+)=(-?[0-9]+)$")
+# A count of at most 3 digits (a bag holds at most 99): int() of a huge one is slow.
+_ITEM = re.compile(r"([a-z]{1,20})=(-?[0-9]{1,3})")
 
 
 def parse_bag(items: tuple[str, ...]) -> dict[str, int]:
     """('red=3', 'blue=2') -> {'red': 3, 'blue': 2}; a colour given twice is an error."""
     bag: dict[str, int] = {}
     for item in items:
-        m = _ITEM.match(item.strip().lower())
+        m = _ITEM.fullmatch(item.strip().lower())
         if not m:
-            raise CompanionError(f"{item!r} is not COLOUR=COUNT (e.g. red=3)", field="BAG")
+            raise CompanionError(f"{shown(item)} is not COLOUR=COUNT (e.g. red=3; a bag "
+                                 "holds at most 99 partisans)", field="BAG")
         colour, n = m.group(1), int(m.group(2))
         if colour in bag:
             raise CompanionError(f"colour {colour} is given twice", field="BAG")
@@ -47,7 +49,8 @@ _bag = click.argument("bag", nargs=-1)
 _tie = click.option("--tie-rule", type=click.Choice(["extra", "redraw"]), default="extra",
                     show_default=True, help=TIE_HELP)
 _any = click.option("--allow-any-size", is_flag=True,
-                    help="Allow a bag of other than 8 partisans (to explore odds).")
+                    help="Allow a bag of 5 to 99 partisans, not only a vote's 8 (to explore "
+                         "odds).")
 _json = click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 
 

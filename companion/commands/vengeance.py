@@ -5,15 +5,17 @@ import re
 
 import click
 
-from companion.errors import CompanionError
+from companion.errors import CompanionError, shown
 
-_ARTIFACT = re.compile(r"^\s*([0-9]+)\s*:\s*([a-z]+)\s*$")
+# At most 3 digits: artifacts are numbered 1-13, and int() of a huge digit string is slow.
+_ARTIFACT = re.compile(r"\s*([0-9]{1,3})\s*:\s*([a-z]+)\s*")
 
 
 def parse_artifact(text: str) -> tuple[int, str]:
-    m = _ARTIFACT.match(text.lower())
+    m = _ARTIFACT.fullmatch(text.lower())
     if not m:
-        raise CompanionError(f"{text!r} is not NUMBER:TYPE (e.g. 12:potion)", field="--artifact")
+        raise CompanionError(f"{shown(text)} is not NUMBER:TYPE (e.g. 12:potion; artifacts "
+                             "are numbered 1-13)", field="--artifact")
     return int(m.group(1)), m.group(2)
 
 
@@ -29,13 +31,16 @@ Examples:
   companion vengeance resolve --herb 1 --mineral 1 --potion 2 --artifact 12:potion --artifact 4:mineral
   companion vengeance resolve --herb 2 --mineral 2 --json
   companion vengeance resolve --potion 3 --incantation 7 --incantation 2 --artifact 9:potion""")
-@click.option("--herb", type=int, default=0, show_default=True, help="Herb objects revealed.")
-@click.option("--mineral", type=int, default=0, show_default=True, help="Mineral objects revealed.")
-@click.option("--potion", type=int, default=0, show_default=True, help="Potion objects revealed.")
+@click.option("--herb", type=int, default=0, show_default=True,
+              help="Herb objects revealed (0-33: 26 ritual + 7 transitory).")
+@click.option("--mineral", type=int, default=0, show_default=True,
+              help="Mineral objects revealed (0-28: 22 ritual + 6 transitory).")
+@click.option("--potion", type=int, default=0, show_default=True,
+              help="Potion objects revealed (0-23: 18 ritual + 5 transitory).")
 @click.option("--artifact", "artifacts", multiple=True, metavar="N:TYPE",
-              help="An artifact played: its number and the type it removes (repeatable).")
+              help="An artifact played: its number (1-13) and the type it removes (repeatable).")
 @click.option("--incantation", "incantations", multiple=True, type=int, metavar="N",
-              help="An incantation played: its number (repeatable).")
+              help="An incantation played: its number, 1-13 (repeatable).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 def resolve(herb, mineral, potion, artifacts, incantations, as_json):
     """The order things act in this turn, and which ritual object type wins.
