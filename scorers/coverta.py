@@ -1,15 +1,17 @@
-"""Coverta: the deck's features, round points over several rounds, and the row check
-(RULINGS V1-V6). Pure: plain data in, dataclasses out.
+"""Coverta: the deck's features and round points over several rounds (RULINGS V1-V2,
+V6). The row check (V3, V5) is in scorers/coverta_rows.py. Pure: plain data in,
+dataclasses out.
 
 A number card is {"code", "number", "ink", "shape", "symbol_colour", "fill", "background"};
 parity and range follow from the number.
 """
 
+import re
 from collections import Counter
 from dataclasses import dataclass
 from itertools import combinations
 
-from scorers.errors import ScoreError
+from scorers.errors import ScoreError, escape, plain, shown
 
 # The seven binary features (V1) and their two values.
 FEATURES = {
@@ -26,6 +28,14 @@ NUMBER_RULES = ("parity", "range", "ink")  # the memo card's left side (V3)
 SYMBOL_RULES = ("shape", "symbol_colour", "fill")  # its right side
 JOKERS = ("background",)
 MODES = ("alternate", "keep")
+CARD_FIELDS = ("code", "number", *FREE)
+CODE = re.compile(r"[A-Za-z0-9-]{1,8}")  # printed on the card, typed at the table
+
+DECK_SIZE = 40  # number cards (V2)
+MAX_HAND = DECK_SIZE - 1  # one card is turned up to start (V4)
+PLAYERS = range(2, 6)  # Coverta is for 2 to 5 players
+LEDGER_FIELDS = ("players", "rounds")
+ROUND_FIELDS = ("hands", "first_steal")
 
 
 def features(card: dict) -> dict[str, str]:
@@ -34,24 +44,42 @@ def features(card: dict) -> dict[str, str]:
             **{f: card[f] for f in FREE}}
 
 
+def unknown_field(table: dict, known: tuple, where: str = "") -> None:
+    extra = sorted(str(k) for k in table if k not in known)
+    if extra:
+        name = f"{where}.{escape(extra[0])}" if where else escape(extra[0])
+        raise ScoreError(name, f"unknown field (use {', '.join(known)})")
+
+
 # ---- the deck ------------------------------------------------------------------------
 
-def check_deck(cards: list[dict]) -> dict[str, str]:
+def check_deck(cards) -> dict[str, str]:
     """Checks a deck's cards (V1-V2); returns code -> code for lookups. Raises on a bad card."""
+    if not isinstance(cards, list) or not cards:
+        raise ScoreError("cards", "give the deck: cards = [{ code = \"C01\", number = 1, ... }]")
     codes = {}
     for i, c in enumerate(cards):
         where = f"cards[{i}]"
+        if not isinstance(c, dict):
+            raise ScoreError(where, f"must be a card table {{ code = ..., number = ..., ... }}, "
+                             f"not {shown(c)}")
+        unknown_field(c, CARD_FIELDS, where)
         code = c.get("code")
-        if not isinstance(code, str) or not code:
+        if code is None:
             raise ScoreError(f"{where}.code", "missing")
+        if not isinstance(code, str) or not CODE.fullmatch(code):
+            raise ScoreError(f"{where}.code", f"{shown(code)} is not a card code (1 to 8 "
+                             "letters, digits or -)")
         if code.upper() in codes:
             raise ScoreError(f"{where}.code", f"{code} is used twice")
         n = c.get("number")
         if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= 10:
-            raise ScoreError(f"{where}.number", f"{n!r} is not a number 1-10")
+            raise ScoreError(f"{where}.number", f"{shown(n)} is not a number 1-10")
         for f in FREE:
-            if c.get(f) not in FEATURES[f]:
-                raise ScoreError(f"{where}.{f}", f"{c.get(f)!r} is not one of "
+            if f not in c:
+                raise ScoreError(f"{where}.{f}", f"missing (use {', '.join(FEATURES[f])})")
+            if c[f] not in FEATURES[f]:
+                raise ScoreError(f"{where}.{f}", f"{shown(c[f])} is not one of "
                                  f"{', '.join(FEATURES[f])}")
         codes[code.upper()] = code
     return codes
@@ -90,41 +118,60 @@ class Standings:
     winners: list[str]
 
 
+def check_players(players) -> list[str]:
+    if not isinstance(players, list) or not all(isinstance(p, str) and p.strip()
+                                                for p in players):
+        raise ScoreError("players", "give the players' names: players = [\"Ana\", \"Bo\"]")
+    if len(players) not in PLAYERS:
+        raise ScoreError("players", f"Coverta is for 2 to 5 players, not {len(players)}")
+    for i, p in enumerate(players):
+        if not plain(p):
+            raise ScoreError(f"players[{i}]", f"{shown(p)}: a name cannot hold control "
+                             "characters")
+    dup = [p for p, n in Counter(players).items() if n > 1]
+    if dup:
+        raise ScoreError("players", f"two players are named {shown(dup[0])}")
+    return players
+
+
+def check_round(players: list[str], r, where: str) -> dict:
+    """One round: every player's hand count (0-39, 39 in all at most) and the first steal."""
+    if not isinstance(r, dict):
+        raise ScoreError(where, "must be a table: hands = { NAME = COUNT, ... }")
+    unknown_field(r, ROUND_FIELDS, where)
+    hands = r.get("hands")
+    if not isinstance(hands, dict):
+        raise ScoreError(f"{where}.hands", "missing: give every player's hand count")
+    for name, n in hands.items():
+        field = f"{where}.hands.{escape(name)}"
+        if name not in players:
+            raise ScoreError(field, "not one of the players")
+        if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n <= MAX_HAND:
+            raise ScoreError(field, f"{shown(n)} is not a hand count (0 to {MAX_HAND}: the "
+                             f"deck has {DECK_SIZE} cards, one turned up to start)")
+    missing = [p for p in players if p not in hands]
+    if missing:
+        raise ScoreError(f"{where}.hands.{missing[0]}", "missing: every player has a count")
+    if sum(hands.values()) > MAX_HAND:
+        raise ScoreError(f"{where}.hands", f"the hands hold {sum(hands.values())} cards in "
+                         f"all, but at most {MAX_HAND} are ever in hand ({DECK_SIZE} cards, "
+                         "one turned up to start)")
+    steal = r.get("first_steal")
+    if steal is not None and steal not in players:
+        raise ScoreError(f"{where}.first_steal", f"{shown(steal)} is not one of the players")
+    return r
+
+
 def check_ledger(table) -> tuple[list[str], list[dict]]:
     if not isinstance(table, dict):
         raise ScoreError("", "the ledger must be a table")
-    players = table.get("players")
-    if not isinstance(players, list) or not all(isinstance(p, str) and p.strip() for p in players):
-        raise ScoreError("players", "give the players' names: players = [\"Ana\", \"Bo\"]")
-    if not 2 <= len(players) <= 5:
-        raise ScoreError("players", f"Coverta is for 2 to 5 players, not {len(players)}")
-    dup = [p for p, n in Counter(players).items() if n > 1]
-    if dup:
-        raise ScoreError("players", f"two players are named {dup[0]!r}")
+    unknown_field(table, LEDGER_FIELDS)
+    players = check_players(table.get("players"))
     rounds = table.get("rounds", [])
     if not isinstance(rounds, list):
         raise ScoreError("rounds", "must be a list of [[rounds]] tables")
     for i, r in enumerate(rounds):
-        where = f"rounds[{i}]"
-        if not isinstance(r, dict):
-            raise ScoreError(where, "must be a table")
-        extra = set(r) - {"hands", "first_steal"}
-        if extra:
-            raise ScoreError(f"{where}.{sorted(extra)[0]}", "unknown field (use hands, first_steal)")
-        hands = r.get("hands")
-        if not isinstance(hands, dict):
-            raise ScoreError(f"{where}.hands", "missing: give every player's hand count")
-        for name, n in hands.items():
-            if name not in players:
-                raise ScoreError(f"{where}.hands.{name}", "not one of the players")
-            if isinstance(n, bool) or not isinstance(n, int) or n < 0:
-                raise ScoreError(f"{where}.hands.{name}", f"{n!r} is not a hand count (0 or more)")
-        missing = [p for p in players if p not in hands]
-        if missing:
-            raise ScoreError(f"{where}.hands.{missing[0]}", "missing: every player has a count")
-        steal = r.get("first_steal")
-        if steal is not None and steal not in players:
-            raise ScoreError(f"{where}.first_steal", f"{steal!r} is not one of the players")
+        check_round(players, r, f"rounds[{i}]")
     return players, rounds
 
 
@@ -140,71 +187,3 @@ def standings(table) -> Standings:
     totals = {p: sum(r[p] for r in points) for p in players}
     best = min(totals.values()) if rounds else 0
     return Standings(players, points, totals, [p for p in players if totals[p] == best])
-
-
-# ---- the row check (V5) --------------------------------------------------------------
-
-@dataclass(frozen=True)
-class Fault:
-    card: str
-    row: str
-    rule: str  # e.g. "keep:parity"
-    against: str  # the card laid just before it
-    value: str  # this card's value of the feature
-    before: str  # the earlier card's value
-
-
-def parse_rule(text: str, field: str) -> tuple[str, str]:
-    mode, _, feature = str(text).strip().lower().partition(":")
-    if mode not in MODES or feature not in FEATURES:
-        raise ScoreError(field, f"{text!r} is not a rule: write MODE:FEATURE with MODE alternate "
-                         f"or keep and FEATURE one of {', '.join(FEATURES)}")
-    return mode, feature
-
-
-def check_rows(deck: list[dict], start: str, plays: list[tuple[str, str]],
-               rules: dict[str, list[str]], marked: list[str] = ()) -> list[Fault]:
-    """Every card in the checked rows that breaks its row owner's rules, each compared with
-    the card laid just before it by anyone. Marked cards are not checked again but still
-    count as the card before the next one; the starting card is checked against nothing."""
-    by_code = {c["code"].upper(): c for c in deck}
-
-    def card(code, field):
-        c = by_code.get(str(code).strip().upper())
-        if c is None:
-            raise ScoreError(field, f"unknown card code {code!r}")
-        return c
-
-    first = card(start, "start")
-    seen = {first["code"]}
-    laid = [first]
-    rows = []
-    for i, (code, row) in enumerate(plays):
-        if not isinstance(row, str) or not row.strip():
-            raise ScoreError(f"plays[{i}].row", "missing: the player whose row it was laid in")
-        c = card(code, f"plays[{i}].card")
-        if c["code"] in seen:
-            raise ScoreError(f"plays[{i}].card", f"{c['code']} is laid twice")
-        seen.add(c["code"])
-        laid.append(c)
-        rows.append(row)
-    for row, rs in rules.items():
-        if not isinstance(rs, list):
-            raise ScoreError(f"rules.{row}", 'must be a list, e.g. ["keep:parity", "alternate:shape"]')
-    checked = {row: [parse_rule(r, f"rules.{row}[{k}]") for k, r in enumerate(rs)]
-               for row, rs in rules.items()}
-    for row in checked:
-        if row not in rows:
-            raise ScoreError(f"rules.{row}", "no card was laid in this row")
-    skip = {card(m, f"marked[{k}]")["code"] for k, m in enumerate(marked)}
-    faults = []
-    for i, row in enumerate(rows):
-        c, prev = laid[i + 1], laid[i]
-        if row not in checked or c["code"] in skip:
-            continue
-        a, b = features(c), features(prev)
-        for mode, f in checked[row]:
-            same = a[f] == b[f]
-            if same != (mode == "keep"):
-                faults.append(Fault(c["code"], row, f"{mode}:{f}", prev["code"], a[f], b[f]))
-    return faults

@@ -13,6 +13,7 @@ from hypothesis import given, strategies as st
 
 from companion import paths
 from scorers import coverta as cv
+from scorers import coverta_rows as rw
 from scorers.errors import ScoreError
 
 DECK = tomllib.loads((paths.LAYOUTS / "coverta.toml").read_text())["cards"]
@@ -159,33 +160,37 @@ def pick(**want):
                 if all(cv.features(c)[k] == v for k, v in want.items()))
 
 
+def one_rule(start, plays, row, rule, marked=()):
+    """The V5 check of one rule card alone (a real hand holds two: see check_hands)."""
+    laid = [BY[start]] + [BY[c] for c, _ in plays]
+    return rw.faults(laid, [r for _, r in plays], {row: [rw.parse_rule(rule, "rule")]},
+                     set(marked))
+
+
 def test_a_card_is_checked_against_the_card_laid_just_before_it_by_anyone():
     start = pick(parity="even")
     bo = pick(parity="odd", shape="square")
     ana_ok = next(c["code"] for c in DECK if cv.features(c)["parity"] == "odd"
                   and c["code"] not in (start, bo))
-    faults = cv.check_rows(DECK, start, [(bo, "Bo"), (ana_ok, "Ana")],
-                           {"Ana": ["keep:parity"]})
+    faults = one_rule(start, [(bo, "Bo"), (ana_ok, "Ana")], "Ana", "keep:parity")
     assert faults == []  # Ana's odd card follows Bo's odd card, not the even start
     ana_bad = next(c["code"] for c in DECK if cv.features(c)["parity"] == "even"
                    and c["code"] != start)
-    faults = cv.check_rows(DECK, start, [(bo, "Bo"), (ana_bad, "Ana")],
-                           {"Ana": ["keep:parity"]})
+    faults = one_rule(start, [(bo, "Bo"), (ana_bad, "Ana")], "Ana", "keep:parity")
     assert [(f.card, f.rule, f.against) for f in faults] == [(ana_bad, "keep:parity", bo)]
 
 
 def test_the_starting_card_is_checked_against_nothing():
     start = pick(shape="square")
     nxt = next(c["code"] for c in DECK if cv.features(c)["shape"] == "circle")
-    assert cv.check_rows(DECK, start, [(nxt, "Ana")], {"Ana": ["alternate:shape"]}) == []
+    assert one_rule(start, [(nxt, "Ana")], "Ana", "alternate:shape") == []
 
 
 def test_a_marked_card_is_skipped_but_still_counts_as_the_card_before():
     codes = [c["code"] for c in DECK]
     start, a1, b1 = codes[0], codes[4], codes[8]
     f = cv.features
-    rule = "keep:range"
-    faults = cv.check_rows(DECK, start, [(a1, "Ana"), (b1, "Ana")], {"Ana": [rule]}, [a1])
+    faults = one_rule(start, [(a1, "Ana"), (b1, "Ana")], "Ana", "keep:range", [a1])
     expected = [] if f(BY[b1])["range"] == f(BY[a1])["range"] else [b1]
     assert [x.card for x in faults] == expected
     assert a1 not in [x.card for x in faults]
@@ -198,21 +203,30 @@ def test_alternate_and_keep_on_every_feature():
                     if cv.features(c)[feature] == cv.features(DECK[0])[feature])
         other = next(c["code"] for c in DECK[1:]
                      if cv.features(c)[feature] != cv.features(DECK[0])[feature])
-        assert cv.check_rows(DECK, start, [(same, "A")], {"A": [f"keep:{feature}"]}) == []
-        assert cv.check_rows(DECK, start, [(other, "A")], {"A": [f"alternate:{feature}"]}) == []
-        assert len(cv.check_rows(DECK, start, [(other, "A")], {"A": [f"keep:{feature}"]})) == 1
+        assert one_rule(start, [(same, "A")], "A", f"keep:{feature}") == []
+        assert one_rule(start, [(other, "A")], "A", f"alternate:{feature}") == []
+        assert len(one_rule(start, [(other, "A")], "A", f"keep:{feature}")) == 1
+
+
+def test_check_rows_checks_both_rules_of_a_hand():
+    start = "C01"
+    other = next(c for c in DECK[1:] if c["ink"] != DECK[0]["ink"]
+                 and c["shape"] != DECK[0]["shape"])["code"]
+    faults = rw.check_rows(DECK, start, [(other, "A")], {"A": ["keep:ink", "keep:shape"]})
+    assert [x.rule for x in faults] == ["keep:ink", "keep:shape"]
 
 
 @pytest.mark.parametrize("body,field", [
-    ('start = "C01"\nplays = [{ card = "Z99", row = "A" }]\nrules = { A = ["keep:ink"] }\n',
+    ('start = "C01"\nplays = [{ card = "Z99", row = "A" }]\nrules = { A = ["keep:ink", "keep:fill"] }\n',
      "plays[0].card"),
     ('start = "C01"\nplays = [{ card = "C02", row = "A" }, { card = "C02", row = "B" }]\n'
-     'rules = { A = ["keep:ink"] }\n', "plays[1].card"),
-    ('start = "C01"\nplays = [{ card = "C02", row = "A" }]\nrules = { A = ["swap:ink"] }\n',
+     'rules = { A = ["keep:ink", "keep:fill"] }\n', "plays[1].card"),
+    ('start = "C01"\nplays = [{ card = "C02", row = "A" }]\nrules = { A = ["swap:ink", "keep:fill"] }\n',
      "rules.A[0]"),
-    ('start = "C01"\nplays = [{ card = "C01", row = "A" }]\nrules = { A = ["keep:ink"] }\n',
+    ('start = "C01"\nplays = [{ card = "C01", row = "A" }]\nrules = { A = ["keep:ink", "keep:fill"] }\n',
      "plays[0].card"),
-    ('start = "C01"\nplays = [{ card = "C02" }]\nrules = { A = ["keep:ink"] }\n', "plays[0].row"),
+    ('start = "C01"\nplays = [{ card = "C02" }]\nrules = { A = ["keep:ink", "keep:fill"] }\n',
+     "plays[0].row"),
     ('start = "C01"\nplays = [{ card = "C02", row = "A" }]\nrules = { A = "keep:ink" }\n',
      "rules.A"),
 ])
@@ -225,10 +239,11 @@ def test_check_bad_input_exits_2_with_one_line(cli, tmp_path, body, field):
 
 def test_check_json_lists_each_fault_with_its_rule_and_the_card_before(cli, tmp_path):
     start = "C01"
-    other = next(c["code"] for c in DECK[1:] if c["ink"] != DECK[0]["ink"])
     f = tmp_path / "row.toml"
+    other = next(c["code"] for c in DECK[1:] if c["ink"] != DECK[0]["ink"]
+                 and c["fill"] == DECK[0]["fill"])
     f.write_text(f'start = "{start}"\nplays = [{{ card = "{other}", row = "Ana" }}]\n'
-                 'rules = { Ana = ["keep:ink"] }\n')
+                 'rules = { Ana = ["keep:ink", "keep:fill"] }\n')
     r = cli("coverta", "check", f, "--json")
     assert r.code == 0
     assert json.loads(r.out)["faults"] == [{"card": other, "row": "Ana", "rule": "keep:ink",

@@ -18,41 +18,32 @@ def coverta():
     """Coverta at the table: a ledger of rounds, and checking a revealed player's row."""
 
 
-def _scored(table, source):
-    from scorers.coverta import standings
-    from scorers.errors import ScoreError
-
-    try:
-        return standings(table)
-    except ScoreError as e:
-        raise CompanionError(e.message, source=source, field=e.field or None) from None
-
-
 @coverta.command(epilog="""\b
 Examples:
   companion coverta round ledger.toml    (creates it on the first round)
 
-The ledger is rewritten whole after each round, so a crash never loses earlier rounds.""")
+Hand counts are 0 to 39 (40 cards, one turned up to start). The round is typed first, then
+added to the ledger as it stands at that moment, keeping its comments; two players adding
+rounds at once both get theirs in. A round that cannot be added (for example the ledger's
+players changed meanwhile) is kept in a side file, LEDGER.round-N.toml, which the error
+names.""")
 @click.argument("ledger", type=click.Path(dir_okay=False))
 def round(ledger):
     """Add one round to the LEDGER file and print the standings."""
     from pathlib import Path
 
-    from companion.atomic import write_text
     from companion.score import coverta as cv
+    from companion.score import entry
+    from companion.score import ledger as book
 
-    echo = lambda t: click.echo(t, err=True)  # noqa: E731
+    if ledger == "-":
+        raise CompanionError("a ledger is a file that is rewritten, not standard input",
+                             field="LEDGER")
     path = Path(ledger)
-    if path.exists():
-        text, source = common.read_input(ledger)
-        table = parse_toml(text, source)
-        _scored(table, source)  # a bad ledger fails before anything is asked
-    else:
-        table = {"players": cv.ask_players(common.prompt, echo), "rounds": []}
-    table.setdefault("rounds", []).append(cv.ask_round(common.prompt, echo, table["players"]))
-    result = _scored(table, ledger)
-    write_text(path, cv.to_toml(table))
-    click.echo(cv.report(result))
+    seen = book.read(path)  # a bad ledger fails before anything is asked
+    players = seen.standings.players if seen else cv.ask_players(entry.prompt, entry.echo)
+    typed = cv.ask_round(entry.prompt, entry.echo, players)
+    click.echo(cv.report(book.add_round(path, seen, players, typed)))
 
 
 @coverta.command(epilog="""\b
@@ -66,31 +57,30 @@ row.toml:
   plays = [ { card = "C07", row = "Ana" },     # every card laid, in table order
             { card = "C15", row = "Bo" },      # (passes left out)
             { card = "C33", row = "Ana" } ]
-  rules = { Ana = ["keep:parity", "alternate:shape"] }   # the revealed rules
-  marked = ["C15"]                             # cards already under a token""")
+  rules = { Ana = ["keep:parity", "alternate:shape"] }   # each revealed player's 2 rules
+  marked = ["C15"]                             # cards already under a token
+  deal = "standard"      # optional: standard (one number rule, one symbol rule; the
+                         # default) or three-card (any 2 of the 14, jokers included)""")
 @click.argument("file")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.option("--data", type=click.Path(dir_okay=False), help="Your own layouts/coverta.toml.")
 def check(file, as_json, data):
     """List every card in the revealed rows that breaks its owner's rules (RULINGS V5)."""
     from companion.score import coverta as cv
-    from scorers.coverta import check_rows
+    from scorers.coverta_rows import check_rows, row_file
     from scorers.errors import ScoreError
 
     text, source = common.read_input(file)
-    t = parse_toml(text, source)
+    table = parse_toml(text, source)
     try:
-        plays = t.get("plays", [])
-        if not isinstance(plays, list) or not all(isinstance(p, dict) for p in plays):
-            raise ScoreError("plays", "a list of { card = CODE, row = NAME }")
-        pairs = [(p.get("card"), p.get("row")) for p in plays]
-        rules = t.get("rules")
-        if not isinstance(rules, dict) or not rules:
-            raise ScoreError("rules", "give the revealed rules, e.g. { Ana = [\"keep:parity\"] }")
-        faults = check_rows(cv.deck(data), t.get("start", ""), pairs, rules,
-                            t.get("marked", []))
+        row = row_file(table)
     except ScoreError as e:
-        raise CompanionError(e.message, source=source, field=e.field) from None
+        raise CompanionError(e.message, source=source, field=e.field or None) from None
+    deck = cv.deck(data)
+    try:
+        faults = check_rows(deck, row.start, row.plays, row.rules, row.marked, row.deal)
+    except ScoreError as e:
+        raise CompanionError(e.message, source=source, field=e.field or None) from None
     if as_json:
         click.echo(json.dumps(cv.faults_json(faults)))
     else:

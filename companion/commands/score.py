@@ -38,7 +38,8 @@ game.toml:
 @click.option("--pdf", type=click.Path(dir_okay=False), help="Also write the filled score-book page.")
 @click.option("--paper", default="a4", show_default=True, help="Paper for --pdf: a4 or letter.")
 @click.option("--save", type=click.Path(dir_okay=False),
-              help="Write what was entered at the terminal as a score file.")
+              help="Write what was entered (or FILE's content) as a score file, once it "
+                   "scores; nothing is written on an error.")
 def score_covenia(file, as_json, lang, pdf, paper, save):
     """Covenia end scores, explained line by line, and the winner.
 
@@ -47,22 +48,23 @@ def score_covenia(file, as_json, lang, pdf, paper, save):
 
     from companion.atomic import write_text
     from companion.score import covenia as sc
+    from companion.score import entry
     from scorers.covenia import score as compute
     from scorers.errors import ScoreError
 
     lang = common.lang(lang)
     data = sc.words()
     if file is None:
-        table, source = sc.ask(common.prompt, lambda t: click.echo(t, err=True), data, lang), "entry"
+        table, source = sc.ask(entry.prompt, entry.echo, data, lang), "entry"
     else:
         text, source = common.read_input(file)
         table = parse_toml(text, source)
+    try:
+        result = compute(table)  # before anything is written: only what scores is saved
+    except ScoreError as e:
+        raise CompanionError(e.message, source=source, field=e.field or None) from None
     if save:
         write_text(save, sc.to_toml(table))
-    try:
-        result = compute(table)
-    except ScoreError as e:
-        raise CompanionError(e.message, source=source, field=e.field) from None
     if pdf:
         sc.write_pdf(pdf, result, data, lang, paper)
     if as_json:
@@ -90,9 +92,9 @@ def score_coverta(file, as_json):
     """Coverta points per round and running totals (RULINGS V6); lowest total wins."""
     import json
 
-    from companion.commands.coverta import _scored
     from companion.score import coverta as cv
+    from companion.score.ledger import scored
 
     text, source = common.read_input(file)
-    result = _scored(parse_toml(text, source), source)
+    result = scored(parse_toml(text, source), source)
     click.echo(json.dumps(cv.as_json(result)) if as_json else cv.report(result))

@@ -1,37 +1,32 @@
-"""Coverta at the command line: the deck from layouts/, the ledger file (read, rewritten
-atomically), round entry, and words for scorers.coverta's results."""
+"""Coverta at the command line: the deck from layouts/, round entry at the terminal, and
+words for scorers.coverta's results. The ledger file itself is companion/score/ledger.py."""
 
-import json
+import re
 from pathlib import Path
 
 from companion import paths
 from companion.data import load_toml
-from companion.errors import CompanionError
+from companion.errors import CompanionError, escape
 from scorers import coverta as rules
+from scorers.coverta_rows import Fault
+from scorers.errors import ScoreError
+
+COUNT = re.compile(r"[0-9]{1,2}")  # ASCII digits only: "²".isdigit() is True
 
 
 def deck(data_path: Path | None = None) -> list[dict]:
     path = Path(data_path) if data_path else paths.LAYOUTS / "coverta.toml"
-    cards = load_toml(path).get("cards")
-    if not isinstance(cards, list):
+    table = load_toml(path)
+    if "cards" not in table:
         raise CompanionError("missing: the deck's cards = [...]", source=str(path), field="cards")
     try:
-        rules.check_deck(cards)
-    except rules.ScoreError as e:
+        rules.check_deck(table["cards"])
+    except ScoreError as e:
         raise CompanionError(e.message, source=str(path), field=e.field) from None
-    return cards
+    return table["cards"]
 
 
-def to_toml(ledger: dict) -> str:
-    """The ledger format. json.dumps gives valid TOML basic strings."""
-    out = [f"players = [{', '.join(json.dumps(p) for p in ledger['players'])}]"]
-    for r in ledger.get("rounds", []):
-        hands = ", ".join(f"{json.dumps(p)} = {n}" for p, n in r["hands"].items())
-        out += ["", "[[rounds]]", f"hands = {{ {hands} }}"]
-        if r.get("first_steal"):
-            out.append(f"first_steal = {json.dumps(r['first_steal'])}")
-    return "\n".join(out) + "\n"
-
+# ---- words ---------------------------------------------------------------------------
 
 def as_json(s: rules.Standings) -> dict:
     return {"game": "coverta", "players": s.players, "rounds": s.rounds, "totals": s.totals,
@@ -52,16 +47,47 @@ def report(s: rules.Standings) -> str:
     return "\n".join(out)
 
 
+def faults_json(faults: list[Fault]) -> dict:
+    return {"game": "coverta", "faults": [f.__dict__ for f in faults]}
+
+
+def faults_report(faults: list[Fault]) -> str:
+    if not faults:
+        return "Every checked card keeps its row's rules."
+    return "\n".join(f"{f.card} in {escape(f.row)}'s row breaks {f.rule}: it is {f.value}, "
+                     f"and {f.against} laid just before it is {f.before}" for f in faults)
+
+
+# ---- entry at the terminal -----------------------------------------------------------
+
+def ask_players(prompt, echo) -> list[str]:
+    while True:
+        names = [n.strip() for n in prompt("Players, in table order (comma-separated)", "")
+                 .split(",") if n.strip()]
+        try:
+            return rules.check_players(names)
+        except ScoreError as e:
+            echo(f"  {e.message if names else 'no names'}: give 2 to 5 different names, "
+                 "e.g. Ana, Bo, Cy")
+
+
+def ask_count(prompt, echo, player: str) -> int:
+    while True:
+        line = prompt(f"{player}: cards left in hand", "").strip()
+        if COUNT.fullmatch(line) and int(line) <= rules.MAX_HAND:
+            return int(line)
+        echo(f"  a whole number, 0 to {rules.MAX_HAND}")
+
+
 def ask_round(prompt, echo, players: list[str]) -> dict:
-    """One round at the terminal; re-asks a bad line."""
-    hands = {}
-    for p in players:
-        while True:
-            line = prompt(f"{p}: cards left in hand", "").strip()
-            if line.isdigit():
-                hands[p] = int(line)
-                break
-            echo("  a whole number, 0 or more")
+    """One round at the terminal; re-asks a bad line (a bad round as a whole: all of it)."""
+    while True:
+        hands = {p: ask_count(prompt, echo, p) for p in players}
+        try:
+            rules.check_round(players, {"hands": hands}, "round")
+            break
+        except ScoreError as e:
+            echo(f"  {e.message}: type the round again")
     while True:
         line = prompt("First to play correctly in another's place this round (Enter: nobody)",
                       "").strip()
@@ -71,23 +97,3 @@ def ask_round(prompt, echo, players: list[str]) -> dict:
         if match:
             return {"hands": hands, "first_steal": match[0]}
         echo(f"  one of: {', '.join(players)}")
-
-
-def ask_players(prompt, echo) -> list[str]:
-    while True:
-        names = [n.strip() for n in prompt("Players, in table order (comma-separated)", "")
-                 .split(",") if n.strip()]
-        if 2 <= len(names) <= 5 and len(set(names)) == len(names):
-            return names
-        echo("  2 to 5 different names, e.g. Ana, Bo, Cy")
-
-
-def faults_json(faults: list[rules.Fault]) -> dict:
-    return {"game": "coverta", "faults": [f.__dict__ for f in faults]}
-
-
-def faults_report(faults: list[rules.Fault]) -> str:
-    if not faults:
-        return "Every checked card keeps its row's rules."
-    return "\n".join(f"{f.card} in {f.row}'s row breaks {f.rule}: it is {f.value}, and "
-                     f"{f.against} laid just before it is {f.before}" for f in faults)
