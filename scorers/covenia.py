@@ -8,7 +8,7 @@ numbers) that the caller words in its own language.
 
 from dataclasses import dataclass, field
 
-from scorers.errors import ScoreError
+from scorers.errors import ScoreError, escape, plain, shown
 
 CLANS = ("red", "yellow", "green", "blue", "purple")
 FRENCH = {"rouge": "red", "jaune": "yellow", "vert": "green", "bleu": "blue", "violet": "purple"}
@@ -64,10 +64,10 @@ def clan_key(word: str) -> str | None:
 def check_values(raw, where: str) -> tuple[int, ...]:
     """A list of card values 1-10."""
     if not isinstance(raw, (list, tuple)):
-        raise ScoreError(where, f"must be a list of card values, not {raw!r}")
+        raise ScoreError(where, f"must be a list of card values, not {shown(raw)}")
     for v in raw:
         if isinstance(v, bool) or not isinstance(v, int) or v not in VALUES:
-            raise ScoreError(where, f"{v!r} is not a card value (1-10)")
+            raise ScoreError(where, f"{shown(v)} is not a card value (1-10)")
     return tuple(raw)
 
 
@@ -80,11 +80,11 @@ def _clans(raw, where: str) -> dict[str, tuple[int, ...]]:
     for key, values in raw.items():
         clan = clan_key(key)
         if clan is None:
-            raise ScoreError(f"{where}.{key}", "unknown clan (use red, yellow, green, blue, "
+            raise ScoreError(f"{where}.{escape(key)}", "unknown clan (use red, yellow, green, blue, "
                              "purple or rouge, jaune, vert, bleu, violet)")
         if clan in out:
-            raise ScoreError(f"{where}.{key}", f"clan {clan} is given twice")
-        out[clan] = check_values(values, f"{where}.{key}")
+            raise ScoreError(f"{where}.{escape(key)}", f"clan {clan} is given twice")
+        out[clan] = check_values(values, f"{where}.{escape(key)}")
     return out
 
 
@@ -103,7 +103,7 @@ def parse(table) -> tuple[list[Player], str]:
         raise ScoreError("", "the score file must be a table")
     unknown = set(table) - {"decks", "players"}
     if unknown:
-        raise ScoreError(sorted(unknown)[0], "unknown field (use decks and [[players]])")
+        raise ScoreError(escape(sorted(unknown)[0]), "unknown field (use decks and [[players]])")
     raw_players = table.get("players")
     if not isinstance(raw_players, list) or not all(isinstance(p, dict) for p in raw_players):
         raise ScoreError("players", "missing: give 2 to 4 [[players]] tables")
@@ -111,7 +111,8 @@ def parse(table) -> tuple[list[Player], str]:
         raise ScoreError("players", f"Covenia is for 2 to 4 players, not {len(raw_players)}")
     decks = table.get("decks", "A" if len(raw_players) == 2 else "AB")
     if not isinstance(decks, str) or decks.upper() not in DECKS:
-        raise ScoreError("decks", f"{decks!r} is not a deck choice (use \"A\", \"B\" or \"AB\")")
+        raise ScoreError("decks", f"{shown(decks)} is not a deck choice "
+                         "(use \"A\", \"B\" or \"AB\")")
     decks = decks.upper()
 
     players, names = [], set()
@@ -119,13 +120,17 @@ def parse(table) -> tuple[list[Player], str]:
         name = raw.get("name")
         if not isinstance(name, str) or not name.strip():
             raise ScoreError(f"players[{i}].name", "missing: every player needs a name")
-        where = f'players[{i}] "{name}"'
+        if not plain(name):
+            raise ScoreError(f"players[{i}].name", f"{shown(name)}: a name cannot hold "
+                             "control characters")
+        where = f"players[{i}] {shown(name)}"
         if name in names:
             raise ScoreError(f"{where}.name", "two players have this name")
         names.add(name)
         extra = set(raw) - {"name", "area", "hand"}
         if extra:
-            raise ScoreError(f"{where}.{sorted(extra)[0]}", "unknown field (use name, area, hand)")
+            raise ScoreError(f"{where}.{escape(sorted(extra)[0])}",
+                             "unknown field (use name, area, hand)")
         area = _clans(raw.get("area"), f"{where}.area")
         for clan, column in area.items():
             check_column(column, f"{where}.area.{clan}")

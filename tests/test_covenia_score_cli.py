@@ -56,7 +56,7 @@ def test_the_table_explains_each_figure_like_the_rulebook():
 
 def test_french_words_with_lang_fr():
     code, out, _ = run("score", "covenia", RULEBOOK, "--lang", "fr")
-    assert code == 0 and "Gagnante : Emma" in out and "rouges : 3" in out
+    assert code == 0 and "Gagnante\u202f: Emma" in out and "rouges\u202f: 3" in out
 
 
 def test_standard_input_with_a_dash():
@@ -87,7 +87,7 @@ def test_interactive_entry_reasks_bad_lines_and_saves_what_was_entered(tmp_path)
     assert code == 0, err
     assert json.loads(out)["players"][0]["total"] == 62
     assert "2, 3 or 4" in err and "two players cannot share a name" in err
-    assert "column rises strictly" in err and "unknown clan 'nine'" in err
+    assert "column rises strictly" in err and 'unknown clan "nine"' in err
     code, again, _ = run("score", "covenia", save, "--json")
     assert code == 0 and again == out
 

@@ -2,12 +2,13 @@
 putting scorers.covenia's result into words, JSON, or a filled score-book page.
 No reportlab here unless --pdf asks for it."""
 
-import json
 import re
 from pathlib import Path
 
 from companion import paths
 from companion.data import Fields, load_toml
+from companion.errors import shown
+from companion.score.toml_out import checked_dump
 from scorers import covenia as scorer
 
 ROWS = (*scorer.CLANS, "bonus")
@@ -27,27 +28,33 @@ def clan_names(data: Fields, lang: str) -> dict[str, str]:
 def numbers(line: str) -> list[int]:
     """'1 4 6', '1,4,6', '1, 4; 6' -> [1, 4, 6]; anything else is an error."""
     parts = [p for p in re.split(r"[\s,;]+", line.strip()) if p]
-    if not all(p.isdigit() for p in parts):
-        raise ValueError("write card values as numbers, e.g. 1 4 6")
+    if not all(VALUE.fullmatch(p) for p in parts):
+        raise ValueError("write card values as numbers 1 to 10, e.g. 1 4 6")
     return [int(p) for p in parts]
 
 
 _LETTERS = {"r": "red", "y": "yellow", "g": "green", "b": "blue", "p": "purple", "j": "yellow"}
+VALUE = re.compile(r"[0-9]{1,2}")  # ASCII digits only ("²".isdigit() is True); values 1-10
+_TOKEN = re.compile(r"[^\W\d_]+|[0-9]+|[^\s,;]")  # a word, a number, or any other sign
 
 
 def hand(line: str) -> dict[str, list[int]]:
     """'yellow 5, green 9', 'y5 g9', 'jaune 5 vert 9' -> {'yellow': [5], 'green': [9]}."""
     out: dict[str, list[int]] = {}
     clan = None
-    for token in re.findall(r"[^\W\d_]+|\d+", line.lower()):
-        if token.isdigit():
+    for token in _TOKEN.findall(line.lower()):
+        if token.isascii() and token.isdigit():
             if clan is None:
                 raise ValueError("name the clan before its values, e.g. yellow 5")
+            if not VALUE.fullmatch(token):
+                raise ValueError(f"{token} is not a card value (1-10)")
             out.setdefault(clan, []).append(int(token))
-        else:
+        elif token.isalpha():
             clan = scorer.clan_key(token) or _LETTERS.get(token)
             if clan is None:
-                raise ValueError(f"unknown clan {token!r}")
+                raise ValueError(f"unknown clan {shown(token)}")
+        else:
+            raise ValueError(f"{shown(token)} is neither a clan nor a value, e.g. yellow 5")
     return out
 
 
@@ -120,15 +127,28 @@ def _scoring_errors_as_value_errors(check):
 
 
 def to_toml(table: dict) -> str:
-    """The score file format. json.dumps gives valid TOML basic strings."""
-    lines = [f"decks = {json.dumps(table['decks'])}"] if "decks" in table else []
+    """The score file format, written with tomlkit (any name, emoji included, reads back)."""
+    import tomlkit
+
+    doc = tomlkit.document()
+    if "decks" in table:
+        doc["decks"] = table["decks"]
+    players = tomlkit.aot()
     for p in table["players"]:
-        lines += ["", "[[players]]", f"name = {json.dumps(p['name'])}"]
+        t = tomlkit.table()
+        t["name"] = p["name"]
         for part in ("area", "hand"):
-            cells = ", ".join(f"{clan} = [{', '.join(map(str, vs))}]"
-                              for clan, vs in p.get(part, {}).items())
-            lines.append(f"{part} = {{ {cells} }}")
-    return "\n".join(lines) + "\n"
+            cells = tomlkit.inline_table()
+            for clan, values in p.get(part, {}).items():
+                cells[clan] = list(values)
+            t[part] = cells
+        players.append(t)
+    doc["players"] = players
+    want = {**({"decks": table["decks"]} if "decks" in table else {}),
+            "players": [{"name": p["name"], **{part: {c: list(v) for c, v in p.get(part, {}).items()}
+                                               for part in ("area", "hand")}}
+                        for p in table["players"]]}
+    return checked_dump(doc, want, "the score file")
 
 
 # ---- output --------------------------------------------------------------------------
