@@ -9,7 +9,8 @@ from companion.imposition import Grid, Placed
 from companion.presets import SheetSettings
 from companion.units import mm
 
-# draw(canvas, width, height, bleed) paints a face with (0, 0) at its trim box's lower-left.
+# draw(canvas, width, height, bleed) paints a face upright, (0, 0) at its trim box's
+# lower-left, in the card's own width and height; its placement turns it onto the sheet.
 Draw = Callable[[object, float, float, float], None]
 
 
