@@ -149,3 +149,33 @@ def serve_once(*args: str, timeout: float = 20) -> subprocess.CompletedProcess:
         proc.kill()
         out, err = proc.communicate()
     return subprocess.CompletedProcess(proc.args, proc.returncode, out, err)
+
+
+async def slow_sockets(port: int, n: int, stop, opened: list | None = None) -> None:
+    """`n` clients on 127.0.0.1:`port`, each sending a request head one byte a second
+    that never ends (a slowloris); one the server closes is opened again 0.1 s later.
+    Runs until the asyncio.Event `stop` is set."""
+    import asyncio
+
+    async def one() -> None:
+        head = b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: " + b"z" * 100_000
+        while not stop.is_set():
+            writer = None
+            try:
+                reader, writer = await asyncio.open_connection("127.0.0.1", port)
+                if opened is not None:
+                    opened.append(time.monotonic())
+                for byte in head:
+                    if stop.is_set() or reader.at_eof():  # closed by the server
+                        break
+                    writer.write(bytes([byte]))
+                    await writer.drain()
+                    await asyncio.sleep(1)
+            except (OSError, asyncio.TimeoutError):
+                pass
+            finally:
+                if writer is not None:
+                    writer.close()
+            await asyncio.sleep(0.1)
+
+    await asyncio.gather(*(one() for _ in range(n)))

@@ -141,7 +141,7 @@ def _run(table, the_look, host, port, found, names, qr_pdf, page_size, lang):
         app.create_app(table, the_look, sorted(served), bound),
         log_level="warning", lifespan="on", timeout_graceful_shutdown=2,
         http=limits.protocol(limits.connection_limit()), ws="none", proxy_headers=False,
-        timeout_keep_alive=5, backlog=128, h11_max_incomplete_event_size=16 * 1024)
+        timeout_keep_alive=5, backlog=limits.BACKLOG, h11_max_incomplete_event_size=16 * 1024)
     limits.quiet_logs()
     try:
         uvicorn.Server(config).run(sockets=[sock])

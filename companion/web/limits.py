@@ -25,6 +25,9 @@ from uvicorn.protocols.http.h11_impl import H11Protocol
 
 REQUEST_TIMEOUT = 10.0  # a phone on poor Wi-Fi sends its request in well under a second
 RESERVE = 32  # descriptors kept for the table's files, the event loop and the log
+# Connections waiting to be accepted (listen backlog). asyncio accepts up to this many at
+# once before any is looked at, so they must fit in the descriptors too.
+BACKLOG = 64
 LOG = logging.getLogger("uvicorn.error")
 
 
@@ -99,7 +102,7 @@ def connection_limit(most: int = 1000) -> int:
     except ImportError:  # Windows: the selector's own limit is 512 sockets
         return 500
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    want = most + RESERVE
+    want = most + RESERVE + BACKLOG
     if soft != resource.RLIM_INFINITY and soft < want:
         raised = want if hard == resource.RLIM_INFINITY else min(want, hard)
         try:
@@ -109,7 +112,7 @@ def connection_limit(most: int = 1000) -> int:
             pass
     if soft == resource.RLIM_INFINITY:
         return most
-    return max(4, min(most, soft - RESERVE))
+    return max(4, min(most, soft - RESERVE - BACKLOG))
 
 
 class OncePerMinute(logging.Filter):
