@@ -5,7 +5,7 @@ draws, writes them atomically and describes them."""
 import importlib
 import json
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Callable
 
@@ -15,7 +15,9 @@ from companion.data import Fields, load_toml
 from companion.errors import CompanionError, shown
 from companion.imposition import FLIPS, plan_grid
 from companion.pdf import open_canvas
-from companion.sheets import Card, SheetText, render
+from companion.draw import fit
+from companion.sheets import Card, Face, SheetText, render
+from companion.typography import number, typeset
 from companion.units import to_mm
 
 GAMES = {"covenia": "companion.games.covenia", "lugvanion": "companion.games.lugvanion",
@@ -33,6 +35,7 @@ class Options:
     only: list[str] | None = None
     out: Path | None = None
     data: Path | None = None
+    strict: bool = False  # a text that breaks the text limits fails the build
 
 
 @dataclass
@@ -101,8 +104,11 @@ def _check(opts: Options, game) -> None:
                                  field="--only")
 
 
-def build(name: str, opts: Options, progress: Callable[[str], None] = lambda _: None) -> dict:
-    """Builds one game's kit into opts.out (default output/GAME); returns the manifest."""
+def build(name: str, opts: Options, progress: Callable[[str], None] = lambda _: None,
+          warn: Callable[[str], None] = lambda _: None) -> dict:
+    """Builds one game's kit into opts.out (default output/GAME); returns the manifest.
+    Each text on a card that breaks the limits of presets.toml [text] is passed to `warn`
+    (game, card, field, language); with opts.strict the build fails instead."""
     game = game_module(name)
     _check(opts, game)
     page = presets.paper_size(opts.paper)
@@ -130,13 +136,13 @@ def build(name: str, opts: Options, progress: Callable[[str], None] = lambda _: 
     sheet = words.sub("sheet")
     out = Path(opts.out) if opts.out else paths.output() / name
     manifest = {"game": name, "paper": opts.paper, "lang": opts.lang, "files": []}
-    with kit_folder(out) as stage:
+    with kit_folder(out) as stage, fit.recording(presets.text_limits()) as measured:
         for f in files:
             progress(f.path)
             if isinstance(f, CardFile):
                 flip = f.flip or opts.flip
                 c = open_canvas(stage / f.path, page, f"{game_name}: {f.path}", author, flip)
-                cards = [card for comp in f.components for card in comp.cards]
+                cards = [card for comp in f.components for card in _measured(measured, comp)]
                 words_ = SheetText(game_name, sheet.text("caption", opts.lang),
                                    sheet.text("label", opts.lang), sheet.text("back", opts.lang))
                 pages = render(c, cards, grids[f.path], flip, words_)
@@ -154,7 +160,29 @@ def build(name: str, opts: Options, progress: Callable[[str], None] = lambda _: 
         (stage / "print-guide.txt").write_text(
             print_guide(manifest, files, grids, ctx, opts, game_name), encoding="utf-8")
         progress("manifest.json")
+        problems = [p.line(name, opts.lang) for p in measured.problems()]
+        if problems and opts.strict:
+            raise CompanionError(f"{len(problems)} texts break the text limits, the first: "
+                                 f"{problems[0]} (build without --strict to list them all)",
+                                 field="--strict")
+    for line in problems:
+        warn(line)
     return manifest
+
+
+def _measured(rec: fit.Recorder, comp: Component) -> list[Card]:
+    """The component's cards with each face's texts recorded under the card's name
+    (a face shared by many cards, drawn once, under its key)."""
+    def label(face: Face, n: int, side: str) -> str:
+        return f"{comp.id} {face.key}" if face.key else f"{comp.id} {n} {side}"
+
+    out = []
+    for n, card in enumerate(comp.cards, 1):
+        front = replace(card.front, draw=rec.wrap(card.front.draw, label(card.front, n, "front")))
+        back = card.back and replace(card.back, draw=rec.wrap(card.back.draw,
+                                                              label(card.back, n, "back")))
+        out.append(replace(card, front=front, back=back))
+    return out
 
 
 def print_guide(manifest: dict, files: list, grids: dict, ctx: Context, opts: Options,
@@ -165,12 +193,16 @@ def print_guide(manifest: dict, files: list, grids: dict, ctx: Context, opts: Op
     paper_name = presets.table().sub("paper").sub(opts.paper).get("name", str)
     lines = [t("title", game=game_name), "", t("intro", paper=paper_name), ""]
     for f, entry in zip(files, manifest["files"]):
-        lines.append(t("file", path=entry["path"], pages=entry["pages"]))
+        lines.append(t("file_one" if entry["pages"] == 1 else "file", path=entry["path"],
+                       pages=entry["pages"]))
         lines.append("  " + t(f"duplex_{entry['duplex']}"))
         if isinstance(f, CardFile):
             grid = grids[f.path]
-            lines.append("  " + t("card_size", name=f.size_name, w=f"{to_mm(f.size[0]):g}",
-                                  h=f"{to_mm(f.size[1]):g}", per=grid.per_sheet))
+            named = f.size_name in presets.card_names()  # "poker", not a size written as 38x38mm
+            w, h = (number(to_mm(v), ctx.lang) for v in f.size)
+            lines.append("  " + t("size_named" if named else "size", name=f.size_name, w=w, h=h,
+                                  what=ctx.words.sub("pieces").text(f.stock, ctx.lang),
+                                  per=grid.per_sheet))
         lines.append("  " + t("stock", stock=stock.text(f.stock, ctx.lang)))
         items = ", ".join(f"{c.count} × {c.title}" for c in f.components)
         lines.append("  " + t("yields", items=items))
@@ -179,9 +211,9 @@ def print_guide(manifest: dict, files: list, grids: dict, ctx: Context, opts: Op
         lines += [t("check"), ""]
     todo = [(c.title, p) for f in files for c in f.components for p in c.placeholders]
     if todo:
-        lines.append(t("placeholders") + ":")
+        lines.append(t("placeholders"))
         for (title, p), n in Counter(todo).items():
-            lines.append(f"  - {title}: {p}" + (f" (× {n})" if n > 1 else ""))
+            lines.append(typeset(f"  - {title}: {p}", ctx.lang) + (f" (× {n})" if n > 1 else ""))
         lines.append("")
-    lines += [t("credits") + ":", ctx.data.sub("game").text("credits", ctx.lang), ""]
+    lines += [t("credits_head"), ctx.data.sub("game").text("credits", ctx.lang), ""]
     return "\n".join(lines)

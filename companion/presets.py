@@ -86,3 +86,14 @@ def sheet_settings() -> SheetSettings:
     sheet = table().sub("sheet")
     return SheetSettings(**{k: parse_length(sheet.get(k, str), field=f"sheet.{k}")
                             for k in SheetSettings.__dataclass_fields__})
+
+
+def text_limits():
+    from companion.draw.fit import Limits
+
+    t = table().sub("text")
+    return Limits(floor=parse_length(t.get("floor", str), field="text.floor"),
+                  safe=parse_length(t.get("safe_zone", str), field="text.safe_zone"),
+                  contrast=float(t.get("contrast", (int, float))),
+                  contrast_large=float(t.get("contrast_large", (int, float))),
+                  large_size=parse_length(t.get("large_size", str), field="text.large_size"))

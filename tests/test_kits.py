@@ -143,7 +143,8 @@ def test_print_guide_names_each_file_how_to_print_it_and_what_it_yields(kits, ga
     out, manifest = kits(game)
     guide = (out / "print-guide.txt").read_text()
     for f in manifest["files"]:
-        assert f"{f['path']} ({f['pages']} pages)" in guide
+        pages = "1 page" if f["pages"] == 1 else f"{f['pages']} pages"
+        assert f"{f['path']} ({pages})" in guide
         for c in f["components"]:
             assert f"{c['count']} × " in guide
     assert "flip on the long edge" in guide and "100 %" in guide

@@ -55,7 +55,7 @@ def test_objectives_are_each_circle_with_each_guild(kits):
 def test_the_player_aid_states_the_vote_and_its_tie_rule(kits):
     out, _ = kits("lugvanion")
     text = squash(" ".join(page_texts(out / "cards.pdf")))
-    assert text.count("RULINGS L6") == 4  # one aid per player
+    assert text.count("Tie (house rule)") == 4  # one aid per player
     assert text.count("The eight characters") == 4
 
 

@@ -5,7 +5,7 @@ import sys
 import click
 
 from companion.commands.common import split
-from companion.errors import CompanionError
+from companion.errors import CompanionError, escape
 
 
 @click.command(short_help="Build a print-and-play kit: PDFs, manifest, guide.", epilog="""\b
@@ -29,7 +29,10 @@ Examples:
 @click.option("--out", type=click.Path(file_okay=False), help="Output folder (default: ./output/GAME under the current folder).")
 @click.option("--data", type=click.Path(dir_okay=False),
               help="Your own copy of the game's layouts/GAME.toml.")
-def build(game, paper, lang, card_size, bleed, flip, only, out, data):
+@click.option("--strict", is_flag=True,
+              help="Fail (exit 2, nothing written) if a text on a card is too small, does not "
+                   "fit its box, is too near the trim or lacks contrast; default: warn.")
+def build(game, paper, lang, card_size, bleed, flip, only, out, data, strict):
     """Build a game's print-and-play kit: PDFs, manifest.json and a print guide."""
     from pathlib import Path
 
@@ -44,9 +47,12 @@ def build(game, paper, lang, card_size, bleed, flip, only, out, data):
     for name in games:
         target = Path(out) / name if out and game == "all" else out
         opts = kit.Options(paper=paper, lang=lang, card_size=card_size, bleed=bleed, flip=flip,
-                           only=split(only), out=target, data=data)
+                           only=split(only), out=target, data=data, strict=strict)
+        warnings: list[str] = []
         with _Progress(name) as progress:
-            manifest = kit.build(name, opts, progress)
+            manifest = kit.build(name, opts, progress, warnings.append)
+        for line in warnings:
+            click.echo(f"companion: warning: {escape(line)}", err=True)
         where = target or kit.paths.output() / name
         files = ", ".join(f"{f['path']} ({f['pages']} pages)" for f in manifest["files"])
         click.echo(f"{name}: {where}/ {files}, manifest.json, print-guide.txt")

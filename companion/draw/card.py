@@ -52,19 +52,24 @@ def _height(lines: list[str], w: float, size: float, role: str) -> float:
 
 def bullets(c, lines: list[str], x: float, top: float, w: float, h: float, size: float,
             ink, mark: Callable[[object, str, float, float, float], None],
-            role: str = "regular", min_size: float = 4.6) -> float:
-    """Paragraphs, those starting with '• ' as bullets; all shrink together to fit h.
-    mark(c, body, x, y, size) draws a bullet's mark. Returns the size used."""
-    while _height(lines, w, size, role) > h and size > min_size:
-        size *= 0.95
-    for ln in lines:
+            role: str = "regular", min_size: float = 4.6, field: str = "lines") -> float:
+    """Paragraphs, those starting with '• ' as bullets; all shrink together to fit h (not
+    below the card's floor). mark(c, body, x, y, size) draws a bullet's mark. Returns the
+    size used."""
+    floor = text._floor(c, min_size)
+    while _height(lines, w, size, role) > h and size > floor:
+        size = max(floor, size * 0.95)
+    bottom = top - h
+    for i, ln in enumerate(lines):
         is_bullet = ln.startswith(BULLET)
         body = ln[len(BULLET):] if is_bullet else ln
         indent = size * 1.1 if is_bullet else 0
         if is_bullet:
             mark(c, body, x + size * 0.4, top - size * 0.38, size)
         c.setFillColor(ink)
-        top -= text.block(c, body, x + indent, top, w - indent, h, role, size) + size * 0.35
+        # Each paragraph gets what is left of the box, so an overflow is reported where it is.
+        top -= text.block(c, body, x + indent, top, w - indent, top - bottom, role, size,
+                          min_size=size, field=f"{field}[{i}]") + size * 0.35
     return size
 
 
@@ -77,16 +82,17 @@ def dot_mark(fill):
 
 
 def aid(c, w, h, *, title: str, lines: list[str], ink, accent, size: float,
-        title_size: float = 0.07, title_ink=None) -> None:
+        title_size: float = 0.07, title_ink=None, field: str = "aid") -> None:
     """An aid card's body on its panel: a title over a rule, then bulleted paragraphs."""
     m = 0.07 * w
     c.setFillColor(title_ink or ink)
     text.line(c, title, w / 2, h - 0.1 * h, "bold", title_size * w, align="center",
-              max_w=w - 2 * m)
+              max_w=w - 2 * m, field=f"{field}.title")
     c.setStrokeColor(accent)
     c.setLineWidth(1)
     c.line(m, h - 0.125 * h, w - m, h - 0.125 * h)
-    bullets(c, lines, m, h - 0.15 * h, w - 2 * m, 0.8 * h, size * w, ink, dot_mark(accent))
+    bullets(c, lines, m, h - 0.15 * h, w - 2 * m, 0.8 * h, size * w, ink, dot_mark(accent),
+            field=f"{field}.lines")
 
 
 def emblem_back(c, w, h, bleed, *, fill, frame, emblem, symbol: str, name: str, word: str,

@@ -1,8 +1,18 @@
-"""Every printed string goes through here, so each is checked against its font first."""
+"""Every printed string goes through here, so each is checked against its font first, and
+on a card measured (companion.draw.fit): a text shrinks to fit its box, never below the
+card's floor; what still does not fit is drawn at the floor and reported, not hidden."""
 
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
 from companion import fonts
+from companion.draw import fit
+
+ASCENT, DESCENT = 0.76, 0.24  # of the size: DejaVu's glyphs above and below the baseline
+
+
+def _floor(c, asked: float) -> float:
+    rec = fit.current()
+    return rec.floor(c) if rec is not None and rec.on_card() else asked
 
 
 def width(s: str, role: str, size: float) -> float:
@@ -16,12 +26,13 @@ def fit_size(s: str, role: str, size: float, max_w: float, min_size: float = 4.0
 
 
 def line(c, s: str, x: float, y: float, role: str, size: float,
-         align: str = "left", max_w: float | None = None) -> None:
-    """One line of text at baseline y; shrinks to max_w when given."""
+         align: str = "left", max_w: float | None = None, field: str | None = None) -> None:
+    """One line of text at baseline y; shrinks to max_w when given. `field` names what
+    it prints in reports (e.g. "reminder")."""
     name = fonts.font(role)
     fonts.check(name, s)
     if max_w is not None:
-        size = fit_size(s, role, size, max_w)
+        size = fit_size(s, role, size, max_w, _floor(c, 4.0))
     c.setFont(name, size)
     if align == "center":
         c.drawCentredString(x, y, s)
@@ -29,6 +40,12 @@ def line(c, s: str, x: float, y: float, role: str, size: float,
         c.drawRightString(x, y, s)
     else:
         c.drawString(x, y, s)
+    rec = fit.current()
+    if rec is not None:
+        w = width(s, role, size)
+        x0 = x - w / 2 if align == "center" else x - w if align == "right" else x
+        rec.record(c, s, field, size, (x0, y - DESCENT * size, x0 + w, y + ASCENT * size),
+                   max_w is None or w <= max_w + 0.01, "bold" in role)
 
 
 def wrap(s: str, role: str, size: float, max_w: float) -> list[str]:
@@ -54,10 +71,12 @@ def wrap(s: str, role: str, size: float, max_w: float) -> list[str]:
 
 
 def block(c, s: str, x: float, top: float, w: float, h: float, role: str, size: float,
-          align: str = "left", leading: float = 1.2, min_size: float = 4.5) -> float:
+          align: str = "left", leading: float = 1.2, min_size: float = 4.5,
+          field: str | None = None) -> float:
     """Wrapped text in the box (x, top-h, w, h), shrunk until it fits; returns the height used."""
     name = fonts.font(role)
     fonts.check(name, s)
+    min_size = _floor(c, min_size)
     while True:
         lines = wrap(s, role, size, w)
         step = size * leading
@@ -72,4 +91,13 @@ def block(c, s: str, x: float, top: float, w: float, h: float, role: str, size: 
         else:
             c.drawString(x, y, ln)
         y -= step
-    return len(lines) * step
+    used = len(lines) * step
+    rec = fit.current()
+    if rec is not None:
+        widest = max((width(ln, role, size) for ln in lines), default=0.0)
+        x0 = x + (w - widest) / 2 if align == "center" else x
+        last = top - size - (len(lines) - 1) * step  # the last line's baseline
+        rec.record(c, s, field, size, (x0, last - DESCENT * size,
+                                       x0 + widest, top - (1 - ASCENT) * size),
+                   used <= h + 0.01 and widest <= w + 0.01, "bold" in role)
+    return used

@@ -156,8 +156,9 @@ def temple_front(c, w, h, bleed, *, clan: Clan, look: Look, lay: dict, title: st
                wn["size"] * w, align="center")
 
 
-def aid_front(c, w, h, bleed, *, look: Look, lay: dict, title: str, lines: list[str],
-              clans: list[Clan]):
+def aid_face(c, w, h, bleed, *, look: Look, lay: dict, title: str, lines: list[str],
+             clans: list[Clan]):
+    """Either side of the game aid: a title over a rule, then bulleted lines."""
     card.background(c, w, h, bleed, look.back)
     inset = 0.035 * w
     card.panel(c, w, h, inset, look.paper)
@@ -359,13 +360,11 @@ def kit(ctx: Context):
                                 when=tx("temple_when"))), temple_back)
               for cl in clans]
 
-    aid_back = Face(partial(card_back, look=look, title=game_name, word=tx("aid_back")),
-                    key="back-aid")
-    aids = [Card(title("aids"),
-                 Face(partial(aid_front, look=look, lay=lay["aid"], title=a.text("title", ctx.lang),
-                              lines=a.text_list("lines", ctx.lang),
-                              clans=clans)), aid_back)
-            for a in data.items("aids")]
+    aid = data.sub("aid")
+    side = lambda s: Face(partial(aid_face, look=look, lay=lay["aid"],  # noqa: E731
+                                  title=aid.text(f"{s}_title", ctx.lang),
+                                  lines=aid.text_list(s, ctx.lang), clans=clans), key=f"aid-{s}")
+    aids = [Card(title("aids"), side("front"), side("back"))] * aid.get("copies", int)
 
     tok = data.sub("tokens")
     fp, sh = tok.sub("first_player"), tok.sub("shield")

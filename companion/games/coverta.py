@@ -8,7 +8,7 @@ from functools import partial
 
 from reportlab.lib.colors import Color
 
-from companion.draw import card, colour, symbols, text
+from companion.draw import card, colour, fit, symbols, text
 from companion.kit import CardFile, Component, Context, PageFile
 from companion.sheets import Card, Face
 from companion.units import mm
@@ -114,26 +114,28 @@ def rule_front(c, w, h, bleed, *, mode: str, feature: str, words: dict, pair: tu
     text.line(c, words["texts"][mode].upper(), w / 2, h - 0.3 * h, "bold", 0.12 * w,
               align="center", max_w=0.84 * w)
     c.setFillColor(look.ink)
-    text.block(c, words["texts"][f"{mode}_text"].format(feature=words["features"][feature].lower()),
-               0.1 * w, h - 0.34 * h, 0.8 * w, 0.12 * h, "regular", 0.05 * w, align="center")
+    text.block(c, words["rule_texts"][feature][mode], 0.1 * w, h - 0.34 * h, 0.8 * w,
+               0.12 * h, "regular", 0.05 * w, align="center")
     # An example pair: the last card laid, then one this rule allows.
     s = 0.3
     for i, cd in enumerate(pair):
         c.saveState()
         c.translate(w * (0.16 + 0.38 * i), h * 0.17)
         c.scale(s, s)
-        number_front(c, w, h, 0, cd=cd, look=look)
+        with fit.exempt():  # a card drawn small as a picture: its codes are not read
+            number_front(c, w, h, 0, cd=cd, look=look)
         c.restoreState()
     c.setFillColor(look.rule)
     text.line(c, "→", w / 2, h * 0.3, "bold", 0.1 * w, align="center")
     text.line(c, words["texts"]["example_ok"], 0.73 * w, h * 0.12, "narrow", 0.045 * w,
               align="center")
-    if joker:
+    if joker:  # what makes a joker a joker, on the card itself
         c.setFillColor(look.gold)
-        c.rect(look.frame * w, h * 0.045, w - 2 * look.frame * w, 0.065 * h, stroke=0, fill=1)
+        c.rect(look.frame * w, h * 0.045, w - 2 * look.frame * w, 0.075 * h, stroke=0, fill=1)
         c.setFillColor(look.ink)
-        text.line(c, words["texts"]["joker"], w / 2, h * 0.06, "bold", 0.055 * w,
-                  align="center")
+        text.block(c, f"{words['texts']['joker']} · {words['texts']['joker_text']}",
+                   0.09 * w, h * 0.115, 0.82 * w, 0.07 * h, "narrow-bold", 0.04 * w,
+                   align="center")
 
 
 def memo_front(c, w, h, bleed, *, words: dict, look: Look):
@@ -234,6 +236,9 @@ def kit(ctx: Context):
     title = lambda k: titles.text(k, lang)  # noqa: E731
     words = {k: {key: data.sub(k).text(key, lang) for key in data.sub(k).table}
              for k in ("features", "values", "texts")}
+    rule_texts = data.sub("rule_texts")
+    words["rule_texts"] = {f: {m: rule_texts.sub(f).text(m, lang) for m in rules.MODES}
+                           for f in rules.FEATURES}
     back = partial(plain_back, look=look, name=name)
 
     number_back = Face(partial(back, word=title("numbers"), symbol="circle"), key="back-number")

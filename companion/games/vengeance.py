@@ -273,7 +273,8 @@ def solo_front(c, w, h, bleed, *, n: int, body: Text, look: Look):
     _slot(c, body, 0.12 * w, h * 0.78, 0.76 * w, 0.55 * h, look, 0.055 * w)
 
 
-def aid_front(c, w, h, bleed, *, title: str, lines: list[str], look: Look):
+def aid_face(c, w, h, bleed, *, title: str, lines: list[str], look: Look):
+    """Either side of the aid card."""
     _framed(c, w, h, bleed, look, look.night)
     card.aid(c, w, h, title=title.upper(), lines=lines, ink=look.ink, accent=look.gold,
              size=0.062)
@@ -385,11 +386,10 @@ def kit(ctx: Context):
             for n in range(1, so.get("count", int) + 1)]
     todo_solo = [solo_t.value] * so.get("count", int) if solo_t.placeholder else []
 
-    aids = []
-    for a in data.items("aids"):
-        aids.append(Card(title("aids"), Face(partial(aid_front, title=a.text("title", lang),
-                                                     lines=a.text_list("lines", lang),
-                                                     look=look)), common))
+    aid = data.sub("aid")
+    side = lambda s: Face(partial(aid_face, title=aid.text(f"{s}_title", lang),  # noqa: E731
+                                  lines=aid.text_list(s, lang), look=look), key=f"aid-{s}")
+    aids = [Card(title("aids"), side("front"), side("back"))] * aid.get("copies", int)
 
     tok = data.sub("tokens")
     tokens = []
