@@ -104,17 +104,27 @@ def _check(opts: Options, game) -> None:
                                  field="--only")
 
 
-def build(name: str, opts: Options, progress: Callable[[str], None] = lambda _: None,
-          warn: Callable[[str], None] = lambda _: None) -> dict:
-    """Builds one game's kit into opts.out (default output/GAME); returns the manifest.
-    Each text on a card that breaks the limits of presets.toml [text] is passed to `warn`
-    (game, card, field, language); with opts.strict the build fails instead."""
+@dataclass
+class Kit:
+    """A game laid out for one build or export: its components, not yet drawn."""
+    name: str
+    opts: Options
+    ctx: Context
+    files: list  # CardFile and PageFile, --only applied
+    game_name: str
+    author: str  # the credits, as the PDFs' author
+
+    def card_components(self) -> list[tuple["CardFile", Component]]:
+        return [(f, comp) for f in self.files if isinstance(f, CardFile) for comp in f.components]
+
+
+def prepare(name: str, opts: Options) -> Kit:
+    """Reads and checks everything a build or an export needs, and lays the game out; draws
+    nothing, writes nothing."""
     game = game_module(name)
     _check(opts, game)
     page = presets.paper_size(opts.paper)
     card = presets.card_size(opts.card_size)
-    bleed = presets.bleed(opts.bleed)
-    settings = presets.sheet_settings()
     data_path = Path(opts.data) if opts.data else paths.LAYOUTS / f"{name}.toml"
     data = Fields(load_toml(data_path), str(data_path))
     words_path = paths.LAYOUTS / "strings.toml"
@@ -126,14 +136,27 @@ def build(name: str, opts: Options, progress: Callable[[str], None] = lambda _: 
     for f in files:
         f.components = [c for c in f.components if c.key in only]
     files = [f for f in files if f.components]
+    game_info = data.sub("game")
+    return Kit(name, opts, ctx, files, game_info.get("name", str),
+               game_info.text("credits", opts.lang))
+
+
+def build(name: str, opts: Options, progress: Callable[[str], None] = lambda _: None,
+          warn: Callable[[str], None] = lambda _: None) -> dict:
+    """Builds one game's kit into opts.out (default output/GAME); returns the manifest.
+    Each text on a card that breaks the limits of presets.toml [text] is passed to `warn`
+    (game, card, field, language); with opts.strict the build fails instead."""
+    kit = prepare(name, opts)
+    ctx, files, page = kit.ctx, kit.files, kit.ctx.page
+    bleed = presets.bleed(opts.bleed)
+    settings = presets.sheet_settings()
 
     # Plan every sheet before writing anything: a card that cannot fit fails here.
     grids = {f.path: plan_grid(*page, *f.size, settings, bleed, spaced=f.spaced)
              for f in files if isinstance(f, CardFile)}
 
-    game_name = data.sub("game").get("name", str)
-    author = data.sub("game").text("credits", opts.lang)
-    sheet = words.sub("sheet")
+    game_name, author = kit.game_name, kit.author
+    sheet = ctx.words.sub("sheet")
     out = Path(opts.out) if opts.out else paths.output() / name
     manifest = {"game": name, "paper": opts.paper, "lang": opts.lang, "files": []}
     with kit_folder(out) as stage, fit.recording(presets.text_limits()) as measured:

@@ -25,6 +25,7 @@ class Card:
     component: str  # the component's title, for the sheet label
     front: Face
     back: Face | None = None
+    id: str | None = None  # stable within its component (e.g. "red-7A"); None: its position
 
 
 @dataclass
