@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.errors import CompanionError, escape, shown
+from companion.spreadsheet import Row
 from companion.typography import typeset
 
 MAX_FILE = 1_000_000  # bytes: every data, score or ledger file is far smaller
@@ -45,15 +46,34 @@ def parse_toml(text: str, source: str) -> dict[str, Any]:
         raise CompanionError("not valid TOML (nested too deeply)", source=source) from None
 
 
-def load_toml(path: Path | str) -> dict[str, Any]:
-    """The one way data files are read: a path (or '-') to a checked TOML table."""
+def load_toml(path: Path | str, template: dict | None = None) -> dict[str, Any]:
+    """The one way data files are read: a path (or '-') to a checked TOML table, with
+    every list written { sheet = FILE, tab = NAME } read from that spreadsheet (beside
+    the file). `template`: the bundled data of the same kind, whose lists tell which
+    headers a spreadsheet may and must have."""
     text, name = read_text(path)
-    return parse_toml(text, name)
+    table = parse_toml(text, name)
+    base = Path(path).parent if str(path) != "-" else Path.cwd()
+    return _with_sheets(table, template or {}, base, name, "")
 
 
-def load_fields(path: Path | str) -> "Fields":
-    text, name = read_text(path)
-    return Fields(parse_toml(text, name), name)
+def load_fields(path: Path | str, template: dict | None = None) -> "Fields":
+    return Fields(load_toml(path, template), str(path) if str(path) != "-" else "<stdin>")
+
+
+def _with_sheets(table: dict, template: dict, base: Path, source: str, at: str) -> dict:
+    from companion import spreadsheet
+
+    for key, value in table.items():
+        where = f"{at}.{key}" if at else key
+        like = template.get(key) if isinstance(template, dict) else None
+        if spreadsheet.is_reference(value):
+            known, required = (spreadsheet.fields_of(like) if isinstance(like, list)
+                               else (None, set()))
+            table[key] = spreadsheet.read(value, base, source, where, known, required)
+        elif isinstance(value, dict):
+            _with_sheets(value, like if isinstance(like, dict) else {}, base, source, where)
+    return table
 
 
 class Fields:
@@ -63,8 +83,12 @@ class Fields:
         if not isinstance(table, dict):
             raise CompanionError("must be a table", source=source, field=path or None)
         self.table, self.source, self.path = table, source, path
+        if isinstance(table, Row):  # a spreadsheet row: errors name its file, row, column
+            self.source = table.where
 
     def _name(self, key: str) -> str:
+        if isinstance(self.table, Row):
+            return f"column {self.table.column(key)} ({key})"
         return f"{self.path}.{key}" if self.path else key
 
     def error(self, key: str, message: str) -> CompanionError:

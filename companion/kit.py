@@ -11,7 +11,7 @@ from typing import Callable
 
 from companion import paths, presets
 from companion.atomic import kit_folder
-from companion.data import Fields, load_toml
+from companion.data import Fields, load_fields, load_toml
 from companion.errors import CompanionError, shown
 from companion.imposition import FLIPS, plan_grid
 from companion.pdf import open_canvas
@@ -125,10 +125,11 @@ def prepare(name: str, opts: Options) -> Kit:
     _check(opts, game)
     page = presets.paper_size(opts.paper)
     card = presets.card_size(opts.card_size)
-    data_path = Path(opts.data) if opts.data else paths.LAYOUTS / f"{name}.toml"
-    data = Fields(load_toml(data_path), str(data_path))
-    words_path = paths.LAYOUTS / "strings.toml"
-    words = Fields(load_toml(words_path), str(words_path))
+    bundled = paths.layout(f"{name}.toml")
+    data_path = Path(opts.data) if opts.data else bundled
+    # The bundled file tells which columns a designer's spreadsheet may and must have.
+    data = load_fields(data_path, template=load_toml(bundled) if opts.data else None)
+    words = load_fields(paths.layout("strings.toml"))
     ctx = Context(data, opts.lang, page, card, opts.card_size, words)
 
     files = game.kit(ctx)

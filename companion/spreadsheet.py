@@ -1,0 +1,206 @@
+"""Card lists kept in a spreadsheet. In a data file, any list of cards may be written
+`{ sheet = "FILE", tab = "NAME" }` (FILE relative to the data file): CSV, XLSX or ODS.
+XLSX and ODS are read with python-calamine; CSV (which calamine does not read) with the
+standard library. The header row names the fields; a dotted header fills a nested field
+(`name.en`), a number in it an item of a list (`costs.1.gold`); a `qty` column repeats
+its row. Whole numbers read as integers. Each row remembers where it came from, so an
+error names the file, the tab, the row and the column."""
+
+import csv
+import io
+import re
+from pathlib import Path
+from typing import Any
+
+from companion.errors import CompanionError, shown
+
+QTY = "qty"
+MAX_ROWS = 10_000
+_NUMBER = re.compile(r"^-?[0-9]+(\.[0-9]+)?$")
+
+
+class Row(dict):
+    """A row's fields, with where it was read: `where` ("cards.xlsx, tab Clans, row 3")
+    and `columns` (field -> column letter, nested fields in their own Row)."""
+
+    where: str = ""
+    columns: dict
+
+    def column(self, key: str) -> str:
+        return self.columns.get(key, "?")
+
+
+def is_reference(value: Any) -> bool:
+    return isinstance(value, dict) and "sheet" in value and set(value) <= {"sheet", "tab"}
+
+
+def read(ref: dict, base: Path, source: str, field: str,
+         known: set[str] | None = None, required: set[str] = frozenset()) -> list[Row]:
+    """The rows of the spreadsheet that `ref` names, as tables. `known`: the dotted field
+    names a row may have (None: any); `required`: the fields every row must have a column
+    for."""
+    sheet, tab = ref.get("sheet"), ref.get("tab")
+    if not isinstance(sheet, str) or not sheet.strip():
+        raise CompanionError("must name a file, e.g. sheet = \"cards.xlsx\"", source=source,
+                             field=f"{field}.sheet")
+    if tab is not None and not isinstance(tab, str):
+        raise CompanionError(f"must be a tab's name, not {shown(tab)}", source=source,
+                             field=f"{field}.tab")
+    path = (base / sheet) if not Path(sheet).is_absolute() else Path(sheet)
+    cells = _cells(path, tab)
+    name = f"{path}" + (f", tab {tab}" if tab else "")
+    if not cells:
+        raise CompanionError("is empty: the first row names the fields", source=name)
+    header = [str(h).strip() for h in cells[0]]
+    for i, h in enumerate(header):
+        if not h:
+            if any(i < len(r) and _blank(r[i]) is not None for r in cells[1:]):
+                raise CompanionError("has values but no name in the header row",
+                                     source=name, field=f"column {_letter(i)}")
+            continue
+        if h != QTY and known is not None and h not in known:
+            choices = ", ".join(sorted(k for k in known if not k.endswith("[]"))) or "none"
+            raise CompanionError(f"unknown header {shown(h)} (fields here: {choices}, qty)",
+                                 source=name, field=f"column {_letter(i)}")
+        if header.count(h) > 1:
+            raise CompanionError(f"header {shown(h)} is given twice", source=name,
+                                 field=f"column {_letter(i)}")
+    tops = {h.split(".")[0] for h in header if h}
+    missing = sorted(required - tops)
+    if missing:
+        raise CompanionError(f"no column for {', '.join(missing)}", source=name)
+    rows: list[Row] = []
+    for n, raw in enumerate(cells[1:], start=2):
+        if all(_blank(v) is None for v in raw):
+            continue  # a blank line
+        row = _row(header, raw, f"{name}, row {n}")
+        for k in known or ():
+            if k.endswith("[]") and "." not in k:
+                row.setdefault(k[:-2], [])  # a list with no column filled: empty
+        copies = row.pop(QTY, 1)
+        if isinstance(copies, bool) or not isinstance(copies, int) or not 0 <= copies <= 999:
+            raise CompanionError(f"qty must be a whole number 0 to 999, not {shown(copies)}",
+                                 source=row.where, field=f"column {row.column(QTY)}")
+        rows.extend([row] * copies)
+        if len(rows) > MAX_ROWS:
+            raise CompanionError(f"over {MAX_ROWS} cards", source=name)
+    return rows
+
+
+def _cells(path: Path, tab: str | None) -> list[list]:
+    suffix = path.suffix.lower()
+    if suffix == ".csv":
+        from companion.data import read_text
+
+        text, _ = read_text(path)
+        return [row for row in csv.reader(io.StringIO(text))]
+    if suffix not in (".xlsx", ".xlsm", ".ods", ".xls"):
+        raise CompanionError("is not a spreadsheet: use .csv, .xlsx or .ods", source=str(path))
+    from python_calamine import CalamineWorkbook
+
+    try:
+        book = CalamineWorkbook.from_path(str(path))
+    except FileNotFoundError:
+        raise CompanionError("no such file", source=str(path)) from None
+    except Exception as e:  # calamine's own errors: damaged, password, not a workbook
+        raise CompanionError(f"cannot read ({type(e).__name__}: {str(e)[:80]})",
+                             source=str(path)) from None
+    names = book.sheet_names
+    if tab is None:
+        tab = names[0] if names else None
+    if tab not in names:
+        raise CompanionError(f"no tab {shown(tab)} (tabs: {', '.join(names)})",
+                             source=str(path), field="tab")
+    return book.get_sheet_by_name(tab).to_python()
+
+
+def _row(header: list[str], raw: list, where: str) -> Row:
+    row = _new(where)
+    for i, h in enumerate(header):
+        if not h or i >= len(raw):
+            continue
+        value = _blank(raw[i])
+        if value is None:
+            continue
+        _put(row, h.split("."), _typed(value), _letter(i), where)
+    return row
+
+
+def _new(where: str) -> Row:
+    r = Row()
+    r.where, r.columns = where, {}
+    return r
+
+
+def _put(row: Row, parts: list[str], value, letter: str, where: str) -> None:
+    """Sets a dotted field: a.b -> nested table, a.2.b -> item 2 (from 1) of list a."""
+    node: Any = row
+    for i, part in enumerate(parts):
+        last = i == len(parts) - 1
+        if isinstance(node, list):
+            index = int(part) - 1
+            while len(node) <= index:
+                node.append(_new(where))
+            if last:
+                node[index] = value
+                return
+            node = node[index]
+            continue
+        node.columns[part] = letter
+        if last:
+            node[part] = value
+        elif parts[i + 1].isdigit():
+            node = node.setdefault(part, [])
+        else:
+            node = node.setdefault(part, _new(where))
+
+
+def _blank(value):
+    if value is None:
+        return None
+    if isinstance(value, str):
+        value = value.strip()
+        return value or None
+    return value
+
+
+def _typed(value):
+    """Calamine reads every number as a float and CSV as text: whole numbers -> int."""
+    if isinstance(value, str) and _NUMBER.match(value):
+        value = float(value)
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
+
+
+def _letter(i: int) -> str:
+    s = ""
+    i += 1
+    while i:
+        i, r = divmod(i - 1, 26)
+        s = chr(65 + r) + s
+    return s
+
+
+def fields_of(entries: list) -> tuple[set[str], set[str]]:
+    """(every dotted field name, the top-level fields all of them have) of the entries of
+    a bundled list of tables: what a spreadsheet standing for it may and must give. A
+    field that holds a list stands as "name[]" too, so a row without it reads as empty."""
+    names: set[str] = set()
+
+    def walk(value, prefix):
+        if isinstance(value, dict):
+            for k, v in value.items():
+                walk(v, f"{prefix}.{k}" if prefix else k)
+        elif isinstance(value, list) and all(isinstance(v, dict) for v in value):
+            names.add(f"{prefix}[]")
+            for i, v in enumerate(value, 1):
+                walk(v, f"{prefix}.{i}")
+        else:
+            names.add(prefix)
+    tables = [e for e in entries if isinstance(e, dict)]
+    for e in tables:
+        walk(e, "")
+    everywhere = set.intersection(*(set(e) for e in tables)) if tables else set()
+    lists = {n[:-2] for n in names if n.endswith("[]") and "." not in n}
+    return names, everywhere - lists
