@@ -9,9 +9,9 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Callable
 
-from companion import paths, presets
+from companion import faces, paths, presets
 from companion.atomic import kit_folder
-from companion.data import Fields, load_fields, load_toml
+from companion.data import Fields, load_fields, load_toml, read_text
 from companion.errors import CompanionError, shown
 from companion.imposition import FLIPS, plan_grid
 from companion.pdf import open_canvas
@@ -36,6 +36,7 @@ class Options:
     out: Path | None = None
     data: Path | None = None
     strict: bool = False  # a text that breaks the text limits fails the build
+    changed_since: Path | None = None  # an earlier build's manifest.json: print what changed
 
 
 @dataclass
@@ -148,9 +149,13 @@ def build(name: str, opts: Options, progress: Callable[[str], None] = lambda _: 
     Each text on a card that breaks the limits of presets.toml [text] is passed to `warn`
     (game, card, field, language); with opts.strict the build fails instead."""
     kit = prepare(name, opts)
-    ctx, files, page = kit.ctx, kit.files, kit.ctx.page
+    ctx, page = kit.ctx, kit.ctx.page
     bleed = presets.bleed(opts.bleed)
     settings = presets.sheet_settings()
+    cards = card_list(kit, bleed)
+    if opts.changed_since:
+        _keep_changed(kit, cards, _earlier_cards(opts.changed_since))
+    files = kit.files
 
     # Plan every sheet before writing anything: a card that cannot fit fails here.
     grids = {f.path: plan_grid(*page, *f.size, settings, bleed, spaced=f.spaced)
@@ -159,7 +164,10 @@ def build(name: str, opts: Options, progress: Callable[[str], None] = lambda _: 
     game_name, author = kit.game_name, kit.author
     sheet = ctx.words.sub("sheet")
     out = Path(opts.out) if opts.out else paths.output() / name
-    manifest = {"game": name, "paper": opts.paper, "lang": opts.lang, "files": []}
+    manifest = {"game": name, "paper": opts.paper, "lang": opts.lang, "files": [],
+                "cards": [{k: v for k, v in e.items() if k != "card"} for e in cards]}
+    if opts.changed_since:
+        manifest["changed_since"] = str(opts.changed_since)
     with kit_folder(out) as stage, fit.recording(presets.text_limits()) as measured:
         for f in files:
             progress(f.path)
@@ -192,6 +200,52 @@ def build(name: str, opts: Options, progress: Callable[[str], None] = lambda _: 
     for line in problems:
         warn(line)
     return manifest
+
+
+def card_list(kit: Kit, bleed: float) -> list[dict]:
+    """Every card of the kit: {"id": "COMPONENT/ID", "component", "front", "back" (digests
+    of what draws each face), "card": the Card}. A face shared by a key is drawn once."""
+    out, shared = [], {}
+
+    def digest(face, size):
+        if face is None:
+            return None
+        if face.key is None:
+            return faces.digest(face, *size, bleed)
+        if (face.key, size) not in shared:
+            shared[face.key, size] = faces.digest(face, *size, bleed)
+        return shared[face.key, size]
+
+    for f, comp in kit.card_components():
+        for card, cid in zip(comp.cards, faces.card_ids(comp.cards)):
+            out.append({"id": f"{comp.id}/{cid}", "component": comp.id,
+                        "front": digest(card.front, f.size), "back": digest(card.back, f.size),
+                        "card": card})
+    return out
+
+
+def _earlier_cards(path: Path) -> dict[str, tuple]:
+    """id -> (front, back) digests from an earlier build's manifest.json."""
+    text, source = read_text(path)
+    try:
+        listed = json.loads(text)["cards"]
+        return {c["id"]: (c["front"], c["back"]) for c in listed}
+    except (ValueError, KeyError, TypeError):
+        raise CompanionError("not a manifest.json with a card list (from companion build)",
+                             source=source, field="--changed-since") from None
+
+
+def _keep_changed(kit: Kit, cards: list[dict], earlier: dict[str, tuple]) -> None:
+    """Only the cards whose front or back differs from the earlier build (or is new)."""
+    changed = {id(e["card"]) for e in cards
+               if earlier.get(e["id"]) != (e["front"], e["back"])}
+    for f in kit.files:
+        if isinstance(f, CardFile):
+            for comp in f.components:
+                comp.cards = [c for c in comp.cards if id(c) in changed]
+                comp.count = len(comp.cards)
+            f.components = [c for c in f.components if c.cards]
+    kit.files = [f for f in kit.files if isinstance(f, CardFile) and f.components]
 
 
 def _measured(rec: fit.Recorder, comp: Component) -> list[Card]:

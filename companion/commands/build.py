@@ -32,22 +32,27 @@ Examples:
 @click.option("--strict", is_flag=True,
               help="Fail (exit 2, nothing written) if a text on a card is too small, does not "
                    "fit its box, is too near the trim or lacks contrast; default: warn.")
-def build(game, paper, lang, card_size, bleed, flip, only, out, data, strict):
+@click.option("--changed-since", type=click.Path(dir_okay=False),
+              help="An earlier build's manifest.json: print only the cards whose front or back "
+                   "changed since (to reprint them).")
+def build(game, paper, lang, card_size, bleed, flip, only, out, data, strict, changed_since):
     """Build a game's print-and-play kit: PDFs, manifest.json and a print guide."""
     from pathlib import Path
 
     from companion import kit
 
     games = list(kit.GAMES) if game == "all" else [game]
-    if data and game == "all":
-        raise CompanionError("--data names one game's file; build one game with it",
-                             field="--data")
+    for option, value in (("--data", data), ("--changed-since", changed_since)):
+        if value and game == "all":
+            raise CompanionError(f"{option} names one game's file; build one game with it",
+                                 field=option)
     for name in games:
         kit.game_module(name)  # an unknown game fails before anything is drawn
     for name in games:
         target = Path(out) / name if out and game == "all" else out
         opts = kit.Options(paper=paper, lang=lang, card_size=card_size, bleed=bleed, flip=flip,
-                           only=split(only), out=target, data=data, strict=strict)
+                           only=split(only), out=target, data=data, strict=strict,
+                           changed_since=changed_since)
         warnings: list[str] = []
         with _Progress(name) as progress:
             manifest = kit.build(name, opts, progress, warnings.append)
@@ -56,6 +61,10 @@ def build(game, paper, lang, card_size, bleed, flip, only, out, data, strict):
         where = target or kit.paths.output() / name
         files = ", ".join(f"{f['path']} ({f['pages']} pages)" for f in manifest["files"])
         click.echo(f"{name}: {where}/ {files}, manifest.json, print-guide.txt")
+        if changed_since:
+            printed = sum(c["count"] for f in manifest["files"] for c in f["components"])
+            click.echo(f"{printed} of {len(manifest['cards'])} cards changed since "
+                       f"{changed_since}")
 
 
 class _Progress:
