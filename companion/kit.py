@@ -6,10 +6,11 @@ import importlib
 import json
 from collections import Counter
 from dataclasses import dataclass, field, replace
+from functools import partial
 from pathlib import Path
 from typing import Callable
 
-from companion import faces, paths, presets
+from companion import faces, paths, presets, stamp
 from companion.atomic import kit_folder
 from companion.data import Fields, load_fields, load_toml, read_text
 from companion.errors import CompanionError, shown
@@ -18,7 +19,7 @@ from companion.pdf import open_canvas
 from companion.draw import fit
 from companion.sheets import Card, Face, SheetText, render
 from companion.typography import number, typeset
-from companion.units import to_mm
+from companion.units import parse_length, to_mm
 
 GAMES = {"covenia": "companion.games.covenia", "lugvanion": "companion.games.lugvanion",
          "vengeance": "companion.games.vengeance", "coverta": "companion.games.coverta"}
@@ -124,6 +125,7 @@ def prepare(name: str, opts: Options) -> Kit:
     nothing, writes nothing."""
     game = game_module(name)
     _check(opts, game)
+    stamp.build_date()  # a bad SOURCE_DATE_EPOCH fails here, before anything is drawn
     page = presets.paper_size(opts.paper)
     card = presets.card_size(opts.card_size)
     bundled = paths.layout(f"{name}.toml")
@@ -162,6 +164,7 @@ def build(name: str, opts: Options, progress: Callable[[str], None] = lambda _: 
              for f in files if isinstance(f, CardFile)}
 
     game_name, author = kit.game_name, kit.author
+    version = stamp.text(ctx.data.sub("game").get("version", str, None))
     sheet = ctx.words.sub("sheet")
     out = Path(opts.out) if opts.out else paths.output() / name
     manifest = {"game": name, "paper": opts.paper, "lang": opts.lang, "files": [],
@@ -174,8 +177,10 @@ def build(name: str, opts: Options, progress: Callable[[str], None] = lambda _: 
             if isinstance(f, CardFile):
                 flip = f.flip or opts.flip
                 c = open_canvas(stage / f.path, page, f"{game_name}: {f.path}", author, flip)
-                cards = [card for comp in f.components for card in _measured(measured, comp)]
-                words_ = SheetText(game_name, sheet.text("caption", opts.lang),
+                cards = [card for comp in f.components
+                         for card in _measured(measured, _stamped(kit, comp))]
+                label_game = f"{game_name} {version}" if version else game_name
+                words_ = SheetText(label_game, sheet.text("caption", opts.lang),
                                    sheet.text("label", opts.lang), sheet.text("back", opts.lang))
                 pages = render(c, cards, grids[f.path], flip, words_)
                 entry = {"path": f.path, "pages": pages, "duplex": flip,
@@ -246,6 +251,21 @@ def _keep_changed(kit: Kit, cards: list[dict], earlier: dict[str, tuple]) -> Non
                 comp.count = len(comp.cards)
             f.components = [c for c in f.components if c.cards]
     kit.files = [f for f in kit.files if isinstance(f, CardFile) and f.components]
+
+
+def _stamped(kit: Kit, comp: Component) -> Component:
+    """The component with the version stamp on every card front, if the game has one."""
+    game = kit.ctx.data.sub("game")
+    words = stamp.text(game.get("version", str, None))
+    if words is None:
+        return comp
+    s = presets.table().sub("stamp")
+    corner = game.get("stamp_corner", str, s.get("corner", str))
+    draw = partial(stamp.stamped, words=words, corner=corner,
+                   inset=parse_length(s.get("inset", str), field="stamp.inset"),
+                   size=parse_length(s.get("size", str), field="stamp.size"))
+    return replace(comp, cards=[replace(c, front=replace(c.front, draw=draw(c.front.draw)))
+                                for c in comp.cards])
 
 
 def _measured(rec: fit.Recorder, comp: Component) -> list[Card]:

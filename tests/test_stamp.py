@@ -1,0 +1,53 @@
+"""The prototype stamp: a game's version and the build date on every card and sheet."""
+
+import re
+
+from companion import paths
+from tests.pdfs import page_texts
+
+NOON_2026_11_22 = "1795348800"
+
+
+def with_version(tmp_path, game="lugvanion", extra=""):
+    text = paths.layout(f"{game}.toml").read_text(encoding="utf-8")
+    text = text.replace("[game]\n", f'[game]\nversion = "0.3"\n{extra}', 1)
+    (tmp_path / f"{game}.toml").write_text(text, encoding="utf-8")
+    return tmp_path / f"{game}.toml"
+
+
+def test_every_card_front_and_sheet_label_carries_the_version_and_date(tmp_path, cli,
+                                                                      monkeypatch):
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", NOON_2026_11_22)
+    r = cli("build", "lugvanion", "--only", "guilds,circles", "--data", with_version(tmp_path),
+            "--out", tmp_path / "o")
+    assert r.code == 0, r.err
+    pages = page_texts(tmp_path / "o" / "cards.pdf")
+    fronts, backs = pages[0::2], pages[1::2]
+    stamp = "v0.3 · 2026-11-22"
+    assert sum(p.count(stamp) for p in fronts) == 4 + 3 + len(fronts)  # cards + sheet labels
+    assert all(re.search(r"Lugvanion v0\.3 · 2026-11-22 · ", p) for p in fronts + backs)
+    assert "warning" not in r.err  # inside the safe zone, big enough, readable on any ground
+
+
+def test_without_a_version_nothing_is_stamped(tmp_path, cli):
+    r = cli("build", "lugvanion", "--only", "guilds", "--out", tmp_path / "o")
+    assert r.code == 0 and "v0." not in " ".join(page_texts(tmp_path / "o" / "cards.pdf"))
+
+
+def test_source_date_epoch_makes_the_build_reproducible(tmp_path, cli, monkeypatch):
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", NOON_2026_11_22)
+    data = with_version(tmp_path)
+    for out in ("a", "b"):
+        assert cli("build", "lugvanion", "--only", "guilds", "--data", data,
+                   "--out", tmp_path / out).code == 0
+    assert (tmp_path / "a" / "cards.pdf").read_bytes() == (tmp_path / "b" / "cards.pdf").read_bytes()
+
+
+def test_a_bad_corner_or_epoch_is_one_line(tmp_path, cli, monkeypatch):
+    data = with_version(tmp_path, extra='stamp_corner = "middle"\n')
+    r = cli("build", "lugvanion", "--only", "guilds", "--data", data, "--out", tmp_path / "o")
+    assert r.code == 2 and "stamp_corner" in r.err
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "yesterday")
+    r = cli("build", "lugvanion", "--only", "guilds", "--data", with_version(tmp_path),
+            "--out", tmp_path / "o")
+    assert r.code == 2 and "SOURCE_DATE_EPOCH" in r.err and not (tmp_path / "o").exists()
