@@ -144,7 +144,7 @@ def _run(table, the_look, host, port, found, names, qr_pdf, page_size, lang):
         timeout_keep_alive=5, backlog=limits.BACKLOG, h11_max_incomplete_event_size=16 * 1024)
     limits.quiet_logs()
     try:
-        uvicorn.Server(config).run(sockets=[sock])
+        limits.Server(config).run(sockets=[sock])
     except KeyboardInterrupt:  # uvicorn re-raises Ctrl+C (and our SIGTERM) once stopped
         pass
 

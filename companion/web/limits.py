@@ -21,13 +21,18 @@ import logging
 import time
 
 import h11
+import uvicorn
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
 REQUEST_TIMEOUT = 10.0  # a phone on poor Wi-Fi sends its request in well under a second
 RESERVE = 32  # descriptors kept for the table's files, the event loop and the log
-# Connections waiting to be accepted (listen backlog). asyncio accepts up to this many at
-# once before any is looked at, so they must fit in the descriptors too.
-BACKLOG = 64
+# asyncio accepts up to BACKLOG connections at a time, and a connection reaches the
+# protocol (which may close it) two turns of the event loop later, its descriptor freed a
+# turn after that: 4 x BACKLOG must fit in the descriptors too. The system's own queue of
+# connections not yet accepted (which costs no descriptor) is longer, so that in a crowd
+# a phone's connection waits there instead of being dropped (and retried a second later).
+BACKLOG = 16
+LISTEN_QUEUE = 128
 LOG = logging.getLogger("uvicorn.error")
 
 
@@ -89,6 +94,17 @@ class GuardedH11(H11Protocol):
         self.transport.close()
 
 
+class Server(uvicorn.Server):
+    """uvicorn's server, its sockets given the longer system queue once it listens
+    (asyncio listens with its accept batch, BACKLOG; listening again only lengthens the
+    queue)."""
+
+    async def startup(self, sockets=None) -> None:
+        await super().startup(sockets)
+        for sock in sockets or []:
+            sock.listen(LISTEN_QUEUE)
+
+
 def protocol(limit: int, timeout: float = REQUEST_TIMEOUT) -> type[GuardedH11]:
     """The HTTP protocol class for uvicorn.Config(http=...)."""
     return type("GuardedH11", (GuardedH11,), {"limit": limit, "timeout": timeout})
@@ -102,7 +118,7 @@ def connection_limit(most: int = 1000) -> int:
     except ImportError:  # Windows: the selector's own limit is 512 sockets
         return 500
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    want = most + RESERVE + BACKLOG
+    want = most + RESERVE + 4 * BACKLOG
     if soft != resource.RLIM_INFINITY and soft < want:
         raised = want if hard == resource.RLIM_INFINITY else min(want, hard)
         try:
@@ -112,7 +128,7 @@ def connection_limit(most: int = 1000) -> int:
             pass
     if soft == resource.RLIM_INFINITY:
         return most
-    return max(4, min(most, soft - RESERVE - BACKLOG))
+    return max(4, min(most, soft - RESERVE - 4 * BACKLOG))
 
 
 class OncePerMinute(logging.Filter):
