@@ -6,7 +6,7 @@ import sys
 
 import click
 
-from companion.commands import build, coverta, init, lugvanion, score, serve, vengeance
+from companion.commands import build, coverta, export, init, lugvanion, score, serve, vengeance
 from companion.commands.common import Failure
 from companion.errors import CompanionError, escape
 
@@ -29,6 +29,7 @@ def cli():
 
 
 cli.add_command(build.build)
+cli.add_command(export.export)
 cli.add_command(init.init)
 cli.add_command(score.score)
 cli.add_command(lugvanion.lugvanion)

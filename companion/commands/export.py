@@ -1,0 +1,84 @@
+"""`companion export GAME FORMAT`: a game's cards for print shops and virtual tables."""
+
+import sys
+
+import click
+
+from companion.commands.common import split
+
+
+
+@click.command(short_help="Export cards: per-card PDF, PNG, Tabletop Simulator, previews.",
+               epilog="""\b
+Formats:
+  cards-pdf  one page per card face with bleed, TrimBox and BleedBox (print shops)
+  png        one picture per face: --dpi N, or a shop's size with --shop tgc|mpc
+  tts        Tabletop Simulator: face sheets and a Saved Object
+  preview    one contact sheet per component
+\b
+Examples:
+  companion export covenia png
+  companion export covenia png --shop tgc --card-size poker
+  companion export covenia png --dpi 600 --bleed 3mm --only cards
+  companion export covenia cards-pdf --lang fr
+  companion export covenia tts
+  companion export covenia preview --out docs/preview""")
+@click.argument("game")
+@click.argument("format", metavar="FORMAT")
+@click.option("--lang", default="en", show_default=True, help="Printed language: en or fr.")
+@click.option("--card-size", default="poker", show_default=True,
+              help="poker, bridge, euro, mini-euro, mini-usa, tarot, square, or WxH like "
+                   "63x88mm; with --shop, one of the shop's sizes.")
+@click.option("--only", help="Comma-separated parts to export, e.g. cards (default: all).")
+@click.option("--out", type=click.Path(file_okay=False),
+              help="Output folder (default: ./output/GAME-FORMAT under the current folder).")
+@click.option("--data", type=click.Path(dir_okay=False),
+              help="Your own copy of the game's layouts/GAME.toml.")
+@click.option("--bleed", help="cards-pdf, png: bleed around each card [default: 0.125in].")
+@click.option("--dpi", type=int, help="png: pixels per inch, 72 to 1200 [default: 300].")
+@click.option("--shop", help="png: a print shop's exact picture size: tgc (The Game Crafter) "
+                             "or mpc (MakePlayingCards).")
+def export(game, format, lang, card_size, only, out, data, bleed, dpi, shop):
+    """Export a game's cards in FORMAT: cards-pdf, png, tts or preview."""
+    from pathlib import Path
+
+    from companion import export as exports
+
+    opts = exports.Options(lang=lang, card_size=card_size, only=split(only),
+                           out=Path(out) if out else None, data=Path(data) if data else None,
+                           bleed=bleed, dpi=dpi, shop=shop)
+    with _Progress(f"{game} {format}") as progress:
+        manifest = exports.export(game, format, opts, progress)
+    where = Path(out) if out else exports.default_out(game, format)
+    parts = ", ".join(f"{c['id']} ({c['cards']} cards)" for c in manifest["components"])
+    click.echo(f"{game} {format}: {where}/ {len(manifest['files'])} files: {parts}; "
+               "manifest.json, guide.txt")
+
+
+class _Progress:
+    """A progress bar on a terminal, nothing elsewhere: steps as the export reports them."""
+
+    def __init__(self, label: str):
+        self.label, self.bar, self.total = label, None, None
+
+    def __enter__(self):
+        return self
+
+    def __call__(self, done: int, total: int, what: str) -> None:
+        if not sys.stderr.isatty():
+            return
+        if self.bar is None or total != self.total:
+            self._close()
+            self.total = total
+            self.bar = click.progressbar(length=max(total, 1), label=f"{self.label}: {what}",
+                                         file=sys.stderr, show_eta=False)
+            self.bar.__enter__()
+        self.bar.update(done - self.bar.pos)
+
+    def _close(self, *exc):
+        if self.bar:
+            self.bar.__exit__(*(exc or (None, None, None)))
+            self.bar = None
+
+    def __exit__(self, *exc):
+        self._close(*exc)

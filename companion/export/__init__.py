@@ -1,0 +1,152 @@
+"""Exports: a game's cards out of the kit, to print shops and virtual tables.
+
+Every format is a writer over the same list (companion.export.faces: each component's
+distinct cards, each drawn by the face.draw the sheets use), chosen from FORMATS by name,
+one module per format. A writer module has:
+- TAKES: the options it takes, of "bleed", "dpi", "shop";
+- check(ctx) (optional): refuses what it cannot write, before anything is written;
+- write(ctx) -> dict: writes its files under ctx.stage and returns its part of the
+  manifest;
+- guide(ctx, manifest) -> str: what guide.txt says about its files.
+
+`export` checks everything, lays the game out (kit.prepare), and writes the folder aside,
+swapped in whole (companion.atomic.kit_folder) with a manifest.json listing every file.
+Kept light: reportlab and pypdfium2 are imported by the writers, when they write."""
+
+import importlib
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+
+from companion.errors import CompanionError, shown
+
+FORMATS = {"cards-pdf": "companion.export.cards_pdf", "png": "companion.export.png",
+           "tts": "companion.export.tts", "preview": "companion.export.preview"}
+DEFAULT_BLEED = "0.125in"  # 1/8 in: what print shops ask
+DEFAULT_DPI = 300
+DPI_RANGE = (72, 1200)
+OPTION_FLAGS = {"bleed": "--bleed", "dpi": "--dpi", "shop": "--shop"}
+
+Progress = Callable[[int, int, str], None]  # (done, total, what is being written)
+
+
+@dataclass
+class Options:
+    lang: str = "en"
+    card_size: str = "poker"
+    only: list[str] | None = None
+    out: Path | None = None
+    data: Path | None = None
+    bleed: str | None = None  # None: DEFAULT_BLEED where it applies
+    dpi: int | None = None  # None: DEFAULT_DPI, or the shop's
+    shop: str | None = None
+
+
+@dataclass
+class Context:
+    """What a writer works from."""
+    game: str
+    format: str
+    opts: Options
+    kit: object  # companion.kit.Kit
+    decks: list  # companion.export.faces.Deck
+    out: Path  # where the folder will be once written (file links point there)
+    bleed: float  # points (formats that take --bleed)
+    dpi: int
+    shop: object | None  # companion.export.shops.Shop
+    shop_card: object | None  # companion.export.shops.ShopCard
+    stage: Path | None = None  # where files are written now
+    progress: Progress = lambda done, total, what: None
+
+    def word(self, key: str, **values) -> str:
+        from companion.export import shops
+
+        return shops.table().sub("guide").text(key, self.opts.lang).format(**values)
+
+
+def writer(fmt: str):
+    if fmt not in FORMATS:
+        raise CompanionError(f"unknown format {shown(fmt)} (use {', '.join(FORMATS)})",
+                             field="FORMAT")
+    return importlib.import_module(FORMATS[fmt])
+
+
+def default_out(game: str, fmt: str) -> Path:
+    """./output/GAME-FORMAT: beside the kit's folder (output/GAME), never inside it, which
+    a build replaces whole."""
+    from companion import paths
+
+    return paths.output() / f"{game}-{fmt}"
+
+
+def plan(game: str, fmt: str, opts: Options) -> Context:
+    """Checks the request and lays the game out; writes nothing."""
+    from companion import kit, presets
+    from companion.export import faces, shops
+
+    kit.game_module(game)
+    module = writer(fmt)
+    given = {"bleed": opts.bleed, "dpi": opts.dpi, "shop": opts.shop}
+    for name, value in given.items():
+        if value is not None and name not in module.TAKES:
+            takes = ", ".join(OPTION_FLAGS[t] for t in sorted(module.TAKES)) or "none of them"
+            raise CompanionError(f"{fmt} does not take {OPTION_FLAGS[name]} (it takes "
+                                 f"{takes})", field=OPTION_FLAGS[name])
+    if opts.dpi is not None and not DPI_RANGE[0] <= opts.dpi <= DPI_RANGE[1]:
+        raise CompanionError(f"{opts.dpi} is out of range: from {DPI_RANGE[0]} to "
+                             f"{DPI_RANGE[1]} dpi", field="--dpi")
+    shop = shop_card = None
+    card_size = opts.card_size
+    if opts.shop is not None:
+        shop = shops.shop(opts.shop)
+        for name in ("dpi", "bleed"):
+            if given[name] is not None:
+                raise CompanionError(f"--shop {shop.key} sets the pixel size and the bleed; "
+                                     f"leave out {OPTION_FLAGS[name]}", field=OPTION_FLAGS[name])
+        shop_card = shop.card(opts.card_size)
+        card_size = shop_card.trim_text  # the faces are laid out at the shop's trim
+    bleed = presets.bleed(opts.bleed or DEFAULT_BLEED) if "bleed" in module.TAKES else 0.0
+    dpi = shop.dpi if shop else (opts.dpi or DEFAULT_DPI)
+    prepared = kit.prepare(game, kit.Options(lang=opts.lang, card_size=card_size,
+                                             only=opts.only, data=opts.data))
+    found = faces.decks(prepared)
+    if not found:
+        raise CompanionError("nothing to export: no cards in the parts asked for",
+                             field="--only")
+    out = Path(opts.out) if opts.out else default_out(game, fmt)
+    ctx = Context(game, fmt, opts, prepared, found, out.resolve(), bleed, dpi, shop, shop_card)
+    if hasattr(module, "check"):
+        module.check(ctx)
+    return ctx
+
+
+def export(game: str, fmt: str, opts: Options, progress: Progress | None = None) -> dict:
+    """Writes one game's cards in one format into opts.out (default ./output/GAME-FORMAT);
+    returns the manifest. Bad input fails before anything is written; a failure while
+    writing leaves the folder as it was."""
+    from companion.atomic import kit_folder
+
+    ctx = plan(game, fmt, opts)
+    module = writer(fmt)
+    if progress:
+        ctx.progress = progress
+    with kit_folder(ctx.out) as stage:
+        ctx.stage = stage
+        manifest = {"game": game, "format": fmt, "lang": opts.lang, "card_size": opts.card_size}
+        manifest.update(module.write(ctx))
+        guide = "\n".join([ctx.word("title", game=ctx.kit.game_name, format=fmt), "",
+                           module.guide(ctx, manifest), ""])
+        (stage / "guide.txt").write_text(guide, encoding="utf-8")
+        manifest["files"] = sorted([p.relative_to(stage).as_posix() for p in stage.rglob("*")
+                                    if p.is_file()] + ["manifest.json"])
+        (stage / "manifest.json").write_text(json.dumps(manifest, indent=2, ensure_ascii=False)
+                                             + "\n", encoding="utf-8")
+    return manifest
+
+
+def mm(points: float) -> float:
+    """Points as millimetres, to 0.01 mm, for manifests."""
+    from companion.units import to_mm
+
+    return round(to_mm(points), 2)

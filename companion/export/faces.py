@@ -1,0 +1,163 @@
+"""A kit's cards as every export sees them, and the one way a face becomes a PDF page.
+
+Per component (a deck): each distinct card once with how many copies it has, and each
+distinct face once. Cards are the same card when they show the same faces (the same Face
+object, or faces with one key, which the sheets draw once and reuse) under the same id:
+the four identical aids of a game are one card with a count of 4. A card's id is the one
+its game gives, else its place among the component's distinct cards ("001", "002", ...).
+
+Faces are drawn by their own draw(canvas, w, h, bleed), the function the sheets call: a
+page here is one face upright, its trim's lower-left at (bleed across, bleed down)."""
+
+import re
+from collections import Counter
+from dataclasses import dataclass
+
+from companion.errors import CompanionError, shown
+from companion.sheets import Face
+
+
+def _nothing(c, w, h, bleed) -> None:
+    """An empty face: a card without a back, where an export needs one (white)."""
+
+
+BLANK = Face(_nothing, key="export-blank")
+
+
+def safe(name: str) -> str:
+    """A card id as a file name: letters, digits, '.', '_' and '-' only."""
+    return re.sub(r"[^A-Za-z0-9._-]+", "-", name).strip(".-") or "card"
+
+
+def face_key(face: Face) -> tuple:
+    """Faces with equal keys look the same: a keyed face by its key, else the object."""
+    return ("key", face.key) if face.key is not None else ("object", id(face))
+
+
+@dataclass
+class Entry:
+    """One distinct card of a component."""
+    id: str
+    count: int
+    front: Face
+    back: Face | None
+
+
+@dataclass
+class Deck:
+    """A component's cards, each distinct card once."""
+    id: str  # the component's id, as in the kit's manifest: the folder of its files
+    title: str
+    size: tuple[float, float]  # the trim, points
+    stock: str  # "cards" or "tokens"
+    entries: list[Entry]
+
+    @property
+    def cards(self) -> int:
+        return sum(e.count for e in self.entries)
+
+    @property
+    def shared_back(self) -> Face | None:
+        """The back every card of the component shows, if they all show one."""
+        keys = {face_key(e.back) if e.back else None for e in self.entries}
+        return self.entries[0].back if len(keys) == 1 and self.entries[0].back else None
+
+    def faces(self) -> list[tuple[Face, str, int]]:
+        """Each distinct face once, fronts first, as (face, label, cards showing it); the
+        label names the card ("007"), or "back" for a back the whole component shares."""
+        shared = self.shared_back
+        seen: dict[tuple, list] = {}
+        for e in self.entries:
+            k = face_key(e.front)
+            if k in seen:
+                seen[k][2] += e.count
+            else:
+                seen[k] = [e.front, e.id, e.count]
+        for e in self.entries:
+            if e.back is None:
+                continue
+            k = face_key(e.back)
+            if k in seen:
+                seen[k][2] += e.count
+            else:
+                seen[k] = [e.back, "back" if shared else f"{e.id} back", e.count]
+        return [tuple(v) for v in seen.values()]
+
+
+def decks(kit) -> list[Deck]:
+    """Every card component of a prepared kit (companion.kit.prepare), in kit order."""
+    out = []
+    for f, comp in kit.card_components():
+        groups: dict[tuple, Entry] = {}
+        for card in comp.cards:
+            k = (card.id, face_key(card.front), face_key(card.back) if card.back else None)
+            if k in groups:
+                groups[k].count += 1
+            else:
+                groups[k] = Entry(card.id or "", 1, card.front, card.back)
+        entries = list(groups.values())
+        for n, e in enumerate(entries, 1):
+            e.id = e.id or f"{n:03d}"
+        ids = Counter(e.id for e in entries)
+        twice = [i for i, n in ids.items() if n > 1]
+        if twice:
+            raise CompanionError(f"two different cards have the id {shown(twice[0])}",
+                                 field=comp.id)
+        out.append(Deck(comp.id, comp.title, f.size, f.stock, entries))
+    return out
+
+
+@dataclass(frozen=True)
+class Page:
+    """A face on a page of its own: the trim (points) and the bleed around it on each side
+    across and down; the page is the trim and its bleed."""
+    face: Face
+    trim: tuple[float, float]
+    bleed: tuple[float, float]
+
+    @property
+    def size(self) -> tuple[float, float]:
+        return self.trim[0] + 2 * self.bleed[0], self.trim[1] + 2 * self.bleed[1]
+
+    @property
+    def key(self) -> tuple:
+        """Pages with equal keys are the same picture."""
+        return face_key(self.face), self.trim, self.bleed
+
+
+def draw_pages(c, pages: list[Page], boxes: bool = False) -> None:
+    """Draws each page. A face on more than one page is drawn once, as a form, and reused.
+    With `boxes`, each page's TrimBox is its trim and its BleedBox the whole page."""
+    uses = Counter(p.key for p in pages)
+    forms: dict[tuple, str] = {}
+    for p in pages:
+        (w, h), (bx, by) = p.trim, p.bleed
+        pw, ph = p.size
+        c.setPageSize((pw, ph))
+        if boxes:
+            c.setTrimBox((bx, by, bx + w, by + h))
+            c.setBleedBox((0, 0, pw, ph))
+        if uses[p.key] > 1 and p.key not in forms:
+            name = forms[p.key] = f"face{len(forms) + 1}"
+            c.beginForm(name, -bx, -by, w + bx, h + by)
+            p.face.draw(c, w, h, max(bx, by))
+            c.endForm()
+        c.saveState()
+        c.translate(bx, by)
+        clip = c.beginPath()
+        clip.rect(-bx, -by, pw, ph)
+        c.clipPath(clip, stroke=0, fill=0)
+        if p.key in forms:
+            c.doForm(forms[p.key])
+        else:
+            p.face.draw(c, w, h, max(bx, by))
+        c.restoreState()
+        c.showPage()
+
+
+def write_pdf(path, pages: list[Page], title: str, author: str, boxes: bool = False) -> None:
+    from companion.pdf import open_canvas
+
+    c = open_canvas(path, pages[0].size, title, author)
+    draw_pages(c, pages, boxes)
+    c.save()

@@ -1,0 +1,111 @@
+"""png: one picture per face with its bleed, RGB without alpha, at --dpi (default 300)
+or at the exact size a print shop publishes for the card (--shop, layouts/shops.toml).
+Files: COMPONENT/ID-front.png and COMPONENT/ID-back.png, or COMPONENT/back.png for a back
+the whole component shares. Each distinct face is drawn and encoded once, whatever
+number of files show it.
+
+The faces are drawn one per page into a PDF (the sheets' own face.draw), which pypdfium2
+renders page by page at exactly each picture's size, on every core."""
+
+import tempfile
+from pathlib import Path
+
+from companion.errors import CompanionError
+from companion.export import mm, raster, shops
+from companion.export.faces import Page, safe, write_pdf
+
+TAKES = {"bleed", "dpi", "shop"}
+MAX_PIXELS = 50_000_000  # one picture; RGB, 150 MB in memory while it is encoded
+
+
+def pictures(ctx) -> dict[str, shops.Picture]:
+    """Each component's picture size: the shop's for its cards (its tokens at the shop's
+    dpi and bleed), else the trim and --bleed at --dpi."""
+    out = {}
+    for deck in ctx.decks:
+        if ctx.shop_card is None:
+            out[deck.id] = shops.picture(deck.size, ctx.bleed, ctx.dpi)
+            continue
+        bx, by = shops.card_bleed(ctx.shop_card, ctx.dpi)
+        if deck.stock != "cards":
+            out[deck.id] = shops.picture(deck.size, min(bx, by), ctx.dpi)
+            continue
+        w, h = deck.size
+        W, H = ctx.shop_card.image
+        bleed = ((W * shops.POINTS_PER_INCH / ctx.dpi - w) / 2,
+                 (H * shops.POINTS_PER_INCH / ctx.dpi - h) / 2)
+        if min(bleed) < -0.01:
+            raise CompanionError(f"{deck.id} cards are larger than {ctx.shop.name}'s "
+                                 f"{ctx.shop_card.name} picture", field="--card-size")
+        out[deck.id] = shops.Picture(deck.size, (max(0.0, bleed[0]), max(0.0, bleed[1])),
+                                     (W, H))
+    return out
+
+
+def check(ctx) -> None:
+    for deck_id, pic in pictures(ctx).items():
+        w, h = pic.px
+        if w * h > MAX_PIXELS:
+            raise CompanionError(f"{deck_id} faces would be {w} x {h} pixels at {ctx.dpi} dpi, "
+                                 f"over {MAX_PIXELS // 1_000_000} million: ask fewer dpi",
+                                 field="--dpi")
+
+
+def write(ctx) -> dict:
+    pics = pictures(ctx)
+    pages: list[Page] = []
+    sizes: list[tuple[int, int]] = []
+    files: list[list[str]] = []
+    index: dict[tuple, int] = {}
+
+    def add(face, pic: shops.Picture, path: str) -> None:
+        page = Page(face, pic.trim, pic.bleed)
+        if page.key not in index:
+            index[page.key] = len(pages)
+            pages.append(page)
+            sizes.append(pic.px)
+            files.append([])
+        if path not in files[index[page.key]]:
+            files[index[page.key]].append(path)
+
+    components = []
+    for deck in ctx.decks:
+        pic = pics[deck.id]
+        shared = deck.shared_back
+        cards = []
+        for e in deck.entries:
+            front = f"{deck.id}/{safe(e.id)}-front.png"
+            add(e.front, pic, front)
+            back = None
+            if e.back is not None:
+                back = f"{deck.id}/back.png" if shared else f"{deck.id}/{safe(e.id)}-back.png"
+                add(e.back, pic, back)
+            cards.append({"id": e.id, "count": e.count, "front": front, "back": back})
+        components.append({"id": deck.id, "title": deck.title, "cards": deck.cards,
+                           "size_px": list(pic.px), "trim_mm": [mm(v) for v in pic.trim],
+                           "bleed_mm": [mm(v) for v in pic.bleed],
+                           "back": f"{deck.id}/back.png" if shared else None,
+                           "faces": cards})
+
+    with tempfile.TemporaryDirectory(prefix="companion-png-") as tmp:
+        pdf = Path(tmp) / "faces.pdf"
+        ctx.progress(0, len(pages), "drawing faces")
+        write_pdf(pdf, pages, f"{ctx.kit.game_name}: faces", ctx.kit.author)
+        jobs = [raster.Job(tuple(files[i]), sizes[i], (raster.Tile(i, 0, 0, *sizes[i]),),
+                           "png", ctx.dpi) for i in range(len(pages))]
+        raster.run(pdf, ctx.stage, jobs, lambda done, total: ctx.progress(done, total, "faces"))
+    return {"dpi": ctx.dpi, "shop": ctx.shop.key if ctx.shop else None,
+            "faces": len(pages), "components": components}
+
+
+def guide(ctx, manifest: dict) -> str:
+    if ctx.shop:
+        size = (f"{ctx.shop.name}, {ctx.shop_card.name} {ctx.shop_card.trim_text}: "
+                f"{ctx.shop_card.image[0]} x {ctx.shop_card.image[1]} px, {ctx.dpi} dpi")
+    else:
+        size = f"{ctx.dpi} dpi, {mm(ctx.bleed):g} mm bleed"
+    lines = [ctx.word("png", size=size)]
+    if ctx.shop:
+        lines += ["", ctx.word("png-shop", shop=ctx.shop.name,
+                               words=shops.words(ctx.shop.key, ctx.opts.lang))]
+    return "\n".join(lines)

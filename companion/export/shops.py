@@ -1,0 +1,107 @@
+"""Print shops' card pictures (layouts/shops.toml) and the pixel arithmetic of a face
+picture: how many pixels, and how much bleed around the trim they hold."""
+
+from dataclasses import dataclass
+from functools import cache
+
+from companion import paths
+from companion.data import Fields, load_toml
+from companion.errors import CompanionError, shown
+from companion.units import parse_size
+
+POINTS_PER_INCH = 72.0
+
+
+@dataclass(frozen=True)
+class ShopCard:
+    name: str  # as --card-size takes it
+    trim: tuple[float, float]  # points
+    trim_text: str  # as written in shops.toml, e.g. "2.5x3.5in"
+    image: tuple[int, int]  # pixels, bleed included
+
+
+@dataclass(frozen=True)
+class Shop:
+    key: str  # as --shop takes it
+    name: str
+    dpi: int
+    cards: dict[str, ShopCard]
+
+    def card(self, size_name: str) -> ShopCard:
+        if size_name.lower() not in self.cards:
+            raise CompanionError(
+                f"{self.name} does not make {shown(size_name)} cards; it makes "
+                f"{', '.join(self.cards)}", field="--card-size")
+        return self.cards[size_name.lower()]
+
+
+@cache
+def table() -> Fields:
+    path = paths.LAYOUTS / "shops.toml"
+    return Fields(load_toml(path), str(path))
+
+
+def names() -> list[str]:
+    return list(table().sub("shop").table)
+
+
+def shop(key: str) -> Shop:
+    shops = table().sub("shop")
+    if key.lower() not in shops.table:
+        raise CompanionError(f"unknown shop {shown(key)} (use {', '.join(names())})",
+                             field="--shop")
+    s = shops.sub(key.lower())
+    cards = {}
+    section = s.sub("card")
+    for name in section.table:
+        entry = section.sub(name)
+        trim_text = entry.get("trim", str)
+        image = entry.get("image", list)
+        if len(image) != 2 or not all(isinstance(v, int) and 0 < v <= 20000 for v in image):
+            raise entry.error("image", f"must be [width, height] in pixels, not {shown(image)}")
+        trim = parse_size(trim_text, field=f"{entry.path}.trim")
+        card = ShopCard(name, trim, trim_text, (image[0], image[1]))
+        bx, by = card_bleed(card, s.get("dpi", int))
+        if bx < 0 or by < 0:
+            raise entry.error("image", "is smaller than the trim")
+        cards[name] = card
+    return Shop(key.lower(), s.get("name", str), s.get("dpi", int), cards)
+
+
+def words(key: str, lang: str) -> str:
+    return table().sub("shop").sub(key).text("words", lang)
+
+
+def card_bleed(card: ShopCard, dpi: int) -> tuple[float, float]:
+    """The bleed (points) on each side across and down that the shop's picture holds."""
+    w, h = card.trim
+    return ((card.image[0] * POINTS_PER_INCH / dpi - w) / 2,
+            (card.image[1] * POINTS_PER_INCH / dpi - h) / 2)
+
+
+def pixels(length: float, dpi: float) -> int:
+    """A length in points as whole pixels at `dpi` (the nearest; never 0)."""
+    return max(1, round(length * dpi / POINTS_PER_INCH))
+
+
+@dataclass(frozen=True)
+class Picture:
+    """A face picture: the trim (points), the bleed around it on each side across and
+    down (points), and its exact size in pixels."""
+    trim: tuple[float, float]
+    bleed: tuple[float, float]
+    px: tuple[int, int]
+
+    @property
+    def page(self) -> tuple[float, float]:
+        """The PDF page that holds it: the trim and its bleed."""
+        return self.trim[0] + 2 * self.bleed[0], self.trim[1] + 2 * self.bleed[1]
+
+
+def picture(trim: tuple[float, float], bleed: float, dpi: float) -> Picture:
+    w, h = trim
+    return Picture(trim, (bleed, bleed), (pixels(w + 2 * bleed, dpi), pixels(h + 2 * bleed, dpi)))
+
+
+def shop_picture(card: ShopCard, dpi: int) -> Picture:
+    return Picture(card.trim, card_bleed(card, dpi), card.image)
