@@ -5,6 +5,7 @@ import io
 import socket
 import sqlite3
 import subprocess
+from types import SimpleNamespace
 
 import pytest
 
@@ -34,22 +35,89 @@ def test_the_terminal_qr_code_holds_exactly_the_link_modules():
     assert all(not dark for dark in rows[0])  # a light quiet zone all round
 
 
-def test_the_terminal_qr_code_scans(tmp_path):
+class Terminal(io.TextIOWrapper):
+    """An output stream in `encoding` that says whether it is a terminal."""
+
+    def __init__(self, encoding: str, tty: bool):
+        super().__init__(io.BytesIO(), encoding=encoding)
+        self.tty = tty
+
+    def isatty(self) -> bool:
+        return self.tty
+
+    def text(self) -> str:
+        self.flush()
+        return self.buffer.getvalue().decode(self.encoding)
+
+
+def render(text: str, png) -> None:
+    """Draw terminal output as a dark-theme terminal shows it (light glyphs on a dark
+    background unless colour codes say otherwise), each character cell 1 x 2 pixels."""
+    import re
+
     from PIL import Image
 
-    out = io.StringIO()
-    qr.print_terminal(LINK, out)
-    light = {"█": (1, 1), "▀": (1, 0), "▄": (0, 1), " ": (0, 0)}
-    lines = out.getvalue().splitlines()
-    img = Image.new("L", (len(lines[0]), 2 * len(lines)))
-    for y, line in enumerate(lines):
-        for x, ch in enumerate(line):
-            top, bottom = light[ch]
-            img.putpixel((x, 2 * y), 255 * top)
-            img.putpixel((x, 2 * y + 1), 255 * bottom)
-    img = img.resize((img.width * 8, img.height * 8), Image.NEAREST)
-    img.save(tmp_path / "terminal.png")
+    glyph = {"█": (1, 1), "▀": (1, 0), "▄": (0, 1), " ": (0, 0), "#": (1, 1)}
+    rows = []
+    for line in text.splitlines():
+        fg, bg, cells = 1, 0, []
+        for code, ch in re.findall(r"\x1b\[([0-9;]*)m|(.)", line):
+            if code:
+                for c in code.split(";"):
+                    fg = {"97": 1, "0": 1}.get(c, fg)
+                    bg = {"40": 0, "107": 1, "0": 0}.get(c, bg)
+            else:
+                cells.append(tuple(fg if on else bg for on in glyph[ch]))
+        rows += [[top for top, _ in cells], [bottom for _, bottom in cells]]
+    img = Image.new("L", (max(map(len, rows)), len(rows)), 0)
+    for y, row in enumerate(rows):
+        for x, light in enumerate(row):
+            img.putpixel((x, y), 255 * light)
+    img.resize((img.width * 8, img.height * 8), Image.NEAREST).save(png)
+
+
+@pytest.mark.parametrize("encoding,tty,env,colour", [
+    ("utf-8", False, {}, False),
+    ("utf-8", True, {"TERM": "xterm-256color"}, True),
+    ("utf-8", True, {"TERM": "dumb"}, False),
+    ("utf-8", True, {"TERM": "xterm", "NO_COLOR": "1"}, False),
+    ("cp437", False, {}, False),
+    ("cp1252", True, {"TERM": "xterm"}, True),
+    ("cp1252", False, {}, False),
+    ("ascii", True, {"TERM": "dumb"}, False),
+], ids=["utf8-file", "utf8-colour", "utf8-dumb", "utf8-no-color", "cp437", "cp1252-colour",
+        "cp1252-file", "ascii-dumb"])
+def test_the_terminal_qr_code_scans(tmp_path, encoding, tty, env, colour):
+    out = Terminal(encoding, tty)
+    qr.print_terminal(LINK, out, env)
+    text = out.text()
+    assert ("\x1b[" in text) == colour
+    if encoding in ("cp1252", "ascii"):
+        assert text.isascii()
+    render(text, tmp_path / "terminal.png")
     assert decode(tmp_path / "terminal.png") == LINK
+
+
+def test_a_windows_console_without_a_modern_terminal_gets_no_colour_codes(monkeypatch):
+    monkeypatch.setattr(qr, "os", SimpleNamespace(name="nt", environ={}))
+    out = Terminal("utf-8", True)
+    qr.print_terminal(LINK, out, {})
+    assert "\x1b" not in out.text()
+    out = Terminal("utf-8", True)
+    qr.print_terminal(LINK, out, {"WT_SESSION": "1"})  # Windows Terminal takes them
+    assert "\x1b[" in out.text()
+
+
+def test_serve_prints_a_qr_code_that_scans_on_an_output_that_is_not_utf8(tmp_path):
+    s = Server(tmp_path / "t.sqlite3", env={"PYTHONIOENCODING": "ascii"}).start()
+    try:
+        out = "".join(s.out)
+        code = out.split("\n", 1)[1].split("Note: ", 1)[0]
+        assert code.strip() and set(code) <= {"#", " ", "\n"}
+        render(code, tmp_path / "serve.png")
+        assert decode(tmp_path / "serve.png") == s.link
+    finally:
+        s.stop()
 
 
 def test_the_printed_qr_card_scans_to_the_link(tmp_path):
@@ -150,6 +218,48 @@ def test_a_port_in_use_is_named(cli, tmp_path):
         port = busy.getsockname()[1]
         r = cli("serve", "--host", "127.0.0.1", "--port", port, "--data", tmp_path / "t")
     assert r.code == 2 and r.err.startswith("companion: --port: cannot listen")
+
+
+class Spy(socket.socket):
+    """A real socket that records its options and can fail to bind as told."""
+
+    options: list = []
+    bind_error: OSError | None = None
+
+    def setsockopt(self, level, option, value):
+        Spy.options.append((level, option))
+        super().setsockopt(level, option, value)
+
+    def bind(self, address):
+        if Spy.bind_error:
+            raise Spy.bind_error
+        super().bind(address)
+
+
+@pytest.mark.parametrize("in_use", [48, 10048], ids=["macOS", "Windows"])
+def test_a_port_in_use_is_named_by_the_systems_own_error_number(monkeypatch, in_use):
+    """EADDRINUSE is 98 on Linux only (48 on macOS, 10048 on Windows)."""
+    import errno
+
+    from companion.errors import CompanionError
+
+    monkeypatch.setattr(errno, "EADDRINUSE", in_use)
+    monkeypatch.setattr(Spy, "bind_error", OSError(in_use, "Address already in use"))
+    monkeypatch.setattr(socket, "socket", Spy)
+    with pytest.raises(CompanionError) as e:
+        network.listening_socket("127.0.0.1", 8765)
+    assert e.value.field == "--port" and "Address already in use" in e.value.message
+
+
+def test_windows_never_lets_a_second_server_share_the_port(monkeypatch):
+    monkeypatch.setattr(Spy, "options", [])
+    monkeypatch.setattr(socket, "socket", Spy)
+    network.listening_socket("127.0.0.1", 0).close()
+    assert (socket.SOL_SOCKET, socket.SO_REUSEADDR) in Spy.options  # a quick restart binds
+    monkeypatch.setattr(Spy, "options", [])
+    monkeypatch.setattr(network, "os", SimpleNamespace(name="nt"))
+    network.listening_socket("127.0.0.1", 0).close()
+    assert (socket.SOL_SOCKET, socket.SO_REUSEADDR) not in Spy.options
 
 
 def test_ctrl_c_stops_the_server_cleanly_and_a_restart_keeps_the_link(tmp_path):

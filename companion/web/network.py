@@ -106,7 +106,9 @@ def listening_socket(host: str, port: int | None) -> socket.socket:
         sock.listen(128)
     except OSError as e:
         sock.close()
-        in_use = e.errno in (errno.EADDRINUSE, errno.EACCES)
+        # Taken, or reserved (Windows reports a reserved port as WSAEACCES)
+        in_use = e.errno in (errno.EADDRINUSE, errno.EACCES,
+                             getattr(errno, "WSAEACCES", errno.EACCES))
         field = "--port" if in_use and port else "--host"
         raise CompanionError(f"cannot listen on {host}:{port or 'any port'} "
                              f"({e.strerror or e})", field=field) from None
