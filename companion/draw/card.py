@@ -28,6 +28,13 @@ def double_frame(c, w, h, stroke) -> None:
                 stroke=1, fill=0)
 
 
+def disc(c, cx, cy, r, bleed, fill) -> None:
+    """A token's ground: a disc of `fill` running `bleed` past its cut line at r, so a cut
+    a little off the line still shows no paper."""
+    c.setFillColor(fill)
+    c.circle(cx, cy, r + bleed, stroke=0, fill=1)
+
+
 def cut_circle(c, cx, cy, r) -> None:
     """A token's cut line: a thin dashed grey circle on its edge."""
     c.saveState()
@@ -82,22 +89,25 @@ def dot_mark(fill):
 
 
 def aid(c, w, h, *, title: str, lines: list[str], ink, accent, size: float,
-        title_size: float = 0.07, title_ink=None, field: str = "aid") -> None:
-    """An aid card's body on its panel: a title over a rule, then bulleted paragraphs."""
+        title_size: float = 0.07, title_ink=None, title_field: str = "aid.title",
+        lines_field: str = "aid.lines") -> None:
+    """An aid card's body on its panel: a title over a rule, then bulleted paragraphs.
+    The fields name the data keys they print, for the text-limit reports."""
     m = 0.07 * w
     c.setFillColor(title_ink or ink)
     text.line(c, title, w / 2, h - 0.1 * h, "bold", title_size * w, align="center",
-              max_w=w - 2 * m, field=f"{field}.title")
+              max_w=w - 2 * m, field=title_field)
     c.setStrokeColor(accent)
     c.setLineWidth(1)
     c.line(m, h - 0.125 * h, w - m, h - 0.125 * h)
     bullets(c, lines, m, h - 0.15 * h, w - 2 * m, 0.8 * h, size * w, ink, dot_mark(accent),
-            field=f"{field}.lines")
+            field=lines_field)
 
 
 def emblem_back(c, w, h, bleed, *, fill, frame, emblem, symbol: str, name: str, word: str,
-                word_ink) -> None:
-    """A card back: a framed field with a symbol, the game's name and the card type."""
+                word_ink, word_field: str, name_field: str = "game.name") -> None:
+    """A card back: a framed field with a symbol, the game's name and the card type; the
+    fields name the data keys of the name and the word, for the text-limit reports."""
     from companion.draw import symbols
 
     background(c, w, h, bleed, fill)
@@ -105,5 +115,7 @@ def emblem_back(c, w, h, bleed, *, fill, frame, emblem, symbol: str, name: str, 
     c.setFillColor(emblem)
     symbols.draw(c, symbol, w / 2, h * 0.58, 0.15 * w)
     c.setFillColor(word_ink)
-    text.line(c, name.upper(), w / 2, h * 0.38, "bold", 0.1 * w, align="center", max_w=0.72 * w)
-    text.line(c, word, w / 2, h * 0.31, "regular", 0.06 * w, align="center", max_w=0.72 * w)
+    text.line(c, name.upper(), w / 2, h * 0.38, "bold", 0.1 * w, align="center", max_w=0.72 * w,
+              field=name_field)
+    text.line(c, word, w / 2, h * 0.31, "regular", 0.06 * w, align="center", max_w=0.72 * w,
+              field=word_field)

@@ -28,11 +28,13 @@ LAYOUT = {
 class Clan:
     id: str
     name: str
-    colour: Color
+    colour: Color  # the clan's cue: grounds, frames, symbols
     symbol: str
     reminder: str
     ritual: str
     formula: str
+    text_colour: Color  # the clan's words and numbers on light grounds (a darker shade)
+    band_ink: Color  # words printed on the clan's colour (the Temple's band)
 
 
 @dataclass(frozen=True)
@@ -46,10 +48,15 @@ class Look:
 def _clans(ctx: Context) -> list[Clan]:
     out = []
     for f in ctx.data.items("clans"):
-        out.append(Clan(f.get("id", str), f.text("name", ctx.lang),
-                        colour.field(f, "colour"),
-                        symbols.named(f, "symbol"), f.text("reminder", ctx.lang), f.text("ritual", ctx.lang),
-                        f.text("formula", ctx.lang)))
+        cue = colour.field(f, "colour")
+        # Optional in a data file: a clan without them prints its words in its own colour
+        # and white on its band (a build then reports any contrast too low).
+        text_colour = colour.field(f, "text_colour") if "text_colour" in f.table else cue
+        band_ink = colour.field(f, "band_ink") if "band_ink" in f.table else white
+        out.append(Clan(f.get("id", str), f.text("name", ctx.lang), cue,
+                        symbols.named(f, "symbol"), f.text("reminder", ctx.lang),
+                        f.text("ritual", ctx.lang), f.text("formula", ctx.lang),
+                        text_colour, band_ink))
     return out
 
 
@@ -63,9 +70,9 @@ def _look(ctx: Context) -> Look:
 
 def _corner(c, w, h, lay, value: str, clan: Clan, ink):
     p, s = lay["corner"], lay["corner_symbol"]
-    c.setFillColor(clan.colour)
+    c.setFillColor(clan.text_colour)
     text.line(c, value, p["x"] * w, h - p["y"] * h, "narrow-bold", p["size"] * w,
-              align="center", max_w=0.17 * w)
+              align="center", max_w=0.17 * w, field="value")
     c.setFillColor(clan.colour)
     symbols.draw(c, clan.symbol, s["x"] * w, h - s["y"] * h, s["r"] * w)
 
@@ -105,11 +112,11 @@ def clan_front(c, w, h, bleed, *, clan: Clan, value: int, deck: dict, look: Look
     n = lay["name"]
     c.setFillColor(look.ink)
     text.line(c, clan.name.upper(), w / 2, h - n["y"] * h, "bold", n["size"] * w,
-              align="center", max_w=0.6 * w)
+              align="center", max_w=0.6 * w, field="name")
     rm = lay["reminder"]
     c.setFillColor(look.ink)
     text.block(c, clan.reminder, 0.2 * w, h - rm["y"] * h, 0.6 * w, rm["h"] * h,
-               "narrow", rm["size"] * w, align="center")
+               "narrow", rm["size"] * w, align="center", field="reminder")
 
 
 def card_back(c, w, h, bleed, *, look: Look, title: str, word: str | None):
@@ -121,10 +128,12 @@ def card_back(c, w, h, bleed, *, look: Look, title: str, word: str | None):
     c.setFillColor(look.paper)
     symbols.draw(c, "moon", w / 2, h * 0.38, r * 0.85)
     c.setFillColor(look.gold)
-    text.line(c, title.upper(), w / 2, h * 0.48, "bold", 0.1 * w, align="center", max_w=0.7 * w)
+    text.line(c, title.upper(), w / 2, h * 0.48, "bold", 0.1 * w, align="center", max_w=0.7 * w,
+              field="game.name")
     if word:
         c.setFillColor(look.paper)
-        text.line(c, word, w / 2, h * 0.16, "regular", 0.06 * w, align="center", max_w=0.7 * w)
+        text.line(c, word, w / 2, h * 0.16, "regular", 0.06 * w, align="center", max_w=0.7 * w,
+                  field="texts.temple_back")
 
 
 def temple_front(c, w, h, bleed, *, clan: Clan, look: Look, lay: dict, title: str,
@@ -136,28 +145,28 @@ def temple_front(c, w, h, bleed, *, clan: Clan, look: Look, lay: dict, title: st
     c.setFillColor(clan.colour)
     c.rect(inset, h - band, w - 2 * inset, band - inset, stroke=0, fill=1)
     t = lay["title"]
-    c.setFillColor(white)
+    c.setFillColor(clan.band_ink)
     text.line(c, title, w / 2, h - t["y"] * h, "narrow", 0.055 * w, align="center",
-              max_w=0.82 * w)
+              max_w=0.82 * w, field="titles.temple")
     text.line(c, clan.name.upper(), w / 2, h - t["y"] * h - 0.1 * w, "bold", t["size"] * w,
-              align="center", max_w=0.8 * w)
+              align="center", max_w=0.8 * w, field="name")
     s = lay["symbol"]
     c.setFillColor(clan.colour)
     symbols.draw(c, clan.symbol, s["x"] * w, h - s["y"] * h, s["r"] * w)
     r = lay["ritual"]
     c.setFillColor(look.ink)
     text.line(c, heading.upper(), w / 2, h - (r["y"] - 0.02) * h, "bold", 0.05 * w,
-              align="center")
+              align="center", field="texts.temple_heading")
     text.block(c, clan.ritual, 0.1 * w, h - r["y"] * h, 0.8 * w, r["h"] * h, "regular",
-               r["size"] * w, align="center")
+               r["size"] * w, align="center", field="ritual")
     wn = lay["when"]
     c.setFillColor(colour.mix(look.ink, look.paper, 0.35))
     text.block(c, when, 0.1 * w, h - wn["y"] * h, 0.8 * w, wn["h"] * h, "narrow",
-               wn["size"] * w, align="center")
+               wn["size"] * w, align="center", field="texts.temple_when")
 
 
 def aid_face(c, w, h, bleed, *, look: Look, lay: dict, title: str, lines: list[str],
-             clans: list[Clan]):
+             clans: list[Clan], side: str):
     """Either side of the game aid: a title over a rule, then bulleted lines."""
     card.background(c, w, h, bleed, look.back)
     inset = 0.035 * w
@@ -166,7 +175,7 @@ def aid_face(c, w, h, bleed, *, look: Look, lay: dict, title: str, lines: list[s
     t = lay["title"]
     c.setFillColor(look.ink)
     text.line(c, title, w / 2, h - t["y"] * h, "bold", t["size"] * w, align="center",
-              max_w=w - 2 * m)
+              max_w=w - 2 * m, field=f"aid.{side}_title")
     c.setStrokeColor(look.gold)
     c.setLineWidth(1)
     c.line(m, h - (t["y"] + 0.025) * h, w - m, h - (t["y"] + 0.025) * h)
@@ -182,25 +191,32 @@ def aid_face(c, w, h, bleed, *, look: Look, lay: dict, title: str, lines: list[s
             c.setFillColor(look.gold)
             c.circle(x - size * 0.05, y + size * 0.03, size * 0.18, stroke=0, fill=1)
 
-    card.bullets(c, lines, m, h - b["y"] * h, w - 2 * m, b["h"] * h, b["size"] * w, look.ink, mark)
+    card.bullets(c, lines, m, h - b["y"] * h, w - 2 * m, b["h"] * h, b["size"] * w, look.ink, mark,
+                 field=f"aid.{side}")
 
 
 def token_face(c, w, h, bleed, *, look: Look, symbol: str, label: str, fill: Color,
-               sym_colour: Color, small: str | None = None):
+               sym_colour: Color, label_field: str, small: str | None = None,
+               small_field: str | None = None):
+    """A round token: its ground runs into the bleed, the cut line stays at its edge. A
+    face with a small text under its label lifts the symbol to make room for it."""
     r = min(w, h) / 2
     cx, cy = w / 2, h / 2
-    c.setFillColor(fill)
-    c.circle(cx, cy, r, stroke=0, fill=1)
+    card.disc(c, cx, cy, r, bleed, fill)
     c.setStrokeColor(look.gold)
     c.setLineWidth(1.2)
     c.circle(cx, cy, r * 0.88, stroke=1, fill=0)
     c.setFillColor(sym_colour)
-    symbols.draw(c, symbol, cx, cy + r * 0.12, r * 0.45)
-    c.setFillColor(look.paper if fill == look.back else look.ink)
-    text.line(c, label, cx, cy - r * 0.55, "bold", r * 0.17, align="center", max_w=r * 1.3)
     if small:
-        text.block(c, small, cx - r * 0.6, cy - r * 0.6, r * 1.2, r * 0.3, "narrow", r * 0.1,
-                   align="center")
+        symbols.draw(c, symbol, cx, cy + r * 0.36, r * 0.32)
+    else:
+        symbols.draw(c, symbol, cx, cy + r * 0.12, r * 0.45)
+    c.setFillColor(look.paper if fill == look.back else look.ink)
+    text.line(c, label, cx, cy - (0.08 if small else 0.55) * r, "bold", r * 0.17,
+              align="center", max_w=r * 1.3, field=label_field)
+    if small:
+        text.block(c, small, cx - r * 0.66, cy - r * 0.2, r * 1.32, r * 0.42, "narrow",
+                   r * 0.125, align="center", field=small_field)
     card.cut_circle(c, cx, cy, r)
 
 
@@ -218,13 +234,14 @@ def _page_head(c, ctx: Context, look: Look, heading: str, note: str, corner: str
     pw, ph = ctx.page
     m = mm(12)
     c.setFillColor(look.ink)
-    text.line(c, heading, m, ph - m - mm(2), "bold", 14)
+    text.line(c, heading, m, ph - m - mm(2), "bold", 14, field="titles.scorebook")
     if corner:
-        text.line(c, corner, pw - m, ph - m - mm(2), "regular", 9, align="right")
-    text.line(c, note, m, ph - m - mm(8), "regular", 7.5, max_w=pw - 2 * m)
+        text.line(c, corner, pw - m, ph - m - mm(2), "regular", 9, align="right", field="page")
+    text.line(c, note, m, ph - m - mm(8), "regular", 7.5, max_w=pw - 2 * m,
+              field="texts.scorebook_note")
     c.setFillColor(colour.mix(look.ink, white, 0.4))
     text.line(c, ctx.data.sub("game").text("credits", ctx.lang), pw / 2, m - mm(5),
-              "regular", 6.5, align="center", max_w=pw - 2 * m)
+              "regular", 6.5, align="center", max_w=pw - 2 * m, field="game.credits")
 
 
 def scorebook_pages(c, *, ctx: Context, look: Look, clans: list[Clan], game_name: str,
@@ -265,10 +282,10 @@ def filled_scorebook(c, ctx: Context, names: list[str], values: dict[str, list[i
                  len(names), look, tx, names=names, cells=cells)
     y = ph - m - mm(17) - table_h - mm(6)
     c.setFillColor(look.ink)
-    text.line(c, verdict, m, y, "bold", 12, max_w=pw - 2 * m)
+    text.line(c, verdict, m, y, "bold", 12, max_w=pw - 2 * m, field="verdict")
     y -= mm(6)
     for line in report_lines:
-        y -= text.block(c, line, m, y, pw - 2 * m, mm(30), "regular", 8) + mm(2)
+        y -= text.block(c, line, m, y, pw - 2 * m, mm(30), "regular", 8, field="report") + mm(2)
     c.showPage()
 
 
@@ -279,7 +296,7 @@ def _score_table(c, x, top, w, h, rows, players, look, tx, names=None, cells=Non
     c.setFillColor(look.ink)
     if names is None:
         text.line(c, f"{tx('scorebook_game')} ______    {tx('scorebook_date')} ____________",
-                  x, top - row_h * 0.65, "regular", 9)
+                  x, top - row_h * 0.65, "regular", 9, field="texts.scorebook_game")
     y = top - row_h
     c.setFillColor(colour.mix(look.paper, look.gold, 0.25))
     c.rect(x, y - row_h, w, row_h, stroke=0, fill=1)
@@ -288,10 +305,10 @@ def _score_table(c, x, top, w, h, rows, players, look, tx, names=None, cells=Non
         cx = x + label_w + (i + 0.5) * col_w
         if names:
             text.line(c, names[i], cx, y - row_h * 0.62, "bold", 9, align="center",
-                      max_w=col_w - mm(2))
+                      max_w=col_w - mm(2), field="players.name")
         else:
             text.line(c, f"{tx('scorebook_player')} {i + 1}", cx, y - row_h * 0.62, "narrow", 7,
-                      align="center")
+                      align="center", field="texts.scorebook_player")
     y -= row_h
     for r, (name, formula, col, sym) in enumerate(rows):
         is_total = sym is None
@@ -304,15 +321,16 @@ def _score_table(c, x, top, w, h, rows, players, look, tx, names=None, cells=Non
             symbols.draw(c, sym, x + mm(5), y - row_h / 2, row_h * 0.3)
         c.setFillColor(look.ink)
         text.line(c, name, x + mm(9), y - row_h * 0.45, "bold", min(10, row_h * 0.42),
-                  max_w=label_w - mm(10))
+                  max_w=label_w - mm(10), field="name")
         c.setFillColor(colour.mix(look.ink, white, 0.35))
         text.line(c, formula, x + mm(9), y - row_h * 0.82, "narrow", min(6.5, row_h * 0.26),
-                  max_w=label_w - mm(10))
+                  max_w=label_w - mm(10), field="formula")
         if cells:
             c.setFillColor(look.ink)
             for i, value in enumerate(cells[r]):
                 text.line(c, value, x + label_w + (i + 0.5) * col_w, y - row_h * 0.66,
-                          "bold" if is_total else "regular", min(13, row_h * 0.5), align="center")
+                          "bold" if is_total else "regular", min(13, row_h * 0.5), align="center",
+                          field="score")
         y -= row_h
     c.setStrokeColor(look.ink)
     c.setLineWidth(0.5)
@@ -363,23 +381,27 @@ def kit(ctx: Context):
     aid = data.sub("aid")
     side = lambda s: Face(partial(aid_face, look=look, lay=lay["aid"],  # noqa: E731
                                   title=aid.text(f"{s}_title", ctx.lang),
-                                  lines=aid.text_list(s, ctx.lang), clans=clans), key=f"aid-{s}")
+                                  lines=aid.text_list(s, ctx.lang), clans=clans, side=s),
+                          key=f"aid-{s}")
     aids = [Card(title("aids"), side("front"), side("back"))] * aid.get("copies", int)
 
     tok = data.sub("tokens")
     fp, sh = tok.sub("first_player"), tok.sub("shield")
     face = partial(token_face, look=look)
+    first = dict(label=tx("first_player"), label_field="texts.first_player")
+    shield = dict(label=tx("shield"), label_field="texts.shield")
     tokens = [
         Card(title("tokens"),
-             Face(partial(face, symbol=symbols.named(fp, "front"), label=tx("first_player"),
-                          fill=look.paper, sym_colour=look.gold)),
-             Face(partial(face, symbol=symbols.named(fp, "back"), label=tx("first_player"),
-                          fill=look.back, sym_colour=look.paper))),
+             Face(partial(face, symbol=symbols.named(fp, "front"), fill=look.paper,
+                          sym_colour=look.gold, **first)),
+             Face(partial(face, symbol=symbols.named(fp, "back"), fill=look.back,
+                          sym_colour=look.paper, **first))),
         Card(title("tokens"),
-             Face(partial(face, symbol=symbols.named(sh, "front"), label=tx("shield"),
-                          fill=look.paper, sym_colour=look.ink)),
-             Face(partial(face, symbol=symbols.named(sh, "back"), label=tx("shield"),
-                          fill=look.back, sym_colour=look.gold, small=tx("shield_back")))),
+             Face(partial(face, symbol=symbols.named(sh, "front"), fill=look.paper,
+                          sym_colour=look.ink, **shield)),
+             Face(partial(face, symbol=symbols.named(sh, "back"), fill=look.back,
+                          sym_colour=look.gold, small=tx("shield_back"),
+                          small_field="texts.shield_back", **shield))),
     ]
     token_size = parse_size(tok.get("size", str), field="tokens.size")
 

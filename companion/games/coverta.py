@@ -53,12 +53,21 @@ def number_front(c, w, h, bleed, *, cd: dict, look: Look):
         c.roundRect(0.03 * w, 0.03 * w, w - 0.06 * w, h - 0.06 * w, 0.05 * w, stroke=1, fill=0)
     ink = look.red if cd["ink"] == "red" else look.ink
     sym_colour = look.blue if cd["symbol_colour"] == "blue" else look.yellow
-    # The number on a light plate, so black ink reads on a black card.
+    # The number on a light plate, so black ink reads on a black card, and its suit mark
+    # (the ink colour, for colour-blind players) beside it at its top: the two are centred
+    # as one group, and a wide number (10) is set a little smaller rather than under it.
     c.setFillColor(look.paper)
-    c.roundRect(0.2 * w, h - 0.36 * h, 0.6 * w, 0.28 * h, 0.06 * w, stroke=0, fill=1)
+    c.roundRect(0.19 * w, h - 0.36 * h, 0.62 * w, 0.28 * h, 0.06 * w, stroke=0, fill=1)
+    num, suit = str(cd["number"]), SUIT[cd["ink"]]
+    suit_size, gap = 0.1 * w, 0.025 * w
+    sw = text.width(suit, "bold", suit_size)
+    size = min(0.36 * w, 0.36 * w * (0.56 * w - gap - sw) / text.width(num, "bold", 0.36 * w))
+    nw = text.width(num, "bold", size)
+    x0, base = w / 2 - (nw + gap + sw) / 2, h - 0.31 * h
     c.setFillColor(ink)
-    text.line(c, str(cd["number"]), w / 2, h - 0.31 * h, "bold", 0.36 * w, align="center")
-    text.line(c, SUIT[cd["ink"]], 0.72 * w, h - 0.16 * h, "bold", 0.09 * w, align="center")
+    text.line(c, num, x0, base, "bold", size, field="cards.number")
+    text.line(c, suit, x0 + nw + gap, base + 0.73 * (size - suit_size), "bold", suit_size,
+              field="cards.ink")
     # Corner indices for a fanned hand: number and suit mark.
     for turned in (False, True):
         c.saveState()
@@ -68,9 +77,10 @@ def number_front(c, w, h, bleed, *, cd: dict, look: Look):
         c.setFillColor(look.paper)
         c.roundRect(0.05 * w, h - 0.2 * h, 0.12 * w, 0.16 * h, 0.02 * w, stroke=0, fill=1)
         c.setFillColor(ink)
-        text.line(c, str(cd["number"]), 0.11 * w, h - 0.1 * h, "narrow-bold", 0.08 * w,
-                  align="center", max_w=0.11 * w)
-        text.line(c, SUIT[cd["ink"]], 0.11 * w, h - 0.17 * h, "bold", 0.06 * w, align="center")
+        text.line(c, num, 0.11 * w, h - 0.1 * h, "narrow-bold", 0.08 * w,
+                  align="center", max_w=0.11 * w, field="cards.number")
+        text.line(c, suit, 0.11 * w, h - 0.17 * h, "bold", 0.06 * w, align="center",
+                  field="cards.ink")
         c.restoreState()
     # The symbol: shape, colour and fill, with its colour mark beside it.
     cx, cy, r = w / 2, h * 0.4, 0.22 * w
@@ -87,12 +97,15 @@ def number_front(c, w, h, bleed, *, cd: dict, look: Look):
     c.setFillColor(look.paper)
     c.roundRect(0.36 * w, 0.07 * h, 0.28 * w, 0.075 * h, 0.02 * w, stroke=0, fill=1)
     c.setFillColor(look.ink)
-    text.line(c, cd["code"], w / 2, 0.09 * h, "bold", 0.06 * w, align="center")
+    text.line(c, cd["code"], w / 2, 0.09 * h, "bold", 0.06 * w, align="center",
+              field="cards.code")
 
 
-def plain_back(c, w, h, bleed, *, look: Look, name: str, word: str, symbol: str):
+def plain_back(c, w, h, bleed, *, look: Look, name: str, word: str, symbol: str,
+               word_field: str):
     card.emblem_back(c, w, h, bleed, fill=look.back, frame=look.gold, emblem=look.gold,
-                     symbol=symbol, name=name, word=word, word_ink=look.paper)
+                     symbol=symbol, name=name, word=word, word_ink=look.paper,
+                     word_field=word_field)
 
 
 # ---- rule, memo and aid cards --------------------------------------------------------
@@ -104,75 +117,84 @@ def rule_front(c, w, h, bleed, *, mode: str, feature: str, words: dict, pair: tu
     joker = feature in rules.JOKERS
     c.setFillColor(look.rule)
     text.line(c, words["features"][feature], w / 2, h - 0.11 * h, "bold", 0.07 * w,
-              align="center", max_w=0.84 * w)
+              align="center", max_w=0.84 * w, field=f"features.{feature}")
     a, b = rules.FEATURES[feature]
     name = lambda v: words["values"].get(f"bg_{v}" if feature == "background" else v, v)  # noqa
     c.setFillColor(look.ink)
     text.line(c, f"{name(a)} / {name(b)}", w / 2, h - 0.17 * h, "regular", 0.05 * w,
-              align="center", max_w=0.84 * w)
+              align="center", max_w=0.84 * w, field="values")
     c.setFillColor(look.rule)
     text.line(c, words["texts"][mode].upper(), w / 2, h - 0.3 * h, "bold", 0.12 * w,
-              align="center", max_w=0.84 * w)
+              align="center", max_w=0.84 * w, field=f"texts.{mode}")
     c.setFillColor(look.ink)
     text.block(c, words["rule_texts"][feature][mode], 0.1 * w, h - 0.34 * h, 0.8 * w,
-               0.12 * h, "regular", 0.05 * w, align="center")
+               0.12 * h, "regular", 0.05 * w, align="center",
+               field=f"rule_texts.{feature}.{mode}")
     # An example pair: the last card laid, then one this rule allows.
-    s = 0.3
+    s = 0.28
     for i, cd in enumerate(pair):
         c.saveState()
-        c.translate(w * (0.16 + 0.38 * i), h * 0.17)
+        c.translate(w * (0.17 + 0.38 * i), h * 0.22)
         c.scale(s, s)
         with fit.exempt():  # a card drawn small as a picture: its codes are not read
             number_front(c, w, h, 0, cd=cd, look=look)
         c.restoreState()
     c.setFillColor(look.rule)
-    text.line(c, "→", w / 2, h * 0.3, "bold", 0.1 * w, align="center")
-    text.line(c, words["texts"]["example_ok"], 0.73 * w, h * 0.12, "narrow", 0.045 * w,
-              align="center")
-    if joker:  # what makes a joker a joker, on the card itself
+    text.line(c, "→", w / 2, h * 0.345, "bold", 0.1 * w, align="center", field="arrow")
+    text.line(c, words["texts"]["example_ok"], 0.69 * w, h * 0.185, "narrow", 0.045 * w,
+              align="center", field="texts.example_ok")
+    if joker:  # what makes a joker a joker, on the card itself: a band along the bottom
         c.setFillColor(look.gold)
-        c.rect(look.frame * w, h * 0.045, w - 2 * look.frame * w, 0.075 * h, stroke=0, fill=1)
+        c.rect(look.frame * w, h * 0.04, w - 2 * look.frame * w, 0.125 * h, stroke=0, fill=1)
         c.setFillColor(look.ink)
         text.block(c, f"{words['texts']['joker']} · {words['texts']['joker_text']}",
-                   0.09 * w, h * 0.115, 0.82 * w, 0.07 * h, "narrow-bold", 0.04 * w,
-                   align="center")
+                   0.09 * w, h * 0.155, 0.82 * w, 0.11 * h, "narrow-bold", 0.04 * w,
+                   align="center", field="texts.joker_text")
 
 
 def memo_front(c, w, h, bleed, *, words: dict, look: Look):
+    """The number rules on the left, the symbol rules on the right, each feature under its
+    column's heading by its short name ([memo_features])."""
     card.background(c, w, h, bleed, look.rule)
     card.panel(c, w, h, look.frame * w, look.paper)
-    t, f, v = words["texts"], words["features"], words["values"]
+    t, f, v = words["texts"], words["memo_features"], words["values"]
     c.setFillColor(look.rule)
-    text.line(c, t["memo_title"], w / 2, h - 0.1 * h, "bold", 0.075 * w, align="center")
-    for col, (head, feats) in enumerate(((t["memo_left"], rules.NUMBER_RULES),
-                                         (t["memo_right"], rules.SYMBOL_RULES))):
-        x = w * (0.08 + 0.44 * col)
+    text.line(c, t["memo_title"], w / 2, h - 0.1 * h, "bold", 0.075 * w, align="center",
+              max_w=0.84 * w, field="texts.memo_title")
+    col_w = 0.38 * w
+    for col, (key, feats) in enumerate((("memo_left", rules.NUMBER_RULES),
+                                        ("memo_right", rules.SYMBOL_RULES))):
+        x = w * (0.09 + 0.44 * col)
         c.setFillColor(look.rule)
-        text.line(c, head.upper(), x + 0.2 * w, h - 0.18 * h, "bold", 0.05 * w, align="center")
+        text.line(c, t[key].upper(), x + col_w / 2, h - 0.18 * h, "bold", 0.05 * w,
+                  align="center", max_w=col_w, field=f"texts.{key}")
         y = h - 0.26 * h
         for feat in feats:
             a, b = rules.FEATURES[feat]
             c.setFillColor(look.ink)
-            text.line(c, f[feat], x, y, "bold", 0.038 * w, max_w=0.4 * w)
-            text.line(c, f"{v.get(a, a)} / {v.get(b, b)}", x, y - 0.04 * h, "narrow", 0.038 * w,
-                      max_w=0.4 * w)
-            text.line(c, f"{t['alternate']} · {t['keep']}", x, y - 0.08 * h, "narrow", 0.034 * w,
-                      max_w=0.4 * w)
+            text.line(c, f[feat], x, y, "bold", 0.042 * w, max_w=col_w,
+                      field=f"memo_features.{feat}")
+            text.line(c, f"{v.get(a, a)} / {v.get(b, b)}", x, y - 0.04 * h, "narrow", 0.04 * w,
+                      max_w=col_w, field="values")
+            text.line(c, f"{t['alternate']} · {t['keep']}", x, y - 0.08 * h, "narrow", 0.036 * w,
+                      max_w=col_w, field="texts.alternate")
             y -= 0.15 * h
     c.setStrokeColor(look.rule)
     c.line(w / 2, h - 0.15 * h, w / 2, h * 0.25)
     c.setFillColor(look.ink)
     text.block(c, t["memo_deal"], 0.1 * w, h * 0.22, 0.8 * w, 0.07 * h, "narrow", 0.04 * w,
-               align="center")
+               align="center", field="texts.memo_deal")
     text.block(c, t["memo_joker"], 0.1 * w, h * 0.13, 0.8 * w, 0.07 * h, "narrow-bold", 0.04 * w,
-               align="center")
+               align="center", field="texts.memo_joker")
 
 
-def aid_face(c, w, h, bleed, *, title: str, lines: list[str], look: Look):
+def aid_face(c, w, h, bleed, *, title: str, lines: list[str], look: Look, fields: tuple):
+    """Either side of the player aid; `fields` name its title's and lines' data keys."""
     card.background(c, w, h, bleed, look.back)
     card.panel(c, w, h, look.frame * w, look.paper)
     card.aid(c, w, h, title=title, lines=lines, ink=look.ink, accent=look.gold, size=0.055,
-             title_size=0.068, title_ink=look.rule)
+             title_size=0.068, title_ink=look.rule, title_field=fields[0],
+             lines_field=fields[1])
 
 
 # ---- the score sheet -----------------------------------------------------------------
@@ -184,8 +206,9 @@ def score_sheet(c, *, ctx: Context, look: Look, name: str, title: str, words: di
     pw, ph = ctx.page
     m = mm(12)
     c.setFillColor(look.ink)
-    text.line(c, f"{name} · {title}", m, ph - m - mm(2), "bold", 14)
-    text.block(c, t["sheet_note"], m, ph - m - mm(6), pw - 2 * m, mm(12), "regular", 8)
+    text.line(c, f"{name} · {title}", m, ph - m - mm(2), "bold", 14, field="titles.scoresheet")
+    text.block(c, t["sheet_note"], m, ph - m - mm(6), pw - 2 * m, mm(12), "regular", 8,
+               field="texts.sheet_note")
     top = ph - m - mm(22)
     label_w = mm(22)
     col_w = (pw - 2 * m - label_w) / players
@@ -202,11 +225,12 @@ def score_sheet(c, *, ctx: Context, look: Look, name: str, title: str, words: di
         c.setFillColor(look.ink)
         for k, key in enumerate(("sheet_hand", "sheet_bonus", "sheet_total")):
             text.line(c, t[key], x + (k + 0.5) * sub_w, top - head * 0.88, "narrow", 7,
-                      align="center", max_w=sub_w - 2)
+                      align="center", max_w=sub_w - 2, field=f"texts.{key}")
     for r in range(rounds):
         y = top - head - row_h * (r + 1)
         c.setFillColor(look.ink)
-        text.line(c, f"{t['sheet_round']} {r + 1}", m + mm(2), y + row_h * 0.35, "bold", 9)
+        text.line(c, f"{t['sheet_round']} {r + 1}", m + mm(2), y + row_h * 0.35, "bold", 9,
+                  field="texts.sheet_round")
         for p in range(players):
             x = m + label_w + p * col_w
             for k in range(3):
@@ -216,7 +240,7 @@ def score_sheet(c, *, ctx: Context, look: Look, name: str, title: str, words: di
         c.rect(m, y, label_w, row_h, stroke=1, fill=0)
     c.setFillColor(colour.mix(look.ink, look.white, 0.4))
     text.line(c, ctx.data.sub("game").text("credits", ctx.lang), pw / 2, m - mm(5), "regular",
-              6.5, align="center", max_w=pw - 2 * m)
+              6.5, align="center", max_w=pw - 2 * m, field="game.credits")
     c.showPage()
     return 1
 
@@ -236,17 +260,23 @@ def kit(ctx: Context):
     title = lambda k: titles.text(k, lang)  # noqa: E731
     words = {k: {key: data.sub(k).text(key, lang) for key in data.sub(k).table}
              for k in ("features", "values", "texts")}
+    # Short feature names for the memo, under their column's heading (optional in a data
+    # file: the full names otherwise).
+    short = data.sub("memo_features") if "memo_features" in data.table else None
+    words["memo_features"] = {f: short.text(f, lang) if short and f in short.table else full
+                              for f, full in words["features"].items()}
     rule_texts = data.sub("rule_texts")
     words["rule_texts"] = {f: {m: rule_texts.sub(f).text(m, lang) for m in rules.MODES}
                            for f in rules.FEATURES}
     back = partial(plain_back, look=look, name=name)
 
-    number_back = Face(partial(back, word=title("numbers"), symbol="circle"), key="back-number")
+    number_back = Face(partial(back, word=title("numbers"), symbol="circle",
+                               word_field="titles.numbers"), key="back-number")
     numbers = [Card(title("numbers"), Face(partial(number_front, cd=cd, look=look)), number_back)
                for cd in deck]
 
-    rule_back = Face(partial(back, word=words["texts"]["rule_back"], symbol="square"),
-                     key="back-rule")
+    rule_back = Face(partial(back, word=words["texts"]["rule_back"], symbol="square",
+                             word_field="texts.rule_back"), key="back-rule")
 
     def example(mode, feature):
         first = deck[0]
@@ -267,10 +297,12 @@ def kit(ctx: Context):
 
     aid = data.sub("aid")
     aid_card = Card(title("aids"),
-                    Face(partial(aid_face, title=words["texts"]["aid_title"], lines=aid.text_list("front", lang),
-                                 look=look), key="aid-front"),
+                    Face(partial(aid_face, title=words["texts"]["aid_title"],
+                                 lines=aid.text_list("front", lang), look=look,
+                                 fields=("texts.aid_title", "aid.front")), key="aid-front"),
                     Face(partial(aid_face, title=words["texts"]["aid_back_title"],
-                                 lines=aid.text_list("back", lang), look=look), key="aid-back"))
+                                 lines=aid.text_list("back", lang), look=look,
+                                 fields=("texts.aid_back_title", "aid.back")), key="aid-back"))
     aids = [aid_card] * aid.get("copies", int)
 
     return [

@@ -14,6 +14,18 @@ from companion.units import parse_size
 
 PARTS = ("characters", "guilds", "circles", "bounties", "objectives", "aids", "tokens")
 
+# Where the text boxes of the busiest faces sit ([layout.*] in layouts/lugvanion.toml):
+# x, w and sizes are fractions of the card's width, y and h of its height from the top.
+XYR, XW, YS = ("x", "y", "r"), ("x", "w"), ("y", "size")
+LAYOUT = {
+    "character": {"team_badge": XYR, "guild_badge": XYR, "guild_name": ("y", "w", "size"),
+                  "name": ("y", "w", "size"), "free": ("x", "y", "w", "size"),
+                  "power_head": YS, "power": ("x", "y", "w", "h", "size"),
+                  "costs": ("x", "y", "w", "h", "size"), "tithe": ("x", "w", "h", "size")},
+    "reference": {"margin": None, "title": YS, "top": None, "bottom": None,
+                  "name": ("x", "size"), "summary": ("x", "size"), "badge": ("r",)},
+}
+
 
 @dataclass(frozen=True)
 class Named:
@@ -23,6 +35,7 @@ class Named:
     colour: Color
     symbol: str
     short: str = ""  # a shorter name for a card's header, where the data gives one
+    ink: Color | None = None  # words printed on its colour (None: the paper colour)
 
 
 @dataclass(frozen=True)
@@ -46,6 +59,8 @@ class Look:
     bounty_back: Color
     frame: float
     words: dict
+    objective_back_ink: Color  # the words on the grey objective backs
+    lay: dict  # [layout.*], checked against LAYOUT
 
 
 def _named(ctx: Context, key: str) -> dict[str, Named]:
@@ -53,8 +68,9 @@ def _named(ctx: Context, key: str) -> dict[str, Named]:
     for f in ctx.data.items(key):
         sym = symbols.named(f, "symbol")
         short = f.text("short", ctx.lang) if "short" in f.table else ""
+        ink = colour.field(f, "ink_on_colour") if "ink_on_colour" in f.table else None
         out[f.get("id", str)] = Named(f.get("id", str), f.text("name", ctx.lang),
-                                      colour.field(f, "colour"), sym, short)
+                                      colour.field(f, "colour"), sym, short, ink)
     return out
 
 
@@ -78,9 +94,13 @@ def _look(ctx: Context) -> Look:
     get = lambda k: colour.field(g, k)  # noqa: E731
     texts = ctx.data.sub("texts")
     words = {k: texts.text(k, ctx.lang) for k in texts.table}
-    frame = float(ctx.data.sub("layout").get("frame", (int, float)))
-    return Look(get("ink"), get("paper"), get("gold"), get("back_colour"),
-                get("objective_back"), get("bounty_back"), frame, words)
+    layout = ctx.data.sub("layout")
+    frame = float(layout.get("frame", (int, float)))
+    lay = {k: layout.geometry(k, shape) for k, shape in LAYOUT.items()}
+    paper = get("paper")
+    return Look(get("ink"), paper, get("gold"), get("back_colour"),
+                get("objective_back"), get("bounty_back"), frame, words,
+                get("objective_back_ink") if "objective_back_ink" in g.table else paper, lay)
 
 
 # ---- shared bits ---------------------------------------------------------------------
@@ -98,25 +118,26 @@ def _badge(c, named: Named, x, y, r, look: Look) -> None:
     symbols.draw(c, named.symbol, x, y, r * 0.62)
 
 
-def _header(c, w, h, look: Look, named: Named, title: str, over: str = "",
+def _header(c, w, h, look: Look, named: Named, title: str, field: str, over: str = "",
             band: float = 0.2) -> None:
     """A coloured band across the top with the title, and a small word over it if given."""
     inset = look.frame * w
     c.setFillColor(named.colour)
     c.roundRect(inset, h - band * h, w - 2 * inset, band * h - inset, inset, stroke=0, fill=1)
     c.rect(inset, h - band * h, w - 2 * inset, band * h * 0.4, stroke=0, fill=1)
-    c.setFillColor(look.paper)
+    c.setFillColor(named.ink or look.paper)
     if over:
-        text.line(c, over, w / 2, h - band * h * 0.42, "narrow", 0.05 * w, align="center")
+        text.line(c, over, w / 2, h - band * h * 0.42, "narrow", 0.05 * w, align="center",
+                  field="texts.circle_word")
     text.line(c, title.upper(), w / 2, h - band * h * (0.75 if over else 0.62), "bold",
-              0.08 * w, align="center", max_w=0.84 * w)
+              0.08 * w, align="center", max_w=0.84 * w, field=field)
 
 
-def _gold(c, amount: int, x, y, r, look: Look) -> None:
+def _gold(c, amount: int, x, y, r, look: Look, field: str) -> None:
     c.setFillColor(look.gold)
     c.circle(x, y, r, stroke=0, fill=1)
     c.setFillColor(look.ink)
-    text.line(c, str(amount), x, y - r * 0.38, "bold", r * 1.1, align="center")
+    text.line(c, str(amount), x, y - r * 0.38, "bold", r * 1.1, align="center", field=field)
 
 
 def _dashed_area(c, x, y, w, h, look: Look) -> None:
@@ -131,53 +152,67 @@ def _dashed_area(c, x, y, w, h, look: Look) -> None:
 # ---- faces ---------------------------------------------------------------------------
 
 def character_front(c, w, h, bleed, *, ch: Character, team: Named, look: Look):
+    lay = look.lay["character"]
     _framed(c, w, h, bleed, look, team.colour)
-    _badge(c, team, 0.15 * w, h - 0.1 * h, 0.075 * w, look)
-    _badge(c, ch.guild, 0.84 * w, h - 0.1 * h, 0.09 * w, look)
+    b = lay["team_badge"]
+    _badge(c, team, b["x"] * w, h - b["y"] * h, b["r"] * w, look)
+    b = lay["guild_badge"]
+    _badge(c, ch.guild, b["x"] * w, h - b["y"] * h, b["r"] * w, look)
     c.setFillColor(look.ink)
-    text.line(c, ch.guild.name, 0.84 * w, h - 0.2 * h, "narrow", 0.042 * w, align="center",
-              max_w=0.3 * w)
-    text.line(c, ch.name.upper(), w / 2, h - 0.285 * h, "bold", 0.095 * w, align="center",
-              max_w=0.84 * w)
+    g = lay["guild_name"]
+    text.line(c, ch.guild.name, b["x"] * w, h - g["y"] * h, "narrow", g["size"] * w,
+              align="center", max_w=g["w"] * w, field="guilds.name")
+    n = lay["name"]
+    text.line(c, ch.name.upper(), w / 2, h - n["y"] * h, "bold", n["size"] * w, align="center",
+              max_w=n["w"] * w, field="characters.name")
+    f = lay["free"]
     c.setFillColor(team.colour)
-    c.circle(0.13 * w, h - 0.355 * h, 0.025 * w, stroke=0, fill=1)
+    c.circle(f["x"] * w - 0.04 * w, h - f["y"] * h + 0.01 * h, 0.025 * w, stroke=0, fill=1)
     c.setFillColor(look.ink)
-    text.line(c, look.words["free"].format(guild=ch.guild.name), 0.17 * w, h - 0.365 * h,
-              "narrow", 0.048 * w, max_w=0.73 * w)
+    text.line(c, look.words["free"].format(guild=ch.guild.name), f["x"] * w, h - f["y"] * h,
+              "narrow", f["size"] * w, max_w=f["w"] * w, field="texts.free")
     c.setStrokeColor(colour.mix(look.ink, look.paper, 0.7))
     c.setLineWidth(0.6)
-    c.line(0.1 * w, h - 0.395 * h, 0.9 * w, h - 0.395 * h)
-    text.line(c, look.words["power"].upper(), w / 2, h - 0.44 * h, "bold", 0.042 * w,
-              align="center")
-    text.block(c, ch.power, 0.1 * w, h - 0.46 * h, 0.8 * w, 0.165 * h, "regular", 0.055 * w,
-               align="center")
-    y = h - 0.67 * h
+    rule_y = h - (f["y"] + 0.03) * h
+    c.line(0.1 * w, rule_y, 0.9 * w, rule_y)
+    ph = lay["power_head"]
+    text.line(c, look.words["power"].upper(), w / 2, h - ph["y"] * h, "bold", ph["size"] * w,
+              align="center", field="texts.power")
+    p = lay["power"]
+    text.block(c, ch.power, p["x"] * w, h - p["y"] * h, p["w"] * w, p["h"] * h, "regular",
+               p["size"] * w, align="center", field="characters.power")
+    k = lay["costs"]
+    y = h - k["y"] * h
     if ch.costs:
-        row = min(0.06 * h, 0.17 * h / len(ch.costs))
-        for gold, buys in ch.costs:
-            _gold(c, gold, 0.22 * w, y, 0.04 * w, look)
+        row = min(0.06 * h, k["h"] * h / len(ch.costs))
+        for i, (gold, buys) in enumerate(ch.costs):
+            _gold(c, gold, k["x"] * w - 0.08 * w, y, 0.04 * w, look, f"characters.costs[{i}].gold")
             c.setFillColor(look.ink)
-            text.line(c, f"→ {buys}", 0.3 * w, y - 0.018 * w, "regular", 0.05 * w,
-                      max_w=0.62 * w)
+            text.line(c, f"→ {buys}", k["x"] * w, y - 0.018 * w, "regular", k["size"] * w,
+                      max_w=k["w"] * w, field=f"characters.costs[{i}].buys")
             y -= row
     else:
-        text.line(c, look.words["cost_as_copied"], w / 2, y, "regular", 0.05 * w,
-                  align="center", max_w=0.8 * w)
+        text.line(c, look.words["cost_as_copied"], w / 2, y, "regular", k["size"] * w,
+                  align="center", max_w=0.8 * w, field="texts.cost_as_copied")
     # the tithe band along the bottom: the circle that receives it
     inset = look.frame * w
-    band = 0.12 * h
+    t = lay["tithe"]
+    band = t["h"] * h
     circle = ch.circle
     c.setFillColor(circle.colour if circle else colour.mix(look.ink, look.paper, 0.35))
     c.roundRect(inset, inset, w - 2 * inset, band, inset, stroke=0, fill=1)
     c.rect(inset, inset + band * 0.5, w - 2 * inset, band * 0.5, stroke=0, fill=1)
-    c.setFillColor(look.paper)
+    c.setFillColor((circle.ink if circle else None) or look.paper)
     if circle:
-        symbols.draw(c, circle.symbol, 0.14 * w, inset + band / 2, band * 0.3)
-        tithe = look.words["tithe"].format(circle=circle.name)
+        symbols.draw(c, circle.symbol, (t["x"] * w + inset) / 2, inset + band / 2, band * 0.3)
+        tithe, key = look.words["tithe"].format(circle=circle.name), "texts.tithe"
     else:
-        tithe = look.words["tithe_copied"]
-    text.block(c, tithe, 0.23 * w, inset + band * 0.78, 0.7 * w, band * 0.7, "narrow",
-               0.045 * w)
+        tithe, key = look.words["tithe_copied"], "texts.tithe_copied"
+    size = t["size"] * w
+    n = len(text.wrap(tithe, "narrow", size, t["w"] * w))  # its lines centred on the band
+    top = inset + band / 2 + (1.27 + 1.2 * (n - 1)) * size / 2
+    text.block(c, tithe, t["x"] * w, top, t["w"] * w, band - 0.1 * size, "narrow", size,
+               field=key)
 
 
 def team_back(c, w, h, bleed, *, team: Named, look: Look, name: str):
@@ -185,22 +220,25 @@ def team_back(c, w, h, bleed, *, team: Named, look: Look, name: str):
     c.setFillColor(team.colour)
     inset = 0.05 * w
     c.roundRect(inset, inset, w - 2 * inset, h - 2 * inset, inset, stroke=0, fill=1)
-    card.double_frame(c, w, h, look.paper)
-    c.setFillColor(look.paper)
+    ink = team.ink or look.paper
+    card.double_frame(c, w, h, ink)
+    c.setFillColor(ink)
     symbols.draw(c, team.symbol, w / 2, h * 0.58, 0.2 * w)
-    text.line(c, name.upper(), w / 2, h * 0.36, "bold", 0.1 * w, align="center", max_w=0.72 * w)
+    text.line(c, name.upper(), w / 2, h * 0.36, "bold", 0.1 * w, align="center", max_w=0.72 * w,
+              field="game.name")
     text.line(c, look.words["back_word_team"].format(team=team.name), w / 2, h * 0.3,
-              "regular", 0.055 * w, align="center", max_w=0.72 * w)
+              "regular", 0.055 * w, align="center", max_w=0.72 * w, field="texts.back_word_team")
 
 
-def plain_back(c, w, h, bleed, *, look: Look, fill: Color, name: str, word: str, symbol: str):
+def plain_back(c, w, h, bleed, *, look: Look, fill: Color, name: str, word: str, symbol: str,
+               word_field: str, ink: Color | None = None):
     card.emblem_back(c, w, h, bleed, fill=fill, frame=look.gold, emblem=look.gold, symbol=symbol,
-                     name=name, word=word, word_ink=look.paper)
+                     name=name, word=word, word_ink=ink or look.paper, word_field=word_field)
 
 
 def guild_front(c, w, h, bleed, *, guild: Named, look: Look):
     _framed(c, w, h, bleed, look, guild.colour)
-    _header(c, w, h, look, guild, guild.name)
+    _header(c, w, h, look, guild, guild.name, "guilds.name")
     _badge(c, guild, w / 2, h - 0.27 * h, 0.1 * w, look)
     r = 0.075 * w
     for i in range(8):  # eight marked spaces: the vote starts when they are full
@@ -210,55 +248,56 @@ def guild_front(c, w, h, bleed, *, guild: Named, look: Look):
         c.setLineWidth(1.2)
         c.setFillColor(colour.mix(look.paper, guild.colour, 0.08))
         c.circle(x, y, r, stroke=1, fill=1)
-        c.setFillColor(colour.mix(look.ink, look.paper, 0.6))
-        text.line(c, str(i + 1), x, y - r * 0.35, "bold", r, align="center")
+        c.setFillColor(colour.mix(look.ink, look.paper, 0.3))
+        text.line(c, str(i + 1), x, y - r * 0.35, "bold", r, align="center", field="space")
     c.setFillColor(look.ink)
     text.block(c, look.words["guild_spaces"], 0.1 * w, h - 0.63 * h, 0.8 * w, 0.08 * h,
-               "narrow-bold", 0.05 * w, align="center")
+               "narrow-bold", 0.05 * w, align="center", field="texts.guild_spaces")
     _dashed_area(c, 0.14 * w, 0.08 * h, 0.72 * w, 0.2 * h, look)
     c.setFillColor(colour.mix(look.ink, look.paper, 0.3))
     text.block(c, look.words["guild_holder"], 0.18 * w, 0.24 * h, 0.64 * w, 0.14 * h, "narrow",
-               0.048 * w, align="center")
+               0.048 * w, align="center", field="texts.guild_holder")
 
 
 def circle_front(c, w, h, bleed, *, circle: Named, look: Look):
     _framed(c, w, h, bleed, look, circle.colour)
     if circle.short:
-        _header(c, w, h, look, circle, circle.short, over=look.words["circle_word"])
+        _header(c, w, h, look, circle, circle.short, "circles.short",
+                over=look.words["circle_word"])
     else:
-        _header(c, w, h, look, circle, circle.name)
+        _header(c, w, h, look, circle, circle.name, "circles.name")
     _badge(c, circle, w / 2, h - 0.33 * h, 0.14 * w, look)
     _dashed_area(c, 0.12 * w, 0.08 * h, 0.76 * w, 0.42 * h, look)
     c.setFillColor(colour.mix(look.gold, look.paper, 0.55))
     symbols.draw(c, "coin", w / 2, 0.32 * h, 0.12 * w)
     c.setFillColor(colour.mix(look.ink, look.paper, 0.3))
     text.block(c, look.words["circle_area"], 0.16 * w, 0.2 * h, 0.68 * w, 0.1 * h, "narrow",
-               0.048 * w, align="center")
+               0.048 * w, align="center", field="texts.circle_area")
 
 
 def bounty_front(c, w, h, bleed, *, ch: Character, look: Look):
     _framed(c, w, h, bleed, look, look.bounty_back)
     c.setFillColor(look.ink)
     text.line(c, look.words["bounty"].upper(), w / 2, h - 0.12 * h, "bold", 0.09 * w,
-              align="center", max_w=0.8 * w)
+              align="center", max_w=0.8 * w, field="texts.bounty")
     c.setFillColor(colour.mix(look.ink, look.paper, 0.15))
     symbols.draw(c, "target", w / 2, h - 0.34 * h, 0.2 * w)
     c.setFillColor(look.ink)
     text.line(c, ch.name.upper(), w / 2, h - 0.55 * h, "bold", 0.1 * w, align="center",
-              max_w=0.84 * w)
-    _gold(c, 3, 0.27 * w, h - 0.64 * h, 0.045 * w, look)
+              max_w=0.84 * w, field="characters.name")
+    _gold(c, 3, 0.27 * w, h - 0.64 * h, 0.045 * w, look, "reward")
     c.setFillColor(look.ink)
     text.line(c, look.words["bounty_reward"], 0.35 * w, h - 0.65 * h, "bold", 0.055 * w,
-              max_w=0.55 * w)
+              max_w=0.55 * w, field="texts.bounty_reward")
     text.block(c, look.words["bounty_how"], 0.1 * w, h - 0.72 * h, 0.8 * w, 0.2 * h, "regular",
-               0.05 * w, align="center")
+               0.05 * w, align="center", field="texts.bounty_how")
 
 
 def objective_front(c, w, h, bleed, *, circle: Named, guild: Named, look: Look):
     _framed(c, w, h, bleed, look, look.objective_back)
     c.setFillColor(look.ink)
     text.line(c, look.words["objective"].upper(), w / 2, h - 0.11 * h, "bold", 0.085 * w,
-              align="center", max_w=0.8 * w)
+              align="center", max_w=0.8 * w, field="texts.objective")
     for top, named, key in ((0.17, circle, "objective_tithe"), (0.47, guild, "objective_guild")):
         y = h - top * h
         c.setFillColor(colour.mix(look.paper, named.colour, 0.12))
@@ -266,55 +305,63 @@ def objective_front(c, w, h, bleed, *, circle: Named, guild: Named, look: Look):
         _badge(c, named, w / 2, y - 0.07 * h, 0.07 * w, look)
         c.setFillColor(look.ink)
         text.block(c, look.words[key].format(circle=circle.name, guild=guild.name), 0.13 * w,
-                   y - 0.125 * h, 0.74 * w, 0.12 * h, "regular", 0.048 * w, align="center")
+                   y - 0.125 * h, 0.74 * w, 0.12 * h, "regular", 0.048 * w, align="center",
+                   field=f"texts.{key}")
     c.setFillColor(look.ink)
     text.line(c, look.words["objective_or"].upper(), w / 2, h - 0.455 * h, "bold", 0.045 * w,
-              align="center")
+              align="center", field="texts.objective_or")
     text.block(c, look.words["objective_after"], 0.1 * w, h - 0.76 * h, 0.8 * w, 0.1 * h,
-               "narrow", 0.043 * w, align="center")
-    c.setFillColor(colour.mix(look.ink, look.paper, 0.45))
+               "narrow", 0.043 * w, align="center", field="texts.objective_after")
+    c.setFillColor(colour.mix(look.ink, look.paper, 0.3))
     text.block(c, look.words["objective_note"], 0.1 * w, h - 0.87 * h, 0.8 * w, 0.07 * h,
-               "narrow", 0.034 * w, align="center")
+               "narrow", 0.034 * w, align="center", field="texts.objective_note")
 
 
 def aid_front(c, w, h, bleed, *, look: Look, title: str, lines: list[str]):
     _framed(c, w, h, bleed, look, look.back)
     card.aid(c, w, h, title=title, lines=lines, ink=look.ink, accent=look.gold, size=0.06,
-             title_size=0.075)
+             title_size=0.075, title_field="aid.title", lines_field="aid.lines")
 
 
 def aid_back(c, w, h, bleed, *, look: Look, characters: list[Character]):
-    """The reference table of the eight characters."""
+    """The reference table of the eight characters: on each row the guild's badge, the
+    name and the tithe's circle (⟲: that of the copied character), the summary under them."""
+    lay = look.lay["reference"]
     _framed(c, w, h, bleed, look, look.back)
-    m = 0.07 * w
+    m = lay["margin"] * w
+    t = lay["title"]
     c.setFillColor(look.ink)
-    text.line(c, look.words["reference"], w / 2, h - 0.085 * h, "bold", 0.062 * w,
-              align="center", max_w=w - 2 * m)
-    top = h - 0.115 * h
-    row = (top - 0.06 * h) / len(characters)
+    text.line(c, look.words["reference"], w / 2, h - t["y"] * h, "bold", t["size"] * w,
+              align="center", max_w=w - 2 * m, field="texts.reference")
+    top, bottom = h - lay["top"] * h, lay["bottom"] * h
+    row = (top - bottom) / len(characters)
+    r = lay["badge"]["r"] * w
+    nx, sx = lay["name"]["x"] * w, lay["summary"]["x"] * w
     for i, ch in enumerate(characters):
         y = top - i * row
         if i % 2 == 0:
             c.setFillColor(colour.mix(look.paper, look.ink, 0.06))
-            c.rect(m * 0.6, y - row, w - 1.2 * m, row, stroke=0, fill=1)
-        _badge(c, ch.guild, m + 0.035 * w, y - row * 0.32, 0.032 * w, look)
+            c.rect(look.frame * w, y - row, w - 2 * look.frame * w, row, stroke=0, fill=1)
+        name_y = y - row * 0.42
+        _badge(c, ch.guild, m + r, name_y + r * 0.3, r, look)
         c.setFillColor(look.ink)
-        text.line(c, ch.name, m + 0.085 * w, y - row * 0.42, "bold", 0.045 * w, max_w=0.32 * w)
-        text.line(c, ch.summary, m + 0.085 * w, y - row * 0.8, "narrow", 0.036 * w,
-                  max_w=w - 2 * m - 0.17 * w)
+        text.line(c, ch.name, nx, name_y, "bold", lay["name"]["size"] * w,
+                  max_w=w - m - nx - 3 * r, field="characters.name")
+        text.line(c, ch.summary, sx, y - row * 0.84, "narrow", lay["summary"]["size"] * w,
+                  max_w=w - m - sx, field="characters.summary")
         if ch.circle:
-            _badge(c, ch.circle, w - m - 0.035 * w, y - row * 0.5, 0.032 * w, look)
+            _badge(c, ch.circle, w - m - r, name_y + r * 0.3, r, look)
         else:
-            text.line(c, "⟲", w - m - 0.035 * w, y - row * 0.62, "bold", 0.05 * w,
-                      align="center")
+            text.line(c, "⟲", w - m - r, name_y, "bold", 1.7 * r, align="center",
+                      field="copied")
 
 
 def token_front(c, w, h, bleed, *, fill: Color, ink: Color, symbol: str | None = None,
                 label: str | None = None):
-    """A partisan (the team's symbol) or a coin (a ring and its value)."""
+    """A partisan (the team's symbol) or a coin (a ring and its value); its ground runs into
+    the bleed, the cut line stays at its edge."""
     r = min(w, h) / 2
-    c.setFillColor(fill)
-    c.circle(w / 2, h / 2, r, stroke=0, fill=1)
+    card.disc(c, w / 2, h / 2, r, bleed, fill)
     c.setFillColor(ink)
     c.setStrokeColor(ink)
     if symbol:
@@ -322,7 +369,7 @@ def token_front(c, w, h, bleed, *, fill: Color, ink: Color, symbol: str | None =
     if label:
         c.setLineWidth(r * 0.06)
         c.circle(w / 2, h / 2, r * 0.78, stroke=1, fill=0)
-        text.line(c, label, w / 2, h / 2 - r * 0.36, "bold", r, align="center")
+        text.line(c, label, w / 2, h / 2 - r * 0.36, "bold", r, align="center", field="value")
     card.cut_circle(c, w / 2, h / 2, r)
 
 
@@ -343,20 +390,21 @@ def kit(ctx: Context):
                   Face(partial(team_back, team=t, look=look, name=name), key=f"back-{t.id}"))
              for t in teams.values() for ch in characters]
     back = partial(plain_back, look=look, name=name)
-    table_back = Face(partial(back, fill=look.back, word=title("guilds"), symbol="anvil"),
-                      key="back-table")
+    table_back = Face(partial(back, fill=look.back, word=title("guilds"), symbol="anvil",
+                              word_field="titles.guilds"), key="back-table")
     guild_cards = [Card(title("guilds"), Face(partial(guild_front, guild=g, look=look)),
                         table_back) for g in guilds.values()]
-    circle_back = Face(partial(back, fill=look.back, word=title("circles"), symbol="coin"),
-                       key="back-circle")
+    circle_back = Face(partial(back, fill=look.back, word=title("circles"), symbol="coin",
+                               word_field="titles.circles"), key="back-circle")
     circle_cards = [Card(title("circles"), Face(partial(circle_front, circle=ci, look=look)),
                          circle_back) for ci in circles.values()]
-    bounty_back = Face(partial(back, fill=look.bounty_back, word=w["bounty"], symbol="target"),
-                       key="back-bounty")
+    bounty_back = Face(partial(back, fill=look.bounty_back, word=w["bounty"], symbol="target",
+                               word_field="texts.bounty"), key="back-bounty")
     bounties = [Card(title("bounties"), Face(partial(bounty_front, ch=ch, look=look)),
                      bounty_back) for ch in characters]
     objective_back = Face(partial(back, fill=look.objective_back, word=w["objective"],
-                                  symbol="coin"), key="back-objective")
+                                  symbol="coin", word_field="texts.objective",
+                                  ink=look.objective_back_ink), key="back-objective")
     objectives = [Card(title("objectives"),
                        Face(partial(objective_front, circle=ci, guild=g, look=look)),
                        objective_back)

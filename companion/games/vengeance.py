@@ -2,6 +2,7 @@
 Contents come from layouts/vengeance.toml; what the rulebook leaves open is a placeholder
 there, drawn hatched and marked TO COME, and listed in the print guide (RULINGS G1)."""
 
+import re
 from dataclasses import dataclass
 from functools import partial
 
@@ -19,17 +20,24 @@ PARTS = ("witches", "demons", "spells", "gates", "objects", "transitory", "artif
 
 @dataclass(frozen=True)
 class Text:
-    """A printed text, or a placeholder for one still to be written."""
+    """A printed text, or a placeholder for one still to be written; `field` names its data
+    key for the text-limit reports (e.g. "witches.epithet")."""
     value: str
     placeholder: bool = False
+    field: str = "text"
+
+
+def _key(f: Fields, key: str) -> str:
+    base = re.sub(r"\[\d+\]", "", f.path)
+    return f"{base}.{key}" if base else key
 
 
 def read(f: Fields, key: str, lang: str) -> Text:
     raw = f.get(key, (str, dict))
     if isinstance(raw, dict) and "placeholder" in raw:
         holder = Fields(raw, f.source, f"{f.path}.{key}" if f.path else key)
-        return Text(holder.text("placeholder", lang), True)
-    return Text(f.text(key, lang))
+        return Text(holder.text("placeholder", lang), True, _key(f, key))
+    return Text(f.text(key, lang), False, _key(f, key))
 
 
 @dataclass(frozen=True)
@@ -55,6 +63,7 @@ class Look:
     todo: Color
     frame: float
     words: dict
+    gold_text: Color  # gold for words on the paper: a darker shade that reads
 
 
 def _look(ctx: Context) -> Look:
@@ -64,7 +73,8 @@ def _look(ctx: Context) -> Look:
     return Look(get("ink"), get("paper"), get("gold"), get("night"), get("violet_back"),
                 get("golden_back"), get("artifact"), get("incantation"), get("placeholder_ink"),
                 float(ctx.data.sub("layout").get("frame", (int, float))),
-                {k: t.text(k, ctx.lang) for k in t.table})
+                {k: t.text(k, ctx.lang) for k in t.table},
+                get("gold_text") if "gold_text" in g.table else get("gold"))
 
 
 def _kinds(ctx: Context) -> list[Kind]:
@@ -84,18 +94,18 @@ def _framed(c, w, h, bleed, look: Look, edge: Color) -> None:
     card.panel(c, w, h, look.frame * w, look.paper)
 
 
-def _title(c, w, h, look: Look, title: str, y: float = 0.1, size: float = 0.08,
+def _title(c, w, h, look: Look, title: str, field: str, y: float = 0.1, size: float = 0.08,
            ink: Color | None = None) -> None:
     c.setFillColor(ink or look.ink)
     text.line(c, title.upper(), w / 2, h - y * h, "bold", size * w, align="center",
-              max_w=0.84 * w)
+              max_w=0.84 * w, field=field)
 
 
 def _slot(c, t: Text, x, top, w, h, look: Look, size: float, align: str = "center") -> None:
     """A text, or its placeholder: a hatched box marked TO COME with the note inside."""
     if not t.placeholder:
         c.setFillColor(look.ink)
-        text.block(c, t.value, x, top, w, h, "regular", size, align=align)
+        text.block(c, t.value, x, top, w, h, "regular", size, align=align, field=t.field)
         return
     c.saveState()
     p = c.beginPath()
@@ -118,9 +128,9 @@ def _slot(c, t: Text, x, top, w, h, look: Look, size: float, align: str = "cente
     c.setDash()
     c.setFillColor(look.todo)
     text.line(c, look.words["to_come"], x + w / 2, top - size * 1.15, "narrow-bold", size * 0.85,
-              align="center")
+              align="center", field="texts.to_come")
     text.block(c, t.value, x + size * 0.4, top - size * 1.5, w - size * 0.8, h - size * 1.6,
-               "narrow", size * 0.8, align="center")
+               "narrow", size * 0.8, align="center", field=t.field)
 
 
 def _corners(c, w, h, label: str, fill: Color, look: Look) -> None:
@@ -132,7 +142,7 @@ def _corners(c, w, h, label: str, fill: Color, look: Look) -> None:
             c.rotate(180)
         c.setFillColor(fill)
         text.line(c, label, 0.15 * w, h - 0.15 * h, "narrow-bold", 0.17 * w, align="center",
-                  max_w=0.2 * w)
+                  max_w=0.2 * w, field="number")
         c.restoreState()
 
 
@@ -145,7 +155,7 @@ def object_front(c, w, h, bleed, *, kind: Kind, look: Look, transitory: bool):
         c.setLineWidth(0.02 * w)
         inset = look.frame * w * 1.6
         c.roundRect(inset, inset, w - 2 * inset, h - 2 * inset, inset, stroke=1, fill=0)
-    _title(c, w, h, look, kind.name, y=0.12, size=0.1, ink=kind.colour)
+    _title(c, w, h, look, kind.name, "types.name", y=0.12, size=0.1, ink=kind.colour)
     c.setFillColor(colour.mix(look.paper, kind.colour, 0.12))
     c.circle(w / 2, h * 0.5, 0.3 * w, stroke=0, fill=1)
     c.setFillColor(kind.colour)
@@ -153,39 +163,42 @@ def object_front(c, w, h, bleed, *, kind: Kind, look: Look, transitory: bool):
     for x, y in ((0.14, 0.1), (0.86, 0.1), (0.14, 0.9), (0.86, 0.9)):
         symbols.draw(c, kind.symbol, x * w, y * h, 0.045 * w)
     c.setFillColor(look.ink)
-    tag = look.words["transitory_tag" if transitory else "ritual_tag"]
-    text.line(c, tag, w / 2, h * 0.22, "bold", 0.055 * w, align="center", max_w=0.66 * w)
+    tag = "transitory_tag" if transitory else "ritual_tag"
+    text.line(c, look.words[tag], w / 2, h * 0.22, "bold", 0.055 * w, align="center",
+              max_w=0.66 * w, field=f"texts.{tag}")
     if transitory:
         text.block(c, look.words["transitory_note"], 0.2 * w, h * 0.2, 0.6 * w, 0.08 * h,
-                   "narrow", 0.04 * w, align="center")
+                   "narrow", 0.04 * w, align="center", field="texts.transitory_note")
 
 
 def numbered_front(c, w, h, bleed, *, n: int, look: Look, fill: Color, title: str, symbol: str,
-                   body: str, order: str):
-    """An artifact or incantation: its number in two corners, what it does, when it acts."""
+                   body: str, order: str, key: str):
+    """An artifact or incantation: its number in two corners, what it does, when it acts.
+    `key` is its words' prefix in [texts] ("artifact" or "incantation")."""
     _framed(c, w, h, bleed, look, fill)
     _corners(c, w, h, str(n), fill, look)
-    _title(c, w, h, look, title, y=0.25, size=0.075, ink=fill)
+    _title(c, w, h, look, title, f"texts.{key}", y=0.25, size=0.075, ink=fill)
     c.setFillColor(colour.mix(look.paper, fill, 0.12))
     c.circle(w / 2, h * 0.55, 0.17 * w, stroke=0, fill=1)
     c.setFillColor(fill)
     symbols.draw(c, symbol, w / 2, h * 0.55, 0.12 * w)
     c.setFillColor(look.ink)
     text.block(c, body, 0.1 * w, h * 0.39, 0.8 * w, 0.14 * h, "regular", 0.05 * w,
-               align="center")
+               align="center", field=f"texts.{key}_text")
     c.setFillColor(colour.mix(look.ink, look.paper, 0.35))
-    text.block(c, order, 0.08 * w, h * 0.23, 0.64 * w, 0.14 * h, "narrow", 0.042 * w)
+    text.block(c, order, 0.08 * w, h * 0.23, 0.64 * w, 0.14 * h, "narrow", 0.042 * w,
+               field=f"texts.{key}_order")
 
 
 def witch_front(c, w, h, bleed, *, name: Text, epithet: Text, quote: Text, look: Look):
     _framed(c, w, h, bleed, look, look.night)
-    c.setFillColor(look.gold)
+    c.setFillColor(look.gold_text)
     text.line(c, look.words["witch"].upper(), w / 2, h - 0.09 * h, "narrow", 0.05 * w,
-              align="center")
+              align="center", field="texts.witch")
     if name.placeholder:
         _slot(c, name, 0.1 * w, h - 0.12 * h, 0.8 * w, 0.12 * h, look, 0.06 * w)
     else:
-        _title(c, w, h, look, name.value, y=0.19, size=0.1)
+        _title(c, w, h, look, name.value, name.field, y=0.19, size=0.1)
     c.setFillColor(colour.mix(look.paper, look.night, 0.1))
     c.roundRect(0.14 * w, h * 0.38, 0.72 * w, h * 0.36, 0.05 * w, stroke=0, fill=1)
     c.setFillColor(colour.mix(look.paper, look.night, 0.45))
@@ -195,60 +208,67 @@ def witch_front(c, w, h, bleed, *, name: Text, epithet: Text, quote: Text, look:
     else:
         c.setFillColor(look.ink)
         text.line(c, epithet.value, w / 2, h * 0.3, "bold", 0.06 * w, align="center",
-                  max_w=0.8 * w)
+                  max_w=0.8 * w, field=epithet.field)
     if quote.placeholder:
         _slot(c, quote, 0.1 * w, h * 0.24, 0.8 * w, 0.14 * h, look, 0.05 * w)
     else:
         c.setFillColor(colour.mix(look.ink, look.paper, 0.2))
         text.block(c, quote.value, 0.1 * w, h * 0.25, 0.8 * w, 0.17 * h, "regular", 0.05 * w,
-                   align="center")
+                   align="center", field=quote.field)
 
 
 def spell_front(c, w, h, bleed, *, witch: Text, slots: list[tuple[str, Text]], cost: str,
                 holder: str, look: Look):
     _framed(c, w, h, bleed, look, look.incantation)
-    title = look.words["spells_of"].format(witch=witch.value)
-    _title(c, w, h, look, title, y=0.1, size=0.06, ink=look.incantation)
-    top = h * 0.85
+    # The title takes two lines when the witch's name (or its placeholder) is long.
+    c.setFillColor(look.incantation)
+    title = look.words["spells_of"].format(witch=witch.value).upper()
+    size, box_top, box_h = 0.055 * w, h - 0.05 * h, 0.1 * h
+    lines = len(text.wrap(title, "bold", size, 0.84 * w))
+    if lines * size * 1.2 <= box_h:  # centred in its box
+        box_top -= (box_h - lines * size * 1.2) / 2
+    text.block(c, title, 0.08 * w, box_top, 0.84 * w, box_h, "bold", size, align="center",
+               field="texts.spells_of")
+    top = h * 0.79
     for label, t in slots:
         c.setFillColor(look.incantation)
-        text.line(c, label, 0.1 * w, top, "bold", 0.05 * w)
-        _slot(c, t, 0.1 * w, top - 0.02 * h, 0.8 * w, 0.2 * h, look, 0.05 * w)
-        top -= 0.27 * h
+        text.line(c, label, 0.1 * w, top, "bold", 0.05 * w, field="spells.label")
+        _slot(c, t, 0.1 * w, top - 0.02 * h, 0.8 * w, 0.18 * h, look, 0.05 * w)
+        top -= 0.255 * h
     c.setFillColor(look.ink)
     text.block(c, cost, 0.1 * w, top + 0.02 * h, 0.8 * w, 0.07 * h, "narrow", 0.04 * w,
-               align="center")
+               align="center", field="spells.cost")
     c.setStrokeColor(colour.mix(look.ink, look.paper, 0.5))
     c.setDash(2, 2)
     c.roundRect(0.1 * w, 0.07 * h, 0.8 * w, 0.11 * h, 0.03 * w, stroke=1, fill=0)
     c.setDash()
-    c.setFillColor(colour.mix(look.ink, look.paper, 0.4))
+    c.setFillColor(colour.mix(look.ink, look.paper, 0.3))
     text.block(c, holder, 0.14 * w, 0.155 * h, 0.72 * w, 0.07 * h, "narrow", 0.038 * w,
-               align="center")
+               align="center", field="spells.tokens")
 
 
 def demon_front(c, w, h, bleed, *, name: Text, actions: list[tuple[Kind, Text]], when: str,
                 chains: str, look: Look):
     _framed(c, w, h, bleed, look, look.night)
     c.setFillColor(look.night)
-    symbols.draw(c, "horns", w / 2, h * 0.88, 0.07 * w)
-    _slot(c, name, 0.12 * w, h * 0.82, 0.76 * w, 0.09 * h, look, 0.045 * w)
-    top = h * 0.71
+    symbols.draw(c, "horns", w / 2, h * 0.905, 0.06 * w)
+    _slot(c, name, 0.12 * w, h * 0.855, 0.76 * w, 0.08 * h, look, 0.045 * w)
+    top = h * 0.75
     for kind, t in actions:
         c.setFillColor(kind.colour)
         symbols.draw(c, kind.symbol, 0.14 * w, top - 0.02 * h, 0.035 * w)
         text.line(c, when.format(type=kind.name), 0.2 * w, top - 0.03 * h, "bold", 0.045 * w,
-                  max_w=0.7 * w)
-        _slot(c, t, 0.1 * w, top - 0.045 * h, 0.8 * w, 0.1 * h, look, 0.04 * w)
-        top -= 0.155 * h
+                  max_w=0.7 * w, field="demons.when")
+        _slot(c, t, 0.1 * w, top - 0.045 * h, 0.8 * w, 0.1 * h, look, 0.045 * w)
+        top -= 0.16 * h
     for i in range(3):
         c.setStrokeColor(look.night)
         c.setDash(2, 1.5)
-        c.circle(w * (0.3 + 0.2 * i), 0.14 * h, 0.07 * w, stroke=1, fill=0)
+        c.circle(w * (0.3 + 0.2 * i), 0.12 * h, 0.065 * w, stroke=1, fill=0)
         c.setDash()
     c.setFillColor(look.ink)
-    text.block(c, chains, 0.1 * w, 0.255 * h, 0.8 * w, 0.06 * h, "narrow", 0.036 * w,
-               align="center")
+    text.block(c, chains, 0.1 * w, 0.27 * h, 0.8 * w, 0.07 * h, "narrow", 0.038 * w,
+               align="center", field="demons.chains")
 
 
 def gate_front(c, w, h, bleed, *, n: int, kind: Text, requires: Text, nxt: Text, labels: tuple,
@@ -260,41 +280,47 @@ def gate_front(c, w, h, bleed, *, n: int, kind: Text, requires: Text, nxt: Text,
     symbols.draw(c, "gate", w / 2, h * 0.8, 0.1 * w)
     _slot(c, kind, 0.12 * w, h * 0.7, 0.76 * w, 0.1 * h, look, 0.045 * w)
     c.setFillColor(look.ink)
-    text.line(c, labels[0], 0.12 * w, h * 0.55, "bold", 0.045 * w)
+    text.line(c, labels[0], 0.12 * w, h * 0.55, "bold", 0.045 * w, max_w=0.76 * w,
+              field="gates.requires_label")
     _slot(c, requires, 0.12 * w, h * 0.535, 0.76 * w, 0.18 * h, look, 0.045 * w)
     c.setFillColor(look.ink)
-    text.line(c, labels[1], 0.12 * w, h * 0.31, "bold", 0.045 * w)
+    text.line(c, labels[1], 0.12 * w, h * 0.31, "bold", 0.045 * w, max_w=0.76 * w,
+              field="gates.next_label")
     _slot(c, nxt, 0.12 * w, h * 0.295, 0.76 * w, 0.12 * h, look, 0.045 * w)
 
 
 def solo_front(c, w, h, bleed, *, n: int, body: Text, look: Look):
     _framed(c, w, h, bleed, look, look.night)
-    _title(c, w, h, look, f"{look.words['solo']} {n}", y=0.12)
+    _title(c, w, h, look, f"{look.words['solo']} {n}", "texts.solo", y=0.12)
     _slot(c, body, 0.12 * w, h * 0.78, 0.76 * w, 0.55 * h, look, 0.055 * w)
 
 
-def aid_face(c, w, h, bleed, *, title: str, lines: list[str], look: Look):
+def aid_face(c, w, h, bleed, *, title: str, lines: list[str], look: Look, side: str):
     """Either side of the aid card."""
     _framed(c, w, h, bleed, look, look.night)
     card.aid(c, w, h, title=title.upper(), lines=lines, ink=look.ink, accent=look.gold,
-             size=0.062)
+             size=0.062, title_field=f"aid.{side}_title", lines_field=f"aid.{side}")
 
 
 def back(c, w, h, bleed, *, look: Look, fill: Color, name: str, word: str, symbol: str,
-         ink: Color | None = None):
+         word_field: str, ink: Color | None = None):
+    """A card back; `ink` (the night colour on the golden backs) draws its frame, emblem and
+    words where the paper colour would not read."""
     card.emblem_back(c, w, h, bleed, fill=fill, frame=ink or look.gold, emblem=ink or look.gold,
-                     symbol=symbol, name=name, word=word, word_ink=look.paper)
+                     symbol=symbol, name=name, word=word, word_ink=ink or look.paper,
+                     word_field=word_field)
 
 
 def token_face(c, w, h, bleed, *, look: Look, symbol: str, label: str):
+    """A round token: its ground runs into the bleed, the cut line stays at its edge, the
+    label 3 mm or more inside the square it is cut from."""
     r = min(w, h) / 2
-    c.setFillColor(look.night)
-    c.circle(w / 2, h / 2, r, stroke=0, fill=1)
+    card.disc(c, w / 2, h / 2, r, bleed, look.night)
     c.setFillColor(look.gold)
-    symbols.draw(c, symbol, w / 2, h / 2 + r * 0.12, r * 0.48)
+    symbols.draw(c, symbol, w / 2, h / 2 + r * 0.2, r * 0.42)
     c.setFillColor(look.paper)
-    text.line(c, label, w / 2, h / 2 - r * 0.68, "bold", r * 0.22, align="center",
-              max_w=r * 1.4)
+    text.line(c, label, w / 2, h / 2 - r * 0.55, "narrow-bold", r * 0.22, align="center",
+              max_w=r * 1.3, field="tokens.items.name")
     card.cut_circle(c, w / 2, h / 2, r)
 
 
@@ -310,10 +336,11 @@ def kit(ctx: Context):
     w = look.words
     faces = partial(back, look=look, name=name)
 
-    def plain(word, symbol, fill=look.night, key=None):
-        return Face(partial(faces, fill=fill, word=word, symbol=symbol), key=key or f"back-{word}")
+    def plain(word, symbol, field, fill=look.night, key=None):
+        return Face(partial(faces, fill=fill, word=word, symbol=symbol, word_field=field),
+                    key=key or f"back-{word}")
 
-    common = plain(name, "moon", key="back-common")
+    common = plain(name, "moon", "game.name", key="back-common")
 
     def component(key, items, todo):
         return Component(key, key, title(key), len(items), items, todo)
@@ -325,7 +352,7 @@ def kit(ctx: Context):
     spell_text = read(sp, "text", lang)
     for f in data.items("witches"):
         wn = read(f, "name", lang) if isinstance(f.get("name", (str, dict)), dict) \
-            else Text(f.get("name", str))
+            else Text(f.get("name", str), False, "witches.name")
         ep, qu = read(f, "epithet", lang), read(f, "quote", lang)
         witches.append(Card(title("witches"), Face(partial(witch_front, name=wn, epithet=ep,
                                                            quote=qu, look=look)), common))
@@ -357,9 +384,11 @@ def kit(ctx: Context):
     todo_g = [f"{n}: {t.value}" for n in range(1, gt.get("count", int) + 1)
               for t in (kind_t, req_t, next_t) if t.placeholder]
 
-    violet = plain(title("objects"), "leaf", fill=look.violet, key="back-ritual")
+    violet = plain(title("objects"), "leaf", "titles.objects", fill=look.violet,
+                   key="back-ritual")
     golden = Face(partial(faces, fill=look.golden, word=title("transitory"), symbol="flask",
-                          ink=look.night), key="back-transitory")
+                          word_field="titles.transitory", ink=look.night),
+                  key="back-transitory")
     objects = [Card(title("objects"), Face(partial(object_front, kind=k, look=look,
                                                    transitory=False), key=f"obj-{k.id}"), violet)
                for k in kinds for _ in range(k.ritual)]
@@ -368,16 +397,19 @@ def kit(ctx: Context):
                             key=f"tra-{k.id}"), golden)
                   for k in kinds for _ in range(k.transitory)]
 
-    art_back = plain(w["artifact"], "book", fill=look.artifact, key="back-artifact")
+    art_back = plain(w["artifact"], "book", "texts.artifact", fill=look.artifact,
+                     key="back-artifact")
     artifacts = [Card(title("artifacts"),
                       Face(partial(numbered_front, n=n, look=look, fill=look.artifact,
                                    title=w["artifact"], symbol="book", body=w["artifact_text"],
-                                   order=w["artifact_order"])), art_back) for n in range(1, 14)]
-    inc_back = plain(w["incantation"], "star", fill=look.incantation, key="back-incantation")
+                                   order=w["artifact_order"], key="artifact")), art_back) for n in range(1, 14)]
+    inc_back = plain(w["incantation"], "star", "texts.incantation", fill=look.incantation,
+                     key="back-incantation")
     incantations = [Card(title("incantations"),
                          Face(partial(numbered_front, n=n, look=look, fill=look.incantation,
                                       title=w["incantation"], symbol="star",
-                                      body=w["incantation_text"], order=w["incantation_order"])),
+                                      body=w["incantation_text"], order=w["incantation_order"],
+                                      key="incantation")),
                          inc_back) for n in range(1, 14)]
 
     so = data.sub("solo")
@@ -388,7 +420,8 @@ def kit(ctx: Context):
 
     aid = data.sub("aid")
     side = lambda s: Face(partial(aid_face, title=aid.text(f"{s}_title", lang),  # noqa: E731
-                                  lines=aid.text_list(s, lang), look=look), key=f"aid-{s}")
+                                  lines=aid.text_list(s, lang), look=look, side=s),
+                          key=f"aid-{s}")
     aids = [Card(title("aids"), side("front"), side("back"))] * aid.get("copies", int)
 
     tok = data.sub("tokens")
