@@ -111,8 +111,8 @@ def _run(table, the_look, host, port, found, names, qr_pdf, page_size, lang):
     bound = sock.getsockname()[1]
     table.remember_port(bound)
     # On every address (0.0.0.0, ::), the link needs one a phone can reach: the LAN's.
-    shown = (found[0] if found else "127.0.0.1") if network.everywhere(host) else host
-    link = f"http://{network.url_host(shown)}:{bound}/t/{table.token}"
+    link_host = (found[0] if found else "127.0.0.1") if network.everywhere(host) else host
+    link = f"http://{network.url_host(link_host)}:{bound}/t/{table.token}"
     if qr_pdf:
         words = {k: v[lang] for k, v in the_look.texts.items()}
         qr.write_card(qr_pdf, link, words, the_look.credits[lang], page_size)
@@ -120,12 +120,13 @@ def _run(table, the_look, host, port, found, names, qr_pdf, page_size, lang):
     out = sys.stdout
     click.echo(f"Table link: {link}")
     qr.print_terminal(link, out)
-    if shown != host:
+    if link_host != host:
         click.echo(f"Listening on every address of this machine ({host}); the link uses "
-                   f"{shown}.")
-    if network.loopback(shown):
-        click.echo(f"Note: {shown} is this machine only; phones need a LAN address (--host).")
-    others = [a for a in found if a != shown]
+                   f"{link_host}.")
+    if network.loopback(link_host):
+        click.echo(f"Note: {link_host} is this machine only; phones need a LAN address "
+                   "(--host).")
+    others = [a for a in found if a != link_host]
     if others:
         click.echo("This machine has other addresses; if phones cannot connect, restart with "
                    "--host " + " or --host ".join(others))
@@ -135,7 +136,7 @@ def _run(table, the_look, host, port, found, names, qr_pdf, page_size, lang):
                "Stop with Ctrl+C.")
     out.flush()
 
-    served = {shown, *names, "localhost", "127.0.0.1", "::1"}
+    served = {link_host, *names, "localhost", "127.0.0.1", "::1"}
     served |= set(found) if network.everywhere(host) else {host}
     config = uvicorn.Config(
         app.create_app(table, the_look, sorted(served), bound),

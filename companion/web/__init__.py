@@ -2,4 +2,4 @@
 
 store.py keeps the table (SQLite) and is where a draw happens; app.py is the HTTP API and
 event stream; page/ is the phone page; network.py finds the LAN address; qr.py prints the
-link as a QR code."""
+link as a QR code; limits.py bounds what slow or idle clients may cost."""

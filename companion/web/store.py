@@ -227,6 +227,12 @@ def _transaction(conn: sqlite3.Connection):
 def _check_mark(path: Path) -> bool:
     """Read the SQLite header's bytes (SQLite never opens a file that is not ours).
     True: an unmarked SQLite file, which may be a table made before the mark."""
+    if not path.is_file():  # a device or a pipe would be read for ever
+        raise CompanionError("not a table-companion table (not a regular file)",
+                             source=str(path))
+    if not os.access(path, os.R_OK | os.W_OK):
+        raise CompanionError("cannot open (a table must be readable and writable: it "
+                             "records every draw)", source=str(path))
     with open(path, "rb") as f:
         head = f.read(100)
     if not head:
