@@ -10,13 +10,14 @@ from types import SimpleNamespace
 import pytest
 
 from companion.web import network, qr
+from tests import needs
 from tests.web import Server
 
 LINK = "http://192.168.1.23:8765/t/abcDEF123_-xyz"
 
 
 def decode(png) -> str:
-    out = subprocess.run(["zbarimg", "--quiet", "--raw", str(png)], capture_output=True,
+    out = subprocess.run([needs.tool("zbarimg"), "--quiet", "--raw", str(png)], capture_output=True,
                          text=True, check=True)
     return out.stdout.strip()
 
@@ -127,10 +128,10 @@ def test_the_printed_qr_card_scans_to_the_link(tmp_path):
     the_look = look.load()
     words = {k: v["fr"] for k, v in the_look.texts.items()}
     qr.write_card(tmp_path / "qr.pdf", LINK, words, the_look.credits["fr"], paper_size("letter"))
-    subprocess.run(["pdftoppm", "-r", "100", "-png", tmp_path / "qr.pdf", tmp_path / "page"],
+    subprocess.run([needs.tool("pdftoppm"), "-r", "100", "-png", tmp_path / "qr.pdf", tmp_path / "page"],
                    check=True)
     assert decode(tmp_path / "page-1.png") == LINK
-    text = subprocess.run(["pdftotext", tmp_path / "qr.pdf", "-"], capture_output=True,
+    text = subprocess.run([needs.tool("pdftotext"), tmp_path / "qr.pdf", "-"], capture_output=True,
                           text=True).stdout
     assert LINK in text and "Scannez" in text and "Vasseur" in text
 
@@ -163,7 +164,7 @@ def test_the_qr_pdf_option_writes_the_card_with_the_link(tmp_path):
     s = Server(tmp_path / "t.sqlite3", "--qr-pdf", str(tmp_path / "card.pdf"), "--lang", "fr")
     s.start()
     try:
-        subprocess.run(["pdftoppm", "-r", "100", "-png", tmp_path / "card.pdf",
+        subprocess.run([needs.tool("pdftoppm"), "-r", "100", "-png", tmp_path / "card.pdf",
                         tmp_path / "card"], check=True)
         assert decode(tmp_path / "card-1.png") == s.link
     finally:

@@ -1,24 +1,23 @@
 """The phone page in a real browser: Debian's chromium driven by playwright, opened as
 http://table.lan:PORT (a LAN-like name, so the page runs outside a secure context)."""
 
-import shutil
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect, sync_playwright
 
+from tests import needs
 from tests.web import ROOT, Server
 
-CHROMIUM = "/usr/bin/chromium"
 SHOTS = ROOT / "output" / "screenshots"
 EVIL = "<img src=x onerror=alert(1)>"
 
 
 @pytest.fixture(scope="module")
 def browser():
-    assert shutil.which(CHROMIUM), ".ci/run installs Debian's chromium"
+    chromium = needs.tool("chromium")  # Debian's; .ci/run installs it
     with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=[
+        b = p.chromium.launch(executable_path=chromium, args=[
             "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
             "--disable-background-networking", "--disable-component-update", "--disable-sync",
             "--host-resolver-rules=MAP table.lan 127.0.0.1"])

@@ -49,7 +49,8 @@ the holders and every draw are kept.""")
 @click.option("--players", help="Colours at the table, optionally named: red=Alice,blue=Bob. "
                                 "Default: all four colours.")
 @click.option("--data", type=click.Path(dir_okay=False, path_type=Path),
-              help="The table's file (SQLite). Default: ./output/lugvanion-table.sqlite3 (under the current folder).")
+              help="The table's file (SQLite; served by one companion at a time). Default: "
+                   "./output/lugvanion-table.sqlite3 (under the current folder).")
 @click.option("--tie-rule", type=click.Choice(["extra", "redraw"]),
               help="On a tie: extra (the default, RULINGS L6) or redraw.")
 @click.option("--name", "names", multiple=True,
