@@ -5,6 +5,7 @@ import sys
 import click
 
 from companion.commands.common import split
+from companion.errors import CompanionError
 
 
 
@@ -39,20 +40,28 @@ Examples:
 @click.option("--shop", help="png: a print shop's exact picture size: tgc (The Game Crafter) "
                              "or mpc (MakePlayingCards).")
 def export(game, format, lang, card_size, only, out, data, bleed, dpi, shop):
-    """Export a game's cards in FORMAT: cards-pdf, png, tts or preview."""
+    """Export a game's cards (or all games') in FORMAT: cards-pdf, png, tts or preview."""
     from pathlib import Path
 
-    from companion import export as exports
+    from companion import export as exports, kit
 
-    opts = exports.Options(lang=lang, card_size=card_size, only=split(only),
-                           out=Path(out) if out else None, data=Path(data) if data else None,
-                           bleed=bleed, dpi=dpi, shop=shop)
-    with _Progress(f"{game} {format}") as progress:
-        manifest = exports.export(game, format, opts, progress)
-    where = Path(out) if out else exports.default_out(game, format)
-    parts = ", ".join(f"{c['id']} ({c['cards']} cards)" for c in manifest["components"])
-    click.echo(f"{game} {format}: {where}/ {len(manifest['files'])} files: {parts}; "
-               "manifest.json, guide.txt")
+    games = list(kit.GAMES) if game == "all" else [game]
+    if data and game == "all":
+        raise CompanionError("--data names one game's file; export one game with it",
+                             field="--data")
+    # Every game checked before any is written: bad input writes nothing.
+    plans = {}
+    for name in games:
+        target = Path(out) / name if out and game == "all" else (Path(out) if out else None)
+        opts = exports.Options(lang=lang, card_size=card_size, only=split(only), out=target,
+                               data=Path(data) if data else None, bleed=bleed, dpi=dpi,
+                               shop=shop)
+        plans[name] = exports.plan(name, format, opts), opts
+    for name, (ctx, opts) in plans.items():
+        with _Progress(f"{name} {format}") as progress:
+            manifest = exports.write(ctx, progress)
+        parts = ", ".join(f"{c['id']} ({c['cards']} cards)" for c in manifest["components"])
+        click.echo(f"{name} {format}: {ctx.out}/ {len(manifest['files'])} files: {parts}")
 
 
 class _Progress:

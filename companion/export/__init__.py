@@ -90,9 +90,10 @@ def plan(game: str, fmt: str, opts: Options) -> Context:
     given = {"bleed": opts.bleed, "dpi": opts.dpi, "shop": opts.shop}
     for name, value in given.items():
         if value is not None and name not in module.TAKES:
-            takes = ", ".join(OPTION_FLAGS[t] for t in sorted(module.TAKES)) or "none of them"
-            raise CompanionError(f"{fmt} does not take {OPTION_FLAGS[name]} (it takes "
-                                 f"{takes})", field=OPTION_FLAGS[name])
+            takes = ", ".join(OPTION_FLAGS[t] for t in sorted(module.TAKES))
+            raise CompanionError(f"{fmt} does not take {OPTION_FLAGS[name]}"
+                                 + (f" (it takes {takes})" if takes else ""),
+                                 field=OPTION_FLAGS[name])
     if opts.dpi is not None and not DPI_RANGE[0] <= opts.dpi <= DPI_RANGE[1]:
         raise CompanionError(f"{opts.dpi} is out of range: from {DPI_RANGE[0]} to "
                              f"{DPI_RANGE[1]} dpi", field="--dpi")
@@ -125,17 +126,22 @@ def export(game: str, fmt: str, opts: Options, progress: Progress | None = None)
     """Writes one game's cards in one format into opts.out (default ./output/GAME-FORMAT);
     returns the manifest. Bad input fails before anything is written; a failure while
     writing leaves the folder as it was."""
+    return write(plan(game, fmt, opts), progress)
+
+
+def write(ctx: Context, progress: Progress | None = None) -> dict:
+    """Writes a planned export (see `plan`), whole or not at all."""
     from companion.atomic import kit_folder
 
-    ctx = plan(game, fmt, opts)
-    module = writer(fmt)
+    module = writer(ctx.format)
     if progress:
         ctx.progress = progress
     with kit_folder(ctx.out) as stage:
         ctx.stage = stage
-        manifest = {"game": game, "format": fmt, "lang": opts.lang, "card_size": opts.card_size}
+        manifest = {"game": ctx.game, "format": ctx.format, "lang": ctx.opts.lang,
+                    "card_size": ctx.opts.card_size}
         manifest.update(module.write(ctx))
-        guide = "\n".join([ctx.word("title", game=ctx.kit.game_name, format=fmt), "",
+        guide = "\n".join([ctx.word("title", game=ctx.kit.game_name, format=ctx.format), "",
                            module.guide(ctx, manifest), ""])
         (stage / "guide.txt").write_text(guide, encoding="utf-8")
         manifest["files"] = sorted([p.relative_to(stage).as_posix() for p in stage.rglob("*")
@@ -146,7 +152,12 @@ def export(game: str, fmt: str, opts: Options, progress: Progress | None = None)
 
 
 def mm(points: float) -> float:
-    """Points as millimetres, to 0.01 mm, for manifests."""
+    """Points as millimetres, to the micrometre, for manifests."""
     from companion.units import to_mm
 
-    return round(to_mm(points), 2)
+    return round(to_mm(points), 3)
+
+
+def length(points: float) -> str:
+    """A length as guides show it: '3.175 mm (0.125 in)'."""
+    return f"{mm(points):g} mm ({round(points / 72, 3):g} in)"

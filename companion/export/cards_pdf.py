@@ -5,7 +5,7 @@ BleedBox the page; fonts embedded (companion.pdf.open_canvas). Every card of the
 there, a card printed n times n times (its faces drawn once, as forms); a card without a
 back gets a blank back page, so fronts and backs stay paired."""
 
-from companion.export import mm
+from companion.export import length, mm
 from companion.export.faces import BLANK, Page, write_pdf
 
 TAKES = {"bleed"}
@@ -39,4 +39,4 @@ def write(ctx) -> dict:
 
 
 def guide(ctx, manifest: dict) -> str:
-    return ctx.word("cards-pdf", bleed=f"{mm(ctx.bleed):g} mm")
+    return ctx.word("cards-pdf", bleed=length(ctx.bleed))

@@ -66,22 +66,14 @@ class Deck:
         """Each distinct face once, fronts first, as (face, label, cards showing it); the
         label names the card ("007"), or "back" for a back the whole component shares."""
         shared = self.shared_back
-        seen: dict[tuple, list] = {}
-        for e in self.entries:
-            k = face_key(e.front)
-            if k in seen:
-                seen[k][2] += e.count
-            else:
-                seen[k] = [e.front, e.id, e.count]
-        for e in self.entries:
-            if e.back is None:
-                continue
-            k = face_key(e.back)
-            if k in seen:
-                seen[k][2] += e.count
-            else:
-                seen[k] = [e.back, "back" if shared else f"{e.id} back", e.count]
-        return [tuple(v) for v in seen.values()]
+        seen: dict[tuple, list] = {}  # face key -> [face, label, {id(entry): count}]
+        sides = [(e, e.front, e.id) for e in self.entries]
+        sides += [(e, e.back, "back" if shared else f"{e.id} back")
+                  for e in self.entries if e.back is not None]
+        for e, face, label in sides:
+            shown_on = seen.setdefault(face_key(face), [face, label, {}])[2]
+            shown_on[id(e)] = e.count  # a card showing it on both sides counts once
+        return [(face, label, sum(on.values())) for face, label, on in seen.values()]
 
 
 def decks(kit) -> list[Deck]:

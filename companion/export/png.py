@@ -11,7 +11,7 @@ import tempfile
 from pathlib import Path
 
 from companion.errors import CompanionError
-from companion.export import mm, raster, shops
+from companion.export import length, mm, raster, shops
 from companion.export.faces import Page, safe, write_pdf
 
 TAKES = {"bleed", "dpi", "shop"}
@@ -103,7 +103,7 @@ def guide(ctx, manifest: dict) -> str:
         size = (f"{ctx.shop.name}, {ctx.shop_card.name} {ctx.shop_card.trim_text}: "
                 f"{ctx.shop_card.image[0]} x {ctx.shop_card.image[1]} px, {ctx.dpi} dpi")
     else:
-        size = f"{ctx.dpi} dpi, {mm(ctx.bleed):g} mm bleed"
+        size = f"{ctx.dpi} dpi, {length(ctx.bleed)} of bleed"
     lines = [ctx.word("png", size=size)]
     if ctx.shop:
         lines += ["", ctx.word("png-shop", shop=ctx.shop.name,
