@@ -2,6 +2,7 @@
 on 127.0.0.1 (all traffic stays on loopback).
 
 Run: python tests/bench/bench_slow_clients.py [--slow 300] [--draws 50] [--fds 256]
+(--fds 0: the system's own limit)
 Target (issue 11): with 300 slow sockets open (each sends one byte a second, and is
 opened again when the server closes it), 50 draws posted one after another are each
 answered under 1 s, and the server's log stays under 1 MB. The server runs with --fds file
@@ -72,7 +73,7 @@ def main() -> None:
     ap.add_argument("--fds", type=int, default=256)
     args = ap.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
-        server = Server(Path(tmp) / "bench.sqlite3", fd_limit=args.fds).start()
+        server = Server(Path(tmp) / "bench.sqlite3", fd_limit=args.fds or None).start()
         try:
             t0 = time.perf_counter()
             base, base_failed = asyncio.run(post_draws(server, args.draws, "base"))
@@ -83,7 +84,8 @@ def main() -> None:
             said = "".join(server.out).split("Stop with Ctrl+C.\n", 1)[-1]
         finally:
             server.stop()
-    print(f"companion serve on 127.0.0.1 with {args.fds} file descriptors; {args.slow} slow "
+    fds = f"{args.fds} file descriptors" if args.fds else "the system's file descriptors"
+    print(f"companion serve on 127.0.0.1 with {fds}; {args.slow} slow "
           f"sockets (a byte a second each); {args.draws} draws posted one by one "
           f"({elapsed:.0f} s in all)")
     print(line("baseline draw (no slow socket)", base))
