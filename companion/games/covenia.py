@@ -72,7 +72,7 @@ def _corner(c, w, h, lay, value: str, clan: Clan, ink):
     p, s = lay["corner"], lay["corner_symbol"]
     c.setFillColor(clan.text_colour)
     text.line(c, value, p["x"] * w, h - p["y"] * h, "narrow-bold", p["size"] * w,
-              align="center", max_w=0.17 * w, field="value")
+              align="center", max_w=0.17 * w, field="game.values")
     c.setFillColor(clan.colour)
     symbols.draw(c, clan.symbol, s["x"] * w, h - s["y"] * h, s["r"] * w)
 

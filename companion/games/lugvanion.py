@@ -353,7 +353,7 @@ def aid_back(c, w, h, bleed, *, look: Look, characters: list[Character]):
             _badge(c, ch.circle, w - m - r, name_y + r * 0.3, r, look)
         else:
             text.line(c, "⟲", w - m - r, name_y, "bold", 1.7 * r, align="center",
-                      field="copied")
+                      field="characters.circle")
 
 
 def token_front(c, w, h, bleed, *, fill: Color, ink: Color, symbol: str | None = None,
@@ -369,7 +369,7 @@ def token_front(c, w, h, bleed, *, fill: Color, ink: Color, symbol: str | None =
     if label:
         c.setLineWidth(r * 0.06)
         c.circle(w / 2, h / 2, r * 0.78, stroke=1, fill=0)
-        text.line(c, label, w / 2, h / 2 - r * 0.36, "bold", r, align="center", field="value")
+        text.line(c, label, w / 2, h / 2 - r * 0.36, "bold", r, align="center", field="coin")
     card.cut_circle(c, w / 2, h / 2, r)
 
 
