@@ -9,7 +9,7 @@ from urllib.parse import quote
 
 import httpx
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from companion.web import app, look, store
@@ -82,7 +82,7 @@ counts = st.one_of(st.integers(-3, 12).map(str), st.text(max_size=6),
 pairs = st.lists(st.tuples(st.sampled_from(COLOURS) | st.text(max_size=8), counts), max_size=6)
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=300, deadline=None)
 @given(pairs, st.text(max_size=30))
 def test_any_query_string_is_odds_or_400_naming_the_field(client, pairs, raw):
     check(client.request("GET", f"/t/{client.token}/api/odds", params=pairs))
@@ -104,7 +104,8 @@ bodies = st.one_of(
     st.text(max_size=100).map(str.encode),
     json_values.map(lambda v: json.dumps(v).encode()),
     draw_like.map(lambda v: json.dumps(v).encode()),
-    st.fixed_dictionaries({"id": json_values | st.integers()}).map(lambda v: json.dumps(v).encode()),
+    st.fixed_dictionaries({"id": json_values | st.integers()}).map(
+        lambda v: json.dumps(v).encode()),
     st.integers(1, 3000).map(lambda n: b"[" * n + b"]" * n),
     st.integers(1, 3000).map(lambda n: b"[" * n),
     st.just(b"x" * 5000),
@@ -114,7 +115,7 @@ content_types = st.sampled_from(["application/json", "application/json; charset=
                                  "application/json; charset=utf-16"])
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=300, deadline=None)
 @given(st.sampled_from(["draw", "undo"]), bodies, content_types,
        st.text(max_size=3) | st.just("k"))
 def test_any_body_is_taken_or_400_naming_the_field(client, call, body, content_type, key):

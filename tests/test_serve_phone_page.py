@@ -1,8 +1,6 @@
 """The phone page in a real browser: Debian's chromium driven by playwright, opened as
 http://table.lan:PORT (a LAN-like name, so the page runs outside a secure context)."""
 
-from pathlib import Path
-
 import pytest
 from playwright.sync_api import expect, sync_playwright
 
