@@ -1,0 +1,135 @@
+"""Benchmark: `companion export covenia png|tts|cards-pdf` against baselines measured in the
+same run.
+
+Run: python tests/bench/bench_export.py        (BENCH_RUNS=3 by default; figures are the
+median and the slowest of the runs)
+
+Each export runs as its own process (`python -m companion export ...`, start-up included),
+wrapped to read its peak memory: the main process's, and the largest worker's
+(getrusage RUSAGE_CHILDREN reports the largest waited-for child, not a sum); the whole
+tree's peak is at most main + workers x largest worker. CPU / wall above 1 means more
+than one core was busy.
+
+Baselines, on the same machine in the same run:
+- build: `companion build covenia` (the whole print kit, sheets drawn), wall;
+- sheets at 300 dpi: the kit's cards.pdf (26 A4 sheets, every card face on them, about
+  twice the area the png export renders) rasterized by pypdfium2 at 300 dpi and encoded as
+  PNG (pillow, compress_level=1) page by page in one process: the naive way to the pixels.
+
+Targets (issue 14): png at 300 dpi < 15 s wall, both cores, peak < 500 MB; tts < 10 s;
+cards-pdf < 1 s.
+"""
+
+import io
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+WRAP = r'''
+import json, resource, sys, time
+t0 = time.perf_counter(); c0 = resource.getrusage(resource.RUSAGE_SELF)
+from companion.cli import main
+try:
+    main(sys.argv[2:])
+    code = 0
+except SystemExit as e:
+    code = e.code or 0
+wall = time.perf_counter() - t0
+me, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+cpu = me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
+json.dump({"code": code, "wall": wall, "cpu": cpu, "main_mb": me.ru_maxrss / 1024,
+           "worker_mb": kids.ru_maxrss / 1024}, open(sys.argv[1], "w"))
+'''
+
+
+def run(args: list[str], tmp: Path) -> dict:
+    result = tmp / "result.json"
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(
+        p for p in (str(ROOT), os.environ.get("PYTHONPATH")) if p))
+    started = time.perf_counter()
+    subprocess.run([sys.executable, "-c", WRAP, str(result), *args], check=True, env=env,
+                   stdout=subprocess.DEVNULL)
+    outer = time.perf_counter() - started
+    figures = json.loads(result.read_text())
+    assert figures["code"] == 0, figures
+    figures["process_wall"] = outer  # with the interpreter's start-up
+    return figures
+
+
+def repeat(args: list[str], tmp: Path, runs: int) -> list[dict]:
+    return [run(args, tmp) for _ in range(runs)]
+
+
+def sheets_baseline(pdf: Path, dpi: int) -> float:
+    import pypdfium2 as pdfium
+
+    started = time.perf_counter()
+    doc = pdfium.PdfDocument(str(pdf))
+    for page in doc:
+        image = page.render(scale=dpi / 72).to_pil()
+        image.save(io.BytesIO(), "PNG", compress_level=1)
+    return time.perf_counter() - started
+
+
+def line(name: str, figures: list[dict], target: float | None = None, memory: bool = False):
+    walls = [f["process_wall"] for f in figures]
+    med, worst = statistics.median(walls), max(walls)
+    cores = statistics.median(f["cpu"] / f["wall"] for f in figures)
+    text = f"{name:<34} {med:6.2f} s median, {worst:6.2f} s slowest; cpu/wall {cores:4.2f}"
+    if memory:
+        main_mb = max(f["main_mb"] for f in figures)
+        worker_mb = max(f["worker_mb"] for f in figures)
+        text += f"; peak main {main_mb:.0f} MB, largest worker {worker_mb:.0f} MB"
+    if target is not None:
+        text += f"   [target < {target:g} s: {'met' if worst < target else 'MISSED'}]"
+    print(text)
+    return med
+
+
+def main() -> None:
+    sys.path.insert(0, str(ROOT))
+    from companion.export import raster
+
+    runs = int(os.environ.get("BENCH_RUNS", "3"))
+    load_before = os.getloadavg()[0]
+    with tempfile.TemporaryDirectory() as tmp:
+        tmp = Path(tmp)
+        build = repeat(["build", "covenia", "--out", str(tmp / "kit")], tmp, runs)
+        sheets = statistics.median(sheets_baseline(tmp / "kit" / "cards.pdf", 300)
+                                   for _ in range(runs))
+        png = repeat(["export", "covenia", "png", "--out", str(tmp / "png")], tmp, runs)
+        tts = repeat(["export", "covenia", "tts", "--out", str(tmp / "tts")], tmp, runs)
+        pdf = repeat(["export", "covenia", "cards-pdf", "--out", str(tmp / "pdf")], tmp, runs)
+        manifest = json.loads((tmp / "png" / "manifest.json").read_text())
+        png_bytes = sum(p.stat().st_size for p in (tmp / "png").rglob("*.png"))
+        tts_sheets = sorted(((p.stat().st_size, p.name) for p in (tmp / "tts").rglob("*.jpg")),
+                            reverse=True)
+
+    workers = raster.workers()
+    print(f"runs per figure: {runs}; cores for rendering: {workers}; load average "
+          f"{load_before:.1f} before, {os.getloadavg()[0]:.1f} after (above 0.5: other work "
+          "shared the cores, and cpu/wall understates the parallelism)")
+    print(f"png: {manifest['faces']} faces, {len(manifest['files'])} files, "
+          f"{png_bytes / 1e6:.1f} MB; largest TTS sheet {tts_sheets[0][0] / 1e6:.2f} MB")
+    base_build = line("baseline: companion build covenia", build)
+    print(f"{'baseline: cards.pdf sheets -> PNG':<34} {sheets:6.2f} s (one process, 300 dpi, "
+          f"render + encode)")
+    png_wall = line("export covenia png (300 dpi)", png, 15, memory=True)
+    line("export covenia tts", tts, 10, memory=True)
+    line("export covenia cards-pdf", pdf, 1)
+    peak = max(f["main_mb"] for f in png) + workers * max(f["worker_mb"] for f in png)
+    print(f"png peak memory, whole tree at most {peak:.0f} MB   "
+          f"[target < 500 MB: {'met' if peak < 500 else 'MISSED'}]")
+    print(f"ratio png / sheets baseline {png_wall / sheets:5.2f}x;  "
+          f"png / build {png_wall / base_build:5.2f}x")
+
+
+if __name__ == "__main__":
+    main()
