@@ -3,7 +3,10 @@ asked (at --dpi, or a print shop's published size), RGB without alpha, each face
 and the same pixels as the face on the kit's sheets."""
 
 import json
+import re
 from collections import Counter
+from fractions import Fraction
+from math import floor
 from pathlib import Path
 
 import pypdfium2 as pdfium
@@ -135,20 +138,38 @@ def rasterized(tmp_path, pic: shops.Picture) -> Image.Image:
     return image
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+def exact_inches(card: str) -> tuple[Fraction, Fraction]:
+    """A preset's size from presets.toml's own text, in exact fractions of an inch."""
+    text = presets.table().sub("card").sub(card).get("size", str)
+    w, h, unit = re.fullmatch(r"([0-9.]+)x([0-9.]+)(mm|in)", text).groups()
+    per_inch = Fraction(254, 10) if unit == "mm" else Fraction(1)
+    return Fraction(w) / per_inch, Fraction(h) / per_inch
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(dpi=st.integers(72, 1200), card=st.sampled_from(presets.card_names()),
-       bleed_mm=st.sampled_from([0, 2, 3, 3.175, 5]))
+       bleed=st.sampled_from(["0mm", "2mm", "3mm", "0.125in", "5mm"]))
 def test_a_face_is_exactly_its_inches_times_dpi_whatever_the_rounding(tmp_path, dpi, card,
-                                                                      bleed_mm):
-    w_mm, h_mm = (v / MM for v in presets.card_size(card))
-    pic = shops.picture(presets.card_size(card), bleed_mm * MM, dpi)
-    want = (round((w_mm + 2 * bleed_mm) / 25.4 * dpi), round((h_mm + 2 * bleed_mm) / 25.4 * dpi))
+                                                                      bleed):
+    w_in, h_in = exact_inches(card)
+    b_in = Fraction(bleed[:-2]) / (Fraction(254, 10) if bleed.endswith("mm") else 1)
+    # the nearest whole pixel, a half up, from exact arithmetic
+    want = tuple(floor((side + 2 * b_in) * dpi + Fraction(1, 2)) for side in (w_in, h_in))
+    pic = shops.picture(presets.card_size(card), presets.bleed(bleed), dpi)
     assert pic.px == want
     image = rasterized(tmp_path, pic)
     assert image.size == want and image.mode == "RGB"
     # the bleed runs to every edge: no white row or column from pixel rounding
     for xy in [(0, 0), (want[0] - 1, 0), (0, want[1] - 1), (want[0] - 1, want[1] - 1)]:
         assert image.getpixel(xy) == (51, 102, 153), (xy, image.getpixel(xy))
+
+
+@pytest.mark.parametrize("dpi,card,bleed,want", [
+    (300, "poker", 9.0, (825, 1125)), (557, "poker", 9.0, (1532, 2089)),
+    (557, "poker", 0.0, (1393, 1950)),  # 1392.5 px across: a half, up
+    (72, "bridge", 9.0, (180, 270)), (1200, "tarot", 9.0, (3607, 5969))])
+def test_known_sizes(dpi, card, bleed, want):
+    assert shops.picture(presets.card_size(card), bleed, dpi).px == want
 
 
 def test_the_game_crafters_poker_card_is_exactly_825_by_1125_with_an_eighth_inch_bleed():

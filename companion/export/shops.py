@@ -3,6 +3,7 @@ picture: how many pixels, and how much bleed around the trim they hold."""
 
 from dataclasses import dataclass
 from functools import cache
+from math import floor
 
 from companion import paths
 from companion.data import Fields, load_toml
@@ -80,8 +81,11 @@ def card_bleed(card: ShopCard, dpi: int) -> tuple[float, float]:
 
 
 def pixels(length: float, dpi: float) -> int:
-    """A length in points as whole pixels at `dpi` (the nearest; never 0)."""
-    return max(1, round(length * dpi / POINTS_PER_INCH))
+    """A length in points as whole pixels at `dpi`: the nearest, a half up (2.5 in at
+    557 dpi is 1393), never 0. Lengths in mm reach here with float error (63.5 mm is
+    180.00000000000003 pt); exact values lie at least 1/254 px from a half, so the
+    tolerance only absorbs that error."""
+    return max(1, floor(length * dpi / POINTS_PER_INCH + 0.5 + 1e-6))
 
 
 @dataclass(frozen=True)
