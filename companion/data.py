@@ -5,6 +5,7 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
+from companion import inputs
 from companion.errors import CompanionError, escape, shown
 from companion.spreadsheet import Row
 from companion.typography import typeset
@@ -16,6 +17,7 @@ def read_text(file: Path | str) -> tuple[str, str]:
     """(text, name for messages) of a data file, '-' meaning standard input. Refuses what
     is not UTF-8 text or is over MAX_FILE, before parsing can hang on it."""
     name = "<stdin>" if str(file) == "-" else str(file)
+    inputs.note(file)
     try:
         if str(file) == "-":
             raw = sys.stdin.buffer.read(MAX_FILE + 1) if hasattr(sys.stdin, "buffer") \

@@ -12,6 +12,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+from companion import inputs
 from companion.errors import CompanionError, shown
 
 QTY = "qty"
@@ -98,6 +99,7 @@ def _cells(path: Path, tab: str | None) -> list[list]:
         raise CompanionError("is not a spreadsheet: use .csv, .xlsx or .ods", source=str(path))
     from python_calamine import CalamineWorkbook
 
+    inputs.note(path)
     try:
         book = CalamineWorkbook.from_path(str(path))
     except FileNotFoundError:

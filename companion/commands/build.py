@@ -35,20 +35,26 @@ Examples:
 @click.option("--changed-since", type=click.Path(dir_okay=False),
               help="An earlier build's manifest.json: print only the cards whose front or back "
                    "changed since (to reprint them).")
-def build(game, paper, lang, card_size, bleed, flip, only, out, data, strict, changed_since):
+@click.option("--watch", is_flag=True,
+              help="Stay running: rebuild whenever the data file, a spreadsheet or a picture it "
+                   "uses is saved (Ctrl+C to stop).")
+def build(game, paper, lang, card_size, bleed, flip, only, out, data, strict, changed_since,
+          watch):
     """Build a game's print-and-play kit: PDFs, manifest.json and a print guide."""
     from pathlib import Path
 
     from companion import kit
 
     games = list(kit.GAMES) if game == "all" else [game]
-    for option, value in (("--data", data), ("--changed-since", changed_since)):
+    for option, value in (("--data", data), ("--changed-since", changed_since),
+                          ("--watch", watch)):
         if value and game == "all":
-            raise CompanionError(f"{option} names one game's file; build one game with it",
+            raise CompanionError(f"{option} works on one game; build one game with it",
                                  field=option)
     for name in games:
         kit.game_module(name)  # an unknown game fails before anything is drawn
-    for name in games:
+
+    def one(name: str) -> None:
         target = Path(out) / name if out and game == "all" else out
         opts = kit.Options(paper=paper, lang=lang, card_size=card_size, bleed=bleed, flip=flip,
                            only=split(only), out=target, data=data, strict=strict,
@@ -65,6 +71,15 @@ def build(game, paper, lang, card_size, bleed, flip, only, out, data, strict, ch
             printed = sum(c["count"] for f in manifest["files"] for c in f["components"])
             click.echo(f"{printed} of {len(manifest['cards'])} cards changed since "
                        f"{changed_since}")
+
+    if watch:
+        from companion.watch import watch as watching
+
+        watching(lambda: one(game), lambda t: click.echo(escape(t), err=True),
+                 bundled=Path(str(kit.paths.LAYOUTS)))
+        return
+    for name in games:
+        one(name)
 
 
 class _Progress:
