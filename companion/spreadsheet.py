@@ -206,3 +206,55 @@ def fields_of(entries: list) -> tuple[set[str], set[str]]:
     everywhere = set.intersection(*(set(e) for e in tables)) if tables else set()
     lists = {n[:-2] for n in names if n.endswith("[]") and "." not in n}
     return names, everywhere - lists
+
+
+# ---- writing (companion init --sheets) -----------------------------------------------
+
+def flatten(entry: dict, prefix: str = "") -> dict:
+    """{"name": {"en": "Red"}, "costs": [{"gold": 1}]} -> {"name.en": "Red", "costs.1.gold": 1}:
+    a row as read() reads it back."""
+    out = {}
+    for k, v in entry.items():
+        key = f"{prefix}.{k}" if prefix else k
+        if isinstance(v, dict):
+            out.update(flatten(v, key))
+        elif isinstance(v, list) and all(isinstance(x, dict) for x in v):
+            for i, x in enumerate(v, 1):  # an empty list: no column
+                out.update(flatten(x, f"{key}.{i}"))
+        else:
+            out[key] = v
+    return out
+
+
+def rows_of(entries: list[dict]) -> list[list] | None:
+    """The header and rows that stand for a list of tables, or None when a field is
+    something a cell cannot hold (a list of plain values)."""
+    flat = [flatten(e) for e in entries]
+    if any(isinstance(v, (list, dict)) for r in flat for v in r.values()):
+        return None
+    header = list(dict.fromkeys(k for r in flat for k in r))
+    return [header] + [[r.get(h) for h in header] for r in flat]
+
+
+def write(path: Path, tabs: dict[str, list[list]]) -> None:
+    """Writes tabs {name: rows} as one XLSX file (a tab each) or, for .csv, the one tab."""
+    from companion.atomic import replaced
+
+    with replaced(path) as tmp:
+        if path.suffix == ".csv":
+            (rows,) = tabs.values()
+            with open(tmp, "w", newline="", encoding="utf-8") as f:
+                csv.writer(f).writerows([["" if v is None else v for v in r] for r in rows])
+            return
+        import xlsxwriter
+
+        book = xlsxwriter.Workbook(str(tmp))
+        bold = book.add_format({"bold": True})
+        for name, rows in tabs.items():
+            sheet = book.add_worksheet(name[:31])
+            sheet.freeze_panes(1, 0)
+            for i, row in enumerate(rows):
+                for j, v in enumerate(row):
+                    if v is not None:
+                        sheet.write(i, j, v, bold if i == 0 else None)
+        book.close()

@@ -1,48 +1,22 @@
-"""Writing card lists as CSV, XLSX and ODS for the spreadsheet tests. XLSX through
-XlsxWriter; ODS by hand (a zip holding content.xml: no well-kept writer is a dependency)."""
+"""Writing card lists as CSV, XLSX and ODS for the spreadsheet tests: CSV and XLSX as
+`companion init --sheets` writes them; ODS by hand (a zip holding content.xml), since the
+product writes no ODS."""
 
-import csv
 import zipfile
 from pathlib import Path
 from xml.sax.saxutils import escape
 
-
-def flatten(entry: dict, prefix: str = "") -> dict:
-    """{"name": {"en": "Red"}, "costs": [{"gold": 1}]} -> {"name.en": "Red", "costs.1.gold": 1}."""
-    out = {}
-    for k, v in entry.items():
-        key = f"{prefix}.{k}" if prefix else k
-        if isinstance(v, dict):
-            out.update(flatten(v, key))
-        elif isinstance(v, list) and all(isinstance(x, dict) for x in v):
-            for i, x in enumerate(v, 1):  # an empty list: no column
-                out.update(flatten(x, f"{key}.{i}"))
-        else:
-            out[key] = v
-    return out
+from companion import spreadsheet
 
 
 def table(entries: list[dict]) -> list[list]:
-    rows = [flatten(e) for e in entries]
-    header = list(dict.fromkeys(k for r in rows for k in r))
-    return [header] + [[r.get(h) for h in header] for r in rows]
+    return spreadsheet.rows_of(entries)
 
 
 def write(path: Path, rows: list[list], tab: str = "cards") -> Path:
     path = Path(path)
-    if path.suffix == ".csv":
-        with open(path, "w", newline="", encoding="utf-8") as f:
-            csv.writer(f).writerows([["" if v is None else v for v in r] for r in rows])
-    elif path.suffix == ".xlsx":
-        import xlsxwriter
-
-        book = xlsxwriter.Workbook(str(path))
-        sheet = book.add_worksheet(tab)
-        for i, r in enumerate(rows):
-            for j, v in enumerate(r):
-                if v is not None:
-                    sheet.write(i, j, v)
-        book.close()
+    if path.suffix in (".csv", ".xlsx"):
+        spreadsheet.write(path, {tab: rows})
     elif path.suffix == ".ods":
         _ods(path, rows, tab)
     return path

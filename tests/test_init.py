@@ -1,5 +1,7 @@
 """`companion init`: an installed user's way to the data behind a kit."""
 
+import pytest
+
 from companion import paths
 
 
@@ -29,3 +31,19 @@ def test_init_of_an_unknown_game_writes_nothing(tmp_path, cli):
     r = cli("init", "chess", tmp_path / "x")
     assert r.code == 2 and len(r.err.strip().splitlines()) == 1
     assert not (tmp_path / "x").exists()
+
+
+@pytest.mark.parametrize("kind", ["csv", "xlsx"])
+@pytest.mark.parametrize("game", ["covenia", "lugvanion", "coverta", "vengeance"])
+def test_init_with_sheets_then_build_reproduces_the_default_kit(tmp_path, cli, game, kind):
+    r = cli("init", game, tmp_path / "proto", "--sheets", kind)
+    assert r.code == 0, r.err
+    toml = (tmp_path / "proto" / f"{game}.toml").read_text(encoding="utf-8")
+    assert "sheet = " in toml and toml.startswith("#")  # lists moved out, comments kept
+    sheets = list((tmp_path / "proto").glob(f"*.{kind}"))
+    assert sheets
+    a = cli("build", game, "--out", tmp_path / "a")
+    b = cli("build", game, "--out", tmp_path / "b", "--data", tmp_path / "proto" / f"{game}.toml")
+    assert a.code == b.code == 0, b.err
+    for f in (tmp_path / "a").glob("*.pdf"):
+        assert f.read_bytes() == (tmp_path / "b" / f.name).read_bytes(), f.name

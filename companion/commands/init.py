@@ -1,5 +1,6 @@
 """`companion init GAME [DIR]`: a copy of a game's bundled data to edit, then build with
-`companion build GAME --data DIR/GAME.toml`."""
+`companion build GAME --data DIR/GAME.toml`. With --sheets, the card lists go to a
+spreadsheet beside it (one tab per list, or one CSV file per list) that the TOML names."""
 
 import click
 
@@ -10,10 +11,14 @@ from companion.errors import CompanionError
 Examples:
   companion init covenia                 (writes ./covenia/covenia.toml)
   companion init lugvanion my-proto
+  companion init covenia --sheets xlsx   (the card lists in ./covenia/covenia.xlsx)
   companion build covenia --data covenia/covenia.toml""")
 @click.argument("game")
 @click.argument("folder", required=False, type=click.Path(file_okay=False))
-def init(game, folder):
+@click.option("--sheets", type=click.Choice(["csv", "xlsx"]),
+              help="Put the card lists in a spreadsheet beside the TOML: one XLSX with a tab "
+                   "per list, or one CSV per list.")
+def init(game, folder, sheets):
     """Write an editable copy of GAME's data file into FOLDER (default: ./GAME/)."""
     from pathlib import Path
 
@@ -22,12 +27,55 @@ def init(game, folder):
 
     kit.game_module(game)  # an unknown game fails before anything is written
     target = Path(folder or game) / f"{game}.toml"
-    if target.exists():
-        raise CompanionError("already exists: edit it, or give another folder", source=str(target))
+    text = paths.layout(f"{game}.toml").read_text(encoding="utf-8")
+    tabs, text = _lists_to_sheets(text, game, sheets) if sheets else ({}, text)
+    written = [target, *(target.parent / name for name in tabs)]
+    for path in written:
+        if path.exists():
+            raise CompanionError("already exists: edit it, or give another folder",
+                                 source=str(path))
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
     except OSError as e:
         raise CompanionError(f"cannot write ({e.strerror})", source=str(target.parent)) from None
-    write_text(target, paths.layout(f"{game}.toml").read_text(encoding="utf-8"))
-    click.echo(f"{target}: your copy of {game}'s cards, texts and colours. Edit it, then:\n"
+    _write_sheets(target.parent, tabs)
+    write_text(target, text)
+    listed = ", ".join(str(p) for p in written)
+    click.echo(f"{listed}: your copy of {game}'s cards, texts and colours. Edit, then:\n"
                f"  companion build {game} --data {target}")
+
+
+def _lists_to_sheets(text: str, game: str, kind: str):
+    """The TOML with each list of cards replaced by { sheet = ..., tab = ... }, comments
+    kept (tomlkit), and {file name: {tab: rows}} to write."""
+    from pathlib import Path
+
+    import tomlkit
+
+    from companion import spreadsheet
+
+    doc = tomlkit.parse(text)
+    files: dict[Path, dict] = {}
+    for key, value in list(doc.items()):
+        if not isinstance(value, list) or not value or not all(isinstance(v, dict) for v in value):
+            continue
+        rows = spreadsheet.rows_of([v.unwrap() if hasattr(v, "unwrap") else v for v in value])
+        if rows is None:
+            continue  # holds lists a cell cannot: stays in the TOML
+        ref = tomlkit.inline_table()
+        if kind == "xlsx":
+            name = Path(f"{game}.xlsx")
+            ref.update({"sheet": name.name, "tab": key})
+        else:
+            name = Path(f"{game}-{key}.csv")
+            ref.update({"sheet": name.name})
+        files.setdefault(name, {})[key] = rows
+        doc[key] = ref
+    return files, tomlkit.dumps(doc)
+
+
+def _write_sheets(folder, tabs) -> None:
+    from companion import spreadsheet
+
+    for name, sheets in tabs.items():
+        spreadsheet.write(folder / name, sheets)
