@@ -252,7 +252,7 @@ def demon_front(c, w, h, bleed, *, name: Text, actions: list[tuple[Kind, Text]],
     _framed(c, w, h, bleed, look, look.night)
     c.setFillColor(look.night)
     symbols.draw(c, "horns", w / 2, h * 0.905, 0.06 * w)
-    _slot(c, name, 0.12 * w, h * 0.855, 0.76 * w, 0.08 * h, look, 0.045 * w)
+    _slot(c, name, 0.12 * w, h * 0.858, 0.76 * w, 0.09 * h, look, 0.045 * w)
     top = h * 0.75
     for kind, t in actions:
         c.setFillColor(kind.colour)
