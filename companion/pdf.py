@@ -1,9 +1,14 @@
 """Opening a PDF canvas the same way everywhere: embedded fonts only, compressed pages,
 and print hints (duplex, no scaling) that home printers honour."""
 
+from reportlab import rl_config
 from reportlab.pdfgen.canvas import Canvas
 
 from companion import fonts
+
+# ASCII85 around every stream is what makes pictures slow and large (DESIGN.md): off, so a
+# JPEG's bytes go into the PDF as they are.
+rl_config.useA85 = 0
 
 DUPLEX = {"long": "DuplexFlipLongEdge", "short": "DuplexFlipShortEdge", "none": "Simplex"}
 

@@ -1,0 +1,186 @@
+"""The designer's pictures on cards. Every card kind has an art box in its layout data
+(`art = { x, y, w, h }`, fractions of the card, y from the top, like every layout value);
+any entry that makes cards may say `art = "PATH"` (relative to its data file, and naming
+the card's own fields in braces: "art/{clan}-{value}{deck}.jpg"), `art_fit` ("cover",
+the default: fill the box and crop, at `art_anchor`; "contain": the whole picture,
+letterboxed; "stretch") and `art_anchor` ("c", "n", "ne", "e", "se", "s", "sw", "w", "nw").
+A box covering the whole card runs into the bleed and lies under everything else.
+
+A picture printed under 300 dpi is reported once; a missing one fails the build naming
+the card and the path, or with --draft prints a labelled placeholder and is listed."""
+
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from companion.errors import CompanionError, shown
+
+FITS = ("cover", "contain", "stretch")
+ANCHORS = {"c": (0.5, 0.5), "n": (0.5, 1), "ne": (1, 1), "e": (1, 0.5), "se": (1, 0),
+           "s": (0.5, 0), "sw": (0, 0), "w": (0, 0.5), "nw": (0, 1)}
+GOOD_DPI = 300
+MM = 72 / 25.4
+
+
+@dataclass(frozen=True)
+class Spec:
+    """What a card entry asks for: a path (its fields already filled in), a fit, an anchor."""
+    path: Path
+    fit: str = "cover"
+    anchor: str = "c"
+    card: str = ""  # the card's name, for messages
+
+
+@dataclass(frozen=True)
+class Box:
+    x: float  # fractions of the card: left edge, top edge from the top, width, height
+    y: float
+    w: float
+    h: float
+
+    def whole_card(self) -> bool:
+        return self.x <= 0 and self.y <= 0 and self.x + self.w >= 1 and self.y + self.h >= 1
+
+
+@dataclass
+class Log:
+    """What a build learns about its pictures: low-resolution ones, missing ones (draft)."""
+    draft: bool = False
+    low: dict = field(default_factory=dict)  # (file, box mm) -> dpi
+    missing: dict = field(default_factory=dict)  # path -> first card that wants it
+
+    def warnings(self) -> list[str]:
+        return [f"{file}: {dpi:.0f} dpi in a {w:.1f} × {h:.1f} mm box (print wants "
+                f"{GOOD_DPI} dpi)" for (file, w, h), dpi in self.low.items()]
+
+
+_log: ContextVar[Log | None] = ContextVar("art_log", default=None)
+
+
+@contextmanager
+def logging(draft: bool = False):
+    log = Log(draft=draft)
+    token = _log.set(log)
+    try:
+        yield log
+    finally:
+        _log.reset(token)
+
+
+# ---- reading the data ------------------------------------------------------------------
+
+def spec(entry, card_fields: dict, base: Path, card: str, key: str = "art") -> Spec | None:
+    """The art an entry (a companion.data.Fields) asks for on one card, or None."""
+    template = entry.get(key, str, None)
+    if template is None:
+        return None
+    try:
+        path = template.format_map(_Strict(card_fields))
+    except KeyError as e:
+        raise entry.error(key, f"names {{{e.args[0]}}}, not a field of this card (use "
+                               f"{', '.join('{' + k + '}' for k in card_fields)})") from None
+    except (ValueError, IndexError):
+        raise entry.error(key, f"{shown(template)} has unpaired braces") from None
+    fit = entry.get(f"{key}_fit", str, "cover")
+    if fit not in FITS:
+        raise entry.error(f"{key}_fit", f"{shown(fit)} is not one of {', '.join(FITS)}")
+    anchor = entry.get(f"{key}_anchor", str, "c")
+    if anchor not in ANCHORS:
+        raise entry.error(f"{key}_anchor", f"{shown(anchor)} is not one of "
+                                           f"{', '.join(ANCHORS)}")
+    p = Path(path)
+    return Spec(p if p.is_absolute() else base / p, fit, anchor, card)
+
+
+class _Strict(dict):
+    def __missing__(self, key):
+        raise KeyError(key)
+
+
+def box(layout, key: str = "art") -> Box:
+    """A layout table's art box: { x, y, w, h } as fractions of the card."""
+    b = layout.sub(key)
+    values = {k: float(b.get(k, (int, float))) for k in ("x", "y", "w", "h")}
+    if values["w"] <= 0 or values["h"] <= 0:
+        raise b.error("w", "the art box needs a width and a height")
+    return Box(**values)
+
+
+# ---- drawing ---------------------------------------------------------------------------
+
+def draw(c, w: float, h: float, bleed: float, where: Box, art: Spec | None) -> bool:
+    """Draws the card's picture in its box; False when there is none (the card is drawn as
+    without art). `w`, `h`: the card's trim, with (0, 0) at its lower-left."""
+    if art is None:
+        return False
+    from companion import images
+
+    x, y, bw, bh = _rect(where, w, h, bleed)
+    try:
+        pic = images.picture(art.path)
+    except CompanionError as e:
+        log = _log.get()
+        if log is not None and log.draft and not art.path.is_file():
+            log.missing.setdefault(str(art.path), art.card)
+            _placeholder(c, x, y, bw, bh, art)
+            return True
+        raise CompanionError(f"{art.card}: {e.message}", source=e.source) from None
+    _check_dpi(pic, art, bw, bh)
+    ix, iy, iw, ih = placement(art.fit, art.anchor, (x, y, bw, bh), pic.width, pic.height)
+    c.saveState()
+    p = c.beginPath()
+    p.rect(x, y, bw, bh)
+    c.clipPath(p, stroke=0, fill=0)
+    c.drawImage(pic.path, ix, iy, iw, ih, mask="auto")
+    c.restoreState()
+    return True
+
+
+def _rect(b: Box, w: float, h: float, bleed: float):
+    if b.whole_card():  # the whole card: into the bleed too
+        return -bleed, -bleed, w + 2 * bleed, h + 2 * bleed
+    return b.x * w, h - (b.y + b.h) * h, b.w * w, b.h * h
+
+
+def placement(fit: str, anchor: str, rect, px_w: int, px_h: int):
+    """Where the picture goes (x, y, w, h) for a box rect = (x, y, w, h): arithmetic only."""
+    x, y, bw, bh = rect
+    if fit == "stretch":
+        return x, y, bw, bh
+    k = (max if fit == "cover" else min)(bw / px_w, bh / px_h)
+    iw, ih = px_w * k, px_h * k
+    ax, ay = ANCHORS[anchor]
+    return x + (bw - iw) * ax, y + (bh - ih) * ay, iw, ih
+
+
+def effective_dpi(fit: str, rect_w: float, rect_h: float, px_w: int, px_h: int) -> float:
+    """Picture pixels per printed inch, the lesser of the two directions."""
+    if fit == "stretch":
+        return min(px_w / (rect_w / 72), px_h / (rect_h / 72))
+    k = (max if fit == "cover" else min)(rect_w / px_w, rect_h / px_h)  # points per pixel
+    return 72 / k
+
+
+def _check_dpi(pic, art: Spec, bw: float, bh: float) -> None:
+    log = _log.get()
+    dpi = effective_dpi(art.fit, bw, bh, pic.width, pic.height)
+    if log is not None and dpi < GOOD_DPI - 0.5:
+        log.low.setdefault((str(pic.source), bw / MM, bh / MM), dpi)
+
+
+def _placeholder(c, x, y, bw, bh, art: Spec) -> None:
+    """--draft: a hatched box that says which picture is missing."""
+    from companion.draw import text
+
+    c.saveState()
+    c.setFillColorRGB(0.93, 0.93, 0.93)
+    c.setStrokeColorRGB(0.55, 0.55, 0.55)
+    c.setLineWidth(0.6)
+    c.rect(x, y, bw, bh, stroke=1, fill=1)
+    c.line(x, y, x + bw, y + bh)
+    c.line(x, y + bh, x + bw, y)
+    c.setFillColorRGB(0.15, 0.15, 0.15)
+    text.block(c, f"missing: {art.path.name}", x + bw * 0.08, y + bh * 0.62, bw * 0.84,
+               bh * 0.3, "narrow", min(9.0, bh * 0.12), align="center", field="art")
+    c.restoreState()
