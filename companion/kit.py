@@ -10,7 +10,7 @@ from functools import partial
 from pathlib import Path
 from typing import Callable
 
-from companion import faces, paths, presets, stamp
+from companion import art, faces, paths, presets, stamp
 from companion.atomic import kit_folder
 from companion.data import Fields, load_fields, load_toml, read_text
 from companion.errors import CompanionError, shown
@@ -38,6 +38,7 @@ class Options:
     data: Path | None = None
     strict: bool = False  # a text that breaks the text limits fails the build
     changed_since: Path | None = None  # an earlier build's manifest.json: print what changed
+    draft: bool = False  # a missing picture prints as a labelled placeholder, not an error
 
 
 @dataclass
@@ -171,7 +172,8 @@ def build(name: str, opts: Options, progress: Callable[[str], None] = lambda _: 
                 "cards": [{k: v for k, v in e.items() if k != "card"} for e in cards]}
     if opts.changed_since:
         manifest["changed_since"] = str(opts.changed_since)
-    with kit_folder(out) as stage, fit.recording(presets.text_limits()) as measured:
+    with kit_folder(out) as stage, fit.recording(presets.text_limits()) as measured, \
+            art.logging(opts.draft) as pictures:
         for f in files:
             progress(f.path)
             if isinstance(f, CardFile):
@@ -202,8 +204,11 @@ def build(name: str, opts: Options, progress: Callable[[str], None] = lambda _: 
             raise CompanionError(f"{len(problems)} texts break the text limits, the first: "
                                  f"{problems[0]} (build without --strict to list them all)",
                                  field="--strict")
-    for line in problems:
+    for line in problems + pictures.warnings():
         warn(line)
+    if pictures.missing:
+        warn(f"--draft: {len(pictures.missing)} pictures missing, printed as placeholders: "
+             + ", ".join(f"{path} ({card})" for path, card in pictures.missing.items()))
     return manifest
 
 
