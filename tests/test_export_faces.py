@@ -44,7 +44,8 @@ class FakeKit:
 
 
 POOL_FRONTS = [Face(paint(i / 10)) for i in range(4)] + [Face(paint(0.9), key="k-front")]
-POOL_BACKS = [Face(paint(0.5), key="back"), Face(paint(0.6)), None]
+POOL_BACKS = [Face(paint(0.5), key="back"), Face(paint(0.6)), None,
+              POOL_FRONTS[0], POOL_FRONTS[4]]  # a face on both sides, as tokens have
 
 
 @st.composite
@@ -142,3 +143,10 @@ def test_a_picture_is_rendered_at_exactly_the_size_asked(pdf):
     page = pdfium.PdfDocument(str(pdf))[0]
     for w, h in [(825, 1125), (826, 1124), (1, 1), (7, 3)]:
         assert raster.render(page, w, h).size == (w, h)
+
+
+def test_a_worker_that_fails_otherwise_is_reported_with_its_last_line(pdf, tmp_path):
+    broken = jobs(8) + [raster.Job(("x.png",), (10, 10), (raster.Tile(99, 0, 0, 10, 10),))]
+    with pytest.raises(RuntimeError) as e:
+        raster.run(pdf, tmp_path / "out", broken, processes=2)
+    assert "a rendering process failed" in str(e.value)

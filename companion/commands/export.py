@@ -82,6 +82,7 @@ class _Progress:
             self.bar = click.progressbar(length=max(total, 1), label=f"{self.label}: {what}",
                                          file=sys.stderr, show_eta=False)
             self.bar.__enter__()
+        self.bar.label = f"{self.label}: {what}"
         self.bar.update(done - self.bar.pos)
 
     def _close(self, *exc):

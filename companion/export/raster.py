@@ -154,6 +154,7 @@ def _in_processes(pdf: Path, root: Path, jobs: list[Job], progress, processes: i
     import queue
     import subprocess
     import sys
+    import tempfile
     import threading
 
     import companion
@@ -162,19 +163,23 @@ def _in_processes(pdf: Path, root: Path, jobs: list[Job], progress, processes: i
     here = str(Path(companion.__file__).resolve().parents[1])  # this package's folder
     env["PYTHONPATH"] = os.pathsep.join(p for p in (here, env.get("PYTHONPATH")) if p)
     lines: queue.Queue = queue.Queue()
-    procs = []
+    procs, errs, readers = [], [], []
     try:
         for w in range(processes):
             share = list(range(w, len(jobs), processes))
+            errs.append(tempfile.TemporaryFile("w+", encoding="utf-8", errors="replace"))
             proc = subprocess.Popen([sys.executable, "-m", "companion.export.raster"],
                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                    stderr=subprocess.PIPE, env=env, text=True,
-                                    encoding="utf-8")
+                                    stderr=errs[-1], env=env, text=True, encoding="utf-8")
             procs.append(proc)
-            threading.Thread(target=_read, args=(proc, lines), daemon=True).start()
-            proc.stdin.write(json.dumps({"pdf": str(pdf), "root": str(root), "jobs": [
-                {"index": i, **asdict(jobs[i])} for i in share]}))
-            proc.stdin.close()
+            readers.append(threading.Thread(target=_read, args=(proc, lines), daemon=True))
+            readers[-1].start()
+            try:
+                proc.stdin.write(json.dumps({"pdf": str(pdf), "root": str(root), "jobs": [
+                    {"index": i, **asdict(jobs[i])} for i in share]}))
+                proc.stdin.close()
+            except BrokenPipeError:  # it stopped at once: its exit status tells why
+                pass
         sizes = [0] * len(jobs)
         done, running = 0, len(procs)
         while running:
@@ -191,9 +196,10 @@ def _in_processes(pdf: Path, root: Path, jobs: list[Job], progress, processes: i
             elif kind == "oserror":
                 err, name, message = json.loads(rest)
                 raise OSError(err, message, name)
-        for proc in procs:
+        for proc, err in zip(procs, errs):
             if proc.wait() != 0:
-                last = (proc.stderr.read().strip().splitlines() or ["no message"])[-1]
+                err.seek(0)
+                last = (err.read().strip().splitlines() or ["no message"])[-1]
                 raise RuntimeError(f"a rendering process failed: {last}")
         return sizes
     finally:
@@ -201,13 +207,16 @@ def _in_processes(pdf: Path, root: Path, jobs: list[Job], progress, processes: i
             if proc.poll() is None:
                 proc.kill()
                 proc.wait()
-            for stream in (proc.stdout, proc.stderr):
-                stream.close()
+        for reader in readers:  # each closes its pipe at the end of it
+            reader.join(timeout=5)
+        for err in errs:
+            err.close()
 
 
 def _read(proc, lines) -> None:
-    for line in proc.stdout:
-        lines.put((proc, line.rstrip("\n")))
+    with proc.stdout:
+        for line in proc.stdout:
+            lines.put((proc, line.rstrip("\n")))
     lines.put((proc, None))
 
 
