@@ -158,6 +158,8 @@ def mm(points: float) -> float:
     return round(to_mm(points), 3)
 
 
-def length(points: float) -> str:
-    """A length as guides show it: '3.175 mm (0.125 in)'."""
-    return f"{mm(points):g} mm ({round(points / 72, 3):g} in)"
+def length(points: float, lang: str = "en") -> str:
+    """A length as guides show it: '3.175 mm (0.125 in)', '3,175 mm (0,125 in)'."""
+    from companion.typography import number
+
+    return f"{number(mm(points), lang, 3)} mm ({number(points / 72, lang, 3)} in)"

@@ -39,4 +39,4 @@ def write(ctx) -> dict:
 
 
 def guide(ctx, manifest: dict) -> str:
-    return ctx.word("cards-pdf", bleed=length(ctx.bleed))
+    return ctx.word("cards-pdf", bleed=length(ctx.bleed, ctx.opts.lang))

@@ -100,12 +100,10 @@ def write(ctx) -> dict:
 
 def guide(ctx, manifest: dict) -> str:
     if ctx.shop:
-        size = (f"{ctx.shop.name}, {ctx.shop_card.name} {ctx.shop_card.trim_text}: "
-                f"{ctx.shop_card.image[0]} x {ctx.shop_card.image[1]} px, {ctx.dpi} dpi")
+        card = ctx.shop_card
+        size = ctx.word("png-shop", shop=ctx.shop.name, card=card.name, trim=card.trim_text,
+                        w=card.image[0], h=card.image[1], dpi=ctx.dpi,
+                        words=shops.words(ctx.shop.key, ctx.opts.lang))
     else:
-        size = f"{ctx.dpi} dpi, {length(ctx.bleed)} of bleed"
-    lines = [ctx.word("png", size=size)]
-    if ctx.shop:
-        lines += ["", ctx.word("png-shop", shop=ctx.shop.name,
-                               words=shops.words(ctx.shop.key, ctx.opts.lang))]
-    return "\n".join(lines)
+        size = ctx.word("png-size", dpi=ctx.dpi, bleed=length(ctx.bleed, ctx.opts.lang))
+    return "\n".join([ctx.word("png"), "", size])
