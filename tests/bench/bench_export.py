@@ -122,13 +122,14 @@ def main() -> None:
     print(f"{'baseline: cards.pdf sheets -> PNG':<34} {sheets:6.2f} s (one process, 300 dpi, "
           f"render + encode)")
     png_wall = line("export covenia png (300 dpi)", png, 15, memory=True)
-    line("export covenia tts", tts, 10, memory=True)
-    line("export covenia cards-pdf", pdf, 1)
+    tts_wall = line("export covenia tts", tts, 10, memory=True)
+    pdf_wall = line("export covenia cards-pdf", pdf, 1)
     peak = max(f["main_mb"] for f in png) + workers * max(f["worker_mb"] for f in png)
     print(f"png peak memory, whole tree at most {peak:.0f} MB   "
           f"[target < 500 MB: {'met' if peak < 500 else 'MISSED'}]")
-    print(f"ratio png / sheets baseline {png_wall / sheets:5.2f}x;  "
-          f"png / build {png_wall / base_build:5.2f}x")
+    print(f"ratios: png / sheets baseline {png_wall / sheets:5.2f}x; against the build: "
+          f"png {png_wall / base_build:5.2f}x, tts {tts_wall / base_build:5.2f}x, "
+          f"cards-pdf {pdf_wall / base_build:5.2f}x")
 
 
 if __name__ == "__main__":
