@@ -328,3 +328,12 @@ def test_check_names_control_characters_escaped(tmp_path, cli):
 
 def test_the_deck_limits_agree_with_the_rules():
     assert cv.DECK_SIZE == 40 and cv.MAX_HAND == 39 and list(cv.PLAYERS) == [2, 3, 4, 5]
+
+
+def test_a_value_nested_thousands_deep_is_refused_in_one_line(tmp_path, cli):
+    f = tmp_path / "row.toml"
+    f.write_text(ROW + 'rules = { Ana = ["keep:ink", "keep:fill"] }\nmarked' + ".a" * 5000
+                 + " = 1\n")
+    r = cli("coverta", "check", f)
+    assert r.code == 2 and r.err.startswith(f"companion: {f}: marked: must be a list")
+    assert r.err.count("\n") == 1
