@@ -24,6 +24,7 @@ from companion.units import parse_length, to_mm
 GAMES = {"covenia": "companion.games.covenia", "lugvanion": "companion.games.lugvanion",
          "vengeance": "companion.games.vengeance", "coverta": "companion.games.coverta"}
 LANGS = ("en", "fr")
+INKS = ("normal", "saver")
 
 
 @dataclass
@@ -39,6 +40,7 @@ class Options:
     strict: bool = False  # a text that breaks the text limits fails the build
     changed_since: Path | None = None  # an earlier build's manifest.json: print what changed
     draft: bool = False  # a missing picture prints as a labelled placeholder, not an error
+    ink: str = "normal"  # "saver": light backs and pale grounds
 
 
 @dataclass
@@ -98,6 +100,9 @@ def _check(opts: Options, game) -> None:
     if opts.lang not in LANGS:
         raise CompanionError(f"unknown language {shown(opts.lang)} (use {', '.join(LANGS)})",
                              field="--lang")
+    if opts.ink not in INKS:
+        raise CompanionError(f"unknown ink {shown(opts.ink)} (use {', '.join(INKS)})",
+                             field="--ink")
     if opts.flip not in FLIPS:
         raise CompanionError(f"unknown flip {shown(opts.flip)} (use {', '.join(FLIPS)})",
                              field="--flip")
@@ -151,6 +156,13 @@ def build(name: str, opts: Options, progress: Callable[[str], None] = lambda _: 
     """Builds one game's kit into opts.out (default output/GAME); returns the manifest.
     Each text on a card that breaks the limits of presets.toml [text] is passed to `warn`
     (game, card, field, language); with opts.strict the build fails instead."""
+    from companion.draw import card as faces_ink
+
+    with faces_ink.ink_saver(opts.ink == "saver"):
+        return _build(name, opts, progress, warn)
+
+
+def _build(name: str, opts: Options, progress, warn) -> dict:
     kit = prepare(name, opts)
     ctx, page = kit.ctx, kit.ctx.page
     bleed = presets.bleed(opts.bleed)
@@ -168,7 +180,8 @@ def build(name: str, opts: Options, progress: Callable[[str], None] = lambda _: 
     version = stamp.text(ctx.data.sub("game").get("version", str, None))
     sheet = ctx.words.sub("sheet")
     out = Path(opts.out) if opts.out else paths.output() / name
-    manifest = {"game": name, "paper": opts.paper, "lang": opts.lang, "files": [],
+    manifest = {"game": name, "paper": opts.paper, "lang": opts.lang, "ink": opts.ink,
+                "files": [],
                 "cards": [{k: v for k, v in e.items() if k != "card"} for e in cards]}
     if opts.changed_since:
         manifest["changed_since"] = str(opts.changed_since)
@@ -312,6 +325,7 @@ def print_guide(manifest: dict, files: list, grids: dict, ctx: Context, opts: Op
         lines.append("")
     if any(e["duplex"] != "none" for e in manifest["files"]):
         lines += [t("check"), ""]
+    lines += [t("ink_saver" if opts.ink == "saver" else "ink_normal"), ""]
     todo = [(c.title, p) for f in files for c in f.components for p in c.placeholders]
     if todo:
         lines.append(t("placeholders"))

@@ -35,6 +35,9 @@ Examples:
 @click.option("--changed-since", type=click.Path(dir_okay=False),
               help="An earlier build's manifest.json: print only the cards whose front or back "
                    "changed since (to reprint them).")
+@click.option("--ink", default="normal", show_default=True,
+              help="saver: light backs (an outline and the emblem on white) and pale card "
+                   "grounds, to spare the printer's ink.")
 @click.option("--draft", is_flag=True,
               help="A missing picture prints as a labelled placeholder (listed at the end) "
                    "instead of failing the build.")
@@ -42,7 +45,7 @@ Examples:
               help="Stay running: rebuild whenever the data file, a spreadsheet or a picture it "
                    "uses is saved (Ctrl+C to stop).")
 def build(game, paper, lang, card_size, bleed, flip, only, out, data, strict, changed_since,
-          draft, watch):
+          ink, draft, watch):
     """Build a game's print-and-play kit: PDFs, manifest.json and a print guide."""
     from pathlib import Path
 
@@ -61,7 +64,7 @@ def build(game, paper, lang, card_size, bleed, flip, only, out, data, strict, ch
         target = Path(out) / name if out and game == "all" else out
         opts = kit.Options(paper=paper, lang=lang, card_size=card_size, bleed=bleed, flip=flip,
                            only=split(only), out=target, data=data, strict=strict,
-                           changed_since=changed_since, draft=draft)
+                           changed_since=changed_since, draft=draft, ink=ink)
         warnings: list[str] = []
         with _Progress(name) as progress:
             manifest = kit.build(name, opts, progress, warnings.append)

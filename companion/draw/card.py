@@ -1,13 +1,66 @@
 """Pieces most card faces use: a full-bleed background, an inner panel, a framed back,
 a token disc with its cut line, and bulleted text that shrinks until it fits."""
 
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Callable
+
+from reportlab.lib.colors import Color, white
 
 from companion.draw import text
 
+# --ink saver: grounds are printed pale and backs light (an outline and the emblem on
+# white). Set for a whole build by companion.kit; the faces ask, through the helpers below.
+_saving: ContextVar[bool] = ContextVar("ink_saver", default=False)
+PALE = 0.85  # how far a ground moves towards white
+LEGIBLE = 3.0  # an ink keeps its colour on a light back if its contrast with white is this
 
-def background(c, w, h, bleed, fill) -> None:
-    c.setFillColor(fill)
+
+@contextmanager
+def ink_saver(on: bool):
+    token = _saving.set(on)
+    try:
+        yield
+    finally:
+        _saving.reset(token)
+
+
+def saving() -> bool:
+    return _saving.get()
+
+
+def ground(fill) -> Color:
+    """A ground's colour as printed: itself, or a pale tint of it when saving ink (the
+    hue stays, so colour cues stay)."""
+    if not saving():
+        return fill
+    return Color(*(v + (1 - v) * PALE for v in fill.rgb()))
+
+
+def on_back(fill, *inks):
+    """(ground, inks...) of a card back: the back's colour with its inks as given; when
+    saving ink, white with each ink kept if it reads on white, else the back's colour."""
+    if not saving():
+        return (fill, *inks)
+    from companion.draw.fit import contrast
+
+    legible = [i if contrast(i.rgb(), (1, 1, 1)) >= LEGIBLE else fill for i in inks]
+    return (white, *legible)
+
+
+def ink_on(fill, ink, fallback):
+    """`ink` on a ground of `fill`; when saving ink (the ground paled) and `ink` no longer
+    reads on it (WCAG 4.5:1), `fallback`."""
+    if not saving():
+        return ink
+    from companion.draw.fit import contrast
+
+    return ink if contrast(ink.rgb(), ground(fill).rgb()) >= 4.5 else fallback
+
+
+def background(c, w, h, bleed, fill, cue: bool = False) -> None:
+    """A full-bleed ground. `cue`: the colour itself is part of the game (never paled)."""
+    c.setFillColor(fill if cue else ground(fill))
     c.rect(-bleed, -bleed, w + 2 * bleed, h + 2 * bleed, stroke=0, fill=1)
 
 
@@ -31,7 +84,7 @@ def double_frame(c, w, h, stroke) -> None:
 def disc(c, cx, cy, r, bleed, fill) -> None:
     """A token's ground: a disc of `fill` running `bleed` past its cut line at r, so a cut
     a little off the line still shows no paper."""
-    c.setFillColor(fill)
+    c.setFillColor(ground(fill))
     c.circle(cx, cy, r + bleed, stroke=0, fill=1)
 
 
@@ -110,6 +163,7 @@ def emblem_back(c, w, h, bleed, *, fill, frame, emblem, symbol: str, name: str, 
     fields name the data keys of the name and the word, for the text-limit reports."""
     from companion.draw import symbols
 
+    fill, frame, emblem, word_ink = on_back(fill, frame, emblem, word_ink)
     background(c, w, h, bleed, fill)
     double_frame(c, w, h, frame)
     c.setFillColor(emblem)

@@ -120,18 +120,19 @@ def clan_front(c, w, h, bleed, *, clan: Clan, value: int, deck: dict, look: Look
 
 
 def card_back(c, w, h, bleed, *, look: Look, title: str, word: str | None):
-    card.background(c, w, h, bleed, look.back)
-    card.double_frame(c, w, h, look.gold)
-    c.setFillColor(look.gold)
+    back, gold, paper = card.on_back(look.back, look.gold, look.paper)
+    card.background(c, w, h, bleed, back)
+    card.double_frame(c, w, h, gold)
+    c.setFillColor(gold)
     r = 0.13 * w
     symbols.draw(c, "sun", w / 2, h * 0.62, r)
-    c.setFillColor(look.paper)
+    c.setFillColor(paper)
     symbols.draw(c, "moon", w / 2, h * 0.38, r * 0.85)
-    c.setFillColor(look.gold)
+    c.setFillColor(gold)
     text.line(c, title.upper(), w / 2, h * 0.48, "bold", 0.1 * w, align="center", max_w=0.7 * w,
               field="game.name")
     if word:
-        c.setFillColor(look.paper)
+        c.setFillColor(paper)
         text.line(c, word, w / 2, h * 0.16, "regular", 0.06 * w, align="center", max_w=0.7 * w,
                   field="texts.temple_back")
 
@@ -206,12 +207,12 @@ def token_face(c, w, h, bleed, *, look: Look, symbol: str, label: str, fill: Col
     c.setStrokeColor(look.gold)
     c.setLineWidth(1.2)
     c.circle(cx, cy, r * 0.88, stroke=1, fill=0)
-    c.setFillColor(sym_colour)
+    c.setFillColor(card.ink_on(fill, sym_colour, look.ink))
     if small:
         symbols.draw(c, symbol, cx, cy + r * 0.36, r * 0.32)
     else:
         symbols.draw(c, symbol, cx, cy + r * 0.12, r * 0.45)
-    c.setFillColor(look.paper if fill == look.back else look.ink)
+    c.setFillColor(card.ink_on(fill, look.paper if fill == look.back else look.ink, look.ink))
     text.line(c, label, cx, cy - (0.08 if small else 0.55) * r, "bold", r * 0.17,
               align="center", max_w=r * 1.3, field=label_field)
     if small:

@@ -46,7 +46,7 @@ def _look(ctx: Context) -> Look:
 
 def number_front(c, w, h, bleed, *, cd: dict, look: Look):
     dark = cd["background"] == "black"
-    card.background(c, w, h, bleed, look.black if dark else look.white)
+    card.background(c, w, h, bleed, look.black if dark else look.white, cue=True)  # a feature
     if not dark:  # a thin grey edge, so a white card still shows its border
         c.setStrokeColorRGB(0.75, 0.75, 0.75)
         c.setLineWidth(0.5)

@@ -216,11 +216,17 @@ def character_front(c, w, h, bleed, *, ch: Character, team: Named, look: Look):
 
 
 def team_back(c, w, h, bleed, *, team: Named, look: Look, name: str):
-    card.background(c, w, h, bleed, look.back)
-    c.setFillColor(team.colour)
+    card.background(c, w, h, bleed, card.on_back(look.back)[0])
     inset = 0.05 * w
-    c.roundRect(inset, inset, w - 2 * inset, h - 2 * inset, inset, stroke=0, fill=1)
-    ink = team.ink or look.paper
+    if card.saving():  # the team's colour as a wide outline on white, its symbol in it
+        c.setStrokeColor(team.colour)
+        c.setLineWidth(0.03 * w)
+        c.roundRect(inset, inset, w - 2 * inset, h - 2 * inset, inset, stroke=1, fill=0)
+        ink = team.ink or team.colour
+    else:
+        c.setFillColor(team.colour)
+        c.roundRect(inset, inset, w - 2 * inset, h - 2 * inset, inset, stroke=0, fill=1)
+        ink = team.ink or look.paper
     card.double_frame(c, w, h, ink)
     c.setFillColor(ink)
     symbols.draw(c, team.symbol, w / 2, h * 0.58, 0.2 * w)

@@ -316,9 +316,9 @@ def token_face(c, w, h, bleed, *, look: Look, symbol: str, label: str):
     label 3 mm or more inside the square it is cut from."""
     r = min(w, h) / 2
     card.disc(c, w / 2, h / 2, r, bleed, look.night)
-    c.setFillColor(look.gold)
+    c.setFillColor(card.ink_on(look.night, look.gold, look.night))
     symbols.draw(c, symbol, w / 2, h / 2 + r * 0.2, r * 0.42)
-    c.setFillColor(look.paper)
+    c.setFillColor(card.ink_on(look.night, look.paper, look.night))
     text.line(c, label, w / 2, h / 2 - r * 0.55, "narrow-bold", r * 0.22, align="center",
               max_w=r * 1.3, field="tokens.items.name")
     card.cut_circle(c, w / 2, h / 2, r)
