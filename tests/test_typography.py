@@ -43,3 +43,12 @@ def test_lists_read_a_b_and_c():
     assert listing(["A", "B", "C"], "and") == "A, B and C"
     assert listing(["A", "B"], "et") == "A et B"
     assert listing(["A"], "and") == "A"
+
+
+def test_three_tied_winners_read_a_b_and_c(cli, tmp_path):
+    areas = ("blue = [1]", "blue = [1]", "purple = [5]")  # 1 point each
+    game = "\n".join(f'[[players]]\nname = "{n}"\narea = {{ {a} }}\n'
+                     for n, a in zip("ABC", areas))
+    (tmp_path / "g.toml").write_text(game)
+    r = cli("score", "covenia", tmp_path / "g.toml")
+    assert r.code == 0 and "Shared win: A, B and C" in r.out, r.out

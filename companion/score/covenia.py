@@ -10,6 +10,7 @@ from companion.data import Fields, load_toml
 from companion.errors import shown
 from companion.score.toml_out import checked_dump
 from scorers import covenia as scorer
+from companion.typography import listing
 
 ROWS = (*scorer.CLANS, "bonus")
 
@@ -191,7 +192,7 @@ def report(result: scorer.Result, data: Fields, lang: str) -> str:
             out.append(f"  {labels[row].ljust(width)}{fig.points:>4}   "
                        f"{explain(fig, row, data, lang)}")
         out.append(f"  {labels['total'].ljust(width)}{p.total:>4}")
-    joined = f" {s.text('and', lang)} ".join(result.winners)
+    joined = listing(result.winners, s.text("and", lang))
     out += ["", s.text("winner" if len(result.winners) == 1 else "winners", lang)
             .format(names=joined)]
     return "\n".join(out)

@@ -10,6 +10,7 @@ from companion.errors import CompanionError, escape
 from scorers import coverta as rules
 from scorers.coverta_rows import Fault
 from scorers.errors import ScoreError
+from companion.typography import listing
 
 COUNT = re.compile(r"[0-9]{1,2}")  # ASCII digits only: "²".isdigit() is True
 
@@ -42,7 +43,7 @@ def report(s: rules.Standings) -> str:
         out.append(f"Round {i}".ljust(9) + "".join(str(r[p]).rjust(width) for p in s.players))
     out.append("Total".ljust(9) + "".join(str(s.totals[p]).rjust(width) for p in s.players))
     if s.rounds:
-        lead = " and ".join(s.winners)
+        lead = listing(s.winners, "and")
         out += ["", f"{'Winner' if len(s.winners) == 1 else 'Shared lead'}: {lead}"]
     return "\n".join(out)
 
