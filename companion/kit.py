@@ -87,6 +87,7 @@ class Context:
     card: tuple[float, float]
     card_name: str
     words: Fields  # layouts/strings.toml
+    base: Path | None = None  # the data file's folder: pictures' paths are relative to it
 
 
 def game_module(name: str):
@@ -139,7 +140,8 @@ def prepare(name: str, opts: Options) -> Kit:
     # The bundled file tells which columns a designer's spreadsheet may and must have.
     data = load_fields(data_path, template=load_toml(bundled) if opts.data else None)
     words = load_fields(paths.layout("strings.toml"))
-    ctx = Context(data, opts.lang, page, card, opts.card_size, words)
+    ctx = Context(data, opts.lang, page, card, opts.card_size, words,
+                  Path.cwd() if str(data_path) == "-" else Path(data_path).parent)
 
     files = game.kit(ctx)
     only = set(opts.only or game.PARTS)
