@@ -93,6 +93,8 @@ def test_the_wheel_holds_the_data_the_fonts_and_the_licences(installed):
     assert "companion/fontfiles/LICENSE-DejaVu.txt" in names
     assert any(n.endswith(".dist-info/licenses/LICENSE") for n in names)
     assert not any(n.startswith("tests/") for n in names)
+    for module in list(ROOT.glob("companion/**/*.py")) + list(ROOT.glob("scorers/*.py")):
+        assert str(module.relative_to(ROOT)) in names, module  # every module ships
     meta = zipfile.ZipFile(installed[3]).read(
         next(n for n in names if n.endswith(".dist-info/METADATA"))).decode()
     assert "License-Expression: MIT" in meta and "Requires-Python: >=3.11" in meta
@@ -103,6 +105,13 @@ def test_the_installed_command_builds_a_kit_into_output_under_the_current_folder
     assert r.returncode == 0, r.stderr
     manifest = json.loads((installed[2] / "output" / "covenia" / "manifest.json").read_text())
     assert {f["path"] for f in manifest["files"]} >= {"cards.pdf", "tokens.pdf"}
+    nothing_read_from_the_checkout(installed)
+
+
+def test_the_installed_command_exports_cards_for_a_print_shop(installed):
+    r = companion(installed, "export", "coverta", "cards-pdf", "--only", "rules")
+    assert r.returncode == 0, r.stderr
+    assert list((installed[2] / "output").glob("coverta*/*.pdf"))
     nothing_read_from_the_checkout(installed)
 
 
