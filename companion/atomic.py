@@ -54,25 +54,41 @@ def _leftovers(out: Path, kind: str) -> list[Path]:
 
 def _recover(out: Path) -> None:
     """Clear what a killed build left: its staging folder, and an old kit set aside but
-    not yet replaced (put back) or replaced but not yet removed (removed)."""
+    not yet replaced (put back) or replaced but not yet removed (its exports kept)."""
     for stage in _leftovers(out, "staging"):
         shutil.rmtree(stage, ignore_errors=True)
     for old in _leftovers(out, "old"):
         if not out.exists():
             os.rename(old, out)
         else:
+            _carry_exports(old, out)
             shutil.rmtree(old, ignore_errors=True)
 
 
+def _nested_outputs(folder: Path) -> list[Path]:
+    """Sub-folders that are outputs of their own (an export in output/GAME/FORMAT)."""
+    return [p for p in folder.iterdir() if p.is_dir() and not p.name.startswith(".")
+            and (p / KIT_MARK).is_file()]
+
+
+def _carry_exports(old: Path, new: Path) -> None:
+    """A kit replaced whole keeps the exports inside it (moved, not copied)."""
+    for sub in _nested_outputs(old):
+        if not (new / sub.name).exists():
+            os.rename(sub, new / sub.name)
+
+
 def _refuse_foreign(out: Path) -> None:
-    """Never replace a folder that is not a kit (someone's own files)."""
+    """Never replace a folder that is not ours (someone's own files): ours holds a
+    manifest.json, or nothing but outputs that do."""
     if not out.exists():
         return
     if not out.is_dir():
         raise CompanionError("is a file, not a folder for the kit", source=str(out),
                              field="--out")
     visible = [p for p in out.iterdir() if not p.name.startswith(".")]
-    if visible and not (out / KIT_MARK).is_file():
+    ours = (out / KIT_MARK).is_file() or set(visible) <= set(_nested_outputs(out))
+    if visible and not ours:
         raise CompanionError("holds files that are not a kit: give a new or empty folder",
                              source=str(out), field="--out")
 
@@ -87,7 +103,9 @@ def _swap(stage: Path, out: Path) -> None:
         if old.exists():
             os.rename(old, out)
         raise
-    shutil.rmtree(old, ignore_errors=True)
+    if old.exists():
+        _carry_exports(old, out)
+        shutil.rmtree(old, ignore_errors=True)
 
 
 @contextmanager

@@ -129,3 +129,17 @@ def test_killing_a_real_build_at_any_moment_leaves_the_old_kit_or_the_new_one(ki
     assert subprocess.run(cmd, stdout=subprocess.DEVNULL).returncode == 0
     assert leftovers(kit) == []
     assert b'"lang": "fr"' in (kit / "manifest.json").read_bytes()
+
+
+def test_outputs_inside_a_kit_folder_survive_its_rebuild_but_foreign_folders_do_not_pass(
+        tmp_path, cli):
+    out = tmp_path / "kit"
+    (out / "png").mkdir(parents=True)
+    (out / "png" / "manifest.json").write_text("{}")  # an export made before the kit
+    assert cli("build", "covenia", "--only", "tokens", "--out", out).code == 0
+    assert cli("build", "covenia", "--only", "aids", "--out", out).code == 0
+    assert (out / "png" / "manifest.json").read_text() == "{}"
+    other = tmp_path / "other"
+    (other / "photos").mkdir(parents=True)  # a folder of someone's own, no manifest
+    r = cli("build", "covenia", "--out", other)
+    assert one_line(r) and (other / "photos").is_dir()

@@ -95,15 +95,20 @@ def test_export_writes_a_manifest_listing_every_file(tmp_path, cli):
     assert f"{out}/" in r.out and "memo (2 cards)" in r.out
 
 
-def test_the_default_folder_is_beside_the_kit_not_inside_it(tmp_path, cli, monkeypatch):
-    """A build replaces output/GAME whole: an export inside it would be lost, and would
-    make the build refuse the folder. Exports go to output/GAME-FORMAT."""
+def test_the_default_folder_is_in_the_kit_and_survives_a_build(tmp_path, cli, monkeypatch):
+    """Exports go to output/GAME/FORMAT; a build replaces output/GAME whole but keeps the
+    exports in it, before or after the kit was built."""
     monkeypatch.chdir(tmp_path)
     assert cli("export", "coverta", "preview", "--only", "memo").code == 0
-    assert (tmp_path / "output" / "coverta-preview" / "memo.png").is_file()
+    assert (tmp_path / "output" / "coverta" / "preview" / "memo.png").is_file()
     assert cli("build", "coverta", "--only", "memo").code == 0
-    assert (tmp_path / "output" / "coverta-preview" / "memo.png").is_file()
-    assert exports.default_out("coverta", "png") == tmp_path / "output" / "coverta-png"
+    assert (tmp_path / "output" / "coverta" / "manifest.json").is_file()
+    assert (tmp_path / "output" / "coverta" / "preview" / "memo.png").is_file()
+    assert cli("build", "coverta", "--only", "rules").code == 0
+    assert (tmp_path / "output" / "coverta" / "preview" / "memo.png").is_file()
+    assert cli("export", "coverta", "png", "--only", "memo").code == 0
+    assert (tmp_path / "output" / "coverta" / "preview" / "memo.png").is_file()
+    assert exports.default_out("coverta", "png") == tmp_path / "output" / "coverta" / "png"
 
 
 def test_all_games_each_in_their_own_folder(tmp_path, cli):

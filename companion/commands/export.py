@@ -32,7 +32,7 @@ Examples:
                    "63x88mm; with --shop, one of the shop's sizes.")
 @click.option("--only", help="Comma-separated parts to export, e.g. cards (default: all).")
 @click.option("--out", type=click.Path(file_okay=False),
-              help="Output folder (default: ./output/GAME-FORMAT under the current folder).")
+              help="Output folder (default: ./output/GAME/FORMAT under the current folder).")
 @click.option("--data", type=click.Path(dir_okay=False),
               help="Your own copy of the game's layouts/GAME.toml.")
 @click.option("--bleed", help="cards-pdf, png: bleed around each card [default: 0.125in].")

@@ -73,11 +73,11 @@ def writer(fmt: str):
 
 
 def default_out(game: str, fmt: str) -> Path:
-    """./output/GAME-FORMAT: beside the kit's folder (output/GAME), never inside it, which
-    a build replaces whole."""
+    """./output/GAME/FORMAT: inside the kit's folder, which a build replaces whole but
+    keeping the exports in it (companion.atomic)."""
     from companion import paths
 
-    return paths.output() / f"{game}-{fmt}"
+    return paths.output() / game / fmt
 
 
 def plan(game: str, fmt: str, opts: Options) -> Context:
@@ -123,7 +123,7 @@ def plan(game: str, fmt: str, opts: Options) -> Context:
 
 
 def export(game: str, fmt: str, opts: Options, progress: Progress | None = None) -> dict:
-    """Writes one game's cards in one format into opts.out (default ./output/GAME-FORMAT);
+    """Writes one game's cards in one format into opts.out (default ./output/GAME/FORMAT);
     returns the manifest. Bad input fails before anything is written; a failure while
     writing leaves the folder as it was."""
     return write(plan(game, fmt, opts), progress)
