@@ -39,13 +39,34 @@ def read_text(file: Path | str) -> tuple[str, str]:
         raise CompanionError(f"not UTF-8 text (byte {e.start})", source=name) from None
 
 
+MAX_DEPTH = 32  # tables and lists within each other: real data files use under 6
+
+
 def parse_toml(text: str, source: str) -> dict[str, Any]:
     try:
-        return tomllib.loads(text)
+        table = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
         raise CompanionError(f"not valid TOML ({escape(str(e))})", source=source) from None
     except RecursionError:
-        raise CompanionError("not valid TOML (nested too deeply)", source=source) from None
+        table = None
+    if table is None or _depth(table) > MAX_DEPTH:
+        # Checked once here, so no code reading the data can recurse out of the stack
+        # (a dotted key can nest 5,000 tables in one line).
+        raise CompanionError(f"nested over {MAX_DEPTH} levels deep", source=source)
+    return table
+
+
+def _depth(value) -> int:
+    """How deeply tables and lists nest, counted without recursion."""
+    deepest, todo = 0, [(value, 1)]
+    while todo:
+        item, level = todo.pop()
+        deepest = max(deepest, level)
+        if level > MAX_DEPTH:
+            break
+        children = item.values() if isinstance(item, dict) else item if isinstance(item, list) else ()
+        todo.extend((child, level + 1) for child in children if isinstance(child, (dict, list)))
+    return deepest
 
 
 def load_toml(path: Path | str, template: dict | None = None) -> dict[str, Any]:

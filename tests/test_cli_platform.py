@@ -54,3 +54,12 @@ def test_toml_times_are_shown_as_written_not_as_python_reprs(tmp_path, cli):
                                      encoding="utf-8")
     r = cli("build", "covenia", "--data", tmp_path / "d.toml", "--out", tmp_path / "o")
     assert r.code == 2 and "07:32:00" in r.err and "datetime" not in r.err, r.err
+
+
+def test_a_file_nested_thousands_deep_is_one_line_not_a_recursion_error(tmp_path, cli):
+    (tmp_path / "deep.toml").write_text("a" + ".a" * 5000 + " = 1\n")
+    (tmp_path / "arrays.toml").write_text("a = " + "[" * 3000 + "]" * 3000 + "\n")
+    for name in ("deep.toml", "arrays.toml"):
+        r = cli("score", "covenia", tmp_path / name)
+        assert r.code == 2 and len(r.err.strip().splitlines()) == 1, r.err
+        assert "nested" in r.err and "Recursion" not in r.err
