@@ -335,5 +335,14 @@ def test_a_value_nested_thousands_deep_is_refused_in_one_line(tmp_path, cli):
     f.write_text(ROW + 'rules = { Ana = ["keep:ink", "keep:fill"] }\nmarked' + ".a" * 5000
                  + " = 1\n")
     r = cli("coverta", "check", f)
-    assert r.code == 2 and r.err.startswith(f"companion: {f}: marked: must be a list")
-    assert r.err.count("\n") == 1
+    assert r.code == 2 and r.err.startswith(f"companion: {f}: ") and r.err.count("\n") == 1
+
+
+def test_a_message_shows_a_deeply_nested_value_cut_short():
+    from scorers.errors import shown
+
+    deep: dict = {}
+    for _ in range(5000):
+        deep = {"a": deep}
+    assert shown(deep) == "{ a = { a = { a = ... } } }"
+    assert shown(list(range(9))) == "[0, 1, 2, 3, 4, ...]"
