@@ -151,6 +151,21 @@ def test_comments_and_layout_of_a_ledger_are_kept_when_a_round_is_added(tmp_path
     assert f.read_text() == before + "\n[[rounds]]\nhands = { Ana = 2, Bo = 1 }\n"
 
 
+def test_a_windows_ledger_keeps_its_line_endings(tmp_path, cli):
+    f = tmp_path / "l.toml"
+    f.write_bytes(b'players = ["A", "B"]\r\n\r\n[[rounds]]\r\nhands = { A = 1, B = 2 }\r\n')
+    assert cli("coverta", "round", f, stdin="3\n0\n\n").code == 0
+    assert f.read_bytes().endswith(b'\r\n\r\n[[rounds]]\r\nhands = { A = 3, B = 0 }\r\n')
+    assert b"\n" not in f.read_bytes().replace(b"\r\n", b"")  # no lone \n
+    assert len(rounds(f)) == 2
+
+
+def test_a_ledger_in_a_missing_folder_is_refused_before_anything_is_typed(tmp_path, cli):
+    r = cli("coverta", "round", tmp_path / "no" / "l.toml", stdin="Ana, Bo\n1\n2\n\n")
+    assert r.code == 2 and r.err == f"companion: {tmp_path / 'no'}: LEDGER: no such folder\n"
+    assert not (tmp_path / "no").exists()
+
+
 def test_an_inline_rounds_list_gets_the_round_inline(tmp_path, cli):
     f = tmp_path / "l.toml"
     f.write_text('players = ["A", "B"]\nrounds = [ { hands = { A = 1, B = 0 } } ]')

@@ -40,6 +40,8 @@ def round(ledger):
         raise CompanionError("a ledger is a file that is rewritten, not standard input",
                              field="LEDGER")
     path = Path(ledger)
+    if not path.parent.is_dir():  # before anything is typed
+        raise CompanionError("no such folder", source=str(path.parent), field="LEDGER")
     seen = book.read(path)  # a bad ledger fails before anything is asked
     players = seen.standings.players if seen else cv.ask_players(entry.prompt, entry.echo)
     typed = cv.ask_round(entry.prompt, entry.echo, players)

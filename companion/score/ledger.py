@@ -9,6 +9,7 @@ vanished, the lock was not freed in time, the disk is full) is never lost: it is
 to a side file that the one-line error names."""
 
 import os
+import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -91,10 +92,16 @@ def appended(now: Ledger | None, players: list[str], entry: dict) -> tuple[str, 
         doc["rounds"] = tomlkit.aot()
         rounds = doc["rounds"]
     if isinstance(rounds, tomlkit.items.AoT):
-        rounds.append(_round_table(entry, blank_line=not now_text.endswith("\n\n")))
+        blank = now_text.endswith(("\n\n", "\n\r\n"))
+        rounds.append(_round_table(entry, blank_line=not blank))
     else:  # rounds = [ ... ] written inline by hand
         rounds.append(_inline(entry))
     text = checked_dump(doc, want, "the ledger")
+    if "\r\n" in now_text and text.startswith(now_text):  # the new lines end as the file's do
+        text = now_text + text[len(now_text):].replace("\n", "\r\n")
+        checked = tomllib.loads(text) == want
+        if not checked:
+            raise CompanionError("cannot add a round keeping this file's line endings")
     return text, want
 
 
