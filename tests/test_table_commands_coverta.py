@@ -105,6 +105,37 @@ def test_a_round_that_no_longer_fits_the_ledger_is_refused_and_kept_aside(tmp_pa
     assert r.code == 2 and (tmp_path / "game.round-2-2.toml").exists()
 
 
+@pytest.mark.parametrize("meanwhile,words", [
+    (None, "the ledger was removed while the round was typed"),
+    ('players = ["Ana", "Bo"]\n[[rounds]]\nhands = { Ana = 1 }\n', "rounds[0].hands.Bo: missing"),
+    ('players = ["Ana", "Bo"\n', "not valid TOML"),
+])
+def test_a_ledger_removed_or_broken_while_typing_keeps_the_round_aside(tmp_path, cli,
+                                                                       monkeypatch, meanwhile,
+                                                                       words):
+    ledger = tmp_path / "game.toml"
+    ledger.write_text('players = ["Ana", "Bo"]\n')
+    from companion.score import coverta as entry_words
+
+    real = entry_words.ask_round
+
+    def changed_while_typing(prompt, echo, players):
+        typed = real(prompt, echo, players)
+        if meanwhile is None:
+            ledger.unlink()
+        else:
+            ledger.write_text(meanwhile)
+        return typed
+
+    monkeypatch.setattr(entry_words, "ask_round", changed_while_typing)
+    r = cli("coverta", "round", ledger, stdin="4\n0\n\n")
+    assert r.code == 2 and words in r.err
+    assert r.err.rstrip().endswith(f"kept in {tmp_path / 'game.round-1.toml'}")
+    assert tomllib.loads((tmp_path / "game.round-1.toml").read_text())["rounds"] == [
+        {"hands": {"Ana": 4, "Bo": 0}}]
+    assert (ledger.read_text() if ledger.exists() else None) == meanwhile
+
+
 def test_a_ledger_locked_by_another_writer_keeps_the_round_aside(tmp_path, cli, monkeypatch):
     from companion import lock
     from companion.score import ledger as book

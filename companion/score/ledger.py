@@ -58,12 +58,11 @@ def add_round(path: Path, seen: Ledger | None, players: list[str], entry: dict
             if now is None and seen is not None:
                 raise CompanionError("the ledger was removed while the round was typed",
                                      source=str(path))
-            if now is not None:
-                if now.standings.players != players:
-                    raise CompanionError(
-                        f"its players changed while the round was typed (now "
-                        f"{', '.join(now.standings.players)}), so this round cannot be added",
-                        source=str(path), field="players")
+            if now is not None and now.standings.players != players:
+                raise CompanionError(
+                    f"its players changed while the round was typed (now "
+                    f"{', '.join(now.standings.players)}), so this round cannot be added",
+                    source=str(path), field="players")
             text, table = appended(now, players, entry)
             result = scored(table, str(path))
             write_text(path, text)
@@ -71,7 +70,7 @@ def add_round(path: Path, seen: Ledger | None, players: list[str], entry: dict
     except CompanionError as e:
         side = keep_aside(path, players, entry, number, e.message)
         raise CompanionError(f"{e.message}; the round typed is kept in {side}",
-                             source=e.source, field=e.field) from None
+                             source=e.source or str(path), field=e.field) from None
 
 
 def appended(now: Ledger | None, players: list[str], entry: dict) -> tuple[str, dict]:
@@ -99,8 +98,7 @@ def appended(now: Ledger | None, players: list[str], entry: dict) -> tuple[str, 
     text = checked_dump(doc, want, "the ledger")
     if "\r\n" in now_text and text.startswith(now_text):  # the new lines end as the file's do
         text = now_text + text[len(now_text):].replace("\n", "\r\n")
-        checked = tomllib.loads(text) == want
-        if not checked:
+        if tomllib.loads(text) != want:
             raise CompanionError("cannot add a round keeping this file's line endings")
     return text, want
 
