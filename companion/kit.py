@@ -169,7 +169,8 @@ def _build(name: str, opts: Options, progress, warn) -> dict:
     ctx, page = kit.ctx, kit.ctx.page
     bleed = presets.bleed(opts.bleed)
     settings = presets.sheet_settings()
-    cards = card_list(kit, bleed)
+    with art.logging(opts.draft):  # the digests draw every face: --draft holds there too
+        cards = card_list(kit, bleed)
     if opts.changed_since:
         _keep_changed(kit, cards, _earlier_cards(opts.changed_since))
     files = kit.files
