@@ -68,10 +68,11 @@ def test_one_file_per_distinct_face_with_each_cards_count(covenia_png):
     assert comps["clan-cards"]["back"] == "clan-cards/back.png"
     assert not list((out / "clan-cards").glob("*-back.png"))
     # the four identical aids are one card with a count of 4
-    assert [(f["id"], f["count"]) for f in comps["aids"]["faces"]] == [("001", 4)]
+    assert [(f["id"], f["count"]) for f in comps["aids"]["faces"]] == [("aid", 4)]
     # the two tokens have different backs: one back file each
     assert sorted(p.name for p in (out / "tokens").iterdir()) == [
-        "001-back.png", "001-front.png", "002-back.png", "002-front.png"]
+        "first-player-back.png", "first-player-front.png", "shield-back.png",
+        "shield-front.png"]
     assert set(manifest["files"]) == {p.relative_to(out).as_posix()
                                       for p in out.rglob("*") if p.is_file()}
 
@@ -107,8 +108,9 @@ def test_a_png_face_is_the_face_on_the_kits_sheets(tmp_path, cli):
                      presets.sheet_settings(), 0.0)
     per = grid.per_sheet
     pdf = tmp_path / "kit" / "cards.pdf"
-    checks = [(0, "clan-cards/001-front.png", False), (57, "clan-cards/058-front.png", False),
-              (101, "temple/002-front.png", False), (3, "clan-cards/back.png", True)]
+    checks = [(0, "clan-cards/red-1A-front.png", False),
+              (57, "clan-cards/red-8B-front.png", False),
+              (101, "temple/yellow-front.png", False), (3, "clan-cards/back.png", True)]
     for index, png, back in checks:
         sheet, slot = divmod(index, per)
         placed = grid.back(slot, "long") if back else grid.front(slot)
@@ -118,7 +120,7 @@ def test_a_png_face_is_the_face_on_the_kits_sheets(tmp_path, cli):
         assert face.size == (750, 1050)
         assert mean_difference(on_sheet, face) < 4, png
     # and the comparison tells faces apart: another card's face is far off
-    other = open_rgb(tmp_path / "png" / "temple/003-front.png")
+    other = open_rgb(tmp_path / "png" / "temple/green-front.png")
     on_sheet = render_sheet_card(pdf, 2 * (101 // per), grid.front(101 % per).box, 300)
     assert mean_difference(on_sheet, other) > 10
 

@@ -31,8 +31,9 @@ def test_each_distinct_face_once_with_its_count(previews):
     assert len(clans) == 101  # 100 fronts and the back they share
     assert clans[-1] == {"label": "back", "count": 100}
     assert {f["count"] for f in clans[:-1]} == {1}
-    assert comps["aids"]["faces"] == [{"label": "001", "count": 4}, {"label": "back", "count": 4}]
-    assert [f["label"] for f in comps["tokens"]["faces"]] == ["001", "002", "001 back", "002 back"]
+    assert comps["aids"]["faces"] == [{"label": "aid", "count": 4}, {"label": "back", "count": 4}]
+    assert [f["label"] for f in comps["tokens"]["faces"]] == ["first-player", "shield",
+                                                                 "first-player back", "shield back"]
 
 
 def test_a_face_on_both_sides_of_a_card_counts_its_cards_once(tmp_path):

@@ -1,5 +1,6 @@
 """Pieces most card faces use: a full-bleed background, an inner panel, a framed back,
-a token disc with its cut line, and bulleted text that shrinks until it fits."""
+a token disc with its cut line, bulleted text that shrinks until it fits, and the
+designer's picture in its art box."""
 
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -7,6 +8,9 @@ from typing import Callable
 
 from reportlab.lib.colors import Color, white
 
+from dataclasses import dataclass
+
+from companion import art
 from companion.draw import text
 
 # --ink saver: grounds are printed pale and backs light (an outline and the emblem on
@@ -173,3 +177,67 @@ def emblem_back(c, w, h, bleed, *, fill, frame, emblem, symbol: str, name: str, 
               field=name_field)
     text.line(c, word, w / 2, h * 0.31, "regular", 0.06 * w, align="center", max_w=0.72 * w,
               field=word_field)
+
+
+# ---- the designer's pictures (companion.art; which card gets which: games/pictures.py) ----
+
+@dataclass(frozen=True)
+class Pic:
+    """A card's picture: its kind's art box and what the card asks for."""
+    box: art.Box
+    spec: art.Spec
+
+    @property
+    def whole(self) -> bool:
+        return self.box.whole_card()
+
+
+def picture_ground(c, w, h, bleed, pic: Pic | None) -> bool:
+    """A picture whose box is the whole card is the card's ground: drawn into the bleed,
+    under everything else (the face then skips its own ground and panel). True if so."""
+    if pic is None or not pic.whole:
+        return False
+    return art.draw(c, w, h, bleed, pic.box, pic.spec)
+
+
+def picture_window(c, w, h, bleed, pic: Pic | None, edge=None, width: float = 0.0) -> bool:
+    """A picture in a box smaller than the card, with a thin `edge` line round it if given.
+    True whenever the card has a picture (whatever its box): the element the box stands
+    for (an emblem, a symbol) is then not drawn."""
+    if pic is None:
+        return False
+    if not pic.whole:
+        art.draw(c, w, h, bleed, pic.box, pic.spec)
+        if edge is not None:
+            b = pic.box
+            c.saveState()
+            c.setStrokeColor(edge)
+            c.setLineWidth(width or max(0.6, w * 0.008))
+            c.rect(b.x * w, h - (b.y + b.h) * h, b.w * w, b.h * h, stroke=1, fill=0)
+            c.restoreState()
+    return True
+
+
+def picture_disc(c, cx, cy, r, w, h, bleed, pic: Pic | None) -> bool:
+    """A round token's ground from a whole-token picture, cut to its disc (and the bleed
+    past it); True if so (the face then skips its own disc)."""
+    if pic is None or not pic.whole:
+        return False
+    c.saveState()
+    p = c.beginPath()
+    p.circle(cx, cy, r + bleed)
+    c.clipPath(p, stroke=0, fill=0)
+    art.draw(c, w, h, bleed, pic.box, pic.spec)
+    c.restoreState()
+    return True
+
+
+def picture_back(c, w, h, bleed, pic: Pic | None, fill) -> bool:
+    """A card back with a picture is the picture alone: over the whole back and its bleed,
+    or in its box on a plain ground of `fill`. True if so (the back draws nothing else)."""
+    if pic is None:
+        return False
+    if not pic.whole:
+        background(c, w, h, bleed, fill)
+    art.draw(c, w, h, bleed, pic.box, pic.spec)
+    return True

@@ -7,11 +7,28 @@ from functools import partial
 from reportlab.lib.colors import Color, white
 
 from companion.draw import card, colour, symbols, text
+from companion.draw.card import Pic
+from companion.games.pictures import Kind, Pictures, keyed
 from companion.kit import CardFile, Component, Context, PageFile
 from companion.sheets import Card, Face
 from companion.units import mm, parse_size
 
 PARTS = ("cards", "temple", "aids", "tokens", "scorebook")
+
+# Each kind of card and where its picture goes ([layout.KIND] art, games/pictures.py).
+ART = {
+    "clan": Kind("Clan cards", "[[clans]]", ("id", "clan", "value", "deck"),
+                 "A window in place of the emblem, edged in the clan's colour."),
+    "temple": Kind("Temple cards", "", ("id", "clan"),
+                   "In place of the clan's symbol, under the band."),
+    "aid": Kind("Game aids", "[aid]", ("id", "side"),
+                "The whole card, under the texts; both sides ({side}: front or back)."),
+    "token": Kind("Tokens", "[tokens.first_player], [tokens.shield]", ("id", "side"),
+                  "The whole token, cut round, in place of its symbol ({side}: front or back).",
+                  stock="tokens"),
+    "back": Kind("Card backs", "", ("id", "back"),
+                 "The whole back: the picture is the back ({back}: clan or temple)."),
+}
 
 # What each card layout in the data file must give (see [layout.*] in layouts/covenia.toml).
 XYR, XYS, YHS = ("x", "y", "r"), ("x", "y", "size"), ("y", "h", "size")
@@ -77,13 +94,15 @@ def _corner(c, w, h, lay, value: str, clan: Clan, ink):
     symbols.draw(c, clan.symbol, s["x"] * w, h - s["y"] * h, s["r"] * w)
 
 
-def clan_front(c, w, h, bleed, *, clan: Clan, value: int, deck: dict, look: Look, lay: dict):
+def clan_front(c, w, h, bleed, *, clan: Clan, value: int, deck: dict, look: Look, lay: dict,
+               pic: Pic | None = None):
     dark = deck["style"] == "dark"
-    card.background(c, w, h, bleed, clan.colour)
-    inset = lay["frame"] * w
-    card.panel(c, w, h, inset, look.paper)
-    if dark:  # deck B: a tinted panel, so the two decks differ at a glance
-        card.panel(c, w, h, inset * 1.6, colour.mix(look.paper, clan.colour, 0.16), inset)
+    if not card.picture_ground(c, w, h, bleed, pic):
+        card.background(c, w, h, bleed, clan.colour)
+        inset = lay["frame"] * w
+        card.panel(c, w, h, inset, look.paper)
+        if dark:  # deck B: a tinted panel, so the two decks differ at a glance
+            card.panel(c, w, h, inset * 1.6, colour.mix(look.paper, clan.colour, 0.16), inset)
     _corner(c, w, h, lay, str(value), clan, look.ink)
     c.saveState()
     c.translate(w, h)
@@ -97,7 +116,9 @@ def clan_front(c, w, h, bleed, *, clan: Clan, value: int, deck: dict, look: Look
 
     e = lay["emblem"]
     cx, cy, r = e["x"] * w, h - e["y"] * h, e["r"] * w
-    if dark:
+    if card.picture_window(c, w, h, bleed, pic, edge=clan.colour):
+        pass  # the picture stands for the emblem
+    elif dark:
         c.setFillColor(clan.colour)
         c.circle(cx, cy, r, stroke=0, fill=1)
         c.setFillColor(look.paper)
@@ -119,8 +140,11 @@ def clan_front(c, w, h, bleed, *, clan: Clan, value: int, deck: dict, look: Look
                "narrow", rm["size"] * w, align="center", field="reminder")
 
 
-def card_back(c, w, h, bleed, *, look: Look, title: str, word: str | None):
+def card_back(c, w, h, bleed, *, look: Look, title: str, word: str | None,
+              pic: Pic | None = None):
     back, gold, paper = card.on_back(look.back, look.gold, look.paper)
+    if card.picture_back(c, w, h, bleed, pic, back):
+        return
     card.background(c, w, h, bleed, back)
     card.double_frame(c, w, h, gold)
     c.setFillColor(gold)
@@ -138,11 +162,12 @@ def card_back(c, w, h, bleed, *, look: Look, title: str, word: str | None):
 
 
 def temple_front(c, w, h, bleed, *, clan: Clan, look: Look, lay: dict, title: str,
-                 heading: str, when: str):
-    card.background(c, w, h, bleed, clan.colour)
+                 heading: str, when: str, pic: Pic | None = None):
     inset = lay["frame"] * w
     band = lay["band_h"] * h
-    card.panel(c, w, h, inset, look.paper)
+    if not card.picture_ground(c, w, h, bleed, pic):
+        card.background(c, w, h, bleed, clan.colour)
+        card.panel(c, w, h, inset, look.paper)
     c.setFillColor(clan.colour)
     c.rect(inset, h - band, w - 2 * inset, band - inset, stroke=0, fill=1)
     t = lay["title"]
@@ -152,8 +177,9 @@ def temple_front(c, w, h, bleed, *, clan: Clan, look: Look, lay: dict, title: st
     text.line(c, clan.name.upper(), w / 2, h - t["y"] * h - 0.1 * w, "bold", t["size"] * w,
               align="center", max_w=0.8 * w, field="name")
     s = lay["symbol"]
-    c.setFillColor(clan.colour)
-    symbols.draw(c, clan.symbol, s["x"] * w, h - s["y"] * h, s["r"] * w)
+    if not card.picture_window(c, w, h, bleed, pic, edge=clan.colour):
+        c.setFillColor(clan.colour)
+        symbols.draw(c, clan.symbol, s["x"] * w, h - s["y"] * h, s["r"] * w)
     r = lay["ritual"]
     c.setFillColor(look.ink)
     text.line(c, heading.upper(), w / 2, h - (r["y"] - 0.02) * h, "bold", 0.05 * w,
@@ -167,11 +193,13 @@ def temple_front(c, w, h, bleed, *, clan: Clan, look: Look, lay: dict, title: st
 
 
 def aid_face(c, w, h, bleed, *, look: Look, lay: dict, title: str, lines: list[str],
-             clans: list[Clan], side: str):
+             clans: list[Clan], side: str, pic: Pic | None = None):
     """Either side of the game aid: a title over a rule, then bulleted lines."""
-    card.background(c, w, h, bleed, look.back)
-    inset = 0.035 * w
-    card.panel(c, w, h, inset, look.paper)
+    if not card.picture_ground(c, w, h, bleed, pic):
+        card.background(c, w, h, bleed, look.back)
+        inset = 0.035 * w
+        card.panel(c, w, h, inset, look.paper)
+    card.picture_window(c, w, h, bleed, pic)  # a box moved off the whole card: under the texts
     m = lay["margin"] * w
     t = lay["title"]
     c.setFillColor(look.ink)
@@ -198,19 +226,23 @@ def aid_face(c, w, h, bleed, *, look: Look, lay: dict, title: str, lines: list[s
 
 def token_face(c, w, h, bleed, *, look: Look, symbol: str, label: str, fill: Color,
                sym_colour: Color, label_field: str, small: str | None = None,
-               small_field: str | None = None):
+               small_field: str | None = None, pic: Pic | None = None):
     """A round token: its ground runs into the bleed, the cut line stays at its edge. A
     face with a small text under its label lifts the symbol to make room for it."""
     r = min(w, h) / 2
     cx, cy = w / 2, h / 2
-    card.disc(c, cx, cy, r, bleed, fill)
+    if not card.picture_disc(c, cx, cy, r, w, h, bleed, pic):
+        card.disc(c, cx, cy, r, bleed, fill)
     c.setStrokeColor(look.gold)
     c.setLineWidth(1.2)
     c.circle(cx, cy, r * 0.88, stroke=1, fill=0)
-    c.setFillColor(card.ink_on(fill, sym_colour, look.ink))
-    if small:
+    if card.picture_window(c, w, h, bleed, pic):
+        pass  # the picture stands for the symbol
+    elif small:
+        c.setFillColor(card.ink_on(fill, sym_colour, look.ink))
         symbols.draw(c, symbol, cx, cy + r * 0.36, r * 0.32)
     else:
+        c.setFillColor(card.ink_on(fill, sym_colour, look.ink))
         symbols.draw(c, symbol, cx, cy + r * 0.12, r * 0.45)
     c.setFillColor(card.ink_on(fill, look.paper if fill == look.back else look.ink, look.ink))
     text.line(c, label, cx, cy - (0.08 if small else 0.55) * r, "bold", r * 0.17,
@@ -365,44 +397,73 @@ def kit(ctx: Context):
     decks = [{"id": d.get("id", str), "mark": symbols.named(d, "mark"), "style": d.get("style", str)}
              for d in data.items("decks")]
 
-    main_back = Face(partial(card_back, look=look, title=game_name, word=None), key="back-clan")
-    clan_cards = [Card(title("clan-cards"),
-                       Face(partial(clan_front, clan=cl, value=v, deck=d, look=look,
-                                    lay=lay["clan"])), main_back)
-                  for d in decks for cl in clans for v in values]
+    pics = Pictures(ctx, "covenia", ART)
 
-    temple_back = Face(partial(card_back, look=look, title=game_name, word=tx("temple_back")),
-                       key="back-temple")
+    def back_face(word, back: str, component: str):
+        pic = pics.pic("back", f"{component}/back", {"id": back, "back": back})
+        return Face(partial(card_back, look=look, title=game_name, word=word, pic=pic),
+                    key=keyed(f"back-{back}", pic))
+
+    main_back = back_face(None, "clan", "clan-cards")
+    entries = {f.get("id", str): f for f in data.items("clans")}
+    clan_cards = []
+    for d in decks:
+        for cl in clans:
+            for v in values:
+                cid = f"{cl.id}-{v}{d['id']}"
+                pic = pics.pic("clan", f"clan-cards/{cid}",
+                               {"id": cid, "clan": cl.id, "value": v, "deck": d["id"]},
+                               entries[cl.id])
+                clan_cards.append(Card(title("clan-cards"),
+                                       Face(partial(clan_front, clan=cl, value=v, deck=d,
+                                                    look=look, lay=lay["clan"], pic=pic)),
+                                       main_back, id=cid))
+
+    temple_back = back_face(tx("temple_back"), "temple", "temple")
     temple = [Card(title("temple"),
                    Face(partial(temple_front, clan=cl, look=look, lay=lay["temple"],
                                 title=title("temple"), heading=tx("temple_heading"),
-                                when=tx("temple_when"))), temple_back)
+                                when=tx("temple_when"),
+                                pic=pics.pic("temple", f"temple/{cl.id}",
+                                             {"id": cl.id, "clan": cl.id}))),
+                   temple_back, id=cl.id)
               for cl in clans]
 
     aid = data.sub("aid")
-    side = lambda s: Face(partial(aid_face, look=look, lay=lay["aid"],  # noqa: E731
-                                  title=aid.text(f"{s}_title", ctx.lang),
-                                  lines=aid.text_list(s, ctx.lang), clans=clans, side=s),
-                          key=f"aid-{s}")
-    aids = [Card(title("aids"), side("front"), side("back"))] * aid.get("copies", int)
+
+    def side(s):
+        pic = pics.pic("aid", "aids/aid", {"id": "aid", "side": s}, aid)
+        return Face(partial(aid_face, look=look, lay=lay["aid"],
+                            title=aid.text(f"{s}_title", ctx.lang),
+                            lines=aid.text_list(s, ctx.lang), clans=clans, side=s, pic=pic),
+                    key=keyed(f"aid-{s}", pic))
+
+    aids = [Card(title("aids"), side("front"), side("back"), id="aid")] * aid.get("copies", int)
 
     tok = data.sub("tokens")
     fp, sh = tok.sub("first_player"), tok.sub("shield")
     face = partial(token_face, look=look)
     first = dict(label=tx("first_player"), label_field="texts.first_player")
     shield = dict(label=tx("shield"), label_field="texts.shield")
+
+    def token_pic(entry, tid: str, s: str):
+        return pics.pic("token", f"tokens/{tid}", {"id": tid, "side": s}, entry)
+
     tokens = [
         Card(title("tokens"),
              Face(partial(face, symbol=symbols.named(fp, "front"), fill=look.paper,
-                          sym_colour=look.gold, **first)),
+                          sym_colour=look.gold, pic=token_pic(fp, "first-player", "front"),
+                          **first)),
              Face(partial(face, symbol=symbols.named(fp, "back"), fill=look.back,
-                          sym_colour=look.paper, **first))),
+                          sym_colour=look.paper, pic=token_pic(fp, "first-player", "back"),
+                          **first)), id="first-player"),
         Card(title("tokens"),
              Face(partial(face, symbol=symbols.named(sh, "front"), fill=look.paper,
-                          sym_colour=look.ink, **shield)),
+                          sym_colour=look.ink, pic=token_pic(sh, "shield", "front"), **shield)),
              Face(partial(face, symbol=symbols.named(sh, "back"), fill=look.back,
                           sym_colour=look.gold, small=tx("shield_back"),
-                          small_field="texts.shield_back", **shield))),
+                          small_field="texts.shield_back", pic=token_pic(sh, "shield", "back"),
+                          **shield)), id="shield"),
     ]
     token_size = parse_size(tok.get("size", str), field="tokens.size")
 

@@ -8,7 +8,10 @@ from functools import partial
 
 from reportlab.lib.colors import Color
 
+from companion.data import Fields
 from companion.draw import card, colour, fit, symbols, text
+from companion.draw.card import Pic
+from companion.games.pictures import Kind, Pictures, keyed
 from companion.kit import CardFile, Component, Context, PageFile
 from companion.sheets import Card, Face
 from companion.units import mm
@@ -17,6 +20,23 @@ from scorers import coverta as rules
 PARTS = ("numbers", "rules", "memo", "aids", "scoresheet")
 SUIT = {"red": "♦", "black": "♠"}
 COLOUR_MARK = {"blue": "drop", "yellow": "sun"}
+
+# Each kind of card and where its picture goes ([layout.KIND] art, games/pictures.py).
+ART = {
+    "number": Kind("Number cards", "each of cards", ("id", "code", "number", "ink", "shape",
+                                                      "symbol_colour", "fill", "background"),
+                   "A window behind the symbol, on the card's black or white background, "
+                   "which shows round it: a feature, so keep the box off the edges. The "
+                   "number, symbol and code stay on top; {id} is the code (C07)."),
+    "rule": Kind("Rule cards", "[rule_texts.FEATURE]", ("id", "feature", "mode"),
+                 "The whole card, under the texts and the example ({id}: feature-mode, "
+                 "e.g. parity-keep)."),
+    "memo": Kind("Memo cards", "", ("id",), "The whole card, under the texts."),
+    "aid": Kind("Player aids", "[aid]", ("id", "side"),
+                "The whole card, under the texts; both sides ({side}: front or back)."),
+    "back": Kind("Card backs", "", ("id", "back"),
+                 "The whole back: the picture is the back ({back}: number or rule)."),
+}
 
 
 @dataclass(frozen=True)
@@ -44,9 +64,13 @@ def _look(ctx: Context) -> Look:
 
 # ---- the number card ---------------------------------------------------------------
 
-def number_front(c, w, h, bleed, *, cd: dict, look: Look):
+def number_front(c, w, h, bleed, *, cd: dict, look: Look, pic: Pic | None = None):
     dark = cd["background"] == "black"
     card.background(c, w, h, bleed, look.black if dark else look.white, cue=True)  # a feature
+    # The picture lies on the background, under everything else: keep its box off the
+    # card's edges, where the background (a feature) must still show.
+    card.picture_ground(c, w, h, bleed, pic)
+    card.picture_window(c, w, h, bleed, pic)
     if not dark:  # a thin grey edge, so a white card still shows its border
         c.setStrokeColorRGB(0.75, 0.75, 0.75)
         c.setLineWidth(0.5)
@@ -102,7 +126,9 @@ def number_front(c, w, h, bleed, *, cd: dict, look: Look):
 
 
 def plain_back(c, w, h, bleed, *, look: Look, name: str, word: str, symbol: str,
-               word_field: str):
+               word_field: str, pic: Pic | None = None):
+    if card.picture_back(c, w, h, bleed, pic, card.on_back(look.back)[0]):
+        return
     card.emblem_back(c, w, h, bleed, fill=look.back, frame=look.gold, emblem=look.gold,
                      symbol=symbol, name=name, word=word, word_ink=look.paper,
                      word_field=word_field)
@@ -111,9 +137,11 @@ def plain_back(c, w, h, bleed, *, look: Look, name: str, word: str, symbol: str,
 # ---- rule, memo and aid cards --------------------------------------------------------
 
 def rule_front(c, w, h, bleed, *, mode: str, feature: str, words: dict, pair: tuple,
-               look: Look):
-    card.background(c, w, h, bleed, look.rule)
-    card.panel(c, w, h, look.frame * w, look.paper)
+               look: Look, pic: Pic | None = None):
+    if not card.picture_ground(c, w, h, bleed, pic):
+        card.background(c, w, h, bleed, look.rule)
+        card.panel(c, w, h, look.frame * w, look.paper)
+    card.picture_window(c, w, h, bleed, pic)  # a box moved off the whole card: under the texts
     joker = feature in rules.JOKERS
     c.setFillColor(look.rule)
     text.line(c, words["features"][feature], w / 2, h - 0.11 * h, "bold", 0.07 * w,
@@ -152,11 +180,13 @@ def rule_front(c, w, h, bleed, *, mode: str, feature: str, words: dict, pair: tu
                    align="center", field="texts.joker_text")
 
 
-def memo_front(c, w, h, bleed, *, words: dict, look: Look):
+def memo_front(c, w, h, bleed, *, words: dict, look: Look, pic: Pic | None = None):
     """The number rules on the left, the symbol rules on the right, each feature under its
     column's heading by its short name ([memo_features])."""
-    card.background(c, w, h, bleed, look.rule)
-    card.panel(c, w, h, look.frame * w, look.paper)
+    if not card.picture_ground(c, w, h, bleed, pic):
+        card.background(c, w, h, bleed, look.rule)
+        card.panel(c, w, h, look.frame * w, look.paper)
+    card.picture_window(c, w, h, bleed, pic)
     t, f, v = words["texts"], words["memo_features"], words["values"]
     c.setFillColor(look.rule)
     text.line(c, t["memo_title"], w / 2, h - 0.1 * h, "bold", 0.075 * w, align="center",
@@ -188,10 +218,13 @@ def memo_front(c, w, h, bleed, *, words: dict, look: Look):
                align="center", field="texts.memo_joker")
 
 
-def aid_face(c, w, h, bleed, *, title: str, lines: list[str], look: Look, fields: tuple):
+def aid_face(c, w, h, bleed, *, title: str, lines: list[str], look: Look, fields: tuple,
+             pic: Pic | None = None):
     """Either side of the player aid; `fields` name its title's and lines' data keys."""
-    card.background(c, w, h, bleed, look.back)
-    card.panel(c, w, h, look.frame * w, look.paper)
+    if not card.picture_ground(c, w, h, bleed, pic):
+        card.background(c, w, h, bleed, look.back)
+        card.panel(c, w, h, look.frame * w, look.paper)
+    card.picture_window(c, w, h, bleed, pic)
     card.aid(c, w, h, title=title, lines=lines, ink=look.ink, accent=look.gold, size=0.055,
              title_size=0.068, title_ink=look.rule, title_field=fields[0],
              lines_field=fields[1])
@@ -269,14 +302,25 @@ def kit(ctx: Context):
     words["rule_texts"] = {f: {m: rule_texts.sub(f).text(m, lang) for m in rules.MODES}
                            for f in rules.FEATURES}
     back = partial(plain_back, look=look, name=name)
+    pics = Pictures(ctx, "coverta", ART)
 
-    number_back = Face(partial(back, word=title("numbers"), symbol="circle",
-                               word_field="titles.numbers"), key="back-number")
-    numbers = [Card(title("numbers"), Face(partial(number_front, cd=cd, look=look)), number_back)
-               for cd in deck]
+    def back_face(key: str, back_name: str, component: str, **kw):
+        pic = pics.pic("back", f"{component}/back", {"id": back_name, "back": back_name})
+        return Face(partial(back, pic=pic, **kw), key=keyed(key, pic))
 
-    rule_back = Face(partial(back, word=words["texts"]["rule_back"], symbol="square",
-                             word_field="texts.rule_back"), key="back-rule")
+    number_back = back_face("back-number", "number", "numbers", word=title("numbers"),
+                            symbol="circle", word_field="titles.numbers")
+    numbers = []
+    for i, cd in enumerate(deck):
+        entry = Fields(cd, data.source, f"cards[{i}]")
+        fields = {"id": cd["code"], **{k: cd[k] for k in ART["number"].fields if k != "id"}}
+        pic = pics.pic("number", f"numbers/{cd['code']}", fields, entry)
+        numbers.append(Card(title("numbers"), Face(partial(number_front, cd=cd, look=look,
+                                                           pic=pic)),
+                            number_back, id=cd["code"]))
+
+    rule_back = back_face("back-rule", "rule", "rules", word=words["texts"]["rule_back"],
+                          symbol="square", word_field="texts.rule_back")
 
     def example(mode, feature):
         first = deck[0]
@@ -286,23 +330,37 @@ def kit(ctx: Context):
                       == want_same)
         return first, second
 
+    def rule_pic(feature, mode):
+        rid = f"{feature}-{mode}"
+        return pics.pic("rule", f"rules/{rid}", {"id": rid, "feature": feature, "mode": mode},
+                        rule_texts.sub(feature))
+
     rule_cards = [Card(title("rules"),
                        Face(partial(rule_front, mode=mode, feature=feature, words=words,
-                                    pair=example(mode, feature), look=look)), rule_back)
+                                    pair=example(mode, feature), look=look,
+                                    pic=rule_pic(feature, mode))), rule_back,
+                       id=f"{feature}-{mode}")
                   for feature in rules.FEATURES for mode in rules.MODES]
 
     sb = data.sub("scoresheet")
-    memo = [Card(title("memo"), Face(partial(memo_front, words=words, look=look), key="memo"),
-                 rule_back)] * sb.get("memo_copies", int)
+    memo_pic = pics.pic("memo", "memo/memo", {"id": "memo"})
+    memo = [Card(title("memo"), Face(partial(memo_front, words=words, look=look, pic=memo_pic),
+                                     key=keyed("memo", memo_pic)),
+                 rule_back, id="memo")] * sb.get("memo_copies", int)
 
     aid = data.sub("aid")
+    aid_pics = {s: pics.pic("aid", "aids/aid", {"id": "aid", "side": s}, aid)
+                for s in ("front", "back")}
     aid_card = Card(title("aids"),
                     Face(partial(aid_face, title=words["texts"]["aid_title"],
                                  lines=aid.text_list("front", lang), look=look,
-                                 fields=("texts.aid_title", "aid.front")), key="aid-front"),
+                                 fields=("texts.aid_title", "aid.front"), pic=aid_pics["front"]),
+                         key=keyed("aid-front", aid_pics["front"])),
                     Face(partial(aid_face, title=words["texts"]["aid_back_title"],
                                  lines=aid.text_list("back", lang), look=look,
-                                 fields=("texts.aid_back_title", "aid.back")), key="aid-back"))
+                                 fields=("texts.aid_back_title", "aid.back"),
+                                 pic=aid_pics["back"]),
+                         key=keyed("aid-back", aid_pics["back"])), id="aid")
     aids = [aid_card] * aid.get("copies", int)
 
     return [

@@ -7,12 +7,40 @@ from functools import partial
 from reportlab.lib.colors import Color
 
 from companion.draw import card, colour, symbols, text
+from companion.draw.card import Pic
+from companion.games.pictures import Kind, Pictures, keyed
 from companion.kit import CardFile, Component, Context
 from companion.sheets import Card, Face
 from companion.errors import shown
 from companion.units import parse_size
 
 PARTS = ("characters", "guilds", "circles", "bounties", "objectives", "aids", "tokens")
+
+# Each kind of card and where its picture goes ([layout.KIND] art, games/pictures.py).
+ART = {
+    "character": Kind("Characters", "[[characters]]",
+                      ("id", "character", "team", "guild", "circle"),
+                      "A portrait window at the top, between the two badges ({id}: "
+                      "team-character, e.g. red-spy; {circle}: copied for the copiers)."),
+    "guild": Kind("Guilds", "[[guilds]]", ("id", "guild"),
+                  "A window in place of the guild's badge, under its band."),
+    "circle": Kind("Circles", "[[circles]]", ("id", "circle"),
+                   "A window in place of the circle's badge, under its band."),
+    "bounty": Kind("Bounties", "", ("id", "character"), "In place of the target."),
+    "objective": Kind("Objectives", "", ("id", "circle", "guild"),
+                      "The whole card, under the texts ({id}: circle-guild)."),
+    "aid": Kind("Player aids", "[aid]", ("id", "side"),
+                "The whole card, under the texts; both sides ({side}: front, or back: the "
+                "character table)."),
+    "partisan": Kind("Partisans", "[[teams]]", ("id", "team"),
+                     "The whole token, cut round, in place of the team's symbol.",
+                     stock="tokens"),
+    "coin": Kind("Gold coins", "", ("id",), "The whole token, cut round, under its ring and "
+                 "value.", stock="tokens"),
+    "back": Kind("Card backs", "", ("id", "back"),
+                 "The whole back: the picture is the back ({back}: team-red, team-blue, "
+                 "team-green, team-yellow, guild, circle, bounty or objective)."),
+}
 
 # Where the text boxes of the busiest faces sit ([layout.*] in layouts/lugvanion.toml):
 # x, w and sizes are fractions of the card's width, y and h of its height from the top.
@@ -151,9 +179,12 @@ def _dashed_area(c, x, y, w, h, look: Look) -> None:
 
 # ---- faces ---------------------------------------------------------------------------
 
-def character_front(c, w, h, bleed, *, ch: Character, team: Named, look: Look):
+def character_front(c, w, h, bleed, *, ch: Character, team: Named, look: Look,
+                    pic: Pic | None = None):
     lay = look.lay["character"]
-    _framed(c, w, h, bleed, look, team.colour)
+    if not card.picture_ground(c, w, h, bleed, pic):
+        _framed(c, w, h, bleed, look, team.colour)
+    card.picture_window(c, w, h, bleed, pic, edge=team.colour)
     b = lay["team_badge"]
     _badge(c, team, b["x"] * w, h - b["y"] * h, b["r"] * w, look)
     b = lay["guild_badge"]
@@ -215,7 +246,9 @@ def character_front(c, w, h, bleed, *, ch: Character, team: Named, look: Look):
                field=key)
 
 
-def team_back(c, w, h, bleed, *, team: Named, look: Look, name: str):
+def team_back(c, w, h, bleed, *, team: Named, look: Look, name: str, pic: Pic | None = None):
+    if card.picture_back(c, w, h, bleed, pic, card.on_back(look.back)[0]):
+        return
     card.background(c, w, h, bleed, card.on_back(look.back)[0])
     inset = 0.05 * w
     if card.saving():  # the team's colour as a wide outline on white, its symbol in it
@@ -237,15 +270,19 @@ def team_back(c, w, h, bleed, *, team: Named, look: Look, name: str):
 
 
 def plain_back(c, w, h, bleed, *, look: Look, fill: Color, name: str, word: str, symbol: str,
-               word_field: str, ink: Color | None = None):
+               word_field: str, ink: Color | None = None, pic: Pic | None = None):
+    if card.picture_back(c, w, h, bleed, pic, card.on_back(fill)[0]):
+        return
     card.emblem_back(c, w, h, bleed, fill=fill, frame=look.gold, emblem=look.gold, symbol=symbol,
                      name=name, word=word, word_ink=ink or look.paper, word_field=word_field)
 
 
-def guild_front(c, w, h, bleed, *, guild: Named, look: Look):
-    _framed(c, w, h, bleed, look, guild.colour)
+def guild_front(c, w, h, bleed, *, guild: Named, look: Look, pic: Pic | None = None):
+    if not card.picture_ground(c, w, h, bleed, pic):
+        _framed(c, w, h, bleed, look, guild.colour)
     _header(c, w, h, look, guild, guild.name, "guilds.name")
-    _badge(c, guild, w / 2, h - 0.27 * h, 0.1 * w, look)
+    if not card.picture_window(c, w, h, bleed, pic, edge=guild.colour):
+        _badge(c, guild, w / 2, h - 0.27 * h, 0.1 * w, look)
     r = 0.075 * w
     for i in range(8):  # eight marked spaces: the vote starts when they are full
         x = w * (0.2 + 0.2 * (i % 4))
@@ -265,14 +302,16 @@ def guild_front(c, w, h, bleed, *, guild: Named, look: Look):
                0.048 * w, align="center", field="texts.guild_holder")
 
 
-def circle_front(c, w, h, bleed, *, circle: Named, look: Look):
-    _framed(c, w, h, bleed, look, circle.colour)
+def circle_front(c, w, h, bleed, *, circle: Named, look: Look, pic: Pic | None = None):
+    if not card.picture_ground(c, w, h, bleed, pic):
+        _framed(c, w, h, bleed, look, circle.colour)
     if circle.short:
         _header(c, w, h, look, circle, circle.short, "circles.short",
                 over=look.words["circle_word"])
     else:
         _header(c, w, h, look, circle, circle.name, "circles.name")
-    _badge(c, circle, w / 2, h - 0.33 * h, 0.14 * w, look)
+    if not card.picture_window(c, w, h, bleed, pic, edge=circle.colour):
+        _badge(c, circle, w / 2, h - 0.33 * h, 0.14 * w, look)
     _dashed_area(c, 0.12 * w, 0.08 * h, 0.76 * w, 0.42 * h, look)
     c.setFillColor(colour.mix(look.gold, look.paper, 0.55))
     symbols.draw(c, "coin", w / 2, 0.32 * h, 0.12 * w)
@@ -281,13 +320,15 @@ def circle_front(c, w, h, bleed, *, circle: Named, look: Look):
                0.048 * w, align="center", field="texts.circle_area")
 
 
-def bounty_front(c, w, h, bleed, *, ch: Character, look: Look):
-    _framed(c, w, h, bleed, look, look.bounty_back)
+def bounty_front(c, w, h, bleed, *, ch: Character, look: Look, pic: Pic | None = None):
+    if not card.picture_ground(c, w, h, bleed, pic):
+        _framed(c, w, h, bleed, look, look.bounty_back)
     c.setFillColor(look.ink)
     text.line(c, look.words["bounty"].upper(), w / 2, h - 0.12 * h, "bold", 0.09 * w,
               align="center", max_w=0.8 * w, field="texts.bounty")
-    c.setFillColor(colour.mix(look.ink, look.paper, 0.15))
-    symbols.draw(c, "target", w / 2, h - 0.34 * h, 0.2 * w)
+    if not card.picture_window(c, w, h, bleed, pic, edge=look.ink):
+        c.setFillColor(colour.mix(look.ink, look.paper, 0.15))
+        symbols.draw(c, "target", w / 2, h - 0.34 * h, 0.2 * w)
     c.setFillColor(look.ink)
     text.line(c, ch.name.upper(), w / 2, h - 0.55 * h, "bold", 0.1 * w, align="center",
               max_w=0.84 * w, field="characters.name")
@@ -299,8 +340,11 @@ def bounty_front(c, w, h, bleed, *, ch: Character, look: Look):
                0.05 * w, align="center", field="texts.bounty_how")
 
 
-def objective_front(c, w, h, bleed, *, circle: Named, guild: Named, look: Look):
-    _framed(c, w, h, bleed, look, look.objective_back)
+def objective_front(c, w, h, bleed, *, circle: Named, guild: Named, look: Look,
+                    pic: Pic | None = None):
+    if not card.picture_ground(c, w, h, bleed, pic):
+        _framed(c, w, h, bleed, look, look.objective_back)
+    card.picture_window(c, w, h, bleed, pic)  # a box moved off the whole card: under the texts
     c.setFillColor(look.ink)
     text.line(c, look.words["objective"].upper(), w / 2, h - 0.11 * h, "bold", 0.085 * w,
               align="center", max_w=0.8 * w, field="texts.objective")
@@ -323,17 +367,23 @@ def objective_front(c, w, h, bleed, *, circle: Named, guild: Named, look: Look):
                "narrow", 0.034 * w, align="center", field="texts.objective_note")
 
 
-def aid_front(c, w, h, bleed, *, look: Look, title: str, lines: list[str]):
-    _framed(c, w, h, bleed, look, look.back)
+def aid_front(c, w, h, bleed, *, look: Look, title: str, lines: list[str],
+              pic: Pic | None = None):
+    if not card.picture_ground(c, w, h, bleed, pic):
+        _framed(c, w, h, bleed, look, look.back)
+    card.picture_window(c, w, h, bleed, pic)
     card.aid(c, w, h, title=title, lines=lines, ink=look.ink, accent=look.gold, size=0.06,
              title_size=0.075, title_field="aid.title", lines_field="aid.lines")
 
 
-def aid_back(c, w, h, bleed, *, look: Look, characters: list[Character]):
+def aid_back(c, w, h, bleed, *, look: Look, characters: list[Character],
+             pic: Pic | None = None):
     """The reference table of the eight characters: on each row the guild's badge, the
     name and the tithe's circle (⟲: that of the copied character), the summary under them."""
     lay = look.lay["reference"]
-    _framed(c, w, h, bleed, look, look.back)
+    if not card.picture_ground(c, w, h, bleed, pic):
+        _framed(c, w, h, bleed, look, look.back)
+    card.picture_window(c, w, h, bleed, pic)
     m = lay["margin"] * w
     t = lay["title"]
     c.setFillColor(look.ink)
@@ -363,14 +413,16 @@ def aid_back(c, w, h, bleed, *, look: Look, characters: list[Character]):
 
 
 def token_front(c, w, h, bleed, *, fill: Color, ink: Color, symbol: str | None = None,
-                label: str | None = None):
+                label: str | None = None, pic: Pic | None = None):
     """A partisan (the team's symbol) or a coin (a ring and its value); its ground runs into
     the bleed, the cut line stays at its edge."""
     r = min(w, h) / 2
-    card.disc(c, w / 2, h / 2, r, bleed, fill)
+    if not card.picture_disc(c, w / 2, h / 2, r, w, h, bleed, pic):
+        card.disc(c, w / 2, h / 2, r, bleed, fill)
+    shown = card.picture_window(c, w, h, bleed, pic)
     c.setFillColor(ink)
     c.setStrokeColor(ink)
-    if symbol:
+    if symbol and not shown:  # a partisan's picture stands for its symbol
         symbols.draw(c, symbol, w / 2, h / 2, r * 0.55)
     if label:
         c.setLineWidth(r * 0.06)
@@ -391,47 +443,90 @@ def kit(ctx: Context):
     title = lambda k: titles.text(k, ctx.lang)  # noqa: E731
     w = look.words
 
-    chars = [Card(title("characters"),
-                  Face(partial(character_front, ch=ch, team=t, look=look)),
-                  Face(partial(team_back, team=t, look=look, name=name), key=f"back-{t.id}"))
-             for t in teams.values() for ch in characters]
+    pics = Pictures(ctx, "lugvanion", ART)
+    entries = {k: {f.get("id", str): f for f in data.items(k)}
+               for k in ("teams", "guilds", "circles", "characters")}
+
+    def back_pic(back: str, component: str):
+        return pics.pic("back", f"{component}/back", {"id": back, "back": back})
+
+    chars = []
+    for t in teams.values():
+        pic = back_pic(f"team-{t.id}", "characters")
+        team_face = Face(partial(team_back, team=t, look=look, name=name, pic=pic),
+                         key=keyed(f"back-{t.id}", pic))
+        for ch in characters:
+            cid = f"{t.id}-{ch.id}"
+            pic = pics.pic("character", f"characters/{cid}",
+                           {"id": cid, "character": ch.id, "team": t.id, "guild": ch.guild.id,
+                            "circle": ch.circle.id if ch.circle else "copied"},
+                           entries["characters"][ch.id])
+            chars.append(Card(title("characters"),
+                              Face(partial(character_front, ch=ch, team=t, look=look, pic=pic)),
+                              team_face, id=cid))
     back = partial(plain_back, look=look, name=name)
-    table_back = Face(partial(back, fill=look.back, word=title("guilds"), symbol="anvil",
-                              word_field="titles.guilds"), key="back-table")
-    guild_cards = [Card(title("guilds"), Face(partial(guild_front, guild=g, look=look)),
-                        table_back) for g in guilds.values()]
-    circle_back = Face(partial(back, fill=look.back, word=title("circles"), symbol="coin",
-                               word_field="titles.circles"), key="back-circle")
-    circle_cards = [Card(title("circles"), Face(partial(circle_front, circle=ci, look=look)),
-                         circle_back) for ci in circles.values()]
-    bounty_back = Face(partial(back, fill=look.bounty_back, word=w["bounty"], symbol="target",
-                               word_field="texts.bounty"), key="back-bounty")
-    bounties = [Card(title("bounties"), Face(partial(bounty_front, ch=ch, look=look)),
-                     bounty_back) for ch in characters]
-    objective_back = Face(partial(back, fill=look.objective_back, word=w["objective"],
-                                  symbol="coin", word_field="texts.objective",
-                                  ink=look.objective_back_ink), key="back-objective")
+
+    def plain(key: str, back_name: str, component: str, **kw):
+        pic = back_pic(back_name, component)
+        return Face(partial(back, pic=pic, **kw), key=keyed(key, pic))
+
+    table_back = plain("back-table", "guild", "guilds", fill=look.back, word=title("guilds"),
+                       symbol="anvil", word_field="titles.guilds")
+    guild_cards = [Card(title("guilds"),
+                        Face(partial(guild_front, guild=g, look=look,
+                                     pic=pics.pic("guild", f"guilds/{g.id}",
+                                                  {"id": g.id, "guild": g.id},
+                                                  entries["guilds"][g.id]))),
+                        table_back, id=g.id) for g in guilds.values()]
+    circle_back = plain("back-circle", "circle", "circles", fill=look.back,
+                        word=title("circles"), symbol="coin", word_field="titles.circles")
+    circle_cards = [Card(title("circles"),
+                         Face(partial(circle_front, circle=ci, look=look,
+                                      pic=pics.pic("circle", f"circles/{ci.id}",
+                                                   {"id": ci.id, "circle": ci.id},
+                                                   entries["circles"][ci.id]))),
+                         circle_back, id=ci.id) for ci in circles.values()]
+    bounty_back = plain("back-bounty", "bounty", "bounties", fill=look.bounty_back,
+                        word=w["bounty"], symbol="target", word_field="texts.bounty")
+    bounties = [Card(title("bounties"),
+                     Face(partial(bounty_front, ch=ch, look=look,
+                                  pic=pics.pic("bounty", f"bounties/{ch.id}",
+                                               {"id": ch.id, "character": ch.id}))),
+                     bounty_back, id=ch.id) for ch in characters]
+    objective_back = plain("back-objective", "objective", "objectives",
+                           fill=look.objective_back, word=w["objective"], symbol="coin",
+                           word_field="texts.objective", ink=look.objective_back_ink)
     objectives = [Card(title("objectives"),
-                       Face(partial(objective_front, circle=ci, guild=g, look=look)),
-                       objective_back)
+                       Face(partial(objective_front, circle=ci, guild=g, look=look,
+                                    pic=pics.pic("objective", f"objectives/{ci.id}-{g.id}",
+                                                 {"id": f"{ci.id}-{g.id}", "circle": ci.id,
+                                                  "guild": g.id}))),
+                       objective_back, id=f"{ci.id}-{g.id}")
                   for ci in circles.values() for g in guilds.values()]
     aid = data.sub("aid")
     lines = aid.text_list("lines", ctx.lang)
+    front_pic, back_pic_ = (pics.pic("aid", "aids/aid", {"id": "aid", "side": s}, aid)
+                            for s in ("front", "back"))
     aid_card = Card(title("aids"),
                     Face(partial(aid_front, look=look, title=aid.text("title", ctx.lang),
-                                 lines=lines), key="aid-front"),
-                    Face(partial(aid_back, look=look, characters=characters), key="aid-back"))
+                                 lines=lines, pic=front_pic), key=keyed("aid-front", front_pic)),
+                    Face(partial(aid_back, look=look, characters=characters, pic=back_pic_),
+                         key=keyed("aid-back", back_pic_)), id="aid")
     aids = [aid_card] * aid.get("copies", int)
 
     game = data.sub("game")
     per_team, coins = game.get("partisans_per_team", int), game.get("gold_coins", int)
-    partisans = [Card(title("tokens"), face, face)
-                 for t in teams.values()
-                 for face in [Face(partial(token_front, fill=t.colour, symbol=t.symbol,
-                                           ink=look.paper), key=f"partisan-{t.id}")]
-                 for _ in range(per_team)]
-    coin_face = Face(partial(token_front, fill=look.gold, ink=look.ink, label="1"), key="coin")
-    gold = [Card(title("tokens"), coin_face, coin_face)] * coins
+    partisans = []
+    for t in teams.values():
+        pic = pics.pic("partisan", f"partisans/{t.id}", {"id": t.id, "team": t.id},
+                       entries["teams"][t.id])
+        face = Face(partial(token_front, fill=t.colour, symbol=t.symbol, ink=look.paper,
+                            pic=pic), key=keyed(f"partisan-{t.id}", pic))
+        partisans += [Card(title("tokens"), face, face, id=t.id) for _ in range(per_team)]
+    pic = pics.pic("coin", "gold/coin", {"id": "coin"})
+    coin_face = Face(partial(token_front, fill=look.gold, ink=look.ink, label="1", pic=pic),
+                     key=keyed("coin", pic))
+    gold = [Card(title("tokens"), coin_face, coin_face, id="coin")] * coins
     tok = data.sub("tokens")
     token_size = parse_size(tok.get("size", str), field="tokens.size")
 

@@ -10,12 +10,45 @@ from reportlab.lib.colors import Color
 
 from companion.data import Fields
 from companion.draw import card, colour, symbols, text
+from companion.draw.card import Pic
+from companion.games.pictures import Kind as ArtKind, Pictures, keyed, slug
 from companion.kit import CardFile, Component, Context
 from companion.sheets import Card, Face
 from companion.units import parse_size
 
 PARTS = ("witches", "demons", "spells", "gates", "objects", "transitory", "artifacts",
          "incantations", "solo", "aids", "tokens")
+
+# Each kind of card and where its picture goes ([layout.KIND] art, games/pictures.py).
+ART = {
+    "witch": ArtKind("Witches", "[[witches]]", ("id", "n", "witch"),
+                  "The portrait window ({witch}, {id}: her name in lower case without "
+                  "accents, e.g. virag, or witch-6 while it is a placeholder; {n}: 1-6)."),
+    "spell": ArtKind("Spell cards", "", ("id", "n", "witch"),
+                  "The whole card, under the texts (one per witch, as for witches)."),
+    "demon": ArtKind("Demons", "[demons]", ("id", "n"),
+                  "The whole card, under the texts ({id}: 01-03; {n}: 1-3)."),
+    "gate": ArtKind("Vengeance & Gate", "[gates]", ("id", "n"),
+                 "In place of the gate symbol ({id}: 01-08; {n}: 1-8)."),
+    "object": ArtKind("Ritual objects", "[[types]]", ("id", "type"),
+                   "In place of the centre disc and its symbol ({type}: herb, mineral, "
+                   "potion)."),
+    "transitory": ArtKind("Transitory objects", "", ("id", "type"),
+                       "In place of the centre disc and its symbol."),
+    "artifact": ArtKind("Artifacts", "", ("id", "n"),
+                     "In place of the centre disc and its symbol ({id}: 01-13; {n}: 1-13)."),
+    "incantation": ArtKind("Incantations", "", ("id", "n"),
+                        "In place of the centre disc and its symbol ({id}: 01-13)."),
+    "solo": ArtKind("Solo cards", "[solo]", ("id", "n"), "The whole card, under the texts."),
+    "aid": ArtKind("Aid cards", "[aid]", ("id", "side"),
+                "The whole card, under the texts; both sides ({side}: front or back)."),
+    "token": ArtKind("Tokens", "each of [tokens] items", ("id",),
+                  "The whole token, cut round, in place of its symbol ({id}: vengeance, gate, "
+                  "chain, demon).", stock="tokens"),
+    "back": ArtKind("Card backs", "", ("id", "back"),
+                 "The whole back: the picture is the back ({back}: common, ritual, "
+                 "transitory, artifact or incantation)."),
+}
 
 
 @dataclass(frozen=True)
@@ -148,18 +181,22 @@ def _corners(c, w, h, label: str, fill: Color, look: Look) -> None:
 
 # ---- faces ---------------------------------------------------------------------------
 
-def object_front(c, w, h, bleed, *, kind: Kind, look: Look, transitory: bool):
-    _framed(c, w, h, bleed, look, look.golden if transitory else kind.colour)
+def object_front(c, w, h, bleed, *, kind: Kind, look: Look, transitory: bool,
+                 pic: Pic | None = None):
+    if not card.picture_ground(c, w, h, bleed, pic):
+        _framed(c, w, h, bleed, look, look.golden if transitory else kind.colour)
     if transitory:  # a golden frame with the type's colour inside it
         c.setStrokeColor(kind.colour)
         c.setLineWidth(0.02 * w)
         inset = look.frame * w * 1.6
         c.roundRect(inset, inset, w - 2 * inset, h - 2 * inset, inset, stroke=1, fill=0)
     _title(c, w, h, look, kind.name, "types.name", y=0.12, size=0.1, ink=kind.colour)
-    c.setFillColor(colour.mix(look.paper, kind.colour, 0.12))
-    c.circle(w / 2, h * 0.5, 0.3 * w, stroke=0, fill=1)
+    if not card.picture_window(c, w, h, bleed, pic, edge=kind.colour):
+        c.setFillColor(colour.mix(look.paper, kind.colour, 0.12))
+        c.circle(w / 2, h * 0.5, 0.3 * w, stroke=0, fill=1)
     c.setFillColor(kind.colour)
-    symbols.draw(c, kind.symbol, w / 2, h * 0.5, 0.24 * w)
+    if pic is None:
+        symbols.draw(c, kind.symbol, w / 2, h * 0.5, 0.24 * w)
     for x, y in ((0.14, 0.1), (0.86, 0.1), (0.14, 0.9), (0.86, 0.9)):
         symbols.draw(c, kind.symbol, x * w, y * h, 0.045 * w)
     c.setFillColor(look.ink)
@@ -172,16 +209,18 @@ def object_front(c, w, h, bleed, *, kind: Kind, look: Look, transitory: bool):
 
 
 def numbered_front(c, w, h, bleed, *, n: int, look: Look, fill: Color, title: str, symbol: str,
-                   body: str, order: str, key: str):
+                   body: str, order: str, key: str, pic: Pic | None = None):
     """An artifact or incantation: its number in two corners, what it does, when it acts.
     `key` is its words' prefix in [texts] ("artifact" or "incantation")."""
-    _framed(c, w, h, bleed, look, fill)
+    if not card.picture_ground(c, w, h, bleed, pic):
+        _framed(c, w, h, bleed, look, fill)
     _corners(c, w, h, str(n), fill, look)
     _title(c, w, h, look, title, f"texts.{key}", y=0.25, size=0.075, ink=fill)
-    c.setFillColor(colour.mix(look.paper, fill, 0.12))
-    c.circle(w / 2, h * 0.55, 0.17 * w, stroke=0, fill=1)
-    c.setFillColor(fill)
-    symbols.draw(c, symbol, w / 2, h * 0.55, 0.12 * w)
+    if not card.picture_window(c, w, h, bleed, pic, edge=fill):
+        c.setFillColor(colour.mix(look.paper, fill, 0.12))
+        c.circle(w / 2, h * 0.55, 0.17 * w, stroke=0, fill=1)
+        c.setFillColor(fill)
+        symbols.draw(c, symbol, w / 2, h * 0.55, 0.12 * w)
     c.setFillColor(look.ink)
     text.block(c, body, 0.1 * w, h * 0.39, 0.8 * w, 0.14 * h, "regular", 0.05 * w,
                align="center", field=f"texts.{key}_text")
@@ -190,8 +229,10 @@ def numbered_front(c, w, h, bleed, *, n: int, look: Look, fill: Color, title: st
                field=f"texts.{key}_order")
 
 
-def witch_front(c, w, h, bleed, *, name: Text, epithet: Text, quote: Text, look: Look):
-    _framed(c, w, h, bleed, look, look.night)
+def witch_front(c, w, h, bleed, *, name: Text, epithet: Text, quote: Text, look: Look,
+                pic: Pic | None = None):
+    if not card.picture_ground(c, w, h, bleed, pic):
+        _framed(c, w, h, bleed, look, look.night)
     c.setFillColor(look.gold_text)
     text.line(c, look.words["witch"].upper(), w / 2, h - 0.09 * h, "narrow", 0.05 * w,
               align="center", field="texts.witch")
@@ -199,10 +240,11 @@ def witch_front(c, w, h, bleed, *, name: Text, epithet: Text, quote: Text, look:
         _slot(c, name, 0.1 * w, h - 0.12 * h, 0.8 * w, 0.12 * h, look, 0.06 * w)
     else:
         _title(c, w, h, look, name.value, name.field, y=0.19, size=0.1)
-    c.setFillColor(colour.mix(look.paper, look.night, 0.1))
-    c.roundRect(0.14 * w, h * 0.38, 0.72 * w, h * 0.36, 0.05 * w, stroke=0, fill=1)
-    c.setFillColor(colour.mix(look.paper, look.night, 0.45))
-    symbols.draw(c, "moon", w / 2, h * 0.56, 0.16 * w)
+    if not card.picture_window(c, w, h, bleed, pic, edge=look.night):
+        c.setFillColor(colour.mix(look.paper, look.night, 0.1))
+        c.roundRect(0.14 * w, h * 0.38, 0.72 * w, h * 0.36, 0.05 * w, stroke=0, fill=1)
+        c.setFillColor(colour.mix(look.paper, look.night, 0.45))
+        symbols.draw(c, "moon", w / 2, h * 0.56, 0.16 * w)
     if epithet.placeholder:
         _slot(c, epithet, 0.1 * w, h * 0.35, 0.8 * w, 0.09 * h, look, 0.05 * w)
     else:
@@ -218,8 +260,10 @@ def witch_front(c, w, h, bleed, *, name: Text, epithet: Text, quote: Text, look:
 
 
 def spell_front(c, w, h, bleed, *, witch: Text, slots: list[tuple[str, Text]], cost: str,
-                holder: str, look: Look):
-    _framed(c, w, h, bleed, look, look.incantation)
+                holder: str, look: Look, pic: Pic | None = None):
+    if not card.picture_ground(c, w, h, bleed, pic):
+        _framed(c, w, h, bleed, look, look.incantation)
+    card.picture_window(c, w, h, bleed, pic)  # a box moved off the whole card: under the texts
     # The title takes two lines when the witch's name (or its placeholder) is long.
     c.setFillColor(look.incantation)
     title = look.words["spells_of"].format(witch=witch.value).upper()
@@ -248,8 +292,10 @@ def spell_front(c, w, h, bleed, *, witch: Text, slots: list[tuple[str, Text]], c
 
 
 def demon_front(c, w, h, bleed, *, name: Text, actions: list[tuple[Kind, Text]], when: str,
-                chains: str, look: Look):
-    _framed(c, w, h, bleed, look, look.night)
+                chains: str, look: Look, pic: Pic | None = None):
+    if not card.picture_ground(c, w, h, bleed, pic):
+        _framed(c, w, h, bleed, look, look.night)
+    card.picture_window(c, w, h, bleed, pic)
     c.setFillColor(look.night)
     symbols.draw(c, "horns", w / 2, h * 0.905, 0.06 * w)
     _slot(c, name, 0.12 * w, h * 0.858, 0.76 * w, 0.09 * h, look, 0.045 * w)
@@ -272,12 +318,14 @@ def demon_front(c, w, h, bleed, *, name: Text, actions: list[tuple[Kind, Text]],
 
 
 def gate_front(c, w, h, bleed, *, n: int, kind: Text, requires: Text, nxt: Text, labels: tuple,
-               look: Look):
-    _framed(c, w, h, bleed, look, look.night)
+               look: Look, pic: Pic | None = None):
+    if not card.picture_ground(c, w, h, bleed, pic):
+        _framed(c, w, h, bleed, look, look.night)
     roman = "I II III IV V VI VII VIII IX X".split()[n - 1] if n <= 10 else str(n)
     _corners(c, w, h, roman, look.night, look)
-    c.setFillColor(look.night)
-    symbols.draw(c, "gate", w / 2, h * 0.8, 0.1 * w)
+    if not card.picture_window(c, w, h, bleed, pic, edge=look.night):
+        c.setFillColor(look.night)
+        symbols.draw(c, "gate", w / 2, h * 0.8, 0.1 * w)
     _slot(c, kind, 0.12 * w, h * 0.7, 0.76 * w, 0.1 * h, look, 0.045 * w)
     c.setFillColor(look.ink)
     text.line(c, labels[0], 0.12 * w, h * 0.55, "bold", 0.045 * w, max_w=0.76 * w,
@@ -289,35 +337,45 @@ def gate_front(c, w, h, bleed, *, n: int, kind: Text, requires: Text, nxt: Text,
     _slot(c, nxt, 0.12 * w, h * 0.295, 0.76 * w, 0.12 * h, look, 0.045 * w)
 
 
-def solo_front(c, w, h, bleed, *, n: int, body: Text, look: Look):
-    _framed(c, w, h, bleed, look, look.night)
+def solo_front(c, w, h, bleed, *, n: int, body: Text, look: Look, pic: Pic | None = None):
+    if not card.picture_ground(c, w, h, bleed, pic):
+        _framed(c, w, h, bleed, look, look.night)
+    card.picture_window(c, w, h, bleed, pic)
     _title(c, w, h, look, f"{look.words['solo']} {n}", "texts.solo", y=0.12)
     _slot(c, body, 0.12 * w, h * 0.78, 0.76 * w, 0.55 * h, look, 0.055 * w)
 
 
-def aid_face(c, w, h, bleed, *, title: str, lines: list[str], look: Look, side: str):
+def aid_face(c, w, h, bleed, *, title: str, lines: list[str], look: Look, side: str,
+             pic: Pic | None = None):
     """Either side of the aid card."""
-    _framed(c, w, h, bleed, look, look.night)
+    if not card.picture_ground(c, w, h, bleed, pic):
+        _framed(c, w, h, bleed, look, look.night)
+    card.picture_window(c, w, h, bleed, pic)
     card.aid(c, w, h, title=title.upper(), lines=lines, ink=look.ink, accent=look.gold,
              size=0.062, title_field=f"aid.{side}_title", lines_field=f"aid.{side}")
 
 
 def back(c, w, h, bleed, *, look: Look, fill: Color, name: str, word: str, symbol: str,
-         word_field: str, ink: Color | None = None):
+         word_field: str, ink: Color | None = None, pic: Pic | None = None):
     """A card back; `ink` (the night colour on the golden backs) draws its frame, emblem and
     words where the paper colour would not read."""
+    if card.picture_back(c, w, h, bleed, pic, card.on_back(fill)[0]):
+        return
     card.emblem_back(c, w, h, bleed, fill=fill, frame=ink or look.gold, emblem=ink or look.gold,
                      symbol=symbol, name=name, word=word, word_ink=ink or look.paper,
                      word_field=word_field)
 
 
-def token_face(c, w, h, bleed, *, look: Look, symbol: str, label: str):
+def token_face(c, w, h, bleed, *, look: Look, symbol: str, label: str,
+               pic: Pic | None = None):
     """A round token: its ground runs into the bleed, the cut line stays at its edge, the
     label 3 mm or more inside the square it is cut from."""
     r = min(w, h) / 2
-    card.disc(c, w / 2, h / 2, r, bleed, look.night)
-    c.setFillColor(card.ink_on(look.night, look.gold, look.night))
-    symbols.draw(c, symbol, w / 2, h / 2 + r * 0.2, r * 0.42)
+    if not card.picture_disc(c, w / 2, h / 2, r, w, h, bleed, pic):
+        card.disc(c, w / 2, h / 2, r, bleed, look.night)
+    if not card.picture_window(c, w, h, bleed, pic):
+        c.setFillColor(card.ink_on(look.night, look.gold, look.night))
+        symbols.draw(c, symbol, w / 2, h / 2 + r * 0.2, r * 0.42)
     c.setFillColor(card.ink_on(look.night, look.paper, look.night))
     text.line(c, label, w / 2, h / 2 - r * 0.55, "narrow-bold", r * 0.22, align="center",
               max_w=r * 1.3, field="tokens.items.name")
@@ -335,102 +393,141 @@ def kit(ctx: Context):
     title = lambda k: titles.text(k, lang)  # noqa: E731
     w = look.words
     faces = partial(back, look=look, name=name)
+    pics = Pictures(ctx, "vengeance", ART)
 
-    def plain(word, symbol, field, fill=look.night, key=None):
-        return Face(partial(faces, fill=fill, word=word, symbol=symbol, word_field=field),
-                    key=key or f"back-{word}")
+    def plain(word, symbol, field, fill=look.night, key=None, back_name="common", **kw):
+        pic = pics.pic("back", f"backs/{back_name}", {"id": back_name, "back": back_name})
+        return Face(partial(faces, fill=fill, word=word, symbol=symbol, word_field=field,
+                            pic=pic, **kw), key=keyed(key or f"back-{word}", pic))
 
     common = plain(name, "moon", "game.name", key="back-common")
 
     def component(key, items, todo):
         return Component(key, key, title(key), len(items), items, todo)
 
+    def numbered(kind: str, component: str, n: int, entry=None, **more):
+        nid = f"{n:02d}"
+        return nid, pics.pic(kind, f"{component}/{nid}", {"id": nid, "n": n, **more}, entry)
+
     # witches and their spell cards
     witches, todo_w, spells, todo_s = [], [], [], []
     sp = data.sub("spells")
     slots_n = sp.get("count_per_witch", int)
     spell_text = read(sp, "text", lang)
-    for f in data.items("witches"):
+    for n, f in enumerate(data.items("witches"), 1):
         wn = read(f, "name", lang) if isinstance(f.get("name", (str, dict)), dict) \
             else Text(f.get("name", str), False, "witches.name")
         ep, qu = read(f, "epithet", lang), read(f, "quote", lang)
-        witches.append(Card(title("witches"), Face(partial(witch_front, name=wn, epithet=ep,
-                                                           quote=qu, look=look)), common))
+        wid = f"witch-{n}" if wn.placeholder else (slug(wn.value) or f"witch-{n}")
+        fields = {"id": wid, "n": n, "witch": wid}
+        witches.append(Card(title("witches"),
+                            Face(partial(witch_front, name=wn, epithet=ep, quote=qu, look=look,
+                                         pic=pics.pic("witch", f"witches/{wid}", fields, f))),
+                            common, id=wid))
         todo_w += [t.value for t in (wn, ep, qu) if t.placeholder]
         slots = [(sp.text("label", lang).format(n=i + 1), spell_text) for i in range(slots_n)]
         spells.append(Card(title("spells"),
                            Face(partial(spell_front, witch=wn, slots=slots,
                                         cost=sp.text("cost", lang), holder=sp.text("tokens", lang),
-                                        look=look)), common))
+                                        look=look,
+                                        pic=pics.pic("spell", f"spells/{wid}", fields))),
+                           common, id=wid))
         if spell_text.placeholder:
             todo_s += [f"{wn.value}: {label}: {spell_text.value}" for label, _ in slots]
 
     dm = data.sub("demons")
     d_name, d_action = read(dm, "name", lang), read(dm, "action", lang)
-    demons = [Card(title("demons"),
-                   Face(partial(demon_front, name=d_name, actions=[(k, d_action) for k in kinds],
-                                when=dm.text("when", lang), chains=dm.text("chains", lang),
-                                look=look)), common)
-              for _ in range(dm.get("count", int))]
+    demons = []
+    for n in range(1, dm.get("count", int) + 1):
+        nid, pic = numbered("demon", "demons", n, dm)
+        demons.append(Card(title("demons"),
+                           Face(partial(demon_front, name=d_name,
+                                        actions=[(k, d_action) for k in kinds],
+                                        when=dm.text("when", lang), chains=dm.text("chains", lang),
+                                        look=look, pic=pic)), common, id=nid))
     todo_d = [t.value for t in (d_name, d_action) if t.placeholder] * dm.get("count", int)
 
     gt = data.sub("gates")
     kind_t, req_t, next_t = (read(gt, k, lang) for k in ("kind", "requires", "next"))
     labels = (gt.text("requires_label", lang), gt.text("next_label", lang))
-    gates = [Card(title("gates"),
-                  Face(partial(gate_front, n=n, kind=kind_t, requires=req_t, nxt=next_t,
-                               labels=labels, look=look)), common)
-             for n in range(1, gt.get("count", int) + 1)]
+    gates = []
+    for n in range(1, gt.get("count", int) + 1):
+        nid, pic = numbered("gate", "gates", n, gt)
+        gates.append(Card(title("gates"),
+                          Face(partial(gate_front, n=n, kind=kind_t, requires=req_t, nxt=next_t,
+                                       labels=labels, look=look, pic=pic)), common, id=nid))
     todo_g = [f"{n}: {t.value}" for n in range(1, gt.get("count", int) + 1)
               for t in (kind_t, req_t, next_t) if t.placeholder]
 
     violet = plain(title("objects"), "leaf", "titles.objects", fill=look.violet,
-                   key="back-ritual")
-    golden = Face(partial(faces, fill=look.golden, word=title("transitory"), symbol="flask",
-                          word_field="titles.transitory", ink=look.night),
-                  key="back-transitory")
-    objects = [Card(title("objects"), Face(partial(object_front, kind=k, look=look,
-                                                   transitory=False), key=f"obj-{k.id}"), violet)
-               for k in kinds for _ in range(k.ritual)]
-    transitory = [Card(title("transitory"),
-                       Face(partial(object_front, kind=k, look=look, transitory=True),
-                            key=f"tra-{k.id}"), golden)
-                  for k in kinds for _ in range(k.transitory)]
+                   key="back-ritual", back_name="ritual")
+    golden = plain(title("transitory"), "flask", "titles.transitory", fill=look.golden,
+                   key="back-transitory", back_name="transitory", ink=look.night)
+    types = {f.get("id", str): f for f in data.items("types")}
+    objects, transitory = [], []
+    for k in kinds:
+        pic = pics.pic("object", f"objects/{k.id}", {"id": k.id, "type": k.id}, types[k.id])
+        face = Face(partial(object_front, kind=k, look=look, transitory=False, pic=pic),
+                    key=keyed(f"obj-{k.id}", pic))
+        objects += [Card(title("objects"), face, violet, id=k.id) for _ in range(k.ritual)]
+    for k in kinds:
+        pic = pics.pic("transitory", f"transitory/{k.id}", {"id": k.id, "type": k.id})
+        face = Face(partial(object_front, kind=k, look=look, transitory=True, pic=pic),
+                    key=keyed(f"tra-{k.id}", pic))
+        transitory += [Card(title("transitory"), face, golden, id=k.id)
+                       for _ in range(k.transitory)]
 
     art_back = plain(w["artifact"], "book", "texts.artifact", fill=look.artifact,
-                     key="back-artifact")
-    artifacts = [Card(title("artifacts"),
-                      Face(partial(numbered_front, n=n, look=look, fill=look.artifact,
-                                   title=w["artifact"], symbol="book", body=w["artifact_text"],
-                                   order=w["artifact_order"], key="artifact")), art_back) for n in range(1, 14)]
+                     key="back-artifact", back_name="artifact")
+    artifacts = []
+    for n in range(1, 14):
+        nid, pic = numbered("artifact", "artifacts", n)
+        artifacts.append(Card(title("artifacts"),
+                              Face(partial(numbered_front, n=n, look=look, fill=look.artifact,
+                                           title=w["artifact"], symbol="book",
+                                           body=w["artifact_text"], order=w["artifact_order"],
+                                           key="artifact", pic=pic)), art_back, id=nid))
     inc_back = plain(w["incantation"], "star", "texts.incantation", fill=look.incantation,
-                     key="back-incantation")
-    incantations = [Card(title("incantations"),
-                         Face(partial(numbered_front, n=n, look=look, fill=look.incantation,
-                                      title=w["incantation"], symbol="star",
-                                      body=w["incantation_text"], order=w["incantation_order"],
-                                      key="incantation")),
-                         inc_back) for n in range(1, 14)]
+                     key="back-incantation", back_name="incantation")
+    incantations = []
+    for n in range(1, 14):
+        nid, pic = numbered("incantation", "incantations", n)
+        incantations.append(Card(title("incantations"),
+                                 Face(partial(numbered_front, n=n, look=look,
+                                              fill=look.incantation, title=w["incantation"],
+                                              symbol="star", body=w["incantation_text"],
+                                              order=w["incantation_order"], key="incantation",
+                                              pic=pic)), inc_back, id=nid))
 
     so = data.sub("solo")
     solo_t = read(so, "text", lang)
-    solo = [Card(title("solo"), Face(partial(solo_front, n=n, body=solo_t, look=look)), common)
-            for n in range(1, so.get("count", int) + 1)]
+    solo = []
+    for n in range(1, so.get("count", int) + 1):
+        nid, pic = numbered("solo", "solo", n, so)
+        solo.append(Card(title("solo"), Face(partial(solo_front, n=n, body=solo_t, look=look,
+                                                     pic=pic)), common, id=nid))
     todo_solo = [solo_t.value] * so.get("count", int) if solo_t.placeholder else []
 
     aid = data.sub("aid")
-    side = lambda s: Face(partial(aid_face, title=aid.text(f"{s}_title", lang),  # noqa: E731
-                                  lines=aid.text_list(s, lang), look=look, side=s),
-                          key=f"aid-{s}")
-    aids = [Card(title("aids"), side("front"), side("back"))] * aid.get("copies", int)
+
+    def side(s):
+        pic = pics.pic("aid", "aids/aid", {"id": "aid", "side": s}, aid)
+        return Face(partial(aid_face, title=aid.text(f"{s}_title", lang),
+                            lines=aid.text_list(s, lang), look=look, side=s, pic=pic),
+                    key=keyed(f"aid-{s}", pic))
+
+    aids = [Card(title("aids"), side("front"), side("back"), id="aid")] * aid.get("copies", int)
 
     tok = data.sub("tokens")
     tokens = []
     for i, item in enumerate(tok.get("items", list)):
         f = Fields(item, tok.source, f"tokens.items[{i}]")
+        tid = f.get("id", str)
+        pic = pics.pic("token", f"tokens/{tid}", {"id": tid}, f)
         face = Face(partial(token_face, look=look, symbol=symbols.named(f, "symbol"),
-                            label=f.text("name", lang)), key=f"token-{f.get('id', str)}")
-        tokens += [Card(title("tokens"), face, face)] * f.get("count", int)
+                            label=f.text("name", lang), pic=pic),
+                    key=keyed(f"token-{tid}", pic))
+        tokens += [Card(title("tokens"), face, face, id=tid)] * f.get("count", int)
 
     return [
         CardFile("cards.pdf", [

@@ -1,0 +1,220 @@
+"""The designer's pictures on every game's cards, the games' side of companion.art.
+
+Each card kind of a game (clan, temple, character, token, back...) has an art box in its
+layout data, `[layout.KIND] art = { x, y, w, h }` (fractions of the card, y from the top),
+and may get a picture from two places, the first that says one:
+
+- the entry that makes the card: `art = "art/{clan}-{value}{deck}.jpg"` on a Covenia
+  clan (each kind's entry is listed in the game module's ART);
+- the game's `[art]` table, one key per kind: `[art] temple = "art/temple-{clan}.png"`,
+  `back = "art/back-{back}.jpg"` (every card back; {back} names which).
+
+Both take `art_fit`/`art_anchor` (in [art]: `KIND_fit`, `KIND_anchor`). The path names the
+card's own fields in braces (the kind's `fields`; {id} is the card's id everywhere).
+
+With no picture a card is drawn exactly as without this module. With one, the face draws
+it through companion.draw.card: a box covering the whole card is the card's ground (under
+everything else, into the bleed); a smaller box takes the place of the element the kind
+names (`place`); a back with a picture is that picture alone."""
+
+import hashlib
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+
+from companion import art, paths
+from companion.data import Fields
+from companion.draw.card import Pic
+from companion.errors import shown
+
+
+@dataclass(frozen=True)
+class Kind:
+    """One kind of card of a game, as a designer sees it."""
+    title: str  # "Clan cards"
+    entry: str  # where its own `art` goes besides [art] ("[[clans]]"), or ""
+    fields: tuple[str, ...]  # what its path may name in braces
+    place: str  # what the box is, or what it replaces
+    stock: str = "cards"  # "tokens": its size is [tokens] size, not the card's
+
+
+class Pictures:
+    """A game's art boxes and the pictures its cards ask for."""
+
+    def __init__(self, ctx, game: str, kinds: dict[str, Kind]):
+        self.game, self.kinds = game, kinds
+        self.base = ctx.base or Path.cwd()
+        data = ctx.data
+        self.layout = data.sub("layout") if "layout" in data.table else None
+        self.table = data.sub("art") if "art" in data.table else None
+        self._boxes: dict[str, art.Box] = {}
+        if self.table is not None:
+            known = {f"{k}{s}" for k in kinds for s in ("", "_fit", "_anchor")}
+            for key in self.table.table:
+                if key not in known:
+                    raise self.table.error(key, f"not a card kind of {game} (kinds: "
+                                                f"{', '.join(kinds)})")
+
+    def box(self, kind: str) -> art.Box:
+        """[layout.KIND] art; a data file written before art boxes existed gets the
+        bundled one."""
+        if kind not in self._boxes:
+            own = self.layout is not None and kind in self.layout.table \
+                and "art" in self.layout.sub(kind).table
+            self._boxes[kind] = art.box(self.layout.sub(kind)) if own else bundled_box(
+                self.game, kind)
+        return self._boxes[kind]
+
+    def pic(self, kind: str, card: str, fields: dict, entry: Fields | None = None,
+            key: str = "art") -> Pic | None:
+        """The picture one card asks for (`card`: its name in messages, COMPONENT/ID), or
+        None. `entry` is the data table that makes the card; `key` its art key there."""
+        assert set(fields) == set(self.kinds[kind].fields), (kind, fields)
+        spec = art.spec(entry, fields, self.base, card, key) if entry is not None else None
+        if spec is None and self.table is not None:
+            spec = art.spec(self.table, fields, self.base, card, kind)
+        return None if spec is None else Pic(self.box(kind), spec)
+
+
+def keyed(key: str, pic: Pic | None) -> str:
+    """A shared face's key (its PDF form's name): as it is without a picture, else with a
+    digest of the picture and its box, so faces showing different pictures never merge."""
+    if pic is None:
+        return key
+    s = pic.spec
+    tag = hashlib.sha256(repr((str(s.path), s.fit, s.anchor, pic.box)).encode()).hexdigest()
+    return f"{key}-art{tag[:12]}"
+
+
+def bundled_box(game: str, kind: str) -> art.Box:
+    table = _bundled(game)
+    source = str(paths.layout(f"{game}.toml"))
+    return art.box(Fields(table, source, "layout").sub(kind))
+
+
+_BUNDLED: dict[str, dict] = {}
+
+
+def _bundled(game: str) -> dict:
+    if game not in _BUNDLED:
+        _BUNDLED[game] = tomllib.loads(paths.layout(f"{game}.toml").read_text("utf-8"))["layout"]
+    return _BUNDLED[game]
+
+
+def slug(text: str) -> str:
+    """A name as an id: "Virág" -> "virag"."""
+    import re
+    import unicodedata
+
+    plain = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
+    return re.sub(r"[^a-z0-9]+", "-", plain.lower()).strip("-")
+
+
+# ---- what a designer reads: each kind's box and fields (init's art/README.txt, README) --
+
+@dataclass(frozen=True)
+class Row:
+    game: str
+    kind: str
+    title: str
+    entry: str  # "[[clans]]": where its own `art` goes, or ""
+    fields: tuple[str, ...]
+    place: str
+    mm: tuple[float, float]
+    px: tuple[int, int]
+    whole: bool
+    bleed_px: tuple[int, int] | None  # a whole-card box: with a 1/8 in bleed
+
+
+def rows(game: str, data: dict | None = None, card_size: str = "poker") -> list[Row]:
+    """Each card kind's art box at `card_size` (tokens at their own size), from `data` (a
+    game's data file as read) or the bundled one."""
+    from companion import kit, presets
+    from companion.units import mm as MM, parse_size
+
+    module = kit.game_module(game)
+    data = data if data is not None else tomllib.loads(
+        paths.layout(f"{game}.toml").read_text("utf-8"))
+    layout = Fields(data.get("layout", {}), game, "layout")
+    card = presets.card_size(card_size)
+    out = []
+    for name, k in module.ART.items():
+        own = name in layout.table and "art" in layout.sub(name).table
+        b = art.box(layout.sub(name)) if own else bundled_box(game, name)
+        size = parse_size(data["tokens"]["size"], field="tokens.size") \
+            if k.stock == "tokens" else card
+        bw, bh = (min(b.w, 1 - max(b.x, 0)) * size[0], min(b.h, 1 - max(b.y, 0)) * size[1])
+        if b.whole_card():
+            bw, bh = size
+        px = lambda v: round(v / MM(1) / 25.4 * 300)  # noqa: E731
+        eighth = 72 / 8
+        out.append(Row(game, name, k.title, k.entry, k.fields, k.place,
+                       (round(bw / MM(1), 1), round(bh / MM(1), 1)), (px(bw), px(bh)),
+                       b.whole_card(),
+                       (px(bw + 2 * eighth), px(bh + 2 * eighth)) if b.whole_card() else None))
+    return out
+
+
+def _size(r: Row, sep: str = " × ") -> tuple[str, str]:
+    mm = f"{_num(r.mm[0])}{sep}{_num(r.mm[1])} mm"
+    px = f"{r.px[0]}{sep}{r.px[1]} px"
+    if r.bleed_px:
+        px += f" ({r.bleed_px[0]}{sep}{r.bleed_px[1]} with a 1/8 in bleed)"
+    return mm, px
+
+
+def _num(v: float) -> str:
+    return f"{v:.1f}".rstrip("0").rstrip(".")
+
+
+def readme_text(game: str, data: dict | None = None) -> str:
+    """art/README.txt, as `companion init` writes it beside a game's data copy."""
+    lines = [
+        f"Pictures for {game}: put them in this folder and name them in {game}.toml.",
+        "",
+        "A card's picture comes from the entry that makes the card (for instance",
+        "`art = \"art/{clan}-{value}{deck}.jpg\"` on a Covenia clan), or for every card",
+        "of a kind from the [art] table: `[art]` then `temple = \"art/temple-{clan}.png\"`;",
+        "`back = \"art/back-{back}.jpg\"` puts a picture on every card back. Paths are",
+        "relative to the data file; the braces name the card's own fields (listed below).",
+        "art_fit = \"cover\" (fill the box, crop; the default), \"contain\" (whole picture)",
+        "or \"stretch\"; art_anchor = \"c\", \"n\", \"ne\", \"e\", \"se\", \"s\", \"sw\", \"w\",",
+        "\"nw\" (what cover keeps). In [art]: KIND_fit, KIND_anchor.",
+        "",
+        "JPEG goes into the PDF as it is; PNG (transparency kept), WebP and others are",
+        "converted once and cached. Print wants 300 dpi: the sizes below are the boxes",
+        "at poker size (63 x 88 mm; tokens at their own size), in pixels at 300 dpi.",
+        "Each box is [layout.KIND] art = { x, y, w, h } in the data file (fractions of",
+        "the card, y from the top): move it or make it the whole card (x = 0, y = 0,",
+        "w = 1, h = 1: the picture runs into the bleed, under everything else).",
+        "A missing picture stops the build naming the card and the file; build with",
+        "--draft to print placeholders and list what is missing.",
+        "",
+    ]
+    for r in rows(game, data):
+        mm, px = _size(r, " x ")
+        lines += [f"{r.kind}: {r.title}",
+                  f"  box: {mm}, {px}" + (" (the whole card)" if r.whole else ""),
+                  "  picture from: " + (f"{r.entry} art, or [art] {r.kind}" if r.entry
+                                        else f"[art] {r.kind}"),
+                  f"  fields: " + ", ".join("{" + f + "}" for f in r.fields),
+                  f"  {r.place}", ""]
+    return "\n".join(lines)
+
+
+def markdown(games: list[str]) -> str:
+    """The README's table: every game's card kinds, boxes (poker) and fields."""
+    out = ["| game | card kind | box at poker size | at 300 dpi | picture from | fields |",
+           "| --- | --- | --- | --- | --- | --- |"]
+    for game in games:
+        for r in rows(game):
+            mm, px = _size(r)
+            where = f"`{r.entry}` `art`, or `[art] {r.kind}`" if r.entry else f"`[art] {r.kind}`"
+            out.append(f"| {game} | {r.kind}: {r.title} | {mm}"
+                       f"{' (whole card)' if r.whole else ''} | {px} | {where} | "
+                       + ", ".join(f"`{{{f}}}`" for f in r.fields) + " |")
+    return "\n".join(out)
+
+
+if __name__ == "__main__":  # python -m companion.games.pictures: the README's table
+    print(markdown(["covenia", "lugvanion", "coverta", "vengeance"]))
