@@ -1,8 +1,10 @@
 """The one image cache. Pictures go into PDFs by file path (reportlab then stores each path
-once and never decodes it again): a JPEG as it is (its bytes pass straight into the PDF),
-anything else converted once by pillow and kept in the user's cache folder under its
-content's digest (an opaque picture as a JPEG, quality 92; one with transparency as a PNG
-so the alpha survives). Two files with the same content are one picture in the PDF."""
+once and never decodes it again), always a file in the user's cache folder named by its
+content's digest: a JPEG copied as it is (its bytes pass straight into the PDF), anything
+else converted once by pillow (an opaque picture as a JPEG, quality 92; one with
+transparency as a PNG so the alpha survives). Two files with the same content are one
+picture in the PDF, and a picture edited in place is a new picture (what a face draws,
+hence its manifest digest, changes with it)."""
 
 import hashlib
 import os
@@ -40,18 +42,24 @@ def picture(path: Path) -> Picture:
     path = Path(path)
     inputs.note(path)
     try:
-        data = path.read_bytes()
+        st = path.stat()
+        stamp = (str(path), st.st_mtime_ns, st.st_size, st.st_ino)
+        digest = _digests.get(stamp)  # a file seen unchanged: not read and hashed again
+        data = None
+        if digest is None or digest not in _seen:
+            data = path.read_bytes()
+            digest = _digests[stamp] = hashlib.sha256(data).hexdigest()
     except FileNotFoundError:
         raise CompanionError("no such picture", source=str(path)) from None
     except OSError as e:
         raise CompanionError(f"cannot read ({e.strerror})", source=str(path)) from None
-    digest = hashlib.sha256(data).hexdigest()
     if digest not in _seen:  # the same content again (any name): the same picture
         _seen[digest] = _prepared(digest, str(path), data)
     return _seen[digest]
 
 
 _seen: dict[str, Picture] = {}  # digest -> the picture, for this process
+_digests: dict[tuple, str] = {}  # (path, mtime, size, inode) -> digest, for this process
 
 
 def _prepared(digest: str, path: str, data: bytes) -> Picture:
@@ -65,7 +73,7 @@ def _prepared(digest: str, path: str, data: bytes) -> Picture:
             size, fmt, mode = im.size, im.format, im.mode
             alpha = "A" in im.getbands() or "transparency" in im.info
             if fmt == "JPEG" and mode in ("RGB", "L", "CMYK"):
-                return Picture(_as_jpeg_name(path, digest, data), *size, Path(path))
+                return Picture(_jpeg(path, digest, data), *size, Path(path))
             target = cache_folder() / f"{digest}.{'png' if alpha else 'jpg'}"
             if not target.is_file():
                 _convert(im, target, alpha)
@@ -75,14 +83,18 @@ def _prepared(digest: str, path: str, data: bytes) -> Picture:
                              source=path) from None
 
 
-def _as_jpeg_name(path: str, digest: str, data: bytes) -> str:
-    """reportlab passes a JPEG through only when its name says .jpg/.jpeg: a JPEG named
-    otherwise is copied into the cache under its digest."""
-    if path.lower().endswith((".jpg", ".jpeg")):
-        return path
+def _jpeg(path: str, digest: str, data: bytes) -> str:
+    """A JPEG's copy in the cache, named by its digest: reportlab names a picture in the PDF
+    by its path (so content names it), and passes a JPEG through only when its name says
+    .jpg. A cache that cannot be written: the file itself, if its name says .jpg."""
     target = cache_folder() / f"{digest}.jpg"
     if not target.is_file():
-        _write(target, data)
+        try:
+            _write(target, data)
+        except CompanionError:
+            if path.lower().endswith((".jpg", ".jpeg")):
+                return path
+            raise
     return str(target)
 
 

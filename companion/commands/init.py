@@ -1,6 +1,8 @@
 """`companion init GAME [DIR]`: a copy of a game's bundled data to edit, then build with
 `companion build GAME --data DIR/GAME.toml`. With --sheets, the card lists go to a
-spreadsheet beside it (one tab per list, or one CSV file per list) that the TOML names."""
+spreadsheet beside it (one tab per list, or one CSV file per list) that the TOML names.
+DIR/art/README.txt tells what pictures the cards take: each card kind's art box in mm and
+in pixels at 300 dpi, and the fields a picture's path may name."""
 
 import click
 
@@ -9,7 +11,7 @@ from companion.errors import CompanionError
 
 @click.command(short_help="Copy a game's data (cards, texts, colours) to edit.", epilog="""\b
 Examples:
-  companion init covenia                 (writes ./covenia/covenia.toml)
+  companion init covenia                 (writes ./covenia/covenia.toml, covenia/art/README.txt)
   companion init lugvanion my-proto
   companion init covenia --sheets xlsx   (the card lists in ./covenia/covenia.xlsx)
   companion build covenia --data covenia/covenia.toml""")
@@ -19,17 +21,20 @@ Examples:
               help="Put the card lists in a spreadsheet beside the TOML: one XLSX with a tab "
                    "per list, or one CSV per list.")
 def init(game, folder, sheets):
-    """Write an editable copy of GAME's data file into FOLDER (default: ./GAME/)."""
+    """Write an editable copy of GAME's data file into FOLDER (default: ./GAME/), and
+    art/README.txt beside it: the size of each card kind's picture."""
     from pathlib import Path
 
     from companion import kit, paths
     from companion.atomic import write_text
+    from companion.games import pictures
 
     kit.game_module(game)  # an unknown game fails before anything is written
     target = Path(folder or game) / f"{game}.toml"
     text = paths.layout(f"{game}.toml").read_text(encoding="utf-8")
     tabs, text = _lists_to_sheets(text, game, sheets) if sheets else ({}, text)
-    written = [target, *(target.parent / name for name in tabs)]
+    art_readme = target.parent / "art" / "README.txt"
+    written = [target, *(target.parent / name for name in tabs), art_readme]
     for path in written:
         if path.exists():
             raise CompanionError("already exists: edit it, or give another folder",
@@ -40,6 +45,12 @@ def init(game, folder, sheets):
         raise CompanionError(f"cannot write ({e.strerror})", source=str(target.parent)) from None
     _write_sheets(target.parent, tabs)
     write_text(target, text)
+    try:
+        art_readme.parent.mkdir(exist_ok=True)
+    except OSError as e:
+        raise CompanionError(f"cannot write ({e.strerror})", source=str(art_readme.parent)) \
+            from None
+    write_text(art_readme, pictures.readme_text(game))
     listed = ", ".join(str(p) for p in written)
     click.echo(f"{listed}: your copy of {game}'s cards, texts and colours. Edit, then:\n"
                f"  companion build {game} --data {target}")

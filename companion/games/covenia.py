@@ -15,6 +15,8 @@ from companion.units import mm, parse_size
 
 PARTS = ("cards", "temple", "aids", "tokens", "scorebook")
 
+EXAMPLE = ('art = "art/{clan}-{value}{deck}.jpg" on a [[clans]] entry gives each of its '
+           '20 cards its own picture')
 # Each kind of card and where its picture goes ([layout.KIND] art, games/pictures.py).
 ART = {
     "clan": Kind("Clan cards", "[[clans]]", ("id", "clan", "value", "deck"),

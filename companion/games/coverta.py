@@ -21,9 +21,11 @@ PARTS = ("numbers", "rules", "memo", "aids", "scoresheet")
 SUIT = {"red": "♦", "black": "♠"}
 COLOUR_MARK = {"blue": "drop", "yellow": "sun"}
 
+EXAMPLE = ('[art] number = "art/{code}.jpg" gives each of the 40 number cards its own '
+           'picture (C01.jpg ... C40.jpg)')
 # Each kind of card and where its picture goes ([layout.KIND] art, games/pictures.py).
 ART = {
-    "number": Kind("Number cards", "each of cards", ("id", "code", "number", "ink", "shape",
+    "number": Kind("Number cards", "each card of cards", ("id", "code", "number", "ink", "shape",
                                                       "symbol_colour", "fill", "background"),
                    "A window behind the symbol, on the card's black or white background, "
                    "which shows round it: a feature, so keep the box off the edges. The "

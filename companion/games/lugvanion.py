@@ -16,6 +16,8 @@ from companion.units import parse_size
 
 PARTS = ("characters", "guilds", "circles", "bounties", "objectives", "aids", "tokens")
 
+EXAMPLE = ('art = "art/{character}.jpg" on a [[characters]] entry puts one picture on '
+           'its four team cards')
 # Each kind of card and where its picture goes ([layout.KIND] art, games/pictures.py).
 ART = {
     "character": Kind("Characters", "[[characters]]",

@@ -18,6 +18,7 @@ everything else, into the bleed); a smaller box takes the place of the element t
 names (`place`); a back with a picture is that picture alone."""
 
 import hashlib
+import re
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
@@ -124,6 +125,7 @@ class Row:
     px: tuple[int, int]
     whole: bool
     bleed_px: tuple[int, int] | None  # a whole-card box: with a 1/8 in bleed
+    stock: str = "cards"
 
 
 def rows(game: str, data: dict | None = None, card_size: str = "poker") -> list[Row]:
@@ -151,7 +153,8 @@ def rows(game: str, data: dict | None = None, card_size: str = "poker") -> list[
         out.append(Row(game, name, k.title, k.entry, k.fields, k.place,
                        (round(bw / MM(1), 1), round(bh / MM(1), 1)), (px(bw), px(bh)),
                        b.whole_card(),
-                       (px(bw + 2 * eighth), px(bh + 2 * eighth)) if b.whole_card() else None))
+                       (px(bw + 2 * eighth), px(bh + 2 * eighth)) if b.whole_card() else None,
+                       k.stock))
     return out
 
 
@@ -169,36 +172,55 @@ def _num(v: float) -> str:
 
 def readme_text(game: str, data: dict | None = None) -> str:
     """art/README.txt, as `companion init` writes it beside a game's data copy."""
+    import textwrap
+
+    from companion import kit, presets
+    from companion.units import mm as MM
+
+    module = kit.game_module(game)
+    w, h = (_num(round(v / MM(1), 1)) for v in presets.card_size("poker"))
     lines = [
-        f"Pictures for {game}: put them in this folder and name them in {game}.toml.",
+        f"Pictures for {game.capitalize()}: put them in this folder and name them in "
+        f"{game}.toml.",
         "",
-        "A card's picture comes from the entry that makes the card (for instance",
-        "`art = \"art/{clan}-{value}{deck}.jpg\"` on a Covenia clan), or for every card",
-        "of a kind from the [art] table: `[art]` then `temple = \"art/temple-{clan}.png\"`;",
-        "`back = \"art/back-{back}.jpg\"` puts a picture on every card back. Paths are",
-        "relative to the data file; the braces name the card's own fields (listed below).",
-        "art_fit = \"cover\" (fill the box, crop; the default), \"contain\" (whole picture)",
-        "or \"stretch\"; art_anchor = \"c\", \"n\", \"ne\", \"e\", \"se\", \"s\", \"sw\", \"w\",",
-        "\"nw\" (what cover keeps). In [art]: KIND_fit, KIND_anchor.",
+        *textwrap.wrap(
+            "A card's picture comes from the entry that makes the card (listed below), or, "
+            "for every card of a kind, from the [art] table, one key per kind. For "
+            f"instance: {module.EXAMPLE}. In [art], back = \"art/back-{{back}}.jpg\" puts "
+            "a picture on every card back (a back with a picture is that picture). Paths "
+            "are relative to the data file; braces name the card's own fields.", 88),
         "",
-        "JPEG goes into the PDF as it is; PNG (transparency kept), WebP and others are",
-        "converted once and cached. Print wants 300 dpi: the sizes below are the boxes",
-        "at poker size (63 x 88 mm; tokens at their own size), in pixels at 300 dpi.",
-        "Each box is [layout.KIND] art = { x, y, w, h } in the data file (fractions of",
-        "the card, y from the top): move it or make it the whole card (x = 0, y = 0,",
-        "w = 1, h = 1: the picture runs into the bleed, under everything else).",
-        "A missing picture stops the build naming the card and the file; build with",
-        "--draft to print placeholders and list what is missing.",
+        *textwrap.wrap(
+            "art_fit = \"cover\" (fill the box and crop; the default), \"contain\" (the whole "
+            "picture) or \"stretch\"; art_anchor = \"c\", \"n\", \"ne\", \"e\", \"se\", "
+            "\"s\", \"sw\", \"w\" or \"nw\" (what cover keeps). In [art]: KIND_fit and "
+            "KIND_anchor.", 88),
+        "",
+        *textwrap.wrap(
+            "JPEG goes into the PDF as it is; PNG (transparency kept), WebP and others are "
+            "converted once and cached. Print wants 300 dpi: below, each box's size at "
+            f"poker size ({w} x {h} mm; tokens at their own size) and in pixels at 300 dpi. "
+            "A box is [layout.KIND] art = { x, y, w, h } in the data file (fractions of the "
+            "card, y from the top): move it, resize it, or make it the whole card (x = 0, "
+            "y = 0, w = 1, h = 1: the picture runs into the bleed, under everything else).",
+            88),
+        "",
+        *textwrap.wrap(
+            "A missing picture stops the build, naming the card and the file; "
+            "companion build --draft prints placeholders instead and lists what is "
+            "missing.", 88),
         "",
     ]
     for r in rows(game, data):
         mm, px = _size(r, " x ")
+        whole = f"the whole {'token' if r.stock == 'tokens' else 'card'}, " if r.whole else ""
         lines += [f"{r.kind}: {r.title}",
-                  f"  box: {mm}, {px}" + (" (the whole card)" if r.whole else ""),
-                  "  picture from: " + (f"{r.entry} art, or [art] {r.kind}" if r.entry
+                  f"  box: {whole}{mm}, {px}",
+                  "  picture from: " + (f"art in {r.entry}, or [art] {r.kind}" if r.entry
                                         else f"[art] {r.kind}"),
-                  f"  fields: " + ", ".join("{" + f + "}" for f in r.fields),
-                  f"  {r.place}", ""]
+                  "  fields: " + ", ".join("{" + f + "}" for f in r.fields),
+                  *textwrap.wrap(r.place, 86, initial_indent="  ", subsequent_indent="  "),
+                  ""]
     return "\n".join(lines)
 
 
@@ -209,9 +231,11 @@ def markdown(games: list[str]) -> str:
     for game in games:
         for r in rows(game):
             mm, px = _size(r)
-            where = f"`{r.entry}` `art`, or `[art] {r.kind}`" if r.entry else f"`[art] {r.kind}`"
-            out.append(f"| {game} | {r.kind}: {r.title} | {mm}"
-                       f"{' (whole card)' if r.whole else ''} | {px} | {where} | "
+            entry = re.sub(r"(\[\[?[\w.]+\]?\]|\b\w+(?:_\w+)+\b|\bcards\b)", r"`\1`",
+                           r.entry)
+            where = f"`art` in {entry}, or `[art] {r.kind}`" if r.entry else f"`[art] {r.kind}`"
+            whole = f"whole {'token' if r.stock == 'tokens' else 'card'}: " if r.whole else ""
+            out.append(f"| {game} | {r.kind}: {r.title} | {whole}{mm} | {px} | {where} | "
                        + ", ".join(f"`{{{f}}}`" for f in r.fields) + " |")
     return "\n".join(out)
 

@@ -19,6 +19,7 @@ from companion.units import parse_size
 PARTS = ("witches", "demons", "spells", "gates", "objects", "transitory", "artifacts",
          "incantations", "solo", "aids", "tokens")
 
+EXAMPLE = 'art = "art/{witch}.jpg" on a [[witches]] entry (hajnalka.jpg, myosotis.jpg...)'
 # Each kind of card and where its picture goes ([layout.KIND] art, games/pictures.py).
 ART = {
     "witch": ArtKind("Witches", "[[witches]]", ("id", "n", "witch"),
