@@ -16,6 +16,7 @@ from companion import inputs
 from companion.errors import CompanionError, shown
 
 QTY = "qty"
+ART = ("art", "art_fit", "art_anchor")  # any card entry may take a picture (companion/art.py)
 MAX_ROWS = 10_000
 _NUMBER = re.compile(r"^-?[0-9]+(\.[0-9]+)?$")
 
@@ -59,9 +60,10 @@ def read(ref: dict, base: Path, source: str, field: str,
                 raise CompanionError("has values but no name in the header row",
                                      source=name, field=f"column {_letter(i)}")
             continue
-        if h != QTY and known is not None and h not in known:
+        if h != QTY and h not in ART and known is not None and h not in known:
             choices = ", ".join(sorted(k for k in known if not k.endswith("[]"))) or "none"
-            raise CompanionError(f"unknown header {shown(h)} (fields here: {choices}, qty)",
+            raise CompanionError(f"unknown header {shown(h)} (fields here: {choices}, qty, "
+                                 f"art, art_fit, art_anchor)",
                                  source=name, field=f"column {_letter(i)}")
         if header.count(h) > 1:
             raise CompanionError(f"header {shown(h)} is given twice", source=name,
