@@ -1,9 +1,6 @@
 """What every command shares: reading an input file or standard input, the language
-option, prompts, and the verdict of a command that is not bad input."""
+option, and the verdict of a command that is not bad input."""
 
-import sys
-
-import click
 
 from companion.errors import CompanionError
 
@@ -31,7 +28,3 @@ def read_input(file: str) -> tuple[str, str]:
     from companion.data import read_text
 
     return read_text(file)
-
-
-def prompt(text: str, default: str) -> str:
-    return click.prompt(text, default=default, show_default=bool(default), err=True)
