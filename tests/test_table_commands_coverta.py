@@ -390,5 +390,5 @@ def test_a_message_shows_a_deeply_nested_value_cut_short():
     deep: dict = {}
     for _ in range(5000):
         deep = {"a": deep}
-    assert shown(deep) == "{ a = { a = { a = ... } } }"
+    assert shown(deep) == "{ a = { a = { a = { ... } } } }"
     assert shown(list(range(9))) == "[0, 1, 2, 3, 4, ...]"
