@@ -232,3 +232,51 @@ def test_a_stop_signal_closes_the_table_with_its_log_folded_in(tmp_path, sig):
         assert [d["id"] for d in again.state()["draws"]] == [a["id"] for a in answers]
     finally:
         again.stop()
+
+
+def test_a_schema_1_table_is_brought_to_schema_2_with_its_draws_kept(tmp_path, played):
+    """A table written before games and history were kept: opened, it gains their tables
+    (one transaction), its mark goes to format 2, and every draw is still there."""
+    good, token, draws = played
+    data = tmp_path / "t.sqlite3"
+    data.write_bytes(good)
+    conn = sqlite3.connect(data, isolation_level=None)
+    for t in ("games", "answered", "history"):
+        conn.execute(f"DROP TABLE {t}")
+    conn.execute("UPDATE meta SET value = '1' WHERE key = 'schema'")
+    conn.execute("PRAGMA user_version = 1")
+    conn.close()
+    table = open_table(data)
+    assert (table.token, len(table.draws), table.schema) == (token, draws, "2")
+    assert table.games == {} and table.history == []
+    table.close()
+    head = data.read_bytes()[:100]
+    assert int.from_bytes(head[60:64], "big") == store.FORMAT == 2
+
+
+def test_open_games_and_the_history_are_kept_across_a_reopening(tmp_path):
+    data = tmp_path / "t.sqlite3"
+    table = open_table(data)
+    table.save_game("coverta", {"players": ["Ana", "Bo"], "rounds": []},
+                    ("k1", "{}", {"ok": True}))
+    entry = table.close_game("covenia", {"players": ["Ana", "Bo"], "scores": {"Ana": 3, "Bo": 5},
+                                         "winners": ["Bo"]})
+    table.close()
+    again = open_table(data)
+    assert again.games == {"coverta": {"players": ["Ana", "Bo"], "rounds": []}}
+    assert again.history == [entry] and entry["id"] == 1
+    assert again.answered("k1") == ("{}", {"ok": True})
+    again.close()
+
+
+def test_a_table_of_an_unknown_schema_is_refused_and_left_as_it_was(tmp_path, played):
+    data = tmp_path / "t.sqlite3"
+    data.write_bytes(played[0])
+    conn = sqlite3.connect(data, isolation_level=None)
+    conn.execute("UPDATE meta SET value = '9' WHERE key = 'schema'")
+    conn.execute("PRAGMA user_version = 1")
+    conn.close()
+    before = data.read_bytes()
+    with pytest.raises(CompanionError, match="table format '9'"):
+        open_table(data)
+    assert data.read_bytes() == before

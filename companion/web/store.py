@@ -1,5 +1,7 @@
 """The table, kept in SQLite: its token, players, tie rule, the sealed seed of the next
-draw and every draw made. This is where a phone's draw happens.
+draw and every draw made (this is where a phone's draw happens), the games being scored
+(one open game per kind: Covenia's entries, Coverta's rounds) and the table's history of
+closed games.
 
 WAL mode with synchronous=FULL: a draw is answered only once it is on disk, so killing
 the server loses nothing it has answered. The idempotency key is stored in the same
@@ -28,9 +30,9 @@ from companion.web.errors import WebError
 from scorers import lugvanion as vote
 from scorers.errors import ScoreError
 
-SCHEMA_VERSION = "1"
+SCHEMA_VERSION = "2"  # 2: games in progress, answered requests and the history
 APPLICATION_ID = 0x54634C67  # "TcLg": a table-companion Lugvanion table (PRAGMA application_id)
-FORMAT = 1  # PRAGMA user_version
+FORMAT = 2  # PRAGMA user_version (1: draws only; opened, it is brought to 2)
 MAGIC = b"SQLite format 3\x00"
 _TOKEN = re.compile(r"[A-Za-z0-9_-]{16,64}")
 SCHEMA = """
@@ -44,6 +46,26 @@ CREATE TABLE IF NOT EXISTS draws (
     created  TEXT NOT NULL
 );
 """
+# Added by schema 2 (a schema-1 table gets them, its draws kept, when first opened).
+SCHEMA_GAMES = """
+CREATE TABLE IF NOT EXISTS games (      -- the open game of each kind, as its JSON state
+    game    TEXT PRIMARY KEY,
+    state   TEXT NOT NULL,
+    started TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS answered (   -- a game change's Idempotency-Key and its answer
+    idem_key TEXT PRIMARY KEY,
+    request  TEXT NOT NULL,
+    result   TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS history (    -- every closed game
+    id     INTEGER PRIMARY KEY,
+    closed TEXT NOT NULL,
+    game   TEXT NOT NULL,
+    record TEXT NOT NULL   -- JSON: players, scores, winners (and the game's own fields)
+);
+"""
+HISTORY_FIELDS = ("players", "scores", "winners")
 
 
 class Store:
@@ -59,12 +81,21 @@ class Store:
         self.draws: list[dict] = [
             {**json.loads(result), "undone": bool(undone)}
             for result, undone in conn.execute("SELECT result, undone FROM draws ORDER BY id")]
+        self.games: dict[str, dict] = {
+            game: json.loads(state) for game, state in conn.execute(
+                "SELECT game, state FROM games ORDER BY game")}
+        self.history: list[dict] = [
+            {"id": i, "date": closed, "game": game, **json.loads(record)}
+            for i, closed, game, record in conn.execute(
+                "SELECT id, closed, game, record FROM history ORDER BY id")]
         # A flipped byte must not pass for a table: each value has its one shape.
         if (not _TOKEN.fullmatch(self.token) or len(self._next_seed) != 32
                 or self.tie_rule not in ("extra", "redraw")
                 or not all(isinstance(p, dict) and isinstance(p.get("colour"), str)
                            and isinstance(p.get("name"), str) for p in self.players)
-                or not all({"id", "guild", "winner"} <= d.keys() for d in self.draws)):
+                or not all({"id", "guild", "winner"} <= d.keys() for d in self.draws)
+                or not all(isinstance(g, dict) for g in self.games.values())
+                or not all(set(HISTORY_FIELDS) <= h.keys() for h in self.history)):
             raise ValueError("the table's settings are not as written")
 
     # ---- opening ---------------------------------------------------------------------
@@ -96,7 +127,7 @@ class Store:
                 raise sqlite3.DatabaseError("quick_check found damage")
             if legacy:  # a table made before files were marked: mark it now
                 conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
-                conn.execute(f"PRAGMA user_version = {FORMAT}")
+            _migrate(conn)
             table = cls(conn, source, guilds)
         except (sqlite3.DatabaseError, KeyError, ValueError, TypeError, AttributeError) as e:
             conn.close()
@@ -212,6 +243,63 @@ class Store:
         return target, True
 
 
+    # ---- games being scored and the history ------------------------------------------
+
+    def answered(self, key: str) -> tuple[str, dict] | None:
+        """The request and answer of a game change made with this Idempotency-Key."""
+        row = self.conn.execute("SELECT request, result FROM answered WHERE idem_key = ?",
+                                (key,)).fetchone()
+        return (row[0], json.loads(row[1])) if row else None
+
+    def save_game(self, game: str, state: dict | None,
+                  key: tuple[str, str, dict] | None = None) -> None:
+        """Keep `game`'s open state (None: no game open), and with it the answer to the
+        request `key` = (Idempotency-Key, request, answer), in one transaction."""
+        with _transaction(self.conn):
+            if state is None:
+                self.conn.execute("DELETE FROM games WHERE game = ?", (game,))
+            else:
+                self.conn.execute(
+                    "INSERT INTO games VALUES (?, ?, ?) ON CONFLICT (game) "
+                    "DO UPDATE SET state = excluded.state", (game, json.dumps(state), _now()))
+            if key:
+                self.conn.execute("INSERT INTO answered VALUES (?, ?, ?)",
+                                  (key[0], key[1], json.dumps(key[2])))
+        if state is None:
+            self.games.pop(game, None)
+        else:
+            self.games[game] = state
+
+    def close_game(self, game: str, record: dict) -> dict:
+        """End the open `game` and keep `record` (players, scores, winners...) in the
+        history, in one transaction. Returns the history entry."""
+        closed = _now()
+        with _transaction(self.conn):
+            self.conn.execute("DELETE FROM games WHERE game = ?", (game,))
+            cursor = self.conn.execute(
+                "INSERT INTO history (closed, game, record) VALUES (?, ?, ?)",
+                (closed, game, json.dumps(record)))
+        self.games.pop(game, None)
+        entry = {"id": cursor.lastrowid, "date": closed, "game": game, **record}
+        self.history.append(entry)
+        return entry
+
+
+def _migrate(conn: sqlite3.Connection) -> None:
+    """Bring a table of an earlier format to this one, its draws kept: one transaction."""
+    schema = conn.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
+    if schema not in (("1",), (SCHEMA_VERSION,)):
+        return  # not one we know: refused once read, and left as it was
+    if conn.execute("PRAGMA user_version").fetchone()[0] == FORMAT and schema == (
+            SCHEMA_VERSION,):
+        return
+    with _transaction(conn):
+        for statement in filter(str.strip, SCHEMA_GAMES.split(";")):
+            conn.execute(statement)
+        conn.execute("UPDATE meta SET value = ? WHERE key = 'schema'", (SCHEMA_VERSION,))
+        conn.execute(f"PRAGMA user_version = {FORMAT}")
+
+
 @contextmanager
 def _transaction(conn: sqlite3.Connection):
     """BEGIN IMMEDIATE ... COMMIT, or ROLLBACK on any error."""
@@ -298,7 +386,7 @@ def _create(path: Path, meta: dict[str, str]) -> None:
         try:
             conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
             conn.execute(f"PRAGMA user_version = {FORMAT}")
-            conn.executescript(SCHEMA)
+            conn.executescript(SCHEMA + SCHEMA_GAMES)
             with _transaction(conn):
                 conn.executemany("INSERT INTO meta VALUES (?, ?)", meta.items())
         finally:
