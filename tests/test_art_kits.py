@@ -219,8 +219,8 @@ def _vengeance(folder):
                   'art = "art/{witch}.jpg"\nart_fit = "stretch"')
         t = after(t, 'id = "herb"\n', 'art = "art/{type}.jpg"\nart_fit = "stretch"')
         t = after(t, "[gates]\n", 'art = "art/gate-{n}.jpg"\nart_fit = "stretch"')
-        t = t.replace('{ id = "chain", symbol = "chain",',
-                      '{ id = "chain", art = "art/chain.jpg", art_fit = "stretch", symbol = "chain",')
+        t = t.replace('{ id = "chain", symbol = "chain",', '{ id = "chain", symbol = "chain", '
+                      'art = "art/chain.jpg", art_fit = "stretch",')
         return t
     counts = {"witch": (6, "cards.pdf", False), "object": (26, "cards.pdf", False),
               "gate": (8, "cards.pdf", False), "token": (6, "tokens.pdf", None)}

@@ -26,7 +26,6 @@ from pathlib import Path
 from companion import art, paths
 from companion.data import Fields
 from companion.draw.card import Pic
-from companion.errors import shown
 
 
 @dataclass(frozen=True)
@@ -104,7 +103,6 @@ def _bundled(game: str) -> dict:
 
 def slug(text: str) -> str:
     """A name as an id: "Virág" -> "virag"."""
-    import re
     import unicodedata
 
     plain = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
