@@ -223,7 +223,8 @@ def _build(name: str, opts: Options, progress, warn) -> dict:
     for line in problems + pictures.warnings():
         warn(line)
     if pictures.missing:
-        warn(f"--draft: {len(pictures.missing)} pictures missing, printed as placeholders: "
+        n = len(pictures.missing)
+        warn(f"--draft: {n} picture{'s' if n > 1 else ''} missing, printed as placeholders: "
              + ", ".join(f"{path} ({card})" for path, card in pictures.missing.items()))
     return manifest
 
