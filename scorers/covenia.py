@@ -114,7 +114,13 @@ def parse(table) -> tuple[list[Player], str]:
         raise ScoreError("decks", f"{shown(decks)} is not a deck choice "
                          "(use \"A\", \"B\" or \"AB\")")
     decks = decks.upper()
+    return check_players(raw_players, decks), decks
 
+
+def check_players(raw_players: list, decks: str) -> list[Player]:
+    """Each player's entry and the copies in play (C1) with `decks` ("A", "B" or "AB"),
+    for any number of players (a table whose entries are still coming in): the checks
+    and words of parse()."""
     players, names = [], set()
     for i, raw in enumerate(raw_players):
         name = raw.get("name")
@@ -150,7 +156,7 @@ def parse(table) -> tuple[list[Player], str]:
                 raise ScoreError(f'players[{i}] "{p.name}".{place}.{clan}',
                                  f"{clan} {value} is in play more often than decks {decks} "
                                  f"hold it ({held})")
-    return players, decks
+    return players
 
 
 # ---- scoring -------------------------------------------------------------------------

@@ -2,9 +2,10 @@
 
 Every page and API call carries the table's token in its path (the token is the
 capability; compared in constant time). Every request names a host this table is served
-on (no DNS rebinding), and a POST comes from no page or from the table's own: a foreign
-page's Origin is refused, as is any body not sent as application/json (a foreign page
-can send text/plain without asking first). Store calls run one at a time on one worker
+on (no DNS rebinding), and a change (POST, PUT, DELETE) comes from no page or from the
+table's own: a foreign page's Origin is refused, as is any body not sent as
+application/json (a foreign page can send text/plain without asking first). Each game's
+scoring routes are in companion/web/games/. Store calls run one at a time on one worker
 thread, so SQLite's fsync never stalls the event streams and draws never interleave."""
 
 import asyncio
@@ -29,6 +30,7 @@ from starlette.staticfiles import StaticFiles
 
 from companion.errors import shown
 from companion.web.errors import WebError
+from companion.web.games import Web, routes as game_routes
 from companion.web.look import Look
 from companion.web.store import Store
 from scorers import lugvanion as vote
@@ -256,6 +258,7 @@ def create_app(store: Store, look: Look, allowed_hosts: list[str],
         Route("/t/{token}/api/draw", draw, methods=["POST"]),
         Route("/t/{token}/api/undo", undo, methods=["POST"]),
         Route("/t/{token}/api/events", events),
+        *game_routes(Web(store, run, hub.publish, table, _json_body)),
         Mount("/static", StaticFiles(directory=PAGE / "static")),
     ]
     middleware = [Middleware(_Headers), Middleware(_Served, hosts=allowed_hosts, port=port)]
@@ -295,7 +298,8 @@ def _authority(url: str) -> tuple[str, int | None] | None:
 
 class _Served:
     """Answers only to the hosts this table is served on (a Host header "[::1]:8000" is
-    an IPv6 host, not "["), and takes a POST only from no page or the table's own."""
+    an IPv6 host, not "["), and takes a change (POST, PUT, DELETE) only from no page or
+    the table's own."""
 
     def __init__(self, app, hosts: list[str], port: int | None):
         self.app, self.hosts, self.port = app, {_host(h) for h in hosts}, port
@@ -315,7 +319,7 @@ class _Served:
         if host is None or host[0] not in self.hosts:
             return 400, "Host", "not a name this table is served on"
         origin = headers.get("origin")
-        if scope["method"] == "POST" and origin is not None:
+        if scope["method"] not in ("GET", "HEAD") and origin is not None:
             ours = origin.lower().startswith("http://") and _authority(origin)
             if not ours or ours[0] not in self.hosts or (
                     self.port is not None and (ours[1] or 80) != self.port):

@@ -1,0 +1,195 @@
+"""Covenia end scores from the table's phones: each player's entry (her area and hand,
+as in the score file), scored by scorers.covenia as `companion score covenia` scores it.
+
+The open game's state: {"decks": "A" | "B" | "AB" | None, "players": [entry, ...]}, each
+entry {"name", "area", "hand"} as sent, in the order the players first entered them."""
+
+import asyncio
+import tempfile
+from pathlib import Path
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+from companion.errors import shown
+from companion.web.errors import WebError
+from companion.web.games import Web, player_name, scored
+from scorers import covenia as scorer
+from scorers.errors import ScoreError
+
+GAME = "covenia"
+EMPTY = {"decks": None, "players": []}
+
+
+def score_file(state: dict) -> dict:
+    """The score file holding these entries (what the CLI would read)."""
+    table = {"players": [dict(p) for p in state["players"]]}
+    if state.get("decks"):
+        table["decks"] = state["decks"]
+    return table
+
+
+def result(state: dict) -> scorer.Result:
+    """The score, or a 409 in the CLI's words when these entries do not score yet."""
+    try:
+        return scorer.score(score_file(state))
+    except ScoreError as e:
+        raise WebError(409, e.field or "players", e.message) from None
+
+
+def view(state: dict) -> dict:
+    """What the phones show: the entries, and the score or why there is none yet."""
+    from companion.score.covenia import as_json
+
+    out = {"game": GAME, "open": bool(state["players"]), "decks": state.get("decks"),
+           "entries": state["players"], "score": None, "problem": None}
+    try:
+        out["score"] = as_json(scorer.score(score_file(state)))
+    except ScoreError as e:
+        out["problem"] = f"{e.field}: {e.message}" if e.field else e.message
+    return out
+
+
+def check(state: dict) -> None:
+    """Each entry and the copies in play, with the CLI's checks and words; the decks not
+    yet chosen, the most copies the game allows (both decks)."""
+    scored(scorer.check_players, [dict(p) for p in state["players"]],
+           state.get("decks") or "AB")
+
+
+def routes(web: Web) -> list:
+    store = web.store
+
+    def state() -> dict:
+        return store.games.get(GAME) or {**EMPTY, "players": []}
+
+    def put(name: str, body) -> dict:
+        if not isinstance(body, dict):
+            raise WebError(400, "body", "must be a JSON object with area and hand")
+        if "name" in body and body["name"] != name:
+            raise WebError(400, "name", "the name is the one in the path")
+        entry = {"name": name, **{k: v for k, v in body.items() if k != "name"}}
+        entry.setdefault("area", {})
+        entry.setdefault("hand", {})
+        now = state()
+        players = [p for p in now["players"]]
+        at = next((i for i, p in enumerate(players) if p["name"] == name), None)
+        if at is None:
+            if len(players) >= 4:
+                raise WebError(409, "players", "Covenia is for 2 to 4 players: this game "
+                                               "has 4 (delete one first)")
+            players.append(entry)
+        else:
+            players[at] = entry
+        new = {**now, "players": players}
+        check(new)
+        store.save_game(GAME, new)
+        return view(new)
+
+    def delete(name: str) -> dict:
+        now = state()
+        players = [p for p in now["players"] if p["name"] != name]
+        if len(players) == len(now["players"]):
+            raise WebError(404, "name", f"{shown(name, 40)} has no entry in this game")
+        new = {**now, "players": players}
+        store.save_game(GAME, new if players or new.get("decks") else None)
+        return view(new)
+
+    def set_decks(body) -> dict:
+        if not isinstance(body, dict) or set(body) != {"decks"}:
+            raise WebError(400, "body", 'send {"decks": "A"}, "B", "AB" or null')
+        decks = body["decks"]
+        if decks is not None:
+            if not isinstance(decks, str) or decks.upper() not in scorer.DECKS:
+                raise WebError(400, "decks", f"{shown(decks, 20)} is not a deck choice (use "
+                                             '"A", "B" or "AB")')
+            decks = decks.upper()
+        new = {**state(), "decks": decks}
+        check(new)
+        store.save_game(GAME, new if new["players"] or decks else None)
+        return view(new)
+
+    def close() -> dict:
+        from companion.score.covenia import as_json
+
+        now = store.games.get(GAME)
+        if not now or not now["players"]:
+            raise WebError(409, "game", "no Covenia game is open")
+        answer = as_json(result(now))
+        entry = store.close_game(GAME, {
+            "players": [p["name"] for p in answer["players"]],
+            "scores": {p["name"]: p["total"] for p in answer["players"]},
+            "winners": answer["winners"], "result": answer, "entries": now["players"],
+            "decks": now.get("decks")})
+        return entry, view(state())
+
+    async def changed(request: Request, fn, *args):
+        web.table(request)
+        answer = await web.run(fn, *args)
+        web.publish(GAME, answer)
+        return JSONResponse(answer)
+
+    async def get_state(request: Request):
+        web.table(request)
+        return JSONResponse(await web.run(lambda: view(state())))
+
+    async def get_score(request: Request):
+        from companion.score.covenia import as_json
+
+        web.table(request)
+        return JSONResponse(as_json(await web.run(lambda: result(state()))))
+
+    async def put_player(request: Request):
+        web.table(request)
+        name = player_name(request.path_params["name"])
+        return await changed(request, put, name, await web.body(request))
+
+    async def delete_player(request: Request):
+        web.table(request)
+        return await changed(request, delete, player_name(request.path_params["name"]))
+
+    async def put_decks(request: Request):
+        web.table(request)
+        return await changed(request, set_decks, await web.body(request))
+
+    async def post_close(request: Request):
+        web.table(request)
+        await web.body(request)
+        entry, shown_now = await web.run(close)
+        web.publish(GAME, shown_now)
+        web.publish("history", {"closed": entry})
+        return JSONResponse(entry)
+
+    async def scorebook(request: Request):
+        from companion.score import covenia as sc
+
+        web.table(request)
+        lang = request.query_params.get("lang", "en")
+        paper = request.query_params.get("paper", "a4")
+        if lang not in ("en", "fr"):
+            raise WebError(400, "lang", f"unknown language {shown(lang, 10)} (use en, fr)")
+        if paper not in ("a4", "letter"):
+            raise WebError(400, "paper", f"unknown paper {shown(paper, 10)} (use a4, letter)")
+        res = await web.run(lambda: result(state()))
+
+        def draw() -> bytes:
+            with tempfile.TemporaryDirectory() as folder:
+                path = Path(folder) / "scorebook.pdf"
+                sc.write_pdf(path, res, sc.words(), lang, paper)
+                return path.read_bytes()
+
+        pdf = await asyncio.to_thread(draw)
+        return Response(pdf, media_type="application/pdf", headers={
+            "Content-Disposition": f'attachment; filename="covenia-score-{lang}.pdf"'})
+
+    base = "/t/{token}/api/covenia"
+    return [
+        Route(base, get_state),
+        Route(f"{base}/score", get_score),
+        Route(f"{base}/scorebook.pdf", scorebook),
+        Route(f"{base}/players/{{name}}", put_player, methods=["PUT"]),
+        Route(f"{base}/players/{{name}}", delete_player, methods=["DELETE"]),
+        Route(f"{base}/decks", put_decks, methods=["PUT"]),
+        Route(f"{base}/close", post_close, methods=["POST"]),
+    ]

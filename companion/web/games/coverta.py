@@ -1,0 +1,163 @@
+"""Coverta's continuous play from the table's phones: one round at a time (every
+player's hand count and the first steal, RULINGS V6), scored by scorers.coverta as
+`companion score coverta` scores the same ledger.
+
+The open game's state is the ledger's content: {"players": [...], "rounds": [...]}. The
+first round names the players (in its order); a game whose every round is undone has
+none yet."""
+
+import json
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+from companion.web.errors import WebError
+from companion.web.games import Web, idempotency_key, scored
+from scorers import coverta as rules
+
+GAME = "coverta"
+MAX_ROUNDS = 500
+
+
+def as_json(state: dict) -> dict:
+    from companion.score.coverta import as_json as cli_json
+
+    return cli_json(rules.standings(state))
+
+
+def view(state: dict | None) -> dict:
+    if not state:
+        return {"game": GAME, "open": False, "players": [], "rounds": [], "score": None}
+    return {"game": GAME, "open": True, "players": state["players"],
+            "rounds": state["rounds"], "score": as_json(state)}
+
+
+def ledger_toml(state: dict) -> str:
+    """The ledger file `companion coverta round` would have written for these rounds."""
+    import tomlkit
+
+    from companion.score.ledger import Ledger, appended
+    from companion.score.toml_out import checked_dump
+
+    if not state["rounds"]:
+        doc = tomlkit.document()
+        doc["players"] = state["players"]
+        return checked_dump(doc, {"players": state["players"]}, "the ledger")
+    text, table = "", None
+    for r in state["rounds"]:
+        text, table = appended(Ledger(text, table, None) if table else None,
+                               state["players"], r)
+    return text
+
+
+def routes(web: Web) -> list:
+    store = web.store
+
+    def add(body, key: str) -> tuple[dict, bool]:
+        request = json.dumps(body, sort_keys=True)
+        seen = store.answered(f"{GAME}:{key}")
+        if seen:
+            if seen[0] != request:
+                raise WebError(409, "Idempotency-Key", "already used for another round")
+            return seen[1], False, None
+        if not isinstance(body, dict):
+            raise WebError(400, "body", 'must be a JSON object: {"hands": {...}, '
+                                        '"first_steal": NAME}')
+        entry = {k: v for k, v in body.items() if not (k == "first_steal" and v is None)}
+        now = store.games.get(GAME) or {"players": [], "rounds": []}
+        players = now["players"]
+        if not players:
+            hands = entry.get("hands")
+            if not isinstance(hands, dict):
+                raise WebError(400, "hands", "missing: give every player's hand count")
+            players = scored(rules.check_players, list(hands))
+        if len(now["rounds"]) >= MAX_ROUNDS:
+            raise WebError(409, "rounds", f"a game keeps at most {MAX_ROUNDS} rounds")
+        scored(rules.check_round, players, entry, f"rounds[{len(now['rounds'])}]")
+        new = {"players": players, "rounds": [*now["rounds"], entry]}
+        standing = as_json(new)
+        answer = {"round": len(new["rounds"]), "points": standing["rounds"][-1], **standing}
+        store.save_game(GAME, new, (f"{GAME}:{key}", request, answer))
+        return answer, True, view(new)
+
+    def undo(number: int | None) -> tuple[dict, bool]:
+        now = store.games.get(GAME)
+        rounds = now["rounds"] if now else []
+        if number is not None and number > len(rounds):  # already undone: a repeated tap
+            return {"undone": number, **view(now)}, False
+        if not rounds:
+            raise WebError(409, "rounds", "there is no round to undo")
+        if number is not None and number != len(rounds):
+            raise WebError(409, "round", f"only the last round ({len(rounds)}) can be undone")
+        new = {**now, "rounds": rounds[:-1]}
+        store.save_game(GAME, new if new["rounds"] else None)
+        return {"undone": len(rounds), **view(new if new["rounds"] else None)}, True
+
+    def close() -> dict:
+        now = store.games.get(GAME)
+        if not now or not now["rounds"]:
+            raise WebError(409, "game", "no Coverta game is open (enter a round first)")
+        answer = as_json(now)
+        return store.close_game(GAME, {
+            "players": answer["players"], "scores": answer["totals"],
+            "winners": answer["winners"], "result": answer})
+
+    async def get_state(request: Request):
+        web.table(request)
+        return JSONResponse(await web.run(lambda: view(store.games.get(GAME))))
+
+    def opened() -> dict:
+        now = store.games.get(GAME)
+        if not now:
+            raise WebError(409, "game", "no Coverta game is open (enter a round first)")
+        return now
+
+    async def get_score(request: Request):
+        web.table(request)
+        return JSONResponse(await web.run(lambda: as_json(opened())))
+
+    async def get_ledger(request: Request):
+        web.table(request)
+        text = await web.run(lambda: ledger_toml(opened()))
+        return Response(text, media_type="application/toml", headers={
+            "Content-Disposition": 'attachment; filename="ledger.toml"'})
+
+    async def post_round(request: Request):
+        web.table(request)
+        key = idempotency_key(request, "round")
+        answer, made, now = await web.run(add, await web.body(request), key)
+        if made:
+            web.publish(GAME, now)
+        return JSONResponse(answer)
+
+    async def delete_last(request: Request):
+        web.table(request)
+        raw = request.query_params.get("round")
+        number = None
+        if raw is not None:
+            if not (raw.isascii() and raw.isdigit() and 0 < len(raw) <= 4 and int(raw) > 0):
+                raise WebError(400, "round", "must be a round's number, 1 or more")
+            number = int(raw)
+        answer, made = await web.run(undo, number)
+        if made:
+            web.publish(GAME, {k: v for k, v in answer.items() if k != "undone"})
+        return JSONResponse(answer)
+
+    async def post_close(request: Request):
+        web.table(request)
+        await web.body(request)
+        entry = await web.run(close)
+        web.publish(GAME, view(None))
+        web.publish("history", {"closed": entry})
+        return JSONResponse(entry)
+
+    base = "/t/{token}/api/coverta"
+    return [
+        Route(base, get_state),
+        Route(f"{base}/score", get_score),
+        Route(f"{base}/ledger.toml", get_ledger),
+        Route(f"{base}/rounds", post_round, methods=["POST"]),
+        Route(f"{base}/rounds/last", delete_last, methods=["DELETE"]),
+        Route(f"{base}/close", post_close, methods=["POST"]),
+    ]

@@ -1,0 +1,59 @@
+"""The table's history: every closed game (date, game, players, scores, winners), as
+JSON and as CSV, with each player's games played and won."""
+
+import csv
+import io
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+from companion.web.games import Web
+
+CSV_FIELDS = ("id", "date", "game", "player", "score", "won")
+
+
+def players(history: list[dict]) -> dict[str, dict]:
+    out: dict[str, dict] = {}
+    for game in history:
+        for name in game["players"]:
+            p = out.setdefault(name, {"played": 0, "won": 0})
+            p["played"] += 1
+            p["won"] += name in game["winners"]
+    return out
+
+
+def cell(value) -> str:
+    """A spreadsheet never runs a cell as a formula: = + - @ led by a quote."""
+    text = "" if value is None else str(value)
+    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
+
+
+def as_csv(history: list[dict]) -> str:
+    out = io.StringIO()
+    w = csv.writer(out, lineterminator="\r\n")
+    w.writerow(CSV_FIELDS)
+    for g in history:
+        for name in g["players"]:
+            score = g["scores"].get(name) if isinstance(g["scores"], dict) else None
+            w.writerow([g["id"], g["date"], g["game"], cell(name),
+                        "" if score is None else score, int(name in g["winners"])])
+    return out.getvalue()
+
+
+def routes(web: Web) -> list:
+    store = web.store
+
+    async def get_history(request: Request):
+        web.table(request)
+        games = await web.run(lambda: list(store.history))
+        return JSONResponse({"games": games, "players": players(games)})
+
+    async def get_csv(request: Request):
+        web.table(request)
+        games = await web.run(lambda: list(store.history))
+        return Response(as_csv(games), media_type="text/csv; charset=utf-8", headers={
+            "Content-Disposition": 'attachment; filename="table-history.csv"'})
+
+    return [Route("/t/{token}/api/history", get_history),
+            Route("/t/{token}/api/history.csv", get_csv)]

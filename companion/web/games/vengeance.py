@@ -1,0 +1,58 @@
+"""Vengeance's turn resolver from a phone: `companion vengeance resolve`'s options as
+JSON, answered as its --json answers (scorers.vengeance)."""
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse
+from starlette.routing import Route
+
+from companion.errors import CompanionError, shown
+from companion.web.errors import WebError
+from companion.web.games import Web, scored
+
+TYPES = ("herb", "mineral", "potion")
+FIELDS = (*TYPES, "artifacts", "incantations")
+
+
+def whole(n, field: str) -> int:
+    if isinstance(n, bool) or not isinstance(n, int):
+        raise WebError(400, field, f"{shown(n, 20)} is not a whole number")
+    return n
+
+
+def resolve(body) -> dict:
+    from companion.commands.vengeance import parse_artifact
+    from scorers import vengeance as rules
+
+    if not isinstance(body, dict):
+        raise WebError(400, "body", "must be a JSON object: herb, mineral, potion, "
+                                    "artifacts, incantations")
+    for key in body:
+        if key not in FIELDS:
+            raise WebError(400, "body", f"unknown field {shown(key, 40)} (use "
+                                        f"{', '.join(FIELDS)})")
+    counts = {t: whole(body.get(t, 0), t) for t in TYPES}
+    artifacts, incantations = body.get("artifacts", []), body.get("incantations", [])
+    if not isinstance(artifacts, list) or len(artifacts) > 13:
+        raise WebError(400, "artifacts", 'a list of up to 13 "NUMBER:TYPE" (e.g. "12:potion")')
+    if not isinstance(incantations, list) or len(incantations) > 13:
+        raise WebError(400, "incantations", "a list of up to 13 numbers")
+    played = []
+    for i, a in enumerate(artifacts):
+        if not isinstance(a, str):
+            raise WebError(400, f"artifacts[{i}]", f"{shown(a, 20)} is not \"NUMBER:TYPE\"")
+        try:
+            played.append(parse_artifact(a))
+        except CompanionError as e:
+            raise WebError(400, f"artifacts[{i}]", e.message) from None
+    spells = [whole(n, f"incantations[{i}]") for i, n in enumerate(incantations)]
+    r = scored(rules.resolve, counts, played, spells)
+    return {"order": [s.as_dict() for s in r.order], "removed": r.removed,
+            "counts": r.counts, "winner": r.winner}
+
+
+def routes(web: Web) -> list:
+    async def post_resolve(request: Request):
+        web.table(request)
+        return JSONResponse(resolve(await web.body(request)))
+
+    return [Route("/t/{token}/api/vengeance/resolve", post_resolve, methods=["POST"])]
