@@ -295,3 +295,34 @@ def test_every_change_is_on_the_event_stream(server):
     assert [e for e, _ in got] == ["covenia", "covenia", "coverta", "covenia", "history"]
     assert got[1][1]["score"]["winners"] == ["Bo"]
     assert got[2][1]["score"]["totals"] == {"Ana": -1, "Bo": 3}
+
+
+def test_a_lugvanion_game_closes_into_the_history_with_its_guilds_and_governor(tmp_path):
+    data = tmp_path / "table.sqlite3"
+    s = Server(data, "--players", "red=Ana,blue=Bo,green,yellow").start()
+    try:
+        assert httpx.post(s.api("lugvanion/close"), json={}).status_code == 409  # nothing held
+        rigged = {"red": 8, "blue": 0, "green": 0, "yellow": 0}
+        for guild in ("forge", "jewellery"):
+            assert s.draw(guild, rigged).json()["winner"] == "red"
+        assert s.state()["governor"] == "red"
+        closed = httpx.post(s.api("lugvanion/close"), json={})
+        assert closed.status_code == 200, closed.text
+        entry = closed.json()
+        assert (entry["governor"], entry["winners"]) == ("Ana", ["Ana"])
+        assert entry["guilds"] == {"forge": "Ana", "jewellery": "Ana", "herbalism": None,
+                                   "academy": None}
+        assert entry["scores"] == {"Ana": 2, "Bo": 0, "green": 0, "yellow": 0}
+        state = s.state()
+        assert state["draws"] == [] and state["governor"] is None
+        assert all(g["holder"] is None for g in state["guilds"].values())
+        assert httpx.post(s.api("undo"), json={"id": 2}).status_code == 409
+        assert s.draw("forge", rigged).json()["id"] == 3  # the next game draws on
+    finally:
+        s.stop()
+    again = Server(data).start()
+    try:
+        assert httpx.get(again.api("history")).json()["games"] == [entry]
+        assert [d["id"] for d in again.state()["draws"]] == [3]
+    finally:
+        again.stop()

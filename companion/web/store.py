@@ -81,6 +81,8 @@ class Store:
         self.draws: list[dict] = [
             {**json.loads(result), "undone": bool(undone)}
             for result, undone in conn.execute("SELECT result, undone FROM draws ORDER BY id")]
+        # Draws up to this id belong to Lugvanion games closed into the history.
+        self.closed_draws = int(meta.get("lugvanion_closed", "0"))
         self.games: dict[str, dict] = {
             game: json.loads(state) for game, state in conn.execute(
                 "SELECT game, state FROM games ORDER BY game")}
@@ -170,7 +172,7 @@ class Store:
     def holders(self) -> dict[str, str | None]:
         held = dict.fromkeys(self.guilds)
         for d in self.draws:
-            if not d["undone"]:
+            if not d["undone"] and d["id"] > self.closed_draws:
                 held[d["guild"]] = d["winner"]
         return held
 
@@ -182,7 +184,7 @@ class Store:
 
     def state(self) -> dict:
         return {"players": self.players, **self.summary(), "tie_rule": self.tie_rule,
-                "draws": self.draws}
+                "draws": self.draws[self.closed_draws:]}
 
     # ---- changing --------------------------------------------------------------------
 
@@ -223,7 +225,7 @@ class Store:
     def undo(self, draw_id: int | None) -> tuple[dict, bool]:
         """Take back the last draw still in force (or check that `draw_id` is that draw or
         already undone). Returns (the undone draw, undone now)."""
-        live = [d for d in self.draws if not d["undone"]]
+        live = [d for d in self.draws if not d["undone"] and d["id"] > self.closed_draws]
         if draw_id is None:
             if not live:
                 raise WebError(409, "id", "there is no draw to undo")
@@ -232,6 +234,8 @@ class Store:
             if not 1 <= draw_id <= len(self.draws):
                 raise WebError(400, "id", f"there is no draw {draw_id}")
             target = self.draws[draw_id - 1]
+            if draw_id <= self.closed_draws:
+                raise WebError(409, "id", f"draw {draw_id} belongs to a closed game")
             if target["undone"]:
                 return target, False
             if target is not live[-1]:
@@ -272,14 +276,20 @@ class Store:
 
     def close_game(self, game: str, record: dict) -> dict:
         """End the open `game` and keep `record` (players, scores, winners...) in the
-        history, in one transaction. Returns the history entry."""
+        history, in one transaction. Returns the history entry. Lugvanion's game is the
+        draws since the last one closed: they stay, the next game starts with none held."""
         closed = _now()
         with _transaction(self.conn):
             self.conn.execute("DELETE FROM games WHERE game = ?", (game,))
+            if game == "lugvanion":
+                self.conn.execute("INSERT OR REPLACE INTO meta VALUES ('lugvanion_closed', ?)",
+                                  (str(len(self.draws)),))
             cursor = self.conn.execute(
                 "INSERT INTO history (closed, game, record) VALUES (?, ?, ?)",
                 (closed, game, json.dumps(record)))
         self.games.pop(game, None)
+        if game == "lugvanion":
+            self.closed_draws = len(self.draws)
         entry = {"id": cursor.lastrowid, "date": closed, "game": game, **record}
         self.history.append(entry)
         return entry
