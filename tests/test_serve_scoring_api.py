@@ -6,6 +6,7 @@ Vengeance as `companion vengeance resolve --json`, and the history kept across r
 import contextlib
 import csv
 import io
+import os
 import json
 import sys
 import threading
@@ -13,6 +14,7 @@ import tomllib
 from pathlib import Path
 
 import httpx
+from hypothesis import given, settings, strategies as st
 import pytest
 
 from companion.cli import main
@@ -326,3 +328,37 @@ def test_a_lugvanion_game_closes_into_the_history_with_its_guilds_and_governor(t
         assert [d["id"] for d in again.state()["draws"]] == [3]
     finally:
         again.stop()
+
+
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers(-3, 45) | st.sampled_from(
+        ["red", "rouge", "Ana", "Bo", "12:potion", "", "x" * 50, "7"]),
+    lambda inner: st.lists(inner, max_size=5) | st.dictionaries(
+        st.sampled_from(["area", "hand", "red", "blue", "hands", "Ana", "Bo", "first_steal",
+                         "herb", "artifacts", "incantations", "name", "decks"]),
+        inner, max_size=5),
+    max_leaves=20)
+
+
+def test_no_body_ever_makes_a_500(server):
+    """Any JSON to every change: an answer in words (200, 400 or 409), never a 500."""
+    calls = [("PUT", "covenia/players/Ana"), ("PUT", "covenia/decks"),
+             ("POST", "coverta/rounds"), ("POST", "vengeance/resolve"),
+             ("POST", "covenia/close"), ("POST", "coverta/close")]
+    seen = set()
+
+    @settings(max_examples=150, deadline=None)
+    @given(st.sampled_from(calls), JSON)
+    def check(call, body):
+        method, path = call
+        r = httpx.request(method, server.api(path), json=body, timeout=10,
+                          headers={"Idempotency-Key": os.urandom(6).hex()})
+        assert r.status_code in (200, 400, 409), (call, body, r.text)
+        assert r.json().get("error") or r.status_code == 200
+        seen.add(r.status_code)
+
+    check()
+    assert 400 in seen
+    for path in ("covenia", "covenia/score", "coverta", "coverta/score", "coverta/ledger.toml",
+                 "history", "history.csv"):
+        assert httpx.get(server.api(path)).status_code in (200, 409)
