@@ -111,7 +111,7 @@ def test_the_installed_command_builds_a_kit_into_output_under_the_current_folder
 def test_the_installed_command_exports_cards_for_a_print_shop(installed):
     r = companion(installed, "export", "coverta", "cards-pdf", "--only", "rules")
     assert r.returncode == 0, r.stderr
-    assert list((installed[2] / "output").glob("coverta*/*.pdf"))
+    assert list((installed[2] / "output" / "coverta" / "cards-pdf").glob("*.pdf"))
     nothing_read_from_the_checkout(installed)
 
 
