@@ -118,6 +118,11 @@ def test_covenia_entry_is_replaced_deleted_and_refused_in_the_clis_words(server,
     assert httpx.delete(server.api("covenia/players/Bo")).status_code == 404
     state = httpx.get(server.api("covenia")).json()
     assert [e["name"] for e in state["entries"]] == ["Ana"]
+    # Any name, a slash or a tag in it too, is a player's name (sent percent-encoded).
+    for name in ("<b>a/b</b>", "Zoé 🎲"):
+        assert put(server, name.replace("/", "%2F"), {"hand": {"blue": [9]}}).status_code == 200
+        assert name in [e["name"] for e in httpx.get(server.api("covenia")).json()["entries"]]
+        assert httpx.delete(server.api(f"covenia/players/{name}")).status_code == 200
 
 
 def _file(tmp_path, players):

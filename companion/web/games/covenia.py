@@ -188,8 +188,8 @@ def routes(web: Web) -> list:
         Route(base, get_state),
         Route(f"{base}/score", get_score),
         Route(f"{base}/scorebook.pdf", scorebook),
-        Route(f"{base}/players/{{name}}", put_player, methods=["PUT"]),
-        Route(f"{base}/players/{{name}}", delete_player, methods=["DELETE"]),
+        Route(f"{base}/players/{{name:path}}", put_player, methods=["PUT"]),
+        Route(f"{base}/players/{{name:path}}", delete_player, methods=["DELETE"]),
         Route(f"{base}/decks", put_decks, methods=["PUT"]),
         Route(f"{base}/close", post_close, methods=["POST"]),
     ]

@@ -138,6 +138,10 @@
     source.addEventListener("error", function () { setLive(false); });
     source.addEventListener("draw", function (e) { onDraw(JSON.parse(e.data)); });
     source.addEventListener("undo", function (e) { onUndo(JSON.parse(e.data)); });
+    source.addEventListener("closed", function () { resync(); });
+    // The other games' part of the page (games.js) listens on the same stream.
+    window.tableSource = source;
+    document.dispatchEvent(new CustomEvent("table-source", { detail: source }));
   }
 
   function setLive(on) {
@@ -427,10 +431,12 @@
 
   // ---- start -------------------------------------------------------------------------
 
+  window.tableLang = function () { return lang; };
   document.getElementById("lang").addEventListener("click", function () {
     lang = lang === "en" ? "fr" : "en";
     try { localStorage.setItem("lang", lang); } catch (e) { /* private mode */ }
     render();
+    document.dispatchEvent(new CustomEvent("table-lang"));
   });
 
   // Phones drop live streams when the screen locks: catch up when it wakes.

@@ -1,0 +1,467 @@
+// The table's other games on the phone page: the game picker, Covenia's end scores
+// (each player her own entry), Coverta's rounds, Vengeance's turn resolver and the
+// table's history. Plain script, no libraries; every text through textContent.
+(function () {
+  "use strict";
+
+  var setup = JSON.parse(document.getElementById("setup").textContent);
+  var api = location.pathname.replace(/\/+$/, "") + "/api/";
+  var GAMES = ["covenia", "coverta", "lugvanion", "vengeance", "history"];
+  var CLANS = ["red", "yellow", "green", "blue", "purple"];
+  var current = "lugvanion";
+  var data = { covenia: null, coverta: null, history: null };
+  var me = { name: "", area: {}, hand: {}, error: "", busy: false };
+  var round = { key: null, error: "", busy: false };
+  var turn = { answer: null, error: "" };
+
+  try { current = localStorage.getItem("game") || current; } catch (e) { /* private */ }
+  if (GAMES.indexOf(current) < 0) current = "lugvanion";
+  try { me.name = localStorage.getItem("player") || ""; } catch (e) { /* private */ }
+
+  function lang() { return window.tableLang ? window.tableLang() : "en"; }
+
+  function t(key, fields) {
+    var s = (setup.texts[key] || {})[lang()] || key;
+    return s.replace(/\{(\w+)\}/g, function (m, name) {
+      return fields && name in fields ? String(fields[name]) : m;
+    });
+  }
+
+  function el(tag, cls, text) {
+    var e = document.createElement(tag);
+    if (cls) e.className = cls;
+    if (text !== undefined && text !== null) e.textContent = text;
+    return e;
+  }
+
+  function button(text, cls, onClick) {
+    var b = el("button", cls, text);
+    b.type = "button";
+    b.addEventListener("click", onClick);
+    return b;
+  }
+
+  function clear(node) {
+    while (node.firstChild) node.removeChild(node.firstChild);
+    return node;
+  }
+
+  function listing(names) {
+    if (names.length < 2) return names.join("");
+    return names.slice(0, -1).join(", ") + " " + t("and") + " " + names[names.length - 1];
+  }
+
+  function newKey() {
+    var bytes = new Uint8Array(16);
+    crypto.getRandomValues(bytes);
+    return Array.prototype.map.call(bytes, function (b) {
+      return ("0" + b.toString(16)).slice(-2);
+    }).join("");
+  }
+
+  function request(method, path, body, headers) {
+    var init = { method: method, headers: headers || {}, cache: "no-store" };
+    if (body !== undefined) {
+      init.headers["Content-Type"] = "application/json";
+      init.body = JSON.stringify(body);
+    }
+    return fetch(api + path, init).then(function (r) {
+      return r.json().catch(function () { return { error: r.statusText }; })
+        .then(function (d) {
+          if (!r.ok) { var e = new Error(d.error || r.statusText); e.status = r.status; throw e; }
+          return d;
+        });
+    });
+  }
+
+  function load(game) {
+    return request("GET", game).then(function (d) { data[game] = d; render(); })
+      .catch(function () { /* the stream's reconnection will resync */ });
+  }
+
+  function resync() { load("covenia"); load("coverta"); load("history"); }
+
+  // ---- the picker --------------------------------------------------------------------
+
+  function pick(game) {
+    current = game;
+    try { localStorage.setItem("game", game); } catch (e) { /* private */ }
+    render();
+  }
+
+  function renderPicker() {
+    var nav = clear(document.getElementById("picker"));
+    GAMES.forEach(function (g) {
+      var b = button(t("g_" + g), g === current ? "tab on" : "tab", function () { pick(g); });
+      b.setAttribute("aria-pressed", g === current ? "true" : "false");
+      nav.appendChild(b);
+    });
+    GAMES.forEach(function (g) {
+      document.getElementById("game-" + g).hidden = g !== current;
+    });
+    document.getElementById("governor").style.display = current === "lugvanion" ? "" : "none";
+  }
+
+  // ---- Covenia -----------------------------------------------------------------------
+
+  function entryOf(name) {
+    var list = data.covenia ? data.covenia.entries : [];
+    for (var i = 0; i < list.length; i++) if (list[i].name === name) return list[i];
+    return null;
+  }
+
+  function startEntry(name) {
+    var e = entryOf(name) || { area: {}, hand: {} };
+    me = { name: name, area: copy(e.area), hand: copy(e.hand), error: "", busy: false };
+    try { localStorage.setItem("player", name); } catch (x) { /* private */ }
+    render();
+  }
+
+  function copy(o) { return JSON.parse(JSON.stringify(o || {})); }
+
+  function toggle(part, clan, v) {
+    var list = (me[part][clan] || []).slice();
+    var at = list.indexOf(v);
+    if (at >= 0) list.splice(at, 1); else list.push(v);
+    list.sort(function (a, b) { return a - b; });  // a column always rises
+    if (list.length) me[part][clan] = list; else delete me[part][clan];
+    me.saved = false;
+    render();
+  }
+
+  function save() {
+    me.busy = true; me.error = "";
+    request("PUT", "covenia/players/" + encodeURIComponent(me.name),
+            { area: me.area, hand: me.hand })
+      .then(function (d) { data.covenia = d; me.busy = false; me.saved = true; render(); })
+      .catch(function (e) { me.busy = false; me.error = e.message; render(); });
+    render();
+  }
+
+  function valueGrid(part, clan) {
+    var row = el("div", "values");
+    row.setAttribute("data-clan", clan);
+    for (var v = 1; v <= 10; v++) {
+      (function (v) {
+        var on = (me[part][clan] || []).indexOf(v) >= 0;
+        var b = button(String(v), on ? "value on clan-" + clan : "value clan-" + clan,
+                       function () { toggle(part, clan, v); });
+        b.setAttribute("aria-pressed", on ? "true" : "false");
+        b.setAttribute("aria-label", t("clan_" + clan) + " " + v + " (" + part + ")");
+        row.appendChild(b);
+      })(v);
+    }
+    return row;
+  }
+
+  function scoreTable(score) {
+    var table = el("table", "scores");
+    var head = el("tr");
+    head.appendChild(el("th"));
+    score.players.forEach(function (p) { head.appendChild(el("th", null, p.name)); });
+    table.appendChild(head);
+    CLANS.concat(["bonus", "total"]).forEach(function (row) {
+      var tr = el("tr", row === "total" ? "total-row" : "");
+      tr.appendChild(el("th", null, t(row in { bonus: 1, total: 1 } ? "row_" + row : "clan_" + row)));
+      score.players.forEach(function (p) { tr.appendChild(el("td", null, String(p[row]))); });
+      table.appendChild(tr);
+    });
+    return table;
+  }
+
+  function renderCovenia() {
+    var main = clear(document.getElementById("game-covenia"));
+    var d = data.covenia;
+    var who = el("section", "panel");
+    who.appendChild(el("h2", null, t("g_covenia")));
+    var label = el("label", "label", t("your_name"));
+    var input = el("input", "name");
+    input.id = "covenia-name";
+    input.maxLength = 40;
+    input.value = me.name;
+    label.appendChild(input);
+    who.appendChild(label);
+    who.appendChild(button(t("pick_name"), "primary", function () {
+      if (input.value.trim()) startEntry(input.value.trim());
+    }));
+    main.appendChild(who);
+
+    if (me.name) {
+      var edit = el("section", "panel entry");
+      edit.appendChild(el("h2", null, me.name));
+      edit.appendChild(el("p", "help", t("area")));
+      CLANS.forEach(function (c) {
+        edit.appendChild(el("h3", "clan clan-" + c, t("clan_" + c)));
+        edit.appendChild(valueGrid("area", c));
+      });
+      edit.appendChild(el("p", "help", t("hand")));
+      CLANS.forEach(function (c) {
+        edit.appendChild(el("h3", "clan clan-" + c, t("clan_" + c)));
+        edit.appendChild(valueGrid("hand", c));
+      });
+      if (me.error) edit.appendChild(el("p", "error", t("error", { message: me.error })));
+      var actions = el("div", "actions");
+      var s = button(me.saved ? t("saved") : t("save"), "primary big", save);
+      s.id = "covenia-save";
+      s.disabled = me.busy;
+      actions.appendChild(s);
+      edit.appendChild(actions);
+      main.appendChild(edit);
+    }
+
+    var board = el("section", "panel");
+    board.appendChild(el("h2", null, t("entries")));
+    if (!d || !d.entries.length) board.appendChild(el("p", "help", t("no_entries")));
+    else {
+      var list = el("div", "names");
+      d.entries.forEach(function (e) {
+        list.appendChild(button(e.name, "quiet", function () { startEntry(e.name); }));
+      });
+      board.appendChild(list);
+    }
+    if (d && d.score) {
+      board.appendChild(scoreTable(d.score));
+      var w = d.score.winners;
+      var line = el("p", "winner", t(w.length === 1 ? "winner" : "winners", { names: listing(w) }));
+      line.id = "covenia-winner";
+      board.appendChild(line);
+      var pdf = el("a", "link", t("pdf"));
+      pdf.href = api + "covenia/scorebook.pdf?lang=" + lang();
+      board.appendChild(pdf);
+      board.appendChild(el("div", "actions")).appendChild(
+        button(t("end_game"), "quiet danger", function () { end("covenia"); }));
+    } else if (d && d.problem && d.entries.length) {
+      board.appendChild(el("p", "help", t("not_scored", { message: d.problem })));
+    }
+    main.appendChild(board);
+  }
+
+  function end(game) {
+    if (!window.confirm(t("end_confirm"))) return;
+    request("POST", game + "/close", {}).then(resync).catch(resync);
+  }
+
+  // ---- Coverta -----------------------------------------------------------------------
+
+  function addRound(form, players) {
+    var hands = {};
+    var steal = form.querySelector("select").value;
+    var inputs = form.querySelectorAll("input.count");
+    for (var i = 0; i < inputs.length; i++) {
+      var n = inputs[i].value.trim();
+      hands[players[i]] = /^[0-9]{1,2}$/.test(n) ? parseInt(n, 10) : n;
+    }
+    var body = { hands: hands, first_steal: steal || null };
+    var sent = JSON.stringify(body);
+    if (!round.key || round.sent !== sent) { round.key = newKey(); round.sent = sent; }
+    round.busy = true; round.error = "";
+    request("POST", "coverta/rounds", body, { "Idempotency-Key": round.key })
+      .then(function () { round = { key: null, error: "", busy: false }; return load("coverta"); })
+      .catch(function (e) { round.busy = false; round.error = e.message; render(); });
+  }
+
+  function renderCoverta() {
+    var main = clear(document.getElementById("game-coverta"));
+    var d = data.coverta;
+    var players = d && d.open ? d.players : null;
+    var panel = el("section", "panel");
+    panel.appendChild(el("h2", null, t("g_coverta")));
+    var form = el("div", "round");
+    var names = players;
+    if (!players) {
+      var label = el("label", "label", t("players_names"));
+      var who = el("input", "names-input");
+      who.id = "coverta-players";
+      who.value = round.names || "";
+      who.addEventListener("change", function () { round.names = who.value; render(); });
+      label.appendChild(who);
+      form.appendChild(label);
+      names = (round.names || "").split(",").map(function (s) { return s.trim(); })
+        .filter(function (s) { return s; });
+    }
+    names.forEach(function (p) {
+      var label = el("label", "label", p + " · " + t("hand_count"));
+      var n = el("input", "count");
+      n.inputMode = "numeric";
+      n.setAttribute("aria-label", p);
+      label.appendChild(n);
+      form.appendChild(label);
+    });
+    var steal = el("label", "label", t("first_steal"));
+    var select = el("select");
+    select.appendChild(el("option", null, t("nobody"))).value = "";
+    names.forEach(function (p) { select.appendChild(el("option", null, p)).value = p; });
+    steal.appendChild(select);
+    form.appendChild(steal);
+    if (round.error) form.appendChild(el("p", "error", t("error", { message: round.error })));
+    var add = button(t("add_round"), "primary big", function () { addRound(form, names); });
+    add.id = "coverta-add";
+    add.disabled = round.busy || names.length < 2;
+    form.appendChild(el("div", "actions")).appendChild(add);
+    panel.appendChild(form);
+    main.appendChild(panel);
+
+    var board = el("section", "panel");
+    if (!players) { board.appendChild(el("p", "help", t("no_rounds"))); main.appendChild(board); return; }
+    var table = el("table", "scores");
+    table.id = "coverta-rounds";
+    var head = el("tr");
+    head.appendChild(el("th"));
+    players.forEach(function (p) { head.appendChild(el("th", null, p)); });
+    table.appendChild(head);
+    d.score.rounds.forEach(function (r, i) {
+      var tr = el("tr");
+      tr.appendChild(el("th", null, t("round_n", { n: i + 1 })));
+      players.forEach(function (p) { tr.appendChild(el("td", null, String(r[p]))); });
+      table.appendChild(tr);
+    });
+    var tot = el("tr", "total-row");
+    tot.appendChild(el("th", null, t("row_total")));
+    players.forEach(function (p) { tot.appendChild(el("td", null, String(d.score.totals[p]))); });
+    table.appendChild(tot);
+    board.appendChild(table);
+    var lead = el("p", "winner", t("leader", { names: listing(d.score.winners) }));
+    lead.id = "coverta-leader";
+    board.appendChild(lead);
+    var actions = el("div", "actions");
+    var n = d.score.rounds.length;
+    actions.appendChild(button(t("undo_round"), "quiet danger", function () {
+      request("DELETE", "coverta/rounds/last?round=" + n).then(function () { load("coverta"); })
+        .catch(function () { load("coverta"); });
+    }));
+    actions.appendChild(button(t("end_game"), "quiet danger", function () { end("coverta"); }));
+    board.appendChild(actions);
+    main.appendChild(board);
+  }
+
+  // ---- Vengeance ---------------------------------------------------------------------
+
+  function renderVengeance() {
+    var main = clear(document.getElementById("game-vengeance"));
+    var panel = el("section", "panel");
+    panel.appendChild(el("h2", null, t("g_vengeance")));
+    var fields = {};
+    ["herb", "mineral", "potion"].forEach(function (k) {
+      var label = el("label", "label", t(k));
+      var n = el("input", "count");
+      n.inputMode = "numeric";
+      n.value = turn[k] || "0";
+      n.setAttribute("aria-label", t(k));
+      label.appendChild(n);
+      panel.appendChild(label);
+      fields[k] = n;
+    });
+    ["artifacts", "incantations"].forEach(function (k) {
+      var label = el("label", "label", t(k));
+      var n = el("input", "text");
+      n.value = turn[k] || "";
+      n.setAttribute("aria-label", t(k));
+      label.appendChild(n);
+      panel.appendChild(label);
+      fields[k] = n;
+    });
+    var go = button(t("resolve"), "primary big", function () {
+      var body = {};
+      ["herb", "mineral", "potion"].forEach(function (k) {
+        turn[k] = fields[k].value;
+        var v = fields[k].value.trim();
+        body[k] = /^[0-9]{1,3}$/.test(v) ? parseInt(v, 10) : v;
+      });
+      turn.artifacts = fields.artifacts.value;
+      turn.incantations = fields.incantations.value;
+      body.artifacts = turn.artifacts.split(/[\s,;]+/).filter(function (s) { return s; });
+      body.incantations = turn.incantations.split(/[\s,;]+/).filter(function (s) { return s; })
+        .map(function (s) { return /^[0-9]{1,3}$/.test(s) ? parseInt(s, 10) : s; });
+      request("POST", "vengeance/resolve", body)
+        .then(function (a) { turn.answer = a; turn.error = ""; render(); })
+        .catch(function (e) { turn.answer = null; turn.error = e.message; render(); });
+    });
+    go.id = "vengeance-resolve";
+    panel.appendChild(el("div", "actions")).appendChild(go);
+    if (turn.error) panel.appendChild(el("p", "error", t("error", { message: turn.error })));
+    if (turn.answer) {
+      var steps = el("ol", "steps");
+      turn.answer.order.forEach(function (s) {
+        var key = s.kind === "incantation" ? "step_incantation"
+          : s.discarded ? "step_discarded" : "step_removes";
+        steps.appendChild(el("li", null, t(key, { number: s.number, type: t(s.type || ""),
+                                                   removed: s.removed })));
+      });
+      panel.appendChild(steps);
+      var w = el("p", "winner", turn.answer.winner ? t("turn_winner", { type: t(turn.answer.winner) })
+                                                    : t("turn_none"));
+      w.id = "vengeance-winner";
+      panel.appendChild(w);
+    }
+    main.appendChild(panel);
+  }
+
+  // ---- history -----------------------------------------------------------------------
+
+  function renderHistory() {
+    var main = clear(document.getElementById("game-history"));
+    var d = data.history;
+    var panel = el("section", "panel");
+    panel.appendChild(el("h2", null, t("past_games")));
+    var list = el("ol", "history");
+    list.id = "past-games";
+    if (!d || !d.games.length) list.appendChild(el("li", "empty", t("no_games")));
+    (d ? d.games.slice().reverse() : []).forEach(function (g) {
+      var item = el("li");
+      var head = el("div", "line");
+      head.appendChild(el("span", "num", g.date.slice(0, 10)));
+      head.appendChild(el("span", "gname", t("g_" + g.game)));
+      item.appendChild(head);
+      item.appendChild(el("div", "help", g.players.map(function (p) {
+        return p + " " + (g.scores[p] === undefined ? "" : g.scores[p]);
+      }).join(" · ")));
+      if (g.governor) item.appendChild(el("div", "help", t("governor_was", { name: g.governor })));
+      if (g.winners.length) {
+        item.appendChild(el("div", "winner small", t(g.winners.length === 1 ? "winner" : "winners",
+                                                     { names: listing(g.winners) })));
+      }
+      list.appendChild(item);
+    });
+    panel.appendChild(list);
+    main.appendChild(panel);
+    var per = el("section", "panel");
+    per.appendChild(el("h2", null, t("per_player")));
+    var table = el("table", "scores");
+    table.id = "per-player";
+    Object.keys(d ? d.players : {}).forEach(function (name) {
+      var tr = el("tr");
+      tr.appendChild(el("th", null, name));
+      tr.appendChild(el("td", null, t("played_won", d.players[name])));
+      table.appendChild(tr);
+    });
+    per.appendChild(table);
+    var csv = el("a", "link", t("csv"));
+    csv.href = api + "history.csv";
+    per.appendChild(csv);
+    main.appendChild(per);
+  }
+
+  // ---- start -------------------------------------------------------------------------
+
+  function render() {
+    renderPicker();
+    if (current === "covenia") renderCovenia();
+    if (current === "coverta") renderCoverta();
+    if (current === "vengeance") renderVengeance();
+    if (current === "history") renderHistory();
+  }
+
+  function listen(source) {
+    source.addEventListener("open", resync);
+    source.addEventListener("covenia", function (e) { data.covenia = JSON.parse(e.data); render(); });
+    source.addEventListener("coverta", function (e) { data.coverta = JSON.parse(e.data); render(); });
+    source.addEventListener("history", function () { load("history"); });
+  }
+
+  if (window.tableSource) listen(window.tableSource);
+  document.addEventListener("table-source", function (e) { listen(e.detail); });
+  document.addEventListener("table-lang", render);
+  document.addEventListener("visibilitychange", function () { if (!document.hidden) resync(); });
+  render();
+  resync();
+})();

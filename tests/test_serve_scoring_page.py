@@ -1,0 +1,99 @@
+"""The other games on the phone page, in Debian's chromium driven by playwright: the game
+picker, two phones entering their Covenia areas and seeing the same totals and winner, a
+Coverta round entered on one phone showing on the other, Vengeance's resolver and the
+history. Screenshots at phone size in output/screenshots/."""
+
+import httpx
+import pytest
+from playwright.sync_api import expect
+
+from tests.test_serve_phone_page import SHOTS, browser, lan_link, phone  # noqa: F401
+from tests.web import Server
+
+EVIL = "<b>Zoé</b>"
+
+
+@pytest.fixture
+def table(tmp_path):
+    s = Server(tmp_path / "t.sqlite3", "--name", "table.lan").start()
+    yield s
+    s.stop()
+
+
+def open_game(browser, table, game, locale="en-GB"):  # noqa: F811
+    page = phone(browser, locale)
+    page.goto(lan_link(table))
+    expect(page.locator(".live.on")).to_be_visible()
+    page.locator("#picker").get_by_role("button", name=game).click()
+    return page
+
+
+FRENCH = {"red": "Rouge", "yellow": "Jaune", "green": "Vert", "blue": "Bleu", "purple": "Violet"}
+
+
+def enter(page, name, area, hand=None, fr=False):
+    page.locator("#covenia-name").fill(name)
+    page.get_by_role("button", name="Saisir mes cartes" if fr else "Enter my cards").click()
+    for part, cards in (("area", area), ("hand", hand or {})):
+        for clan, values in cards.items():
+            word = FRENCH[clan] if fr else clan.capitalize()
+            for v in values:
+                page.get_by_role("button", name=f"{word} {v} ({part})", exact=True).click()
+    page.locator("#covenia-save").click()
+    expect(page.locator("#covenia-save")).to_have_text("Enregistré" if fr else "Saved")
+
+
+def test_two_phones_enter_their_covenia_areas_and_see_the_same_winner(browser, table):  # noqa: F811
+    ana = open_game(browser, table, "Covenia")
+    bo = open_game(browser, table, "Covenia", locale="fr-FR")
+    enter(ana, "Emma", {"red": [6, 1, 4], "yellow": [2, 8], "green": [3], "blue": [4, 5],
+                        "purple": [1, 2, 3]}, {"yellow": [5], "green": [9], "purple": [9]})
+    enter(bo, EVIL, {"red": [5], "green": [4, 7], "blue": [6]}, {"red": [3]}, fr=True)
+    # The rulebook's example: Emma 62, and the French phone says so too.
+    expect(ana.locator("#covenia-winner")).to_have_text("Winner: Emma")
+    expect(bo.locator("#covenia-winner")).to_have_text("Gagnant·e : Emma")
+    expect(ana.locator("table.scores")).to_contain_text("62")
+    expect(bo.locator("table.scores")).to_contain_text(EVIL)  # a name shown as text
+    assert bo.locator("table.scores b").count() == 0
+    score = httpx.get(table.api("covenia/score")).json()
+    assert [p["total"] for p in score["players"]] == [62, 12]
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    ana.screenshot(path=str(SHOTS / "phone-covenia.png"), full_page=True)
+    assert ana.problems == [] and bo.problems == []
+
+
+def test_a_coverta_round_entered_on_one_phone_shows_on_the_other(browser, table):  # noqa: F811
+    one = open_game(browser, table, "Coverta")
+    two = open_game(browser, table, "Coverta")
+    one.locator("#coverta-players").fill("Ana, Bo, Cy")
+    one.locator("#coverta-players").press("Enter")
+    one.locator("#coverta-players").blur()
+    for name, n in (("Ana", "0"), ("Bo", "3"), ("Cy", "5")):
+        one.get_by_label(name, exact=True).fill(n)
+    one.locator("select").select_option("Bo")
+    one.locator("#coverta-add").click()
+    expect(two.locator("#coverta-rounds")).to_contain_text("Round 1")
+    expect(two.locator("#coverta-leader")).to_have_text("Leading: Ana")
+    assert httpx.get(table.api("coverta/score")).json()["totals"] == {"Ana": -1, "Bo": 2, "Cy": 5}
+    two.screenshot(path=str(SHOTS / "phone-coverta.png"), full_page=True)
+    assert one.problems == [] and two.problems == []
+
+
+def test_vengeance_resolver_and_the_history_page(browser, table):  # noqa: F811
+    page = open_game(browser, table, "Vengeance")
+    page.get_by_label("Herb", exact=True).fill("1")
+    page.get_by_label("Mineral", exact=True).fill("1")
+    page.get_by_label("Potion", exact=True).fill("2")
+    page.get_by_label("Artifacts played (e.g. 12:potion, 4:mineral)").fill("12:potion, 4:mineral")
+    page.get_by_label("Incantations played (e.g. 7 2)").fill("7")
+    page.locator("#vengeance-resolve").click()
+    expect(page.locator("#vengeance-winner")).to_contain_text("Winner:")
+    page.screenshot(path=str(SHOTS / "phone-vengeance.png"), full_page=True)
+    for name, entry in (("Ana", {"area": {"yellow": [1, 2]}}), ("Bo", {"area": {"red": [3]}})):
+        httpx.put(table.api(f"covenia/players/{name}"), json=entry).raise_for_status()
+    httpx.post(table.api("covenia/close"), json={}).raise_for_status()
+    page.locator("#picker").get_by_role("button", name="History").click()
+    expect(page.locator("#past-games")).to_contain_text("Covenia")
+    expect(page.locator("#per-player")).to_contain_text("1 played, 1 won")
+    page.screenshot(path=str(SHOTS / "phone-history.png"), full_page=True)
+    assert page.problems == []
