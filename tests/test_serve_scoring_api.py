@@ -159,6 +159,10 @@ def test_covenia_scorebook_pdf_and_close_into_the_history(server):
     text = "".join(page.extract_text() for page in PdfReader(io.BytesIO(r.content)).pages)
     assert "Emma" in text and "62" in text
     assert httpx.get(server.api("covenia/scorebook.pdf?lang=xx")).status_code == 400
+    words = httpx.get(server.api("covenia/explained?lang=fr")).json()
+    assert words["players"][0]["rows"]["purple"]["text"] == "violettes\u202f: 3, au carré → 3 × 3 = 9"
+    assert words["verdict"] == cli("score", "covenia", RULEBOOK, "--lang", "fr")[1].strip(
+        ).splitlines()[-1]
     closed = httpx.post(server.api("covenia/close"), json={})
     assert closed.status_code == 200
     entry = closed.json()

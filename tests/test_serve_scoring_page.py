@@ -53,6 +53,7 @@ def test_two_phones_enter_their_covenia_areas_and_see_the_same_winner(browser, t
     expect(ana.locator("#covenia-winner")).to_have_text("Winner: Emma")
     expect(bo.locator("#covenia-winner")).to_have_text("Gagnant·e : Emma")
     expect(ana.locator("table.scores")).to_contain_text("62")
+    expect(bo.locator("#covenia-explained")).to_contain_text("Emma · 62")
     expect(bo.locator("table.scores")).to_contain_text(EVIL)  # a name shown as text
     assert bo.locator("table.scores b").count() == 0
     score = httpx.get(table.api("covenia/score")).json()

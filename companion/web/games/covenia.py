@@ -6,6 +6,7 @@ entry {"name", "area", "hand"} as sent, in the order the players first entered t
 
 import asyncio
 import tempfile
+from functools import lru_cache
 from pathlib import Path
 
 from starlette.requests import Request
@@ -56,6 +57,13 @@ def check(state: dict) -> None:
     yet chosen, the most copies the game allows (both decks)."""
     scored(scorer.check_players, [dict(p) for p in state["players"]],
            state.get("decks") or "AB")
+
+
+@lru_cache(maxsize=1)
+def _words():
+    from companion.score.covenia import words
+
+    return words()
 
 
 def routes(web: Web) -> list:
@@ -161,6 +169,23 @@ def routes(web: Web) -> list:
         web.publish("history", {"closed": entry})
         return JSONResponse(entry)
 
+    async def explained(request: Request):
+        """Every figure in the CLI's words, in the phone's language, and the verdict."""
+        from companion.score import covenia as sc
+
+        web.table(request)
+        lang = request.query_params.get("lang", "en")
+        if lang not in ("en", "fr"):
+            raise WebError(400, "lang", f"unknown language {shown(lang, 10)} (use en, fr)")
+        res = await web.run(lambda: result(state()))
+        data = _words()
+        return JSONResponse({
+            "players": [{"name": p.name, "total": p.total, "rank": p.rank,
+                         "rows": {row: {"points": p.figures[row].points,
+                                        "text": sc.explain(p.figures[row], row, data, lang)}
+                                  for row in sc.ROWS}} for p in res.players],
+            "verdict": sc.report(res, data, lang).splitlines()[-1]})
+
     async def scorebook(request: Request):
         from companion.score import covenia as sc
 
@@ -187,6 +212,7 @@ def routes(web: Web) -> list:
     return [
         Route(base, get_state),
         Route(f"{base}/score", get_score),
+        Route(f"{base}/explained", explained),
         Route(f"{base}/scorebook.pdf", scorebook),
         Route(f"{base}/players/{{name:path}}", put_player, methods=["PUT"]),
         Route(f"{base}/players/{{name:path}}", delete_player, methods=["DELETE"]),

@@ -10,6 +10,7 @@
   var CLANS = ["red", "yellow", "green", "blue", "purple"];
   var current = "lugvanion";
   var data = { covenia: null, coverta: null, history: null };
+  var explained = { key: "", answer: null };  // Covenia's figures in words, for one state
   var me = { name: "", area: {}, hand: {}, error: "", busy: false };
   var round = { key: null, error: "", busy: false };
   var turn = { answer: null, error: "" };
@@ -225,6 +226,7 @@
       var line = el("p", "winner", t(w.length === 1 ? "winner" : "winners", { names: listing(w) }));
       line.id = "covenia-winner";
       board.appendChild(line);
+      board.appendChild(explanations(d));
       var pdf = el("a", "link", t("pdf"));
       pdf.href = api + "covenia/scorebook.pdf?lang=" + lang();
       board.appendChild(pdf);
@@ -234,6 +236,34 @@
       board.appendChild(el("p", "help", t("not_scored", { message: d.problem })));
     }
     main.appendChild(board);
+  }
+
+  // Every figure explained in the CLI's words, asked again when the entries or the
+  // language change.
+  function explanations(d) {
+    var box = el("div", "explained");
+    box.id = "covenia-explained";
+    var key = lang() + JSON.stringify(d.score);
+    if (explained.key !== key) {
+      explained.key = key;
+      request("GET", "covenia/explained?lang=" + lang()).then(function (a) {
+        if (explained.key === key) { explained.answer = a; render(); }
+      }).catch(function () { /* the next update asks again */ });
+      return box;
+    }
+    if (!explained.answer) return box;
+    explained.answer.players.forEach(function (p) {
+      var more = el("details", "proof");
+      more.appendChild(el("summary", null, p.name + " · " + p.total));
+      var list = el("ul", "steps");
+      Object.keys(p.rows).forEach(function (row) {
+        list.appendChild(el("li", null, t(row === "bonus" ? "row_bonus" : "clan_" + row) + ": " +
+                                        p.rows[row].points + " (" + p.rows[row].text + ")"));
+      });
+      more.appendChild(list);
+      box.appendChild(more);
+    });
+    return box;
   }
 
   function end(game) {
