@@ -371,3 +371,20 @@ def test_no_body_ever_makes_a_500(server):
     for path in ("covenia", "covenia/score", "coverta", "coverta/score", "coverta/ledger.toml",
                  "history", "history.csv"):
         assert httpx.get(server.api(path)).status_code in (200, 409)
+
+
+def test_covenia_decks_are_the_score_files_decks(server, tmp_path):
+    """Two players and both decks: the same card twice is allowed while entering (both
+    decks may be in play), the score says what the CLI says until the decks are chosen."""
+    players = [{"name": "Ana", "area": {"red": [1, 2]}, "hand": {}},
+               {"name": "Bo", "area": {"red": [2]}, "hand": {"blue": [3]}}]
+    for p in players:
+        assert put(server, p["name"], {"area": p["area"], "hand": p["hand"]}).status_code == 200
+    refused = httpx.get(server.api("covenia/score"))
+    code, _, err = cli("score", "covenia", _file(tmp_path, players))
+    assert refused.status_code == 409 and code == 2 and refused.json()["error"] in err
+    assert httpx.put(server.api("covenia/decks"), json={"decks": "A"}).status_code == 400
+    assert httpx.put(server.api("covenia/decks"), json={"decks": "x"}).status_code == 400
+    assert httpx.put(server.api("covenia/decks"), json={"decks": "ab"}).status_code == 200
+    assert httpx.get(server.api("covenia/score")).json() == cli_json(
+        tmp_path, "score", "covenia", "--json", text=covenia_file(players, "AB"))
