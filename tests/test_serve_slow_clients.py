@@ -152,6 +152,22 @@ def test_the_longest_waiting_connection_makes_room_for_a_new_one(uvicorn_with):
             s.close()
 
 
+def test_a_phone_between_two_requests_is_not_the_one_that_makes_room(uvicorn_with):
+    port = uvicorn_with(hello, limit=4, timeout=30)
+    with httpx.Client(timeout=5) as phone:
+        assert phone.get(f"http://127.0.0.1:{port}/").text == "hello"  # kept alive
+        time.sleep(0.2)  # the phone's connection is now the longest waiting...
+        crowd = [socket.create_connection(("127.0.0.1", port)) for _ in range(6)]
+        try:
+            time.sleep(0.3)
+            # ...but the silent sockets that never had an answer made room, not it.
+            assert phone.get(f"http://127.0.0.1:{port}/").text == "hello"
+            assert phone.get(f"http://127.0.0.1:{port}/").text == "hello"
+        finally:
+            for s in crowd:
+                s.close()
+
+
 def test_when_every_connection_is_answering_a_new_one_is_refused(uvicorn_with):
     port = uvicorn_with(stream, limit=2, timeout=30)
     got = []

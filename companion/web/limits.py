@@ -11,9 +11,9 @@ here, with no change to the application:
   opening or of the previous answer; an answer in progress (an event stream) is never
   timed out;
 - at most `limit` connections are open, well under the descriptors there are: one more
-  closes the connection that has waited longest for its request (a slow or idle one), or
-  itself if every other is busy answering, so a crowd of slow sockets cannot lock the
-  phones out;
+  closes the connection that has waited longest for its request (one that never had an
+  answer before a phone's kept-alive one), or itself if every other is busy answering, so
+  a crowd of slow sockets cannot lock the phones out;
 - the server's log says a repeated thing once a minute, and never with a traceback for
   a connection it could not take."""
 
@@ -43,6 +43,7 @@ class GuardedH11(H11Protocol):
 
     _deadline: object = None
     _since = 0.0
+    _answered = 0  # requests answered on this connection
 
     def connection_made(self, transport) -> None:
         super().connection_made(transport)
@@ -50,7 +51,9 @@ class GuardedH11(H11Protocol):
         if len(self.connections) > self.limit:
             waiting = [c for c in self.connections
                        if isinstance(c, GuardedH11) and c._receiving()]
-            min(waiting, key=lambda c: c._since, default=self)._drop()
+            # A connection that has had an answer is a phone between two requests: the
+            # slow sockets that never finished one go first, the longest-waiting first.
+            min(waiting, key=lambda c: (c._answered > 0, c._since), default=self)._drop()
 
     def data_received(self, data: bytes) -> None:
         super().data_received(data)
@@ -58,6 +61,7 @@ class GuardedH11(H11Protocol):
             self._cancel()
 
     def on_response_complete(self) -> None:
+        self._answered += 1
         super().on_response_complete()
         if not self.transport.is_closing():
             self._await_request()
