@@ -29,16 +29,7 @@ def _hook(event, args):
 sys.addaudithook(_hook)
 """
 
-GAME = """
-[[players]]
-name = "Emma"
-area = { red = [1, 4, 6], yellow = [2, 8], green = [3], blue = [4, 5], purple = [1, 2, 3] }
-hand = { yellow = [5], green = [9], purple = [9] }
-[[players]]
-name = "Laurence"
-area = { red = [5], green = [4, 7], blue = [6] }
-hand = { red = [3] }
-"""
+GAME = (Path(__file__).parent / "data" / "covenia-rulebook.toml").read_text(encoding="utf-8")
 
 
 @pytest.fixture(scope="module")
