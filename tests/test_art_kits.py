@@ -408,6 +408,21 @@ def test_a_back_with_a_picture_is_that_picture(tmp_path, cli):
                  (40, 200, 60))  # the temple's own back
 
 
+def test_a_transparent_back_picture_lies_over_the_backs_ground(tmp_path, cli):
+    im = Image.new("RGBA", (825, 1125), (0, 0, 0, 0))  # clear, but for a disc in the middle
+    ImageDraw.Draw(im).ellipse([262, 412, 562, 712], fill=(250, 200, 0, 255))
+    (tmp_path / "art").mkdir()
+    im.save(tmp_path / "art" / "back.png")
+    data = data_copy(tmp_path, "covenia", lambda t: t + '\n[art]\nback = "art/back.png"\n')
+    assert cli("build", "covenia", "--data", data, "--out", tmp_path / "kit",
+               "--only", "cards").code == 0
+    x0, y0, x1, y1 = expected_boxes("covenia", "back", presets.card_size("poker"), back=True)[0]
+    image, height = render_page(tmp_path / "kit" / "cards.pdf", 1)
+    at_ = lambda fx, fy: pixel(image, height, x0 + fx * (x1 - x0), y0 + fy * (y1 - y0))  # noqa
+    assert close(at_(0.5, 0.5), (250, 200, 0))  # the picture
+    assert close(at_(0.1, 0.1), (0x2B, 0x22, 0x33))  # the back's own ground through it
+
+
 # ---- missing pictures, drafts, warnings, errors -------------------------------------------
 
 def test_a_missing_picture_fails_naming_the_card_and_the_path_and_writes_nothing(tmp_path,

@@ -233,11 +233,11 @@ def picture_disc(c, cx, cy, r, w, h, bleed, pic: Pic | None) -> bool:
 
 
 def picture_back(c, w, h, bleed, pic: Pic | None, fill) -> bool:
-    """A card back with a picture is the picture alone: over the whole back and its bleed,
-    or in its box on a plain ground of `fill`. True if so (the back draws nothing else)."""
+    """A card back with a picture is the picture alone, in its box (the whole back and its
+    bleed, or smaller) on a plain ground of `fill`, which shows through a transparent or
+    letterboxed picture. True if so (the back draws nothing else)."""
     if pic is None:
         return False
-    if not pic.whole:
-        background(c, w, h, bleed, fill)
+    background(c, w, h, bleed, fill)
     art.draw(c, w, h, bleed, pic.box, pic.spec)
     return True
