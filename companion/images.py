@@ -15,6 +15,7 @@ from companion import inputs
 from companion.errors import CompanionError
 
 JPEG_QUALITY = 92
+ORIENTATION = 0x0112  # the EXIF tag saying how a camera held the picture
 MAX_PIXELS = 80_000_000  # ~ a 9000 x 9000 picture: larger is a mistake, and would eat memory
 
 
@@ -72,8 +73,14 @@ def _prepared(digest: str, path: str, data: bytes) -> Picture:
         with Image.open(io.BytesIO(data)) as im:
             size, fmt, mode = im.size, im.format, im.mode
             alpha = "A" in im.getbands() or "transparency" in im.info
-            if fmt == "JPEG" and mode in ("RGB", "L", "CMYK"):
+            turned = im.getexif().get(ORIENTATION, 1) not in (0, 1)  # a phone's photo
+            if fmt == "JPEG" and mode in ("RGB", "L", "CMYK") and not turned:
                 return Picture(_jpeg(path, digest, data), *size, Path(path))
+            if turned:
+                from PIL import ImageOps
+
+                im = ImageOps.exif_transpose(im)
+                size = im.size
             target = cache_folder() / f"{digest}.{'png' if alpha else 'jpg'}"
             if not target.is_file():
                 _convert(im, target, alpha)
@@ -102,6 +109,8 @@ def _convert(im, target: Path, alpha: bool) -> None:
     import io
 
     out = io.BytesIO()
+    if im.mode in ("I", "I;16", "I;16B", "I;16L", "I;16N"):  # 16-bit grey: scaled, not clipped
+        im = im.convert("I").point(lambda v: v * (1 / 256)).convert("L")
     if alpha:
         im.convert("RGBA").save(out, "PNG", compress_level=1)
     else:

@@ -141,6 +141,27 @@ def test_transparency_is_kept_over_the_ground(tmp_path):
     assert close(im.getpixel((60, int(TOP + 30))), (220, 30, 30))
 
 
+def test_a_phone_photo_is_printed_the_way_up_its_camera_says(tmp_path):
+    upright = Image.open(quadrants(tmp_path / "q.jpg")).convert("RGB")
+    stored = upright.rotate(90, expand=True)  # as the sensor saw it: on its side
+    exif = Image.Exif()
+    exif[0x0112] = 6  # "turn 90 degrees clockwise to view"
+    stored.save(tmp_path / "photo.jpg", "JPEG", quality=95, exif=exif.tobytes())
+    from companion import images
+
+    assert (images.picture(tmp_path / "photo.jpg").width,
+            images.picture(tmp_path / "photo.jpg").height) == (400, 200)
+    im = render(one_card_pdf(tmp_path / "c.pdf", [art.Spec(tmp_path / "photo.jpg", "stretch")]))
+    assert close(im.getpixel((25, int(TOP + 20))), (220, 30, 30))  # top-left: red
+    assert close(im.getpixel((155, int(TOP + 80))), (230, 200, 20))  # bottom-right: yellow
+
+
+def test_a_16_bit_grey_picture_keeps_its_greys(tmp_path):
+    Image.new("I;16", (300, 200), 128 * 256).save(tmp_path / "grey16.png")
+    im = render(one_card_pdf(tmp_path / "c.pdf", [art.Spec(tmp_path / "grey16.png", "stretch")]))
+    assert close(im.getpixel((90, int(TOP + 50))), (128, 128, 128), tol=10)
+
+
 def test_a_picture_under_300_dpi_is_reported_once_with_file_dpi_and_box(tmp_path):
     pic = quadrants(tmp_path / "small.jpg", size=(200, 100))
     with art.logging() as log:

@@ -98,6 +98,22 @@ def test_a_bad_colour_is_named_by_file_tab_row_and_column(tmp_path, cli, ext):
                    "\"greenish\"")
 
 
+@pytest.mark.parametrize("value", ["#FFF0", "#12345", "#C0392B80", "C0392B", "#GGGGGG"])
+def test_a_colour_is_six_or_three_hex_digits_nothing_else(tmp_path, cli, value):
+    rows = sheetfiles.table(bundled("covenia")["clans"])
+    rows[3][rows[0].index("colour")] = value
+    data = data_with_sheet(tmp_path, "covenia", "clans", "csv", rows)
+    r = cli("build", "covenia", "--only", "cards", "--data", data, "--out", tmp_path / "o")
+    one_line_error(r, "clans.csv, row 4", "(colour)", "is not a colour")
+
+
+def test_a_short_colour_reads_as_css_does():
+    from companion.draw.colour import parse
+
+    assert parse("#FFF").rgb() == (1.0, 1.0, 1.0)  # white, not reportlab's blue
+    assert parse("#c0392b").hexval() == parse("#C0392B").hexval()
+
+
 def test_a_symbol_that_does_not_exist_is_named_with_row_and_column(tmp_path, cli):
     rows = sheetfiles.table(bundled("covenia")["clans"])
     col = rows[0].index("symbol")

@@ -1,5 +1,7 @@
 """Colours as written in data files (hex), and tints of them."""
 
+import re
+
 from reportlab.lib.colors import Color, HexColor
 
 from companion.data import Fields
@@ -9,10 +11,25 @@ from companion.errors import shown
 def field(table: Fields, key: str) -> Color:
     """The colour in `key` of a data table; an error names the file and the field."""
     value = table.get(key, str)
-    try:
-        return HexColor(value)
-    except (ValueError, TypeError):
-        raise table.error(key, f"{shown(value)} is not a colour like '#C0392B'") from None
+    colour = parse(value)
+    if colour is None:
+        raise table.error(key, f"{shown(value)} is not a colour like '#C0392B'")
+    return colour
+
+
+_HEX = re.compile(r"#([0-9A-Fa-f]{3}|[0-9A-Fa-f]{6})")
+
+
+def parse(value: str) -> Color | None:
+    """'#RRGGBB' or its short form '#RGB' (as in CSS); anything else is None. reportlab's
+    own parser reads any hex number: '#FFF' as a blue, '#12345' as a colour."""
+    m = _HEX.fullmatch(value.strip())
+    if m is None:
+        return None
+    digits = m.group(1)
+    if len(digits) == 3:
+        digits = "".join(d * 2 for d in digits)
+    return HexColor("#" + digits)
 
 
 def mix(a: Color, b: Color, t: float) -> Color:
