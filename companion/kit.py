@@ -196,7 +196,7 @@ def _build(name: str, opts: Options, progress, warn) -> dict:
                 flip = f.flip or opts.flip
                 c = open_canvas(stage / f.path, page, f"{game_name}: {f.path}", author, flip)
                 cards = [card for comp in f.components
-                         for card in _measured(measured, _stamped(kit, comp))]
+                         for card in _measured(measured, _stamped(kit, comp, f.stock))]
                 label_game = f"{game_name} {version}" if version else game_name
                 words_ = SheetText(label_game, sheet.text("caption", opts.lang),
                                    sheet.text("label", opts.lang), sheet.text("back", opts.lang))
@@ -275,13 +275,14 @@ def _keep_changed(kit: Kit, cards: list[dict], earlier: dict[str, tuple]) -> Non
     kit.files = [f for f in kit.files if isinstance(f, CardFile) and f.components]
 
 
-def _stamped(kit: Kit, comp: Component) -> Component:
-    """The component with the version stamp on every card front, if the game has one."""
+def _stamped(kit: Kit, comp: Component, stock: str) -> Component:
+    """The component with the version stamp on every card front, if the game has one and
+    the stock takes it (presets' [stamp] stocks: not small round tokens)."""
     game = kit.ctx.data.sub("game")
     words = stamp.text(game.get("version", str, None))
-    if words is None:
-        return comp
     s = presets.table().sub("stamp")
+    if words is None or stock not in s.get("stocks", list):
+        return comp
     corner = game.get("stamp_corner", str, s.get("corner", str))
     draw = partial(stamp.stamped, words=words, corner=corner,
                    inset=parse_length(s.get("inset", str), field="stamp.inset"),

@@ -9,7 +9,7 @@ from datetime import datetime, timezone
 
 from companion.errors import CompanionError, shown
 
-CORNERS = ("bottom-right", "bottom-left", "top-right", "top-left")
+CORNERS = ("bottom-right", "bottom-left", "bottom-center", "top-right", "top-left", "top-center")
 
 
 def build_date() -> str:
@@ -40,8 +40,7 @@ def stamped(draw, words: str, corner: str, inset: float, size: float):
     def draw_stamped(c, w, h, bleed):
         draw(c, w, h, bleed)
         tw = typeset.width(words, "regular", size)
-        right = corner.endswith("right")
-        x = w - inset - tw if right else inset
+        x = {"right": w - inset - tw, "left": inset, "center": (w - tw) / 2}[corner.split("-")[1]]
         y = inset + 0.24 * size if corner.startswith("bottom") else h - inset - 0.76 * size
         c.saveState()
         c.setFillColorRGB(1, 1, 1)

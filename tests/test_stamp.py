@@ -2,7 +2,10 @@
 
 import re
 
+import pytest
+
 from companion import paths
+from tests.conftest import GAMES
 from tests.pdfs import page_texts
 
 NOON_2026_11_22 = "1795348800"
@@ -44,10 +47,25 @@ def test_source_date_epoch_makes_the_build_reproducible(tmp_path, cli, monkeypat
 
 
 def test_a_bad_corner_or_epoch_is_one_line(tmp_path, cli, monkeypatch):
-    data = with_version(tmp_path, extra='stamp_corner = "middle"\n')
-    r = cli("build", "lugvanion", "--only", "guilds", "--data", data, "--out", tmp_path / "o")
+    data = with_version(tmp_path, "covenia", extra='stamp_corner = "middle"\n')
+    r = cli("build", "covenia", "--only", "temple", "--data", data, "--out", tmp_path / "o")
     assert r.code == 2 and "stamp_corner" in r.err
     monkeypatch.setenv("SOURCE_DATE_EPOCH", "yesterday")
     r = cli("build", "lugvanion", "--only", "guilds", "--data", with_version(tmp_path),
             "--out", tmp_path / "o")
     assert r.code == 2 and "SOURCE_DATE_EPOCH" in r.err and not (tmp_path / "o").exists()
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_versioned_kit_keeps_every_stamp_inside_the_safe_zone_and_off_the_tokens(
+        tmp_path, cli, monkeypatch, game):
+    # Round tokens of 18-38 mm have no corner inside their safe zone: the sheet label alone
+    # carries the version there. Every card of the whole kit is measured (no warning).
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", NOON_2026_11_22)
+    r = cli("build", game, "--data", with_version(tmp_path, game), "--out", tmp_path / "o")
+    assert r.code == 0, r.err
+    assert "warning" not in r.err
+    tokens = tmp_path / "o" / "tokens.pdf"
+    if tokens.exists():
+        for page in page_texts(tokens):
+            assert page.count("v0.3 · 2026-11-22") == 1  # the label, no token
