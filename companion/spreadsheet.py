@@ -73,6 +73,7 @@ def read(ref: dict, base: Path, source: str, field: str,
     if missing:
         raise CompanionError(f"no column for {', '.join(missing)}", source=name)
     rows: list[Row] = []
+    ids: set = set()
     for n, raw in enumerate(cells[1:], start=2):
         if all(_blank(v) is None for v in raw):
             continue  # a blank line
@@ -84,6 +85,13 @@ def read(ref: dict, base: Path, source: str, field: str,
         if isinstance(copies, bool) or not isinstance(copies, int) or not 0 <= copies <= 999:
             raise CompanionError(f"qty must be a whole number 0 to 999, not {shown(copies)}",
                                  source=row.where, field=f"column {row.column(QTY)}")
+        if "id" in row and (copies > 1 or row["id"] in ids):  # a card family is one row
+            again = f"qty {copies}" if copies > 1 else f"id {shown(row['id'])} again"
+            raise CompanionError(f"{again}: each entry of this list has its own id, so it "
+                                 f"cannot repeat (qty repeats rows without an id)",
+                                 source=row.where, field=f"column "
+                                 f"{row.column(QTY if copies > 1 else 'id')}")
+        ids.add(row.get("id"))
         rows.extend([row] * copies)
         if len(rows) > MAX_ROWS:
             raise CompanionError(f"over {MAX_ROWS} cards", source=name)

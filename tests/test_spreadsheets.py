@@ -57,9 +57,9 @@ def test_dotted_headers_fill_nested_fields_and_whole_numbers_read_as_integers(tm
 
 
 def test_a_qty_column_repeats_its_row(tmp_path):
-    sheetfiles.write(tmp_path / "t.csv", [["id", "qty"], ["a", 3], ["b", ""], ["c", 0]])
+    sheetfiles.write(tmp_path / "t.csv", [["type", "qty"], ["a", 3], ["b", ""], ["c", 0]])
     rows = spreadsheet.read({"sheet": "t.csv"}, tmp_path, "d.toml", "list")
-    assert [r["id"] for r in rows] == ["a", "a", "a", "b"]
+    assert [r["type"] for r in rows] == ["a", "a", "a", "b"]
 
 
 def one_line_error(r, *parts):
@@ -112,6 +112,18 @@ def test_a_short_colour_reads_as_css_does():
 
     assert parse("#FFF").rgb() == (1.0, 1.0, 1.0)  # white, not reportlab's blue
     assert parse("#c0392b").hexval() == parse("#C0392B").hexval()
+
+
+@pytest.mark.parametrize("edit,column,words", [
+    (lambda rows: [r + [2 if i == 1 else ("qty" if i == 0 else 1)] for i, r in enumerate(rows)],
+     "qty", "qty 2"),
+    (lambda rows: rows + [rows[1]], "id", "id \"red\" again")])
+def test_a_list_of_card_families_never_repeats_one(tmp_path, cli, edit, column, words):
+    rows = edit(sheetfiles.table(bundled("covenia")["clans"]))
+    col = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"[rows[0].index(column)]
+    data = data_with_sheet(tmp_path, "covenia", "clans", "csv", rows)
+    r = cli("build", "covenia", "--only", "cards", "--data", data, "--out", tmp_path / "o")
+    one_line_error(r, "clans.csv, row", f"column {col}", words)
 
 
 def test_a_symbol_that_does_not_exist_is_named_with_row_and_column(tmp_path, cli):
