@@ -129,9 +129,10 @@ def _cells(path: Path, tab: str | None) -> list[list]:
 def _row(header: list[str], raw: list, where: str) -> Row:
     row = _new(where)
     for i, h in enumerate(header):
-        if not h or i >= len(raw):
+        if not h:
             continue
-        value = _blank(raw[i])
+        row.columns.setdefault(h.split(".")[0], _letter(i))  # a field's first column, even blank
+        value = _blank(raw[i]) if i < len(raw) else None
         if value is None:
             continue
         _put(row, h.split("."), _typed(value), _letter(i), where)
@@ -158,7 +159,7 @@ def _put(row: Row, parts: list[str], value, letter: str, where: str) -> None:
                 return
             node = node[index]
             continue
-        node.columns[part] = letter
+        node.columns.setdefault(part, letter)  # a nested field is named by its first column
         if last:
             node[part] = value
         elif parts[i + 1].isdigit():

@@ -126,6 +126,16 @@ def test_a_list_of_card_families_never_repeats_one(tmp_path, cli, edit, column, 
     one_line_error(r, "clans.csv, row", f"column {col}", words)
 
 
+@pytest.mark.parametrize("field", ["symbol", "name.en"])
+def test_a_blank_cell_is_named_by_its_own_column(tmp_path, cli, field):
+    rows = sheetfiles.table(bundled("covenia")["clans"])
+    col = rows[0].index(field)
+    rows[4][col] = ""
+    data = data_with_sheet(tmp_path, "covenia", "clans", "csv", rows)
+    r = cli("build", "covenia", "--only", "cards", "--data", data, "--out", tmp_path / "o")
+    one_line_error(r, "clans.csv, row 5", f"column {'ABCDEFGHIJKLMNOPQRSTUVWXYZ'[col]} ")
+
+
 def test_a_symbol_that_does_not_exist_is_named_with_row_and_column(tmp_path, cli):
     rows = sheetfiles.table(bundled("covenia")["clans"])
     col = rows[0].index("symbol")
