@@ -55,3 +55,24 @@ def test_a_file_nested_thousands_deep_is_one_line_not_a_recursion_error(tmp_path
         r = cli("score", "covenia", tmp_path / name)
         assert r.code == 2 and len(r.err.strip().splitlines()) == 1, r.err
         assert "nested" in r.err and "Recursion" not in r.err
+
+
+@pytest.mark.parametrize("key", ['a' + '.a' * 40, '"x" . ' * 40 + '"y"', "a.'b'." * 20 + "c"])
+def test_a_dotted_key_too_long_is_refused_before_the_toml_parser_sees_it(key, monkeypatch):
+    # tomllib's cost grows with the square of a key's parts: 100,000 parts took 12 GB.
+    from companion import data
+    from companion.errors import CompanionError
+
+    def parser_must_not_run(text):
+        raise AssertionError("parsed")
+
+    monkeypatch.setattr(data.tomllib, "loads", parser_must_not_run)
+    with pytest.raises(CompanionError, match="nested over 32 levels"):
+        data.parse_toml(f"{key} = 1\n", "deep.toml")
+
+
+def test_texts_with_dots_are_not_taken_for_dotted_keys():
+    from companion import data
+
+    text = 'a = "' + "Draw. Play. " * 40 + '"\nb.c.d = "1.2.3.4.5.6.7.8"\n'
+    assert data.parse_toml(text, "t.toml")["b"]["c"]["d"] == "1.2.3.4.5.6.7.8"
