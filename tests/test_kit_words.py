@@ -22,17 +22,18 @@ def flat(s: str) -> str:
 
 
 @pytest.mark.parametrize("lang,first,gate,win,lose", [
-    ("en", "The first time you activate a vengeance, draw 1 incantation",
+    ("en", "Each vengeance you activate for the first time: draw 1 incantation",
      "(2 with that gate ability)", "wins at once", "every witch loses at the end of that turn"),
-    ("fr", "La première fois que vous activez une vengeance, piochez 1 incantation",
+    ("fr", "Chaque vengeance activée pour la première fois : piochez 1 incantation",
      "(2 avec la capacité de porte)", "gagne aussitôt",
      "toutes les sorcières perdent à la fin du tour"),
 ])
 def test_vengeance_aid_draws_an_incantation_per_first_vengeance_and_times_the_end(
         kits, lang, first, gate, win, lose):
     text = flat(text_of(kits, "vengeance", lang)[0])
-    for words in (first, gate, win, lose):
+    for words in (first, gate, win):
         assert text.count(words) == 4, words  # on each of the four aids
+    assert text.count(lose) == 4 + 3  # and on each of the three demons' chains
     assert "Your first vengeance" not in text and "Votre première vengeance" not in text
 
 
@@ -115,3 +116,8 @@ def test_the_print_guide_gives_sizes_once_in_the_language_s_own_numbers(kits, la
     guide = text_of(kits, "covenia", lang)[1]
     assert measure in guide and tokens in guide
     assert "38x38mm" not in guide and "(1 pages)" not in guide
+
+
+def test_the_build_summary_counts_one_page_in_the_singular(tmp_path, cli):
+    r = cli("build", "coverta", "--only", "scoresheet", "--out", tmp_path / "o")
+    assert r.code == 0 and "(1 page)" in r.out and "(1 pages)" not in r.out, r.out

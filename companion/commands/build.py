@@ -71,7 +71,8 @@ def build(game, paper, lang, card_size, bleed, flip, only, out, data, strict, ch
         for line in warnings:
             click.echo(f"companion: warning: {escape(line)}", err=True)
         where = target or kit.paths.output() / name
-        files = ", ".join(f"{f['path']} ({f['pages']} pages)" for f in manifest["files"])
+        files = ", ".join(f"{f['path']} ({f['pages']} page{'s' * (f['pages'] != 1)})"
+                          for f in manifest["files"])
         click.echo(f"{name}: {where}/ {files}, manifest.json, print-guide.txt")
         if changed_since:
             printed = sum(c["count"] for f in manifest["files"] for c in f["components"])
