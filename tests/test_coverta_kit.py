@@ -3,6 +3,8 @@
 import re
 import tomllib
 
+import pytest
+
 from companion import paths
 from tests.pdfs import page_texts
 
@@ -50,3 +52,16 @@ def test_the_player_aid_gives_hand_sizes_and_the_variants(kits):
     text = re.sub(r"\s+", " ", " ".join(page_texts(out / "cards.pdf")))
     assert "Taille de main (règle maison)" in text and "Voler le tour" in text and "Donne à 3 cartes" in text
     assert "Jeu en continu" in text
+
+
+@pytest.mark.parametrize("key", ["memo_left", "joker_text", "sheet_note", "keep"])
+def test_a_text_the_cards_need_missing_from_the_data_is_named_in_one_line(tmp_path, cli, key):
+    from companion import paths
+
+    text = paths.layout("coverta.toml").read_text(encoding="utf-8")
+    at = text.index("[texts]")
+    text = text[:at] + re.sub(rf"(?m)^{key} = .*\n", "", text[at:], count=1)
+    (tmp_path / "c.toml").write_text(text, encoding="utf-8")
+    r = cli("build", "coverta", "--data", tmp_path / "c.toml", "--out", tmp_path / "o")
+    assert r.code == 2 and f"texts.{key}: missing" in r.err and "Traceback" not in r.err, r.err
+    assert not (tmp_path / "o").exists()

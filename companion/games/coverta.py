@@ -282,6 +282,18 @@ def score_sheet(c, *, ctx: Context, look: Look, name: str, title: str, words: di
 
 # ---- the kit -------------------------------------------------------------------------
 
+
+class _Texts(dict):
+    """A data table's texts in one language; a text the faces ask for and the data lacks
+    is the data's error naming the field (not a KeyError while drawing)."""
+
+    def __init__(self, table, lang: str):
+        super().__init__({key: table.text(key, lang) for key in table.table})
+        self._table, self._lang = table, lang
+
+    def __missing__(self, key: str) -> str:
+        return self._table.text(key, self._lang)  # raises: missing field
+
 def kit(ctx: Context):
     data, lang = ctx.data, ctx.lang
     look = _look(ctx)
@@ -293,8 +305,7 @@ def kit(ctx: Context):
     name = data.sub("game").get("name", str)
     titles = data.sub("titles")
     title = lambda k: titles.text(k, lang)  # noqa: E731
-    words = {k: {key: data.sub(k).text(key, lang) for key in data.sub(k).table}
-             for k in ("features", "values", "texts")}
+    words = {k: _Texts(data.sub(k), lang) for k in ("features", "values", "texts")}
     # Short feature names for the memo, under their column's heading (optional in a data
     # file: the full names otherwise).
     short = data.sub("memo_features") if "memo_features" in data.table else None
