@@ -388,3 +388,100 @@ def test_covenia_decks_are_the_score_files_decks(server, tmp_path):
     assert httpx.put(server.api("covenia/decks"), json={"decks": "ab"}).status_code == 200
     assert httpx.get(server.api("covenia/score")).json() == cli_json(
         tmp_path, "score", "covenia", "--json", text=covenia_file(players, "AB"))
+
+
+def test_an_empty_area_or_hand_is_refused_naming_the_field_never_stored(server):
+    assert put(server, "Ana", {"area": {"red": [1]}, "hand": {}}).status_code == 200
+    for part in ("area", "hand"):
+        bad = put(server, "Ana", {"area": {"red": [2]}, "hand": {}, part: None})
+        assert bad.status_code == 400
+        assert bad.json()["error"].startswith(f"{part}: must be a table of clan = [values]")
+        bad = put(server, "Bo", {part: [1, 2]})
+        assert bad.status_code == 400 and bad.json()["error"].startswith(f"{part}: ")
+    assert httpx.get(server.api("covenia")).json()["entries"] == [
+        {"name": "Ana", "area": {"red": [1]}, "hand": {}}]
+
+
+def test_the_figures_explained_are_worked_out_once_per_state_and_language(tmp_path,
+                                                                         monkeypatch):
+    """Every phone asks on every update: 50 phones must cost one explanation, never
+    a queue on the store's worker."""
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        from starlette.testclient import TestClient
+
+    from companion.score import covenia as sc
+    from companion.web import app, look
+    from companion.web.store import Store
+
+    calls = []
+    real = sc.explain
+    monkeypatch.setattr(sc, "explain", lambda *a: calls.append(a) or real(*a))
+    guilds = ["forge", "port", "temple"]
+    store = Store.open(tmp_path / "t.sqlite3", guilds, None, None,
+                       [{"colour": "red", "name": ""}, {"colour": "blue", "name": ""}])
+    with TestClient(app.create_app(store, look.load(), ["testserver"])) as client:
+        base = f"/t/{store.token}/api/covenia"
+        for name, red in (("Ana", [1, 2]), ("Bo", [3])):
+            client.put(f"{base}/players/{name}", json={"area": {"red": red}}).raise_for_status()
+        client.get(f"{base}/explained?lang=en").raise_for_status()
+        one = len(calls)  # what one explanation costs
+        assert one >= 2 * len(sc.ROWS)
+        answers = {lang: [client.get(f"{base}/explained?lang={lang}") for _ in range(20)]
+                   for lang in ("en", "fr")}
+        once = len(calls)
+        assert once == 2 * one  # 41 answers, one explanation per language
+        for lang, got in answers.items():
+            assert all(r.status_code == 200 and r.content == got[0].content for r in got)
+        client.put(f"{base}/players/Bo", json={"area": {"red": [4, 5, 6]}}).raise_for_status()
+        after = client.get(f"{base}/explained?lang=en").json()
+        assert len(calls) == once + one  # a new state: worked out again
+        assert after != answers["en"][0].json()  # Bo's new column, explained
+    store.close()
+
+
+def test_a_phone_adds_a_player_to_the_table_once_whatever_the_case(tmp_path):
+    s = Server(tmp_path / "t.sqlite3").start()
+    try:
+        before = httpx.get(s.api("players")).json()["players"]
+        got, ready = [], threading.Event()
+
+        def read():
+            with httpx.stream("GET", s.api("events"), timeout=30) as r:
+                event = None
+                for line in r.iter_lines():
+                    if line.startswith("event: "):
+                        event = line[7:]
+                        ready.set()
+                    elif line.startswith("data: ") and event == "players":
+                        got.append(json.loads(line[6:]))
+                        return
+
+        t = threading.Thread(target=read, daemon=True)
+        t.start()
+        assert ready.wait(10)
+        r = httpx.post(s.api("players"), json={"name": "  Zoé  "})
+        assert r.status_code == 200
+        assert r.json() == {"player": "Zoé", "added": True, "players": [*before, "Zoé"]}
+        t.join(10)
+        assert got == [{"players": [*before, "Zoé"]}]
+        # The same name again, in another case or with spaces: that player, not another.
+        for same in ("Zoé", "zoé ", "ZOÉ"):
+            again = httpx.post(s.api("players"), json={"name": same}).json()
+            assert again == {"player": "Zoé", "added": False, "players": [*before, "Zoé"]}
+        assert httpx.post(s.api("players"), json={"name": "Bo"}).json()["added"]
+        for bad in ({"name": ""}, {"name": "   "}, {"name": "x" * 41}, {"name": "a\nb"},
+                    {"name": 3}, {}, {"name": "A", "more": 1}, []):
+            r = httpx.post(s.api("players"), json=bad)
+            assert r.status_code == 400, bad
+        assert httpx.post(s.api("players"), json={"name": "Cy"},
+                          headers={"Origin": "http://evil.example"}).status_code == 403
+    finally:
+        s.stop()
+    s = Server(tmp_path / "t.sqlite3").start()  # kept in the table file
+    try:
+        assert httpx.get(s.api("players")).json()["players"] == [*before, "Zoé", "Bo"]
+    finally:
+        s.stop()

@@ -83,6 +83,9 @@ class Store:
             for result, undone in conn.execute("SELECT result, undone FROM draws ORDER BY id")]
         # Draws up to this id belong to Lugvanion games closed into the history.
         self.closed_draws = int(meta.get("lugvanion_closed", "0"))
+        # Players a phone added (meta "added_players", a JSON list; a key of schema 2 that
+        # a table without it reads as none, as "lugvanion_closed" and "port").
+        self.added_players: list[str] = json.loads(meta.get("added_players", "[]"))
         self.games: dict[str, dict] = {
             game: json.loads(state) for game, state in conn.execute(
                 "SELECT game, state FROM games ORDER BY game")}
@@ -97,6 +100,8 @@ class Store:
                            and isinstance(p.get("name"), str) for p in self.players)
                 or not all({"id", "guild", "winner"} <= d.keys() for d in self.draws)
                 or not all(isinstance(g, dict) for g in self.games.values())
+                or not isinstance(self.added_players, list)
+                or not all(isinstance(n, str) for n in self.added_players)
                 or not all(set(HISTORY_FIELDS) <= h.keys() for h in self.history)):
             raise ValueError("the table's settings are not as written")
 
@@ -186,7 +191,26 @@ class Store:
         return {"players": self.players, **self.summary(), "tie_rule": self.tie_rule,
                 "draws": self.draws[self.closed_draws:]}
 
+    def table_players(self) -> list[str]:
+        """The table's players by name, in table order: the named --players (Lugvanion's
+        colours), then those a phone added. The same names in every game."""
+        return [p["name"] for p in self.players if p["name"]] + self.added_players
+
     # ---- changing --------------------------------------------------------------------
+
+    def add_player(self, name: str) -> tuple[str, bool]:
+        """Add `name` (trimmed) to the table's players. A name equal to a player's but for
+        case and spaces is that player: (her name as kept, False)."""
+        name = " ".join(name.split())
+        for known in self.table_players():
+            if " ".join(known.split()).casefold() == name.casefold():
+                return known, False
+        added = [*self.added_players, name]
+        with _transaction(self.conn):
+            self.conn.execute("INSERT OR REPLACE INTO meta VALUES ('added_players', ?)",
+                              (json.dumps(added),))
+        self.added_players = added
+        return name, True
 
     def draw(self, guild: str, bag: dict[str, int], key: str) -> tuple[dict, bool]:
         """Draw the vote for `guild` with the sealed seed. Returns (answer, made now);

@@ -54,7 +54,7 @@ def scored(fn, *args):
 
 
 def routes(web: Web) -> list:
-    from companion.web.games import covenia, coverta, history, lugvanion, vengeance
+    from companion.web.games import covenia, coverta, history, lugvanion, players, vengeance
 
     return [*covenia.routes(web), *coverta.routes(web), *vengeance.routes(web),
-            *lugvanion.routes(web), *history.routes(web)]
+            *lugvanion.routes(web), *history.routes(web), *players.routes(web)]

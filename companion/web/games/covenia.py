@@ -5,6 +5,7 @@ The open game's state: {"decks": "A" | "B" | "AB" | None, "players": [entry, ...
 entry {"name", "area", "hand"} as sent, in the order the players first entered them."""
 
 import asyncio
+import json
 import tempfile
 from functools import lru_cache
 from pathlib import Path
@@ -77,6 +78,10 @@ def routes(web: Web) -> list:
             raise WebError(400, "body", "must be a JSON object with area and hand")
         if "name" in body and body["name"] != name:
             raise WebError(400, "name", "the name is the one in the path")
+        for part in ("area", "hand"):  # null is no table of clans (a TOML file has none)
+            if part in body and not isinstance(body[part], dict):
+                raise WebError(400, part, f"must be a table of clan = [values], not "
+                                          f"{shown(body[part], 20)}")
         entry = {"name": name, **{k: v for k, v in body.items() if k != "name"}}
         entry.setdefault("area", {})
         entry.setdefault("hand", {})
@@ -169,22 +174,38 @@ def routes(web: Web) -> list:
         web.publish("history", {"closed": entry})
         return JSONResponse(entry)
 
-    async def explained(request: Request):
-        """Every figure in the CLI's words, in the phone's language, and the verdict."""
+    # The explained answer of one state in one language, computed once however many
+    # phones ask (every phone asks on every update): keyed by the state object itself (a
+    # change saves a new one), off the store's worker so it never queues behind edits.
+    answers: dict[str, tuple[object, asyncio.Future]] = {}
+
+    def explain(now: dict, lang: str) -> bytes:
         from companion.score import covenia as sc
 
-        web.table(request)
-        lang = request.query_params.get("lang", "en")
-        if lang not in ("en", "fr"):
-            raise WebError(400, "lang", f"unknown language {shown(lang, 10)} (use en, fr)")
-        res = await web.run(lambda: result(state()))
+        res = result(now)
         data = _words()
-        return JSONResponse({
+        return json.dumps({
             "players": [{"name": p.name, "total": p.total, "rank": p.rank,
                          "rows": {row: {"points": p.figures[row].points,
                                         "text": sc.explain(p.figures[row], row, data, lang)}
                                   for row in sc.ROWS}} for p in res.players],
-            "verdict": sc.report(res, data, lang).splitlines()[-1]})
+            "verdict": sc.report(res, data, lang).splitlines()[-1]}).encode()
+
+    async def explained(request: Request):
+        """Every figure in the CLI's words, in the phone's language, and the verdict."""
+        web.table(request)
+        lang = request.query_params.get("lang", "en")
+        if lang not in ("en", "fr"):
+            raise WebError(400, "lang", f"unknown language {shown(lang, 10)} (use en, fr)")
+        now = store.games.get(GAME)
+        seen = answers.get(lang)
+        if seen is None or seen[0] is not now:
+            seen = (now, asyncio.ensure_future(
+                asyncio.to_thread(explain, now or {**EMPTY, "players": []}, lang)))
+            seen[1].add_done_callback(lambda f: f.cancelled() or f.exception())
+            answers[lang] = seen
+        body = await asyncio.shield(seen[1])
+        return Response(body, media_type="application/json")
 
     async def scorebook(request: Request):
         from companion.score import covenia as sc
