@@ -50,7 +50,11 @@ def test_the_saved_object_has_a_deck_per_component(covenia_tts):
             assert set(sheet) >= {"FaceURL", "BackURL", "NumWidth", "NumHeight",
                                   "BackIsHidden", "UniqueBack"}
             assert isinstance(sheet["NumWidth"], int) and isinstance(sheet["NumHeight"], int)
-            assert isinstance(sheet["BackIsHidden"], bool) and isinstance(sheet["UniqueBack"], bool)
+            assert isinstance(sheet["UniqueBack"], bool)
+            # the sheet's last slot is a real card, not the hidden-card picture
+            assert sheet["BackIsHidden"] is True
+            # round tokens as Tabletop Simulator's circle (Type 4), cards rounded rectangles
+            assert sheet["Type"] == (4 if comp["id"] == "tokens" else 0)
 
 
 def test_every_id_is_a_slot_of_its_decks_own_sheet(covenia_tts):

@@ -31,6 +31,10 @@ POKER = (180.0, 252.0)  # 2.5 x 3.5 in, points: a Tabletop Simulator card at sca
 GREY = {"r": 0.713235259, "g": 0.713235259, "b": 0.713235259}
 
 
+# Tabletop Simulator's custom card shapes (its "Type"): our tokens are discs, so the white
+# corners of their square pictures are cut off, as on the printed sheet.
+ROUNDED_CARD, CIRCLE = 0, 4
+
 def sheets(n: int) -> list[tuple[int, int, int]]:
     """(columns, rows, cards) of each sheet holding n distinct cards, in order."""
     per = GRID[0] * GRID[1]
@@ -120,7 +124,8 @@ def write(ctx) -> dict:
                     for e, (sx, sy) in zip(entries, slots)), "jpeg", max_bytes=MAX_BYTES))
             custom[str(key)] = {"FaceURL": url(face_file), "BackURL": url(sheet_back),
                                 "NumWidth": cols, "NumHeight": rows, "BackIsHidden": True,
-                                "UniqueBack": shared is None, "Type": 0}
+                                "UniqueBack": shared is None,
+                                "Type": CIRCLE if deck.stock == "tokens" else ROUNDED_CARD}
             for slot, e in enumerate(entries):
                 card_id = key * 100 + slot
                 for copy in range(e.count):
