@@ -46,7 +46,9 @@ MAX_DEPTH = 32  # tables and lists within each other: real data files use under 
 # A dotted key of MAX_DEPTH parts or more, anywhere but in strings and comments: tomllib's
 # time and memory grow with the square of a key's parts (20,000 parts: 7 s; 100,000:
 # 12 GB), so such a key is refused before the parser sees it.
-_DEEP_KEY = re.compile(r'(?:(?:[A-Za-z0-9_-]+|"")[ \t]*\.[ \t]*){%d,}' % MAX_DEPTH)
+# Tried only where a word starts, each word read once (possessive): linear in the text.
+_DEEP_KEY = re.compile(r'(?<![A-Za-z0-9_-])(?:(?:[A-Za-z0-9_-]++|"")[ \t]*+\.[ \t]*+){%d,}'
+                       % MAX_DEPTH)
 _QUOTE_OR_COMMENT = re.compile(r"[\"'#]")
 _ONE_LINE = {'"': re.compile(r'"(?:[^"\\\n]|\\.)*"?'), "'": re.compile(r"'[^'\n]*'?")}
 
@@ -80,6 +82,9 @@ def parse_toml(text: str, source: str) -> dict[str, Any]:
         raise CompanionError(f"not valid TOML ({escape(str(e))})", source=source) from None
     except RecursionError:
         table = None
+    except ValueError as e:  # a whole number of over 4,300 digits: Python will not read it
+        raise CompanionError(f"not valid TOML ({escape(str(e).split(';')[0])})",
+                             source=source) from None
     if table is None or _depth(table) > MAX_DEPTH:
         # Checked once here, so no code reading the data can recurse out of the stack
         # (a dotted key can nest 5,000 tables in one line).

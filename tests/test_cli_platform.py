@@ -76,3 +76,20 @@ def test_texts_with_dots_are_not_taken_for_dotted_keys():
 
     text = 'a = "' + "Draw. Play. " * 40 + '"\nb.c.d = "1.2.3.4.5.6.7.8"\n'
     assert data.parse_toml(text, "t.toml")["b"]["c"]["d"] == "1.2.3.4.5.6.7.8"
+
+
+def test_a_long_word_or_number_is_read_once_not_once_per_letter(tmp_path):
+    # Guards against a hang (a check quadratic in a word's length took hours on 1 MB),
+    # with a limit thousands of times what it takes.
+    for body in ("x = " + "1" * 990_000, "a" * 990_000 + " = 1", "a-b-" * 240_000 + " = 1"):
+        (tmp_path / "big.toml").write_text(body)
+        r = subprocess.run([sys.executable, "-m", "companion", "score", "covenia",
+                            str(tmp_path / "big.toml")], capture_output=True, text=True,
+                           timeout=60, cwd=tmp_path)
+        assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1, r.stderr
+
+
+def test_a_number_too_long_for_python_is_one_line(tmp_path, cli):
+    (tmp_path / "n.toml").write_text("decks = " + "1" * 5000 + "\n")
+    r = cli("score", "covenia", tmp_path / "n.toml")
+    assert r.code == 2 and "n.toml: not valid TOML" in r.err and "Traceback" not in r.err
