@@ -38,6 +38,18 @@ def test_save_of_a_file_of_the_wrong_shape_exits_2_without_writing(tmp_path, cli
     assert not out.exists()
 
 
+@pytest.mark.parametrize("pdf_args", [("--pdf", "s.pdf", "--paper", "legal"),
+                                      ("--pdf", "no-such-folder/s.pdf")])
+def test_save_keeps_its_old_file_when_the_pdf_beside_it_fails(tmp_path, cli, monkeypatch,
+                                                              pdf_args):
+    monkeypatch.chdir(tmp_path)
+    out = tmp_path / "out.toml"
+    out.write_text("# last week's game\n")
+    r = cli("score", "covenia", RULEBOOK, "--save", out, *pdf_args)
+    assert r.code == 2 and r.err.count("\n") == 1 and "Traceback" not in r.err, r.err
+    assert out.read_text() == "# last week's game\n"
+
+
 def test_save_copies_a_file_that_scores_and_it_scores_the_same(tmp_path, cli):
     out = tmp_path / "copy.toml"
     r = cli("score", "covenia", RULEBOOK, "--save", out, "--json")

@@ -53,6 +53,10 @@ def score_covenia(file, as_json, lang, pdf, paper, save):
     from scorers.errors import ScoreError
 
     lang = common.lang(lang)
+    if pdf:  # before a table is typed in, and before anything is written
+        from companion import presets
+
+        presets.paper_size(paper)
     data = sc.words()
     if file is None:
         table, source = sc.ask(entry.prompt, entry.echo, data, lang), "entry"
@@ -63,10 +67,10 @@ def score_covenia(file, as_json, lang, pdf, paper, save):
         result = compute(table)  # before anything is written: only what scores is saved
     except ScoreError as e:
         raise CompanionError(e.message, source=source, field=e.field or None) from None
+    if pdf:  # the PDF first: a PDF that cannot be written leaves --save's file as it was
+        sc.write_pdf(pdf, result, data, lang, paper)
     if save:
         write_text(save, sc.to_toml(table))
-    if pdf:
-        sc.write_pdf(pdf, result, data, lang, paper)
     if as_json:
         click.echo(json.dumps(sc.as_json(result), ensure_ascii=False))
     else:
