@@ -66,7 +66,7 @@ def line(name: str, xs: list[float]) -> str:
             f"max {max(ms):7.2f} ms   (n={len(ms)})")
 
 
-def main() -> None:
+def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--slow", type=int, default=300)
     ap.add_argument("--draws", type=int, default=50)
@@ -101,7 +101,8 @@ def main() -> None:
     met = worst < 1000 and not failed
     print(f"target every draw < 1 s: {'met' if met else 'MISSED'} ({worst:.0f} ms); "
           f"log < 1 MB: {'met' if log < 1_000_000 else 'MISSED'}")
+    return 0 if met and log < 1_000_000 else 1  # a missed target is a failing run
 
 
 if __name__ == "__main__":
-    main()
+    raise SystemExit(main())
