@@ -98,3 +98,67 @@ def test_vengeance_resolver_and_the_history_page(browser, table):  # noqa: F811
     expect(page.locator("#per-player")).to_contain_text("1 played, 1 won")
     page.screenshot(path=str(SHOTS / "phone-history.png"), full_page=True)
     assert page.problems == []
+
+
+def test_the_tables_players_are_offered_in_every_game(browser, table):  # noqa: F811
+    page = open_game(browser, table, "Covenia")
+    # A name typed on one phone is a table player: offered on the next, in every game.
+    enter(page, "Ana", {"red": [1]})
+    httpx.post(table.api("players"), json={"name": "Bo"}).raise_for_status()
+    other = open_game(browser, table, "Covenia")
+    expect(other.locator("#table-players")).to_contain_text("Ana")
+    expect(other.locator("#table-players")).to_contain_text("Bo")
+    other.locator("#table-players").get_by_role("button", name="Bo", exact=True).click()
+    other.get_by_role("button", name="Red 2 (area)", exact=True).click()
+    other.locator("#covenia-save").click()
+    expect(other.locator("#covenia-winner")).to_be_visible()
+    known = httpx.get(table.api("players")).json()["players"]
+    assert known[-2:] == ["Ana", "Bo"]
+    other.locator("#picker").get_by_role("button", name="Coverta").click()
+    expect(other.locator("#coverta-players")).to_have_value(", ".join(known))
+    for p in known:
+        expect(other.get_by_label(p, exact=True)).to_be_visible()
+    assert page.problems == [] and other.problems == []
+
+
+def test_the_decks_are_chosen_on_the_page(browser, table):  # noqa: F811
+    for name, entry in (("Ana", {"area": {"red": [1, 2]}}), ("Bo", {"area": {"red": [2]}})):
+        httpx.put(table.api(f"covenia/players/{name}"), json=entry).raise_for_status()
+    page = open_game(browser, table, "Covenia")
+    expect(page.locator("#game-covenia")).to_contain_text("more often than decks A hold it")
+    page.locator("#covenia-decks").get_by_role("button", name="AB", exact=True).click()
+    expect(page.locator("#covenia-winner")).to_have_text("Winner: Ana")
+    assert httpx.get(table.api("covenia")).json()["decks"] == "AB"
+    expect(page.locator("#covenia-decks .tab.on")).to_have_text("AB")
+    assert page.problems == []
+
+
+def test_lugvanion_ends_from_the_page(browser, table):  # noqa: F811
+    table.draw("forge", {"red": 8})
+    page = open_game(browser, table, "Lugvanion")
+    page.locator("#lugvanion-close").click()  # confirmed (the dialog is accepted)
+    page.locator("#picker").get_by_role("button", name="History").click()
+    expect(page.locator("#past-games")).to_contain_text("Lugvanion")
+    assert [g["game"] for g in httpx.get(table.api("history")).json()["games"]] == ["lugvanion"]
+    assert [p for p in page.problems if not p.startswith("dialog: ")] == []
+
+
+def test_french_words_and_typography_on_the_page(browser, table):  # noqa: F811
+    for name, entry in (("Ana", {"area": {"yellow": [1, 2]}}), ("Bo", {"area": {"red": [3]}})):
+        httpx.put(table.api(f"covenia/players/{name}"), json=entry).raise_for_status()
+    page = open_game(browser, table, "Covenia", locale="fr-FR")
+    rows = page.locator("#covenia-explained li")
+    expect(rows.first).to_contain_text("\u202f: ")
+    assert all(": " not in r.replace("\u202f: ", "") for r in rows.all_inner_texts())
+    page.locator("#picker").get_by_role("button", name="Vengeance").click()
+    page.get_by_label("Potion", exact=True).fill("2")
+    page.get_by_label("Minéral", exact=True).fill("1")
+    page.get_by_label("Artefacts joués (ex.\u202f12:potion, 4:mineral)").fill("12:potion")
+    page.locator("#vengeance-resolve").click()
+    expect(page.locator("#game-vengeance ol.steps")).to_contain_text(
+        "retire toutes les potions (2)")
+    httpx.post(table.api("covenia/close"), json={}).raise_for_status()
+    page.locator("#picker").get_by_role("button", name="Historique").click()
+    expect(page.locator("#per-player")).to_contain_text("1 jouée, 1 gagnée")
+    expect(page.locator("#per-player")).to_contain_text("1 jouée, 0 gagnée")
+    assert page.problems == []

@@ -9,8 +9,13 @@
   var GAMES = ["covenia", "coverta", "lugvanion", "vengeance", "history"];
   var CLANS = ["red", "yellow", "green", "blue", "purple"];
   var current = "lugvanion";
-  var data = { covenia: null, coverta: null, history: null };
-  var explained = { key: "", answer: null };  // Covenia's figures in words, for one state
+  var data = { covenia: null, coverta: null, history: null, players: null };
+  // Covenia's figures in words: the answer shown (for `key`), the state wanted, and at
+  // most one request pending (updates while it is out ask once more when it is answered).
+  var explained = { key: "", answer: null, want: null, pending: false };
+  var joining = { error: "", busy: false };
+  var ending = { error: "" };
+  var deckError = "";
   var me = { name: "", area: {}, hand: {}, error: "", busy: false };
   var round = { key: null, error: "", busy: false };
   var turn = { answer: null, error: "" };
@@ -80,7 +85,16 @@
       .catch(function () { /* the stream's reconnection will resync */ });
   }
 
-  function resync() { load("covenia"); load("coverta"); load("history"); }
+  function resync() { load("covenia"); load("coverta"); load("history"); load("players"); }
+
+  // The table's players by name, the same in every game, in table order.
+  function tablePlayers() { return data.players ? data.players.players : []; }
+
+  // French and English count forms: "1 played", in French "0 jouée", "2 jouées".
+  function counted(key, n) {
+    var one = lang() === "fr" ? n < 2 : n === 1;
+    return t(one ? key + "_one" : key, { n: n });
+  }
 
   // ---- the picker --------------------------------------------------------------------
 
@@ -175,16 +189,40 @@
     var d = data.covenia;
     var who = el("section", "panel");
     who.appendChild(el("h2", null, t("g_covenia")));
-    var label = el("label", "label", t("your_name"));
+    var known = tablePlayers();
+    if (known.length) {
+      who.appendChild(el("p", "help", t("who_are_you")));
+      var seats = el("div", "names");
+      seats.id = "table-players";
+      known.forEach(function (name) {
+        var b = button(name, name === me.name ? "quiet on" : "quiet", function () { startEntry(name); });
+        b.setAttribute("aria-pressed", name === me.name ? "true" : "false");
+        seats.appendChild(b);
+      });
+      who.appendChild(seats);
+    }
+    var label = el("label", "label", t(known.length ? "add_player" : "your_name"));
     var input = el("input", "name");
     input.id = "covenia-name";
     input.maxLength = 40;
-    input.value = me.name;
+    input.value = known.length ? "" : me.name;
     label.appendChild(input);
     who.appendChild(label);
-    who.appendChild(button(t("pick_name"), "primary", function () {
-      if (input.value.trim()) startEntry(input.value.trim());
-    }));
+    var join = button(t("pick_name"), "primary", function () {
+      var name = input.value.trim();
+      if (!name) return;
+      joining = { error: "", busy: true };
+      request("POST", "players", { name: name })  // the table's player, in every game
+        .then(function (a) {
+          joining.busy = false;
+          data.players = { players: a.players };
+          startEntry(a.player);
+        })
+        .catch(function (e) { joining = { error: e.message, busy: false }; render(); });
+    });
+    join.disabled = joining.busy;
+    who.appendChild(join);
+    if (joining.error) who.appendChild(el("p", "error", t("error", { message: joining.error })));
     main.appendChild(who);
 
     if (me.name) {
@@ -220,6 +258,7 @@
       });
       board.appendChild(list);
     }
+    board.appendChild(deckChooser(d));
     if (d && d.score) {
       board.appendChild(scoreTable(d.score));
       var w = d.score.winners;
@@ -238,27 +277,61 @@
     main.appendChild(board);
   }
 
+  // The decks in play (PUT covenia/decks): A, B or both; "auto" is the score file's
+  // default (A for 2 players, both for more).
+  function deckChooser(d) {
+    var box = el("div", "decks");
+    box.id = "covenia-decks";
+    box.appendChild(el("span", "help", t("decks")));
+    var now = d ? d.decks : null;
+    [null, "A", "B", "AB"].forEach(function (choice) {
+      var b = button(choice === null ? t("decks_auto") : choice,
+                     choice === now ? "tab on" : "tab", function () {
+        request("PUT", "covenia/decks", { decks: choice })
+          .then(function (a) { data.covenia = a; deckError = ""; render(); })
+          .catch(function (e) { deckError = e.message; render(); });
+      });
+      b.setAttribute("aria-pressed", choice === now ? "true" : "false");
+      box.appendChild(b);
+    });
+    if (deckError) box.appendChild(el("p", "error", t("error", { message: deckError })));
+    return box;
+  }
+
+  function askExplained() {
+    if (explained.pending || !explained.want) return;
+    var want = explained.want;
+    explained.pending = true;
+    request("GET", "covenia/explained?lang=" + want.lang).then(function (a) {
+      explained.pending = false;
+      explained.key = want.key; explained.answer = a;
+      if (explained.want === want) render(); else askExplained();
+    }).catch(function () {
+      explained.pending = false;
+      if (explained.want !== want) askExplained();  // else the next update asks again
+    });
+  }
+
   // Every figure explained in the CLI's words, asked again when the entries or the
-  // language change.
+  // language change: one request at a time, however fast the updates come.
   function explanations(d) {
     var box = el("div", "explained");
     box.id = "covenia-explained";
     var key = lang() + JSON.stringify(d.score);
-    if (explained.key !== key) {
-      explained.key = key;
-      request("GET", "covenia/explained?lang=" + lang()).then(function (a) {
-        if (explained.key === key) { explained.answer = a; render(); }
-      }).catch(function () { /* the next update asks again */ });
-      return box;
+    if (explained.key !== key && (!explained.want || explained.want.key !== key)) {
+      explained.want = { key: key, lang: lang() };
+      askExplained();
     }
-    if (!explained.answer) return box;
+    // Until the new answer comes, the last one in this language stays.
+    if (!explained.answer || explained.key.slice(0, 2) !== lang()) return box;
     explained.answer.players.forEach(function (p) {
       var more = el("details", "proof");
       more.appendChild(el("summary", null, p.name + " · " + p.total));
       var list = el("ul", "steps");
       Object.keys(p.rows).forEach(function (row) {
-        list.appendChild(el("li", null, t(row === "bonus" ? "row_bonus" : "clan_" + row) + ": " +
-                                        p.rows[row].points + " (" + p.rows[row].text + ")"));
+        list.appendChild(el("li", null, t("explained_row", {
+          row: t(row === "bonus" ? "row_bonus" : "clan_" + row),
+          points: p.rows[row].points, text: p.rows[row].text })));
       });
       more.appendChild(list);
       box.appendChild(more);
@@ -302,11 +375,14 @@
       var label = el("label", "label", t("players_names"));
       var who = el("input", "names-input");
       who.id = "coverta-players";
-      who.value = round.names || "";
+      // The table's players in table order until someone writes others.
+      if (round.names === undefined && tablePlayers().length) {
+        who.value = tablePlayers().join(", ");
+      } else who.value = round.names || "";
       who.addEventListener("change", function () { round.names = who.value; render(); });
       label.appendChild(who);
       form.appendChild(label);
-      names = (round.names || "").split(",").map(function (s) { return s.trim(); })
+      names = who.value.split(",").map(function (s) { return s.trim(); })
         .filter(function (s) { return s; });
     }
     names.forEach(function (p) {
@@ -413,7 +489,7 @@
       var steps = el("ol", "steps");
       turn.answer.order.forEach(function (s) {
         var key = s.kind === "incantation" ? "step_incantation"
-          : s.discarded ? "step_discarded" : "step_removes";
+          : s.discarded ? "step_discarded" : "step_removes_" + s.type;
         steps.appendChild(el("li", null, t(key, { number: s.number, type: t(s.type || ""),
                                                    removed: s.removed })));
       });
@@ -461,7 +537,9 @@
     Object.keys(d ? d.players : {}).forEach(function (name) {
       var tr = el("tr");
       tr.appendChild(el("th", null, name));
-      tr.appendChild(el("td", null, t("played_won", d.players[name])));
+      tr.appendChild(el("td", null, t("played_won", {
+        played: counted("n_played", d.players[name].played),
+        won: counted("n_won", d.players[name].won) })));
       table.appendChild(tr);
     });
     per.appendChild(table);
@@ -473,8 +551,29 @@
 
   // ---- start -------------------------------------------------------------------------
 
+  // Lugvanion: end the game into the history (POST lugvanion/close), asked first.
+  function renderLugvanionEnd() {
+    var box = document.getElementById("lugvanion-end");
+    if (!box) {
+      box = el("section", "panel");
+      box.id = "lugvanion-end";
+      document.getElementById("game-lugvanion").appendChild(box);
+    }
+    clear(box);
+    var b = button(t("end_game"), "quiet danger", function () {
+      if (!window.confirm(t("end_confirm"))) return;
+      request("POST", "lugvanion/close", {})
+        .then(function () { ending.error = ""; render(); resync(); })
+        .catch(function (e) { ending.error = e.message; render(); });
+    });
+    b.id = "lugvanion-close";
+    box.appendChild(el("div", "actions")).appendChild(b);
+    if (ending.error) box.appendChild(el("p", "error", t("error", { message: ending.error })));
+  }
+
   function render() {
     renderPicker();
+    if (current === "lugvanion") renderLugvanionEnd();
     if (current === "covenia") renderCovenia();
     if (current === "coverta") renderCoverta();
     if (current === "vengeance") renderVengeance();
@@ -486,6 +585,8 @@
     source.addEventListener("covenia", function (e) { data.covenia = JSON.parse(e.data); render(); });
     source.addEventListener("coverta", function (e) { data.coverta = JSON.parse(e.data); render(); });
     source.addEventListener("history", function () { load("history"); });
+    source.addEventListener("players", function (e) { data.players = JSON.parse(e.data); render(); });
+    source.addEventListener("closed", function () { ending.error = ""; render(); });
   }
 
   if (window.tableSource) listen(window.tableSource);
