@@ -179,17 +179,33 @@ def routes(web: Web) -> list:
     # change saves a new one), off the store's worker so it never queues behind edits.
     answers: dict[str, tuple[object, asyncio.Future]] = {}
 
-    def explain(now: dict, lang: str) -> bytes:
+    said: dict[tuple, str] = {}  # one figure's words: an edit changes one player's
+
+    def words_for(fig, row: str, lang: str) -> str:
         from companion.score import covenia as sc
 
+        key = (row, lang, fig.points, fig.reason.key,
+               json.dumps(fig.reason.numbers, sort_keys=True, default=str))
+        if key not in said:
+            if len(said) > 4096:
+                said.clear()
+            said[key] = sc.explain(fig, row, _words(), lang)
+        return said[key]
+
+    def explain(now: dict, lang: str) -> bytes:
+        from companion.score import covenia as sc
+        from companion.typography import listing
+
         res = result(now)
-        data = _words()
+        s = _words().sub("score")  # the last line of the CLI's report (sc.report)
+        verdict = s.text("winner" if len(res.winners) == 1 else "winners", lang).format(
+            names=listing(res.winners, s.text("and", lang)))
         return json.dumps({
             "players": [{"name": p.name, "total": p.total, "rank": p.rank,
                          "rows": {row: {"points": p.figures[row].points,
-                                        "text": sc.explain(p.figures[row], row, data, lang)}
+                                        "text": words_for(p.figures[row], row, lang)}
                                   for row in sc.ROWS}} for p in res.players],
-            "verdict": sc.report(res, data, lang).splitlines()[-1]}).encode()
+            "verdict": verdict}).encode()
 
     async def explained(request: Request):
         """Every figure in the CLI's words, in the phone's language, and the verdict."""
