@@ -298,10 +298,19 @@
     return box;
   }
 
+  var EXPLAINED_GAP = 250;  // ms between two requests: a burst of edits asks twice
+
   function askExplained() {
     if (explained.pending || !explained.want) return;
+    var wait = (explained.last || 0) + EXPLAINED_GAP - Date.now();
+    if (wait > 0) {
+      explained.pending = true;
+      setTimeout(function () { explained.pending = false; askExplained(); }, wait);
+      return;
+    }
     var want = explained.want;
     explained.pending = true;
+    explained.last = Date.now();
     request("GET", "covenia/explained?lang=" + want.lang).then(function (a) {
       explained.pending = false;
       explained.key = want.key; explained.answer = a;
@@ -313,7 +322,8 @@
   }
 
   // Every figure explained in the CLI's words, asked again when the entries or the
-  // language change: one request at a time, however fast the updates come.
+  // language change: one request at a time and at most four a second, however fast the
+  // updates come (the last state is always asked for).
   function explanations(d) {
     var box = el("div", "explained");
     box.id = "covenia-explained";
