@@ -1,7 +1,7 @@
 """The table, kept in SQLite: its token, players, tie rule, the sealed seed of the next
 draw and every draw made (this is where a phone's draw happens), the games being scored
-(one open game per kind: Covenia's entries, Coverta's rounds) and the table's history of
-closed games.
+(one open game per kind: Covenia's entries, Coverta's rounds), the table's history of
+closed games and the players a phone added (the same names in every game).
 
 WAL mode with synchronous=FULL: a draw is answered only once it is on disk, so killing
 the server loses nothing it has answered. The idempotency key is stored in the same
