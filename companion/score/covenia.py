@@ -192,10 +192,15 @@ def report(result: scorer.Result, data: Fields, lang: str) -> str:
             out.append(f"  {labels[row].ljust(width)}{fig.points:>4}   "
                        f"{explain(fig, row, data, lang)}")
         out.append(f"  {labels['total'].ljust(width)}{p.total:>4}")
-    joined = listing(result.winners, s.text("and", lang))
-    out += ["", s.text("winner" if len(result.winners) == 1 else "winners", lang)
-            .format(names=joined)]
+    out += ["", verdict(result, data, lang)]
     return "\n".join(out)
+
+
+def verdict(result: scorer.Result, data: Fields, lang: str) -> str:
+    """The report's last line: who won (the phone shows it too)."""
+    s = data.sub("score")
+    return s.text("winner" if len(result.winners) == 1 else "winners", lang).format(
+        names=listing(result.winners, s.text("and", lang)))
 
 
 def write_pdf(path: Path, result: scorer.Result, data: Fields, lang: str, paper: str) -> None:

@@ -194,18 +194,14 @@ def routes(web: Web) -> list:
 
     def explain(now: dict, lang: str) -> bytes:
         from companion.score import covenia as sc
-        from companion.typography import listing
 
         res = result(now)
-        s = _words().sub("score")  # the last line of the CLI's report (sc.report)
-        verdict = s.text("winner" if len(res.winners) == 1 else "winners", lang).format(
-            names=listing(res.winners, s.text("and", lang)))
         return json.dumps({
             "players": [{"name": p.name, "total": p.total, "rank": p.rank,
                          "rows": {row: {"points": p.figures[row].points,
                                         "text": words_for(p.figures[row], row, lang)}
                                   for row in sc.ROWS}} for p in res.players],
-            "verdict": verdict}).encode()
+            "verdict": sc.verdict(res, _words(), lang)}).encode()
 
     async def explained(request: Request):
         """Every figure in the CLI's words, in the phone's language, and the verdict."""
