@@ -115,6 +115,7 @@ def draw(c, w: float, h: float, bleed: float, where: Box, art: Spec | None) -> b
     if art is None:
         return False
     from companion import images
+    from companion.draw import picture
 
     x, y, bw, bh = _rect(where, w, h, bleed)
     try:
@@ -132,7 +133,7 @@ def draw(c, w: float, h: float, bleed: float, where: Box, art: Spec | None) -> b
     p = c.beginPath()
     p.rect(x, y, bw, bh)
     c.clipPath(p, stroke=0, fill=0)
-    c.drawImage(pic.path, ix, iy, iw, ih, mask="auto")
+    picture.draw(c, pic, ix, iy, iw, ih)
     c.restoreState()
     return True
 

@@ -1,8 +1,10 @@
 """The one image cache. Pictures go into PDFs by file path (reportlab then stores each path
 once and never decodes it again), always a file in the user's cache folder named by its
 content's digest: a JPEG copied as it is (its bytes pass straight into the PDF), anything
-else converted once by pillow (an opaque picture as a JPEG, quality 92; one with
-transparency as a PNG so the alpha survives). Two files with the same content are one
+else converted once by pillow: an opaque picture to a JPEG (quality 92); one with
+transparency to its colour as that same JPEG and its alpha deflated, lossless, in one
+.flate file: the two streams as the PDF stores them, which draw/picture.py puts in without
+decoding anything. Two files with the same content are one
 picture in the PDF, and a picture edited in place is a new picture (what a face draws,
 hence its manifest digest, changes with it)."""
 
@@ -16,6 +18,7 @@ from companion.errors import CompanionError
 
 JPEG_QUALITY = 92
 ORIENTATION = 0x0112  # the EXIF tag saying how a camera held the picture
+FLATE_MAGIC = b"table-companion-picture-2"  # then the colour's length; a newline; colour, alpha
 MAX_PIXELS = 80_000_000  # ~ a 9000 x 9000 picture: larger is a mistake, and would eat memory
 
 
@@ -25,6 +28,19 @@ class Picture:
     width: int  # pixels
     height: int
     source: Path  # the designer's file
+    deflated: bool = False  # a .flate file: colour and alpha streams, see `streams`
+
+    def streams(self) -> tuple[bytes, bytes]:
+        """A transparent picture's two streams: its colour (a JPEG), its alpha (deflated
+        8-bit grey)."""
+        try:
+            head, _, body = Path(self.path).read_bytes().partition(b"\n")
+            magic, colour = head.split()
+            if magic == FLATE_MAGIC and 0 < int(colour) < len(body):
+                return body[:int(colour)], body[int(colour):]
+        except (OSError, ValueError):
+            pass
+        raise CompanionError("a damaged picture cache file: delete it", source=self.path)
 
 
 def cache_folder() -> Path:
@@ -70,24 +86,37 @@ def _prepared(digest: str, path: str, data: bytes) -> Picture:
     try:
         import io
 
-        with Image.open(io.BytesIO(data)) as im:
+        with Image.open(io.BytesIO(data)) as im:  # reads the header only
             size, fmt, mode = im.size, im.format, im.mode
             alpha = "A" in im.getbands() or "transparency" in im.info
-            turned = im.getexif().get(ORIENTATION, 1) not in (0, 1)  # a phone's photo
+            orientation = _orientation(im)
+            turned = orientation not in (0, 1)
             if fmt == "JPEG" and mode in ("RGB", "L", "CMYK") and not turned:
                 return Picture(_jpeg(path, digest, data), *size, Path(path))
+            if orientation in (5, 6, 7, 8):  # a quarter turn
+                size = size[::-1]
+            for kind in ("flate", "jpg") if alpha else ("jpg",):  # converted by a past build
+                target = cache_folder() / f"{digest}.{kind}"
+                if target.is_file():
+                    return Picture(str(target), *size, Path(path), deflated=kind == "flate")
             if turned:
                 from PIL import ImageOps
 
                 im = ImageOps.exif_transpose(im)
-                size = im.size
-            target = cache_folder() / f"{digest}.{'png' if alpha else 'jpg'}"
-            if not target.is_file():
-                _convert(im, target, alpha)
-            return Picture(str(target), *size, Path(path))
+            target = _convert(im, cache_folder() / digest, alpha)
+            return Picture(str(target), *size, Path(path), deflated=target.suffix == ".flate")
     except (UnidentifiedImageError, Image.DecompressionBombError, OSError, ValueError) as e:
         raise CompanionError(f"not a picture pillow can read ({type(e).__name__})",
                              source=path) from None
+
+
+def _orientation(im) -> int:
+    """How the camera was held (EXIF), without decoding the pixels: pillow's getexif on a
+    PNG decodes it all to look for an EXIF block after them, so a PNG is asked only of
+    one before them."""
+    if im.format == "PNG" and "exif" not in im.info:
+        return 1
+    return im.getexif().get(ORIENTATION, 1)
 
 
 def _jpeg(path: str, digest: str, data: bytes) -> str:
@@ -105,17 +134,45 @@ def _jpeg(path: str, digest: str, data: bytes) -> str:
     return str(target)
 
 
-def _convert(im, target: Path, alpha: bool) -> None:
-    import io
+def _convert(im, stem: Path, alpha: bool) -> Path:
+    """Converts once: a JPEG, with its alpha beside it (lossless) if some of it is
+    see-through."""
+    import zlib
 
-    out = io.BytesIO()
     if im.mode in ("I", "I;16", "I;16B", "I;16L", "I;16N"):  # 16-bit grey: scaled, not clipped
         im = im.convert("I").point(lambda v: v * (1 / 256)).convert("L")
     if alpha:
-        im.convert("RGBA").save(out, "PNG", compress_level=1)
-    else:
-        im.convert("RGB").save(out, "JPEG", quality=JPEG_QUALITY, optimize=False)
-    _write(target, out.getvalue())
+        rgba = im.convert("RGBA")
+        mask = rgba.getchannel("A")
+        if mask.getextrema() != (255, 255):  # else saved with alpha but opaque all over
+            colour = _jpeg_bytes(_hidden_filled(rgba))
+            target = stem.with_suffix(".flate")
+            _write(target, b"%s %d\n" % (FLATE_MAGIC, len(colour)) + colour
+                   + zlib.compress(mask.tobytes()))
+            return target
+        im = rgba
+    target = stem.with_suffix(".jpg")
+    _write(target, _jpeg_bytes(im))
+    return target
+
+
+def _jpeg_bytes(im) -> bytes:
+    import io
+
+    out = io.BytesIO()
+    im.convert("RGB").save(out, "JPEG", quality=JPEG_QUALITY, optimize=False)
+    return out.getvalue()
+
+
+def _hidden_filled(rgba):
+    """The colour with what the alpha hides (often black) replaced by the average of what
+    shows nearby, so the JPEG's 8 x 8 blocks on an edge do not darken what shows."""
+    from PIL import Image
+
+    w, h = rgba.size
+    small = rgba.convert("RGBa").resize((max(1, w // 16), max(1, h // 16)), Image.BOX)
+    near = small.resize((w, h), Image.BILINEAR).convert("RGBA")  # un-premultiplied: an average
+    return Image.composite(rgba, near, rgba.getchannel("A").point(lambda a: 255 if a else 0))
 
 
 def _write(target: Path, data: bytes) -> None:

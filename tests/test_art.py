@@ -141,6 +141,68 @@ def test_transparency_is_kept_over_the_ground(tmp_path):
     assert close(im.getpixel((60, int(TOP + 30))), (220, 30, 30))
 
 
+def test_half_transparency_blends_with_the_ground(tmp_path):
+    Image.new("RGBA", (300, 200), (200, 0, 0, 128)).save(tmp_path / "half.png")
+    im = render(one_card_pdf(tmp_path / "c.pdf", [art.Spec(tmp_path / "half.png", "stretch")],
+                             ground=(0, 0, 1)))
+    assert close(im.getpixel((90, int(TOP + 50))), (100, 0, 127), tol=12)
+
+
+def images_in(pdf):
+    page = PdfReader(str(pdf)).pages[0]
+    xobjects = page["/Resources"]["/XObject"]
+    return [xobjects[k].get_object() for k in xobjects]
+
+
+def test_a_transparent_picture_is_cached_ready_for_the_pdf_and_never_decoded_again(tmp_path, monkeypatch):
+    pic = quadrants(tmp_path / "a.png", fmt="PNG", alpha=True)
+    one_card_pdf(tmp_path / "a.pdf", [art.Spec(pic)])
+    (cached,) = (tmp_path / "cache").iterdir()
+    assert cached.suffix == ".flate"
+    from companion import images
+
+    images._seen.clear()  # a new build: the cache is read, the picture is not decoded
+    monkeypatch.setattr("PIL.ImageFile.ImageFile.load",
+                        lambda *a, **k: pytest.fail("decoded again"))
+    one_card_pdf(tmp_path / "b.pdf", [art.Spec(pic), art.Spec(pic, "contain")])
+    (xobject,) = images_in(tmp_path / "b.pdf")  # drawn twice, stored once
+    assert xobject["/Filter"] == ["/DCTDecode"] and "/SMask" in xobject
+    colour, alpha = images.picture(pic).streams()
+    assert xobject._data == colour and xobject["/SMask"].get_object()._data == alpha
+    assert xobject["/SMask"]["/Filter"] == ["/FlateDecode"]
+
+
+def test_what_the_alpha_hides_does_not_darken_an_edge(tmp_path):
+    im = Image.new("RGBA", (320, 320), (0, 0, 0, 0))  # hidden black around a red square
+    im.paste((230, 40, 40, 255), (80, 80, 240, 240))
+    im.save(tmp_path / "edge.png")
+    from companion import images
+
+    colour, _ = images.picture(tmp_path / "edge.png").streams()
+    shown = Image.open(io.BytesIO(colour)).convert("RGB")
+    for x in range(80, 84):  # the visible pixels right at the edge keep their red
+        assert close(shown.getpixel((x, 160)), (230, 40, 40), tol=25)
+
+
+def test_a_png_saved_with_alpha_but_opaque_all_over_is_cached_as_a_jpeg(tmp_path):
+    Image.new("RGBA", (300, 200), (10, 200, 30, 255)).save(tmp_path / "opaque.png")
+    one_card_pdf(tmp_path / "a.pdf", [art.Spec(tmp_path / "opaque.png")])
+    assert [f.suffix for f in (tmp_path / "cache").iterdir()] == [".jpg"]
+
+
+def test_a_damaged_cache_file_is_one_error_naming_it(tmp_path):
+    pic = quadrants(tmp_path / "a.png", fmt="PNG", alpha=True)
+    one_card_pdf(tmp_path / "a.pdf", [art.Spec(pic)])
+    (cached,) = (tmp_path / "cache").iterdir()
+    cached.write_bytes(b"garbage")
+    from companion import images
+
+    images._seen.clear()
+    with pytest.raises(CompanionError) as e:
+        one_card_pdf(tmp_path / "b.pdf", [art.Spec(pic)])
+    assert "damaged picture cache" in e.value.message and e.value.source == str(cached)
+
+
 def test_a_phone_photo_is_printed_the_way_up_its_camera_says(tmp_path):
     upright = Image.open(quadrants(tmp_path / "q.jpg")).convert("RGB")
     stored = upright.rotate(90, expand=True)  # as the sensor saw it: on its side

@@ -1,0 +1,42 @@
+"""How a cached picture goes into the PDF. A JPEG (or a picture the cache made a JPEG) is
+handed to reportlab by path: its bytes pass straight through. A picture with transparency
+is cached as its two streams ready (colour as a JPEG, alpha deflated): reportlab given a
+PNG would decode it and deflate colour and alpha again on every build (~50 ms a picture),
+so this registers the streams as the PDF's image under the name reportlab's drawImage
+gives that path, and drawImage then finds it and only places it. Stored once per PDF
+either way."""
+
+from reportlab.lib.utils import _digester
+from reportlab.pdfbase.pdfdoc import PDFImageXObject
+
+MASK = "auto"  # what every picture is drawn with: part of reportlab's name for it
+
+
+def draw(c, pic, x: float, y: float, w: float, h: float) -> None:
+    if pic.deflated:
+        _register(c, pic)
+    c.drawImage(pic.path, x, y, w, h, mask=MASK)
+
+
+def _register(c, pic) -> None:
+    name = _digester(f"{pic.path}{MASK}")  # drawImage's own name for (path, mask)
+    doc = c._doc
+    if doc.idToObject.get(doc.getXObjectName(name)) is not None:
+        return
+    colour, alpha = pic.streams()
+    image = _xobject(name, pic, "DeviceRGB", "DCTDecode", colour)
+    smask = _xobject(name + "a", pic, "DeviceGray", "FlateDecode", alpha)
+    smask._decode = [0, 1]
+    doc.Reference(image, doc.getXObjectName(name))
+    doc.addForm(name, image)
+    image.smask = doc.Reference(smask, doc.getXObjectName(smask.name))
+
+
+def _xobject(name: str, pic, space: str, codec: str, stream: bytes) -> PDFImageXObject:
+    obj = PDFImageXObject(name)
+    obj.width, obj.height = pic.width, pic.height
+    obj.colorSpace, obj.bitsPerComponent = space, 8
+    obj._filters = (codec,)
+    obj.streamContent = stream
+    obj.mask = None
+    return obj
