@@ -4,7 +4,8 @@ any entry that makes cards may say `art = "PATH"` (relative to its data file, an
 the card's own fields in braces: "art/{clan}-{value}{deck}.jpg"), `art_fit` ("cover",
 the default: fill the box and crop, at `art_anchor`; "contain": the whole picture,
 letterboxed; "stretch") and `art_anchor` ("c", "n", "ne", "e", "se", "s", "sw", "w", "nw").
-A box covering the whole card runs into the bleed and lies under everything else.
+A box covering the whole card runs into the bleed and lies under everything else; its
+picture is made for a 1/8 in bleed (presets.toml, art_bleed) whatever bleed a build has.
 
 A picture printed under 300 dpi is reported once; a missing one fails the build naming
 the card and the path, or with --draft prints a labelled placeholder and is listed."""
@@ -117,7 +118,8 @@ def draw(c, w: float, h: float, bleed: float, where: Box, art: Spec | None) -> b
     from companion import images
     from companion.draw import picture
 
-    x, y, bw, bh = _rect(where, w, h, bleed)
+    x, y, bw, bh = _rect(where, w, h, bleed)  # what shows
+    px, py, pw, ph = _rect(where, w, h, max(bleed, _art_bleed()))  # what the picture fills
     try:
         pic = images.picture(art.path)
     except CompanionError as e:
@@ -127,8 +129,8 @@ def draw(c, w: float, h: float, bleed: float, where: Box, art: Spec | None) -> b
             _placeholder(c, x, y, bw, bh, art)
             return True
         raise CompanionError(f"{art.card}: {e.message}", source=e.source) from None
-    _check_dpi(pic, art, bw, bh)
-    ix, iy, iw, ih = placement(art.fit, art.anchor, (x, y, bw, bh), pic.width, pic.height)
+    _check_dpi(pic, art, pw, ph)
+    ix, iy, iw, ih = placement(art.fit, art.anchor, (px, py, pw, ph), pic.width, pic.height)
     c.saveState()
     p = c.beginPath()
     p.rect(x, y, bw, bh)
@@ -138,8 +140,18 @@ def draw(c, w: float, h: float, bleed: float, where: Box, art: Spec | None) -> b
     return True
 
 
+def _art_bleed() -> float:
+    from companion import presets
+
+    return presets.sheet_settings().art_bleed
+
+
 def _rect(b: Box, w: float, h: float, bleed: float):
-    if b.whole_card():  # the whole card: into the bleed too
+    """A box in points; a whole-card box runs `bleed` past the trim. A whole-card picture
+    fills the card plus the bleed it is made for (presets.toml's art_bleed, or the build's
+    if larger), so its trim lines up with the card's whatever --bleed says; the build's own
+    bleed is what shows."""
+    if b.whole_card():
         return -bleed, -bleed, w + 2 * bleed, h + 2 * bleed
     return b.x * w, h - (b.y + b.h) * h, b.w * w, b.h * h
 

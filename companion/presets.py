@@ -24,6 +24,7 @@ class SheetSettings:
     label_min: float
     smallest_card: float
     largest_bleed: float
+    art_bleed: float
 
 
 @cache

@@ -140,8 +140,9 @@ def expected_boxes(game: str, kind: str, size, bleed=0.0, back=False, stock="car
     for slot in range(grid.per_sheet):
         placed = grid.back(slot, "long") if back else grid.front(slot)
         w, h = placed.size
-        if b.whole_card():
-            x0, y0, x1, y1 = -bleed, -bleed, w + bleed, h + bleed
+        if b.whole_card():  # made for presets' 1/8 in bleed, or the build's if larger
+            m = max(bleed, presets.sheet_settings().art_bleed)
+            x0, y0, x1, y1 = -m, -m, w + m, h + m
         else:
             x0, y0, x1, y1 = b.x * w, h - (b.y + b.h) * h, (b.x + b.w) * w, h - b.y * h
         xs, ys = zip(placed.to_sheet(x0, y0), placed.to_sheet(x1, y1))
@@ -387,6 +388,28 @@ def test_a_whole_card_picture_runs_into_the_bleed_under_the_texts(tmp_path, cli)
     # the title is still printed over it, in the ink's dark colour
     row = [at(image, height, placed, u, h - 0.11 * h + 3) for u in range(60, int(w) - 60)]
     assert any(sum(p) < 250 for p in row)
+
+
+@pytest.mark.parametrize("bleed", ["0mm", "3mm"])
+def test_a_whole_card_picture_is_cut_at_its_own_eighth_inch_whatever_the_bleed(tmp_path, cli,
+                                                                             bleed):
+    # 825 x 1125 px, made for a 1/8 in bleed: its outer 37.5 px ring (red) is bleed, never
+    # inside the trim; what is inside (blue) fills the card exactly.
+    im = Image.new("RGB", (825, 1125), (220, 30, 30))
+    im.paste((40, 120, 200), (38, 38, 825 - 38, 1125 - 38))
+    (tmp_path / "art").mkdir()
+    im.save(tmp_path / "art" / "aid.jpg", quality=95)
+    data = data_copy(tmp_path, "covenia", lambda t: t + '\n[art]\naid = "art/aid.jpg"\n')
+    assert cli("build", "covenia", "--data", data, "--out", tmp_path / "kit", "--only", "aids",
+               "--bleed", bleed).code == 0
+    image, height = render_page(tmp_path / "kit" / "cards.pdf", 0)
+    b = presets.bleed(bleed)
+    placed = grid_of(b).front(0)
+    w, h = placed.size
+    for u, v in ((1.5, 1.5), (w - 1.5, h / 2), (w / 2, 1.5)):  # just inside the trim: blue
+        assert close(at(image, height, placed, u, v), (40, 120, 200)), (u, v)
+    if b:
+        assert close(at(image, height, placed, -b + 1, h / 2), (220, 30, 30))  # bleed: red
 
 
 def test_a_back_with_a_picture_is_that_picture(tmp_path, cli):

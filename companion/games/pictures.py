@@ -122,7 +122,7 @@ class Row:
     mm: tuple[float, float]
     px: tuple[int, int]
     whole: bool
-    bleed_px: tuple[int, int] | None  # a whole-card box: with a 1/8 in bleed
+    bleed_px: tuple[int, int] | None  # a whole-card box: with presets' art_bleed
     stock: str = "cards"
 
 
@@ -147,7 +147,7 @@ def rows(game: str, data: dict | None = None, card_size: str = "poker") -> list[
         if b.whole_card():
             bw, bh = size
         px = lambda v: round(v / MM(1) / 25.4 * 300)  # noqa: E731
-        eighth = 72 / 8
+        eighth = presets.sheet_settings().art_bleed
         out.append(Row(game, name, k.title, k.entry, k.fields, k.place,
                        (round(bw / MM(1), 1), round(bh / MM(1), 1)), (px(bw), px(bh)),
                        b.whole_card(),
@@ -160,8 +160,16 @@ def _size(r: Row, sep: str = " × ") -> tuple[str, str]:
     mm = f"{_num(r.mm[0])}{sep}{_num(r.mm[1])} mm"
     px = f"{r.px[0]}{sep}{r.px[1]} px"
     if r.bleed_px:
-        px += f" ({r.bleed_px[0]}{sep}{r.bleed_px[1]} with a 1/8 in bleed)"
+        px += f" ({r.bleed_px[0]}{sep}{r.bleed_px[1]} with a {_bleed_words()} bleed)"
     return mm, px
+
+
+def _bleed_words() -> str:
+    from companion import presets
+    from companion.units import to_mm
+
+    b = presets.sheet_settings().art_bleed
+    return "1/8 in" if abs(b - 9) < 1e-6 else f"{_num(to_mm(b))} mm"
 
 
 def _num(v: float) -> str:
