@@ -17,6 +17,7 @@ from pathlib import Path
 
 from companion.errors import CompanionError, shown
 
+KEYS = ("art", "art_fit", "art_anchor")  # what any entry that makes cards may take
 FITS = ("cover", "contain", "stretch")
 ANCHORS = {"c": (0.5, 0.5), "n": (0.5, 1), "ne": (1, 1), "e": (1, 0.5), "se": (1, 0),
            "s": (0.5, 0), "sw": (0, 0), "w": (0, 0.5), "nw": (0, 1)}

@@ -130,9 +130,32 @@ def _with_sheets(table: dict, template: dict, base: Path, source: str, at: str) 
             known, required = (spreadsheet.fields_of(like) if isinstance(like, list)
                                else (None, set()))
             table[key] = spreadsheet.read(value, base, source, where, known, required)
+        elif isinstance(value, list) and isinstance(like, list):
+            _known_keys(value, like, source, where)
         elif isinstance(value, dict):
             _with_sheets(value, like if isinstance(like, dict) else {}, base, source, where)
     return table
+
+
+def _known_keys(entries: list, like: list, source: str, where: str) -> None:
+    """An inline list's entries take the fields its bundled entries have (what a
+    spreadsheet standing for it may have as headers), and art: a misspelt key such as
+    `art_fitt` or `colr` is refused, not silently ignored."""
+    import difflib
+
+    from companion import art
+
+    known = {k for e in like if isinstance(e, dict) for k in e} | set(art.KEYS)
+    if not any(isinstance(e, dict) for e in like):
+        return
+    for i, entry in enumerate(entries):
+        for key in entry if isinstance(entry, dict) else ():
+            if key not in known:
+                near = difflib.get_close_matches(key, known, 1)
+                hint = f"did you mean {near[0]}? " if near else ""
+                raise CompanionError(f"unknown field ({hint}fields here: "
+                                     f"{', '.join(sorted(known))})", source=source,
+                                     field=f"{where}[{i}].{key}")
 
 
 class Fields:

@@ -12,11 +12,11 @@ import re
 from pathlib import Path
 from typing import Any
 
-from companion import inputs
+from companion import art, inputs
 from companion.errors import CompanionError, shown
 
 QTY = "qty"
-ART = ("art", "art_fit", "art_anchor")  # any card entry may take a picture (companion/art.py)
+ART = art.KEYS  # any card entry may take a picture
 MAX_ROWS = 10_000
 _NUMBER = re.compile(r"^-?[0-9]+(\.[0-9]+)?$")
 
@@ -104,7 +104,7 @@ def _cells(path: Path, tab: str | None) -> list[list]:
         from companion.data import read_text
 
         text, _ = read_text(path)
-        return [row for row in csv.reader(io.StringIO(text))]
+        return [[_csv_value(v) for v in row] for row in csv.reader(io.StringIO(text))]
     if suffix not in (".xlsx", ".xlsm", ".ods", ".xls"):
         raise CompanionError("is not a spreadsheet: use .csv, .xlsx or .ods", source=str(path))
     from python_calamine import CalamineWorkbook
@@ -127,6 +127,10 @@ def _cells(path: Path, tab: str | None) -> list[list]:
 
 
 def _row(header: list[str], raw: list, where: str) -> Row:
+    for i in range(len(header), len(raw)):  # right of the header: read by nothing
+        if _blank(raw[i]) is not None:
+            raise CompanionError("has values but no name in the header row",
+                                 source=where, field=f"column {_letter(i)}")
     row = _new(where)
     for i, h in enumerate(header):
         if not h:
@@ -177,10 +181,16 @@ def _blank(value):
     return value
 
 
+def _csv_value(text: str):
+    """CSV has no types: what reads as a number is one, except with a leading zero ("007"
+    is an id, not 7). A spreadsheet's text cell stays text ("2024" as a name)."""
+    if _NUMBER.match(text.strip()) and not re.match(r"-?0[0-9]", text.strip()):
+        return float(text)
+    return text
+
+
 def _typed(value):
-    """Calamine reads every number as a float and CSV as text: whole numbers -> int."""
-    if isinstance(value, str) and _NUMBER.match(value):
-        value = float(value)
+    """Calamine reads every number as a float: whole numbers -> int."""
     if isinstance(value, float) and value.is_integer():
         return int(value)
     return value

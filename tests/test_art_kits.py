@@ -610,3 +610,23 @@ def test_an_export_shows_the_same_pictures(tmp_path, cli):
     assert r.code == 0, r.err
     drawn = placements(tmp_path / "x" / "clan-cards.pdf")
     assert (tmp_path / "art/red-7A.jpg").read_bytes() in {d for _, d, _ in drawn}
+
+
+@pytest.mark.parametrize("game, entry", [("covenia", 'id = "A"\n'),
+                                         ("lugvanion", "[titles]\n")])
+def test_art_on_a_table_that_makes_no_card_is_refused_naming_where_art_goes(tmp_path, cli, game,
+                                                                          entry):
+    text = paths_text(game)
+    assert entry in text
+    text = text.replace(entry, entry + 'art = "art/x.jpg"\n', 1)
+    (tmp_path / f"{game}.toml").write_text(text, encoding="utf-8")
+    r = cli("build", game, "--data", tmp_path / f"{game}.toml", "--out", tmp_path / "o")
+    assert r.code == 2 and len(r.err.strip().splitlines()) == 1, r.err
+    assert "makes no card" in r.err and "[art] KIND" in r.err and ".art: " in r.err, r.err
+    assert not (tmp_path / "o").exists()
+
+
+def paths_text(game):
+    from companion import paths
+
+    return paths.layout(f"{game}.toml").read_text(encoding="utf-8")

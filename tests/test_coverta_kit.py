@@ -54,14 +54,17 @@ def test_the_player_aid_gives_hand_sizes_and_the_variants(kits):
     assert "Jeu en continu" in text
 
 
-@pytest.mark.parametrize("key", ["memo_left", "joker_text", "sheet_note", "keep"])
-def test_a_text_the_cards_need_missing_from_the_data_is_named_in_one_line(tmp_path, cli, key):
+@pytest.mark.parametrize("table, key", [("texts", "memo_left"), ("texts", "joker_text"),
+                                        ("texts", "sheet_note"), ("texts", "keep"),
+                                        ("features", "fill")])
+def test_a_text_the_cards_need_missing_from_the_data_is_named_in_one_line(tmp_path, cli, table,
+                                                                         key):
     from companion import paths
 
     text = paths.layout("coverta.toml").read_text(encoding="utf-8")
-    at = text.index("[texts]")
+    at = text.index(f"[{table}]")
     text = text[:at] + re.sub(rf"(?m)^{key} = .*\n", "", text[at:], count=1)
     (tmp_path / "c.toml").write_text(text, encoding="utf-8")
     r = cli("build", "coverta", "--data", tmp_path / "c.toml", "--out", tmp_path / "o")
-    assert r.code == 2 and f"texts.{key}: missing" in r.err and "Traceback" not in r.err, r.err
+    assert r.code == 2 and f"{table}.{key}: missing" in r.err and "Traceback" not in r.err, r.err
     assert not (tmp_path / "o").exists()

@@ -160,3 +160,36 @@ def test_a_damaged_workbook_is_one_line(tmp_path, cli, content):
     (tmp_path / "clans.xlsx").write_bytes(content)
     r = cli("build", "covenia", "--only", "cards", "--data", data, "--out", tmp_path / "o")
     one_line_error(r, "clans.xlsx", "cannot read")
+
+
+def test_a_text_cell_stays_text_and_a_csv_number_with_a_leading_zero_is_an_id(tmp_path):
+    sheetfiles.write(tmp_path / "t.xlsx", [["name", "n"], ["2024", 2024]])  # text, number
+    assert spreadsheet.read({"sheet": "t.xlsx"}, tmp_path, "d.toml", "list") == [
+        {"name": "2024", "n": 2024}]
+    (tmp_path / "t.csv").write_text("id,n,x\n007,12,-3.5\n", encoding="utf-8")
+    assert spreadsheet.read({"sheet": "t.csv"}, tmp_path, "d.toml", "list") == [
+        {"id": "007", "n": 12, "x": -3.5}]
+
+
+@pytest.mark.parametrize("ext", ["csv", "xlsx", "ods"])
+def test_a_value_right_of_the_last_header_is_named_not_dropped(tmp_path, cli, ext):
+    rows = sheetfiles.table(bundled("covenia")["clans"])
+    width = len(rows[0])
+    rows[2] = rows[2] + [None, "stray"]  # two columns past the header row's end
+    data = data_with_sheet(tmp_path, "covenia", "clans", ext, rows)
+    r = cli("build", "covenia", "--only", "cards", "--data", data, "--out", tmp_path / "o")
+    tab = ", tab cards" if ext != "csv" else ""
+    one_line_error(r, f"clans.{ext}{tab}", f"column {spreadsheet._letter(width + 1)}",
+                   "has values but no name in the header row")
+    assert not (tmp_path / "o").exists()
+
+
+@pytest.mark.parametrize("typo, near", [("art_fitt", "art_fit"), ("colr", "colour")])
+def test_a_misspelt_key_in_an_inline_list_is_refused_with_a_suggestion(tmp_path, cli, typo,
+                                                                      near):
+    text = paths.layout("covenia.toml").read_text(encoding="utf-8")
+    text = text.replace('id = "red"\n', f'id = "red"\n{typo} = "contain"\n', 1)
+    (tmp_path / "covenia.toml").write_text(text, encoding="utf-8")
+    r = cli("build", "covenia", "--data", tmp_path / "covenia.toml", "--out", tmp_path / "o")
+    one_line_error(r, "covenia.toml", f"clans[0].{typo}", f"did you mean {near}?")
+    assert not (tmp_path / "o").exists()

@@ -309,8 +309,8 @@ def kit(ctx: Context):
     # Short feature names for the memo, under their column's heading (optional in a data
     # file: the full names otherwise).
     short = data.sub("memo_features") if "memo_features" in data.table else None
-    words["memo_features"] = {f: short.text(f, lang) if short and f in short.table else full
-                              for f, full in words["features"].items()}
+    words["memo_features"] = {f: short.text(f, lang) if short and f in short.table
+                              else words["features"][f] for f in rules.FEATURES}
     rule_texts = data.sub("rule_texts")
     words["rule_texts"] = {f: {m: rule_texts.sub(f).text(m, lang) for m in rules.MODES}
                            for f in rules.FEATURES}

@@ -54,6 +54,29 @@ class Pictures:
                 if key not in known:
                     raise self.table.error(key, f"not a card kind of {game} (kinds: "
                                                 f"{', '.join(kinds)})")
+        self._no_art_where_no_card(data)
+
+    def _no_art_where_no_card(self, data: Fields) -> None:
+        """`art` on a table that makes no card (Covenia's [[decks]], Lugvanion's
+        [[objectives]]) would print nowhere: refused, naming where it may go."""
+        takers = {re.split(r"[.\]]", w)[0] for k in self.kinds.values()
+                  for w in re.findall(r"\[+([\w.]+)", k.entry)} | {"art", "layout"}
+        if any("each card of cards" in k.entry for k in self.kinds.values()):
+            takers.add("cards")
+        for top, value in data.table.items():
+            if top in takers:
+                continue
+            items = value if isinstance(value, list) else [value]
+            for i, item in enumerate(items, 1):
+                if isinstance(item, dict) and (key := next((a for a in art.KEYS if a in item),
+                                                           None)):
+                    where = data.sub(top) if isinstance(value, dict) else data.items(top)[i - 1]
+                    raise where.error(key, "makes no card: a picture here would print nowhere "
+                                           f"(art goes in {self._takers_words()})")
+
+    def _takers_words(self) -> str:
+        places = [k.entry for k in self.kinds.values() if k.entry] + ["[art] KIND"]
+        return ", ".join(places)
 
     def box(self, kind: str) -> art.Box:
         """[layout.KIND] art; a data file written before art boxes existed gets the
