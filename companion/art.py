@@ -125,9 +125,10 @@ def draw(c, w: float, h: float, bleed: float, where: Box, art: Spec | None) -> b
         pic = images.picture(art.path)
     except CompanionError as e:
         log = _log.get()
-        if log is not None and log.draft and not art.path.is_file():
-            log.missing.setdefault(str(art.path), art.card)
-            _placeholder(c, x, y, bw, bh, art)
+        if log is not None and log.draft:  # missing, or a file that is no picture
+            why = "missing" if not art.path.is_file() else "unreadable"
+            log.missing.setdefault(str(art.path), f"{art.card}, {why}")
+            _placeholder(c, x, y, bw, bh, art, why)
             return True
         raise CompanionError(f"{art.card}: {e.message}", source=e.source) from None
     _check_dpi(pic, art, pw, ph)
@@ -183,8 +184,8 @@ def _check_dpi(pic, art: Spec, bw: float, bh: float) -> None:
         log.low.setdefault((str(pic.source), bw / MM, bh / MM), dpi)
 
 
-def _placeholder(c, x, y, bw, bh, art: Spec) -> None:
-    """--draft: a hatched box that says which picture is missing."""
+def _placeholder(c, x, y, bw, bh, art: Spec, why: str) -> None:
+    """--draft: a hatched box that says which picture is missing (or unreadable)."""
     from companion.draw import text
 
     c.saveState()
@@ -195,6 +196,6 @@ def _placeholder(c, x, y, bw, bh, art: Spec) -> None:
     c.line(x, y, x + bw, y + bh)
     c.line(x, y + bh, x + bw, y)
     c.setFillColorRGB(0.15, 0.15, 0.15)
-    text.block(c, f"missing: {art.path.name}", x + bw * 0.08, y + bh * 0.62, bw * 0.84,
+    text.block(c, f"{why}: {art.path.name}", x + bw * 0.08, y + bh * 0.62, bw * 0.84,
                bh * 0.3, "narrow", min(9.0, bh * 0.12), align="center", field="art")
     c.restoreState()

@@ -224,7 +224,8 @@ def _build(name: str, opts: Options, progress, warn) -> dict:
         warn(line)
     if pictures.missing:
         n = len(pictures.missing)
-        warn(f"--draft: {n} picture{'s' if n > 1 else ''} missing, printed as placeholders: "
+        warn(f"--draft: {n} picture{'s' if n > 1 else ''} missing or unreadable, printed as "
+             "placeholders: "
              + ", ".join(f"{path} ({card})" for path, card in pictures.missing.items()))
     return manifest
 

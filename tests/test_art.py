@@ -248,8 +248,17 @@ def test_draft_prints_a_placeholder_and_lists_what_is_missing(tmp_path):
     with art.logging(draft=True) as log:
         pdf = one_card_pdf(tmp_path / "c.pdf", [art.Spec(tmp_path / "red-7A.jpg",
                                                          card="clan-cards/red-7A")])
-    assert log.missing == {str(tmp_path / "red-7A.jpg"): "clan-cards/red-7A"}
+    assert log.missing == {str(tmp_path / "red-7A.jpg"): "clan-cards/red-7A, missing"}
     assert "missing: red-7A.jpg" in PdfReader(pdf).pages[0].extract_text()
+
+
+def test_draft_prints_a_placeholder_for_a_file_that_is_no_picture_too(tmp_path):
+    (tmp_path / "red-7A.jpg").write_bytes(b"not a jpeg")
+    with art.logging(draft=True) as log:
+        pdf = one_card_pdf(tmp_path / "c.pdf", [art.Spec(tmp_path / "red-7A.jpg",
+                                                         card="clan-cards/red-7A")])
+    assert log.missing == {str(tmp_path / "red-7A.jpg"): "clan-cards/red-7A, unreadable"}
+    assert "unreadable: red-7A.jpg" in PdfReader(pdf).pages[0].extract_text()
 
 
 def test_a_file_that_is_not_a_picture_is_an_error_not_a_traceback(tmp_path):

@@ -473,8 +473,9 @@ def test_draft_prints_placeholders_and_lists_the_missing_pictures(tmp_path, cli)
     r = cli("build", "covenia", "--data", data, "--out", tmp_path / "kit", "--draft")
     assert r.code == 0, r.err
     (line,) = [ln for ln in r.err.splitlines() if "--draft" in ln]
-    assert "2 pictures missing" in line
-    assert "red-7A.jpg (clan-cards/red-7A)" in line and "red-2B.jpg (clan-cards/red-2B)" in line
+    assert "2 pictures missing or unreadable" in line
+    assert "red-7A.jpg (clan-cards/red-7A, missing)" in line
+    assert "red-2B.jpg (clan-cards/red-2B, missing)" in line
     texts = " ".join(p.extract_text() for p in PdfReader(tmp_path / "kit/cards.pdf").pages)
     assert re.search(r"missing:\s*red-7A\.jpg", texts) and re.search(r"missing:\s*red-2B\.jpg",
                                                                      texts)
