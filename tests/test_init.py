@@ -40,6 +40,11 @@ def test_init_with_sheets_then_build_reproduces_the_default_kit(tmp_path, cli, g
     assert r.code == 0, r.err
     toml = (tmp_path / "proto" / f"{game}.toml").read_text(encoding="utf-8")
     assert "sheet = " in toml and toml.startswith("#")  # lists moved out, comments kept
+    from companion import paths
+
+    bundled = paths.layout(f"{game}.toml").read_text(encoding="utf-8")
+    guides = [ln for ln in bundled.splitlines() if ln.startswith("#")]
+    assert [ln for ln in guides if ln not in toml.splitlines()] == []  # every guide line
     sheets = list((tmp_path / "proto").glob(f"*.{kind}"))
     assert sheets
     a = cli("build", game, "--out", tmp_path / "a")

@@ -82,7 +82,27 @@ def _lists_to_sheets(text: str, game: str, kind: str):
             ref.update({"sheet": name.name})
         files.setdefault(name, {})[key] = rows
         doc[key] = ref
-    return files, tomlkit.dumps(doc)
+    return files, _guides_kept(text, tomlkit.dumps(doc))
+
+
+def _guides_kept(before: str, after: str) -> str:
+    """tomlkit keeps the comment block above a header with the table before it, so
+    replacing a list's last table loses the guide to what follows (the list itself, or
+    the next table): each lost block goes back above its header or `list = {sheet..}`."""
+    import re
+
+    lines = after.splitlines(keepends=True)
+    for m in re.finditer(r"((?:^#[^\n]*\n)+)^\[\[?([\w.]+)\]", before, re.M):
+        block, key = m.groups()
+        if block in after:
+            continue
+        header = re.compile(rf"\[\[?{re.escape(key)}\]")
+        sheet = re.compile(rf"{re.escape(key)}\s*=\s*\{{\s*sheet\b")
+        at = next((i for pattern in (header, sheet) for i, ln in enumerate(lines)
+                   if pattern.match(ln)), None)
+        if at is not None:
+            lines.insert(at, block)
+    return "".join(lines)
 
 
 def _write_sheets(folder, tabs) -> None:
