@@ -49,6 +49,7 @@ def test_changed_since_with_nothing_changed_prints_no_card(tmp_path, cli):
     r = cli("build", "covenia", "--out", tmp_path / "v2",
             "--changed-since", tmp_path / "v1" / "manifest.json")
     assert r.code == 0 and "0 of 111 cards changed" in r.out
+    assert f"{tmp_path / 'v2'}/ manifest.json, print-guide.txt" in r.out  # no empty file list
     assert manifest(tmp_path / "v2")["files"] == []
 
 

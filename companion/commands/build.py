@@ -73,7 +73,8 @@ def build(game, paper, lang, card_size, bleed, flip, only, out, data, strict, ch
         where = target or kit.paths.output() / name
         files = ", ".join(f"{f['path']} ({f['pages']} page{'s' * (f['pages'] != 1)})"
                           for f in manifest["files"])
-        click.echo(f"{name}: {where}/ {files}, manifest.json, print-guide.txt")
+        click.echo(f"{name}: {where}/ {files + ', ' if files else ''}manifest.json, "
+                   "print-guide.txt")
         if changed_since:
             printed = sum(c["count"] for f in manifest["files"] for c in f["components"])
             click.echo(f"{printed} of {len(manifest['cards'])} cards changed since "
