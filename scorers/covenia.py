@@ -64,10 +64,12 @@ def clan_key(word: str) -> str | None:
 def check_values(raw, where: str) -> tuple[int, ...]:
     """A list of card values 1-10."""
     if not isinstance(raw, (list, tuple)):
-        raise ScoreError(where, f"must be a list of card values, not {shown(raw)}")
+        raise ScoreError(where, f"must be a list of card values, not {shown(raw)}",
+                         "covenia.not_a_list", {"value": shown(raw)})
     for v in raw:
         if isinstance(v, bool) or not isinstance(v, int) or v not in VALUES:
-            raise ScoreError(where, f"{shown(v)} is not a card value (1-10)")
+            raise ScoreError(where, f"{shown(v)} is not a card value (1-10)",
+                             "covenia.not_a_value", {"value": shown(v)})
     return tuple(raw)
 
 
@@ -75,16 +77,22 @@ def _clans(raw, where: str) -> dict[str, tuple[int, ...]]:
     if raw is None:
         return {}
     if not isinstance(raw, dict):
-        raise ScoreError(where, "must be a table of clan = [values]")
+        raise ScoreError(where, "must be a table of clan = [values]", "covenia.not_clans")
     out: dict[str, tuple[int, ...]] = {}
     for key, values in raw.items():
         clan = clan_key(key)
         if clan is None:
             raise ScoreError(f"{where}.{escape(key)}", "unknown clan (use red, yellow, green, blue, "
-                             "purple or rouge, jaune, vert, bleu, violet)")
+                             "purple or rouge, jaune, vert, bleu, violet)",
+                             "covenia.unknown_clan", {"word": escape(str(key))})
         if clan in out:
-            raise ScoreError(f"{where}.{escape(key)}", f"clan {clan} is given twice")
-        out[clan] = check_values(values, f"{where}.{escape(key)}")
+            raise ScoreError(f"{where}.{escape(key)}", f"clan {clan} is given twice",
+                             "covenia.clan_twice", {"clan": clan})
+        try:
+            out[clan] = check_values(values, f"{where}.{escape(key)}")
+        except ScoreError as e:
+            e.params.setdefault("clan", clan)
+            raise
     return out
 
 
@@ -93,26 +101,31 @@ def check_column(raw, where: str) -> tuple[int, ...]:
     column = check_values(raw, where)
     for a, b in zip(column, column[1:]):
         if b <= a:
-            raise ScoreError(where, f"a column rises strictly from top to bottom ({b} after {a})")
+            raise ScoreError(where, f"a column rises strictly from top to bottom ({b} after {a})",
+                             "covenia.column_falls", {"value": b, "after": a})
     return column
 
 
 def parse(table) -> tuple[list[Player], str]:
     """Checks a score file's content; returns the players and the decks in play."""
     if not isinstance(table, dict):
-        raise ScoreError("", "the score file must be a table")
+        raise ScoreError("", "the score file must be a table", "covenia.not_a_table")
     unknown = set(table) - {"decks", "players"}
     if unknown:
-        raise ScoreError(escape(sorted(unknown)[0]), "unknown field (use decks and [[players]])")
+        raise ScoreError(escape(sorted(unknown)[0]), "unknown field (use decks and [[players]])",
+                         "covenia.unknown_field", {"word": escape(sorted(unknown)[0])})
     raw_players = table.get("players")
     if not isinstance(raw_players, list) or not all(isinstance(p, dict) for p in raw_players):
-        raise ScoreError("players", "missing: give 2 to 4 [[players]] tables")
+        raise ScoreError("players", "missing: give 2 to 4 [[players]] tables",
+                         "covenia.no_players")
     if not 2 <= len(raw_players) <= 4:
-        raise ScoreError("players", f"Covenia is for 2 to 4 players, not {len(raw_players)}")
+        raise ScoreError("players", f"Covenia is for 2 to 4 players, not {len(raw_players)}",
+                         "covenia.players_count", {"n": len(raw_players)})
     decks = table.get("decks", "A" if len(raw_players) == 2 else "AB")
     if not isinstance(decks, str) or decks.upper() not in DECKS:
         raise ScoreError("decks", f"{shown(decks)} is not a deck choice "
-                         "(use \"A\", \"B\" or \"AB\")")
+                         "(use \"A\", \"B\" or \"AB\")", "covenia.not_decks",
+                         {"value": shown(decks)})
     decks = decks.upper()
     return check_players(raw_players, decks), decks
 
@@ -125,22 +138,35 @@ def check_players(raw_players: list, decks: str) -> list[Player]:
     for i, raw in enumerate(raw_players):
         name = raw.get("name")
         if not isinstance(name, str) or not name.strip():
-            raise ScoreError(f"players[{i}].name", "missing: every player needs a name")
+            raise ScoreError(f"players[{i}].name", "missing: every player needs a name",
+                             "covenia.name_missing", {"n": i + 1})
         if not plain(name):
             raise ScoreError(f"players[{i}].name", f"{shown(name)}: a name cannot hold "
-                             "control characters")
+                             "control characters", "covenia.name_control",
+                             {"name": escape(name)})
         where = f"players[{i}] {shown(name)}"
         if name in names:
-            raise ScoreError(f"{where}.name", "two players have this name")
+            raise ScoreError(f"{where}.name", "two players have this name",
+                             "covenia.name_twice", {"player": name})
         names.add(name)
         extra = set(raw) - {"name", "area", "hand"}
         if extra:
             raise ScoreError(f"{where}.{escape(sorted(extra)[0])}",
-                             "unknown field (use name, area, hand)")
-        area = _clans(raw.get("area"), f"{where}.area")
-        for clan, column in area.items():
-            check_column(column, f"{where}.area.{clan}")
-        hand = _clans(raw.get("hand"), f"{where}.hand")
+                             "unknown field (use name, area, hand)",
+                             "covenia.unknown_entry_field",
+                             {"player": name, "word": escape(sorted(extra)[0])})
+        try:  # an error in her entry names her, for a caller's words
+            area = _clans(raw.get("area"), f"{where}.area")
+            for clan, column in area.items():
+                try:
+                    check_column(column, f"{where}.area.{clan}")
+                except ScoreError as e:
+                    e.params.setdefault("clan", clan)
+                    raise
+            hand = _clans(raw.get("hand"), f"{where}.hand")
+        except ScoreError as e:
+            e.params.setdefault("player", name)
+            raise
         players.append(Player(name, area, tuple((c, v) for c, vs in hand.items() for v in vs)))
 
     # Each clan+value exists once per deck in play (C1), across all areas and hands.
@@ -155,7 +181,9 @@ def check_players(raw_players: list, decks: str) -> list[Player]:
                 held = "once" if copies == 1 else "twice"
                 raise ScoreError(f'players[{i}] "{p.name}".{place}.{clan}',
                                  f"{clan} {value} is in play more often than decks {decks} "
-                                 f"hold it ({held})")
+                                 f"hold it ({held})", "covenia.too_many_copies",
+                                 {"player": p.name, "clan": clan, "value": value,
+                                  "decks": decks, "copies": copies})
     return players
 
 

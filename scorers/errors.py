@@ -6,9 +6,17 @@ from scorers.values import escape, shown  # noqa: F401  (re-exported for the sco
 
 
 class ScoreError(ValueError):
-    def __init__(self, field: str, message: str):
+    """`message` is the command line's English. `code` (e.g. "covenia.players_count") and
+    `params` say the same without words, for a caller that words it in its own language
+    (the phone page: layouts/phone.toml's text "why_" + the code with "_" for "."). A code
+    is stable: its meaning and its params' names never change."""
+
+    def __init__(self, field: str, message: str, code: str | None = None,
+                 params: dict | None = None):
         self.field = field
         self.message = message
+        self.code = code
+        self.params = dict(params or {})
         super().__init__(self.line())
 
     def line(self) -> str:

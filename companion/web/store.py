@@ -280,10 +280,20 @@ class Store:
         return (row[0], json.loads(row[1])) if row else None
 
     def save_game(self, game: str, state: dict | None,
-                  key: tuple[str, str, dict] | None = None) -> None:
+                  key: tuple[str, str, dict] | None = None, undone: str | None = None) -> None:
         """Keep `game`'s open state (None: no game open), and with it the answer to the
-        request `key` = (Idempotency-Key, request, answer), in one transaction."""
+        request `key` = (Idempotency-Key, request, answer), in one transaction. `undone`:
+        the Idempotency-Key of the change this one takes back; its kept answer is marked
+        "undone": true, so a late copy of that request is told, never answered as if its
+        change stood."""
         with _transaction(self.conn):
+            if undone:
+                row = self.conn.execute("SELECT result FROM answered WHERE idem_key = ?",
+                                        (undone,)).fetchone()
+                if row:
+                    self.conn.execute("UPDATE answered SET result = ? WHERE idem_key = ?",
+                                      (json.dumps({**json.loads(row[0]), "undone": True}),
+                                       undone))
             if state is None:
                 self.conn.execute("DELETE FROM games WHERE game = ?", (game,))
             else:

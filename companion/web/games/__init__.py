@@ -2,6 +2,7 @@
 store (companion/web/store.py) and announced on the event stream. A module per game;
 `routes(web)` gathers them."""
 
+import unicodedata
 from dataclasses import dataclass
 from typing import Awaitable, Callable
 
@@ -27,14 +28,34 @@ class Web:
     body: Callable[[Request], Awaitable]
 
 
-def player_name(raw: str, field: str = "name") -> str:
-    """A player's name from a path or a body: 1 to 40 characters, no control characters."""
+def player_name(raw, field: str = "name") -> str:
+    """A player's name from a path or a body, the one check every place that takes a name
+    goes through, so a name is the same player however a phone's keyboard spells it:
+    NFC (a precomposed "é" and "e" + U+0301 are one name), trimmed, inner runs of spaces
+    made one; 1 to 40 characters once normalised. Refused with a 400 naming the field:
+    any control or format character (Unicode Cc and Cf: zero-width spaces and joiners,
+    bidi controls, a BOM...) and broken (surrogate) characters, which would make two
+    names that look the same, or a name that reorders the page around it."""
     if not isinstance(raw, str) or not raw.strip():
         raise WebError(400, field, "missing: a player's name")
-    if len(raw) > MAX_NAME or not plain(raw):
-        raise WebError(400, field, f"{shown(raw, 40)}: a name is 1 to {MAX_NAME} characters, "
+    name = unicodedata.normalize("NFC", raw).strip()
+    bad = next((ch for ch in name if unicodedata.category(ch) in ("Cc", "Cf", "Cs")), None)
+    if bad is not None:  # the name itself not echoed: it may reorder the line around it
+        raise WebError(400, field, f"a name cannot hold U+{ord(bad):04X} (an invisible "
+                                   "control or format character)")
+    name = " ".join(name.split())
+    if len(name) > MAX_NAME or not plain(name):
+        raise WebError(400, field, f"{shown(name, 40)}: a name is 1 to {MAX_NAME} characters, "
                                    "no control characters")
-    return raw
+    return name
+
+
+def same_name(a: str, b: str) -> bool:
+    """Two names of one player at this table: equal once normalised, but for case."""
+    def key(s: str) -> str:
+        return unicodedata.normalize("NFC", unicodedata.normalize(
+            "NFC", " ".join(s.split())).casefold())
+    return key(a) == key(b)
 
 
 def idempotency_key(request: Request, what: str) -> str:

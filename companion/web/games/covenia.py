@@ -41,15 +41,18 @@ def result(state: dict) -> scorer.Result:
 
 
 def view(state: dict) -> dict:
-    """What the phones show: the entries, and the score or why there is none yet."""
+    """What the phones show: the entries, and the score or why there is none yet: the
+    CLI's line ("problem", English) and "why", the scorer's code and params that the page
+    words in its own language (layouts/phone.toml, "why_" + the code)."""
     from companion.score.covenia import as_json
 
     out = {"game": GAME, "open": bool(state["players"]), "decks": state.get("decks"),
-           "entries": state["players"], "score": None, "problem": None}
+           "entries": state["players"], "score": None, "problem": None, "why": None}
     try:
         out["score"] = as_json(scorer.score(score_file(state)))
     except ScoreError as e:
         out["problem"] = f"{e.field}: {e.message}" if e.field else e.message
+        out["why"] = {"code": e.code, "params": e.params} if e.code else None
     return out
 
 
@@ -76,7 +79,8 @@ def routes(web: Web) -> list:
     def put(name: str, body) -> dict:
         if not isinstance(body, dict):
             raise WebError(400, "body", "must be a JSON object with area and hand")
-        if "name" in body and body["name"] != name:
+        if "name" in body and (not isinstance(body["name"], str)
+                               or player_name(body["name"]) != name):
             raise WebError(400, "name", "the name is the one in the path")
         for part in ("area", "hand"):  # null is no table of clans (a TOML file has none)
             if part in body and not isinstance(body[part], dict):

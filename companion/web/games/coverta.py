@@ -2,9 +2,16 @@
 player's hand count and the first steal, RULINGS V6), scored by scorers.coverta as
 `companion score coverta` scores the same ledger.
 
-The open game's state is the ledger's content: {"players": [...], "rounds": [...]}. The
-first round names the players (in its order); a game whose every round is undone has
-none yet."""
+The open game's state is the ledger's content, {"players": [...], "rounds": [...]}, and
+"keys": the Idempotency-Key each round was entered with (None for a round kept before
+keys were), so an undo knows which request it takes back. The first round names the
+players (in its order); a game whose every round is undone has none yet. Every name in a
+round (the hands' keys, first_steal) goes through `player_name`, as everywhere a name is
+taken: "Chloé" typed precomposed or decomposed is one player.
+
+Undo (`DELETE rounds/last?round=N`) takes back the last round only: a round that is not
+there (never entered, or already undone by an earlier copy of the same tap) is a 409
+saying so, and nothing more is taken."""
 
 import json
 
@@ -12,18 +19,47 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
+from companion.errors import shown
 from companion.web.errors import WebError
-from companion.web.games import Web, idempotency_key, scored
+from companion.web.games import Web, idempotency_key, player_name, scored
 from scorers import coverta as rules
 
 GAME = "coverta"
 MAX_ROUNDS = 500
 
 
+def ledger(state: dict) -> dict:
+    """The ledger's content of a state (what the CLI reads): its players and rounds."""
+    return {"players": state["players"], "rounds": state["rounds"]}
+
+
+def keys_of(state: dict) -> list:
+    """Each round's Idempotency-Key, None for a round kept before keys were."""
+    keys = list(state.get("keys") or [])[-len(state["rounds"]):] if state["rounds"] else []
+    return [None] * (len(state["rounds"]) - len(keys)) + keys
+
+
 def as_json(state: dict) -> dict:
     from companion.score.coverta import as_json as cli_json
 
-    return cli_json(rules.standings(state))
+    return cli_json(rules.standings(ledger(state)))
+
+
+def named(entry: dict) -> dict:
+    """A round's names as `player_name` makes them (NFC, trimmed): the same player however
+    her name was typed; two keys that are one name once normalised are refused."""
+    out = dict(entry)
+    hands = entry.get("hands")
+    if isinstance(hands, dict):
+        out["hands"] = {}
+        for raw, n in hands.items():
+            name = player_name(raw, "hands")
+            if name in out["hands"]:
+                raise WebError(400, "hands", f"{shown(name, 40)} is given twice")
+            out["hands"][name] = n
+    if isinstance(entry.get("first_steal"), str):
+        out["first_steal"] = player_name(entry["first_steal"], "first_steal")
+    return out
 
 
 def view(state: dict | None) -> dict:
@@ -60,11 +96,21 @@ def routes(web: Web) -> list:
         if seen:
             if seen[0] != request:
                 raise WebError(409, "Idempotency-Key", "already used for another round")
+            # A key whose round was undone since is not answered as if the round stood:
+            # an undo is a person's decision at the table, and a late copy of the tap (a
+            # flaky Wi-Fi resending, a retry after a lost answer) must not bring the
+            # round back on its own, nor claim a round number that is now another's. The
+            # phone says so; a round meant after all is entered again, with a new key.
+            if seen[1].get("undone"):
+                raise WebError(409, "Idempotency-Key", f"round {seen[1]['round']} sent with "
+                                                       "this key was undone since: enter it "
+                                                       "again if it counts")
             return seen[1], False, None
         if not isinstance(body, dict):
             raise WebError(400, "body", 'must be a JSON object: {"hands": {...}, '
                                         '"first_steal": NAME}')
-        entry = {k: v for k, v in body.items() if not (k == "first_steal" and v is None)}
+        entry = named({k: v for k, v in body.items()
+                       if not (k == "first_steal" and v is None)})
         now = store.games.get(GAME) or {"players": [], "rounds": []}
         players = now["players"]
         if not players:
@@ -75,7 +121,8 @@ def routes(web: Web) -> list:
         if len(now["rounds"]) >= MAX_ROUNDS:
             raise WebError(409, "rounds", f"a game keeps at most {MAX_ROUNDS} rounds")
         scored(rules.check_round, players, entry, f"rounds[{len(now['rounds'])}]")
-        new = {"players": players, "rounds": [*now["rounds"], entry]}
+        new = {"players": players, "rounds": [*now["rounds"], entry],
+               "keys": [*keys_of(now), key]}
         standing = as_json(new)
         answer = {"round": len(new["rounds"]), "points": standing["rounds"][-1], **standing}
         store.save_game(GAME, new, (f"{GAME}:{key}", request, answer))
@@ -84,14 +131,20 @@ def routes(web: Web) -> list:
     def undo(number: int | None) -> tuple[dict, bool]:
         now = store.games.get(GAME)
         rounds = now["rounds"] if now else []
-        if number is not None and number > len(rounds):  # already undone: a repeated tap
-            return {"undone": number, **view(now)}, False
+        if number is not None and number > len(rounds):
+            # Never entered, or undone already (an earlier copy of this tap): nothing to
+            # take back, and no 200 that would say round N was just undone.
+            last = f"the last round is {len(rounds)}" if rounds else "no round is left"
+            raise WebError(409, "round", f"there is no round {number} (never entered, or "
+                                         f"already undone): {last}")
         if not rounds:
             raise WebError(409, "rounds", "there is no round to undo")
         if number is not None and number != len(rounds):
             raise WebError(409, "round", f"only the last round ({len(rounds)}) can be undone")
-        new = {**now, "rounds": rounds[:-1]}
-        store.save_game(GAME, new if new["rounds"] else None)
+        keys = keys_of(now)
+        new = {**now, "rounds": rounds[:-1], "keys": keys[:-1]}
+        store.save_game(GAME, new if new["rounds"] else None,
+                        undone=f"{GAME}:{keys[-1]}" if keys[-1] else None)
         return {"undone": len(rounds), **view(new if new["rounds"] else None)}, True
 
     def close() -> dict:

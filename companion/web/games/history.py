@@ -1,5 +1,19 @@
 """The table's history: every closed game (date, game, players, scores, winners), as
-JSON and as CSV, with each player's games played and won."""
+JSON and as CSV, with each player's games played and won.
+
+history.csv has one row per player of each closed game, with these columns, in this
+order (a column is only ever added at the end, so a spreadsheet built on it keeps
+working):
+- id: the game's number in the history; date: when it was closed (UTC, ISO 8601);
+  game: covenia, coverta or lugvanion;
+- player: her name; score: her score (Covenia's total, Coverta's points, for Lugvanion
+  the number of guilds she won); won: 1 if she is among the winners, else 0 (Lugvanion:
+  the Governor);
+- guilds: Lugvanion only, the guilds she won at the close (their ids, e.g.
+  "forge jewellery", space-separated, in the table's guild order; empty if none);
+  empty for the other games;
+- governor: Lugvanion only, 1 if she is the Governor, else 0; empty for the other games.
+A cell a spreadsheet would run as a formula (= + - @ first) is led by a quote."""
 
 import csv
 import io
@@ -10,7 +24,7 @@ from starlette.routing import Route
 
 from companion.web.games import Web
 
-CSV_FIELDS = ("id", "date", "game", "player", "score", "won")
+CSV_FIELDS = ("id", "date", "game", "player", "score", "won", "guilds", "governor")
 
 
 def players(history: list[dict]) -> dict[str, dict]:
@@ -34,10 +48,17 @@ def as_csv(history: list[dict]) -> str:
     w = csv.writer(out, lineterminator="\r\n")
     w.writerow(CSV_FIELDS)
     for g in history:
+        guilds = g.get("guilds") if isinstance(g.get("guilds"), dict) else None
         for name in g["players"]:
             score = g["scores"].get(name) if isinstance(g["scores"], dict) else None
-            w.writerow([g["id"], g["date"], g["game"], cell(name),
-                        "" if score is None else score, int(name in g["winners"])])
+            row = [g["id"], g["date"], g["game"], cell(name),
+                   "" if score is None else score, int(name in g["winners"])]
+            if guilds is None:  # not a Lugvanion game
+                row += ["", ""]
+            else:
+                row += [cell(" ".join(str(k) for k, held in guilds.items() if held == name)),
+                        int(g.get("governor") == name)]
+            w.writerow(row)
     return out.getvalue()
 
 

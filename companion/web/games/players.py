@@ -1,7 +1,8 @@
 """The table's players by name, the same in every game: the named --players, then those
-a phone added. `POST players {"name": ...}` adds one: the name trimmed (inner spaces made
-one); a name equal to a player's but for case and spaces is that player (answered, not
-added again), so a repeated tap adds one player."""
+a phone added. `POST players {"name": ...}` adds one: the name as `player_name` makes it
+(NFC, trimmed, inner spaces made one, no control or format character); a name equal to a
+player's but for case, spaces and Unicode form is that player (answered, not added
+again), so a repeated tap adds one player."""
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse
@@ -9,7 +10,7 @@ from starlette.routing import Route
 
 from companion.errors import shown
 from companion.web.errors import WebError
-from companion.web.games import Web, player_name
+from companion.web.games import Web, player_name, same_name
 
 MAX_PLAYERS = 30
 
@@ -20,10 +21,12 @@ def routes(web: Web) -> list:
     def add(body) -> tuple[dict, bool]:
         if not isinstance(body, dict) or set(body) != {"name"}:
             raise WebError(400, "body", 'send {"name": "..."}')
-        name = player_name(body["name"]).strip()
+        name = player_name(body["name"])  # NFC, trimmed, inner spaces made one
         known = store.table_players()
-        if len(known) >= MAX_PLAYERS and all(
-                n.casefold() != " ".join(name.split()).casefold() for n in known):
+        same = next((n for n in known if same_name(n, name)), None)
+        if same is not None:  # a repeated tap, or her name in another case or spelling
+            return {"player": same, "added": False, "players": known}, False
+        if len(known) >= MAX_PLAYERS:
             raise WebError(409, "players", f"a table keeps at most {MAX_PLAYERS} players, "
                                            f"not {shown(name, 40)} too")
         kept, made = store.add_player(name)

@@ -272,9 +272,29 @@
       board.appendChild(el("div", "actions")).appendChild(
         button(t("end_game"), "quiet danger", function () { end("covenia"); }));
     } else if (d && d.problem && d.entries.length) {
-      board.appendChild(el("p", "help", t("not_scored", { message: d.problem })));
+      board.appendChild(el("p", "help", t("not_scored", { message: why(d) })));
     }
     main.appendChild(board);
+  }
+
+  // Why the entries do not score yet, in the page's language: the scorer's code and
+  // params (d.why) worded by layouts/phone.toml's "why_" + code; the CLI's English line
+  // (d.problem) only for a code the page has no words for.
+  function why(d) {
+    var w = d.why;
+    var key = w && typeof w.code === "string" ? "why_" + w.code.replace(/\./g, "_") : "";
+    var words = key && setup.texts[key] ? setup.texts[key][lang()] : null;
+    if (!words) return d.problem;
+    var fields = {};
+    Object.keys(w.params || {}).forEach(function (k) { fields[k] = w.params[k]; });
+    if (typeof fields.clan === "string" && setup.texts["clan_" + fields.clan]) {
+      fields.clan = t("clan_" + fields.clan).toLowerCase();
+    }
+    var wanted = words.match(/\{\w+\}/g) || [];
+    for (var i = 0; i < wanted.length; i++) {
+      if (!(wanted[i].slice(1, -1) in fields)) return d.problem;
+    }
+    return t(key, fields);
   }
 
   // The decks in play (PUT covenia/decks): A, B or both; "auto" is the score file's
@@ -370,7 +390,12 @@
     round.busy = true; round.error = "";
     request("POST", "coverta/rounds", body, { "Idempotency-Key": round.key })
       .then(function () { round = { key: null, error: "", busy: false }; return load("coverta"); })
-      .catch(function (e) { round.busy = false; round.error = e.message; render(); });
+      .catch(function (e) {
+        // A 409 (the round sent with this key was undone since) is an answer, not a lost
+        // one: the next tap is a new round, with a new key.
+        if (e.status === 409) round.key = null;
+        round.busy = false; round.error = e.message; render();
+      });
   }
 
   function renderCoverta() {

@@ -1,0 +1,310 @@
+"""Edges of scoring from the table's phones (issue 15), against a real uvicorn on
+127.0.0.1 and, where many examples are needed, the app in-process:
+- a player's name is one name however it is typed (NFC, trimmed), and invisible control
+  or format characters in a name are refused naming the field, in every place a name is
+  taken (POST players, Covenia's path and body, Coverta's hands and first steal);
+- undoing a Coverta round that is not there is a 409, and a round's Idempotency-Key whose
+  round was undone is told so, never answered as if the round stood;
+- history.csv carries Lugvanion's guilds won and Governor, in stable columns;
+- why Covenia's entries do not score yet comes as a code and params, worded on the phone
+  in its language (layouts/phone.toml), French typography included."""
+
+import ast
+import csv
+import io
+import re
+import unicodedata
+from pathlib import Path
+from urllib.parse import quote
+
+import httpx
+import pytest
+from hypothesis import assume, given, settings, strategies as st
+from playwright.sync_api import expect
+
+from companion.web import look
+from companion.web.games import history, player_name
+from companion.web.errors import WebError
+from tests.test_serve_phone_page import browser  # noqa: F401
+from tests.test_serve_scoring_api import put, round_, server  # noqa: F401
+from tests.test_serve_scoring_page import open_game
+from tests.web import Server
+
+ROOT = Path(__file__).resolve().parent.parent
+CHLOE = "Chlo\u00e9"  # precomposed
+CHLOE_NFD = "Chloe\u0301"  # e + combining acute
+assert CHLOE != CHLOE_NFD and unicodedata.normalize("NFC", CHLOE_NFD) == CHLOE
+
+# Zero-width characters, bidi controls, a soft hyphen, a BOM, a bell: Cc or Cf.
+INVISIBLE = ["\u200b", "\u200c", "\u200d", "\u2060", "\ufeff", "\u202a", "\u202b",
+             "\u202c", "\u202d", "\u202e", "\u2066", "\u2067", "\u2068", "\u2069",
+             "\u00ad", "\x07", "\x1b", "\U000e0001"]
+
+
+def entries(server) -> list[str]:  # noqa: F811
+    return [e["name"] for e in httpx.get(server.api("covenia")).json()["entries"]]
+
+
+# ---- 1. names -------------------------------------------------------------------------
+
+def test_a_name_typed_precomposed_or_decomposed_is_one_player_in_every_game(server):  # noqa: F811
+    first = httpx.post(server.api("players"), json={"name": CHLOE})
+    assert first.status_code == 200 and first.json()["added"] is True
+    again = httpx.post(server.api("players"), json={"name": f"  {CHLOE_NFD}\t"})
+    assert again.json()["player"] == CHLOE and again.json()["added"] is False
+    assert httpx.get(server.api("players")).json()["players"].count(CHLOE) == 1
+    # Covenia: her entry under the decomposed path is the precomposed name's entry.
+    assert put(server, quote(CHLOE_NFD), {"area": {"red": [1]}}).status_code == 200
+    assert put(server, quote(CHLOE), {"area": {"red": [2]}}).status_code == 200
+    assert put(server, quote(CHLOE), {"name": CHLOE_NFD, "area": {"red": [3]}}).status_code == 200
+    assert entries(server) == [CHLOE]
+    assert httpx.delete(server.api(f"covenia/players/{quote(CHLOE_NFD)}")).status_code == 200
+    assert entries(server) == []
+    # Coverta: the first round names her precomposed, the next decomposed: one player.
+    assert round_(server, {"hands": {CHLOE: 0, "Bo": 3}}, "n1").status_code == 200
+    r = round_(server, {"hands": {CHLOE_NFD: 2, "Bo": 1}, "first_steal": CHLOE_NFD}, "n2")
+    assert r.status_code == 200, r.text
+    assert r.json()["totals"] == {CHLOE: -1, "Bo": 3}
+    two = round_(server, {"hands": {CHLOE: 1, CHLOE_NFD: 2, "Bo": 1}}, "n3")
+    assert two.status_code == 400 and two.json()["error"].startswith("hands: ")
+
+
+@pytest.mark.parametrize("ch", INVISIBLE, ids=lambda c: f"U+{ord(c):04X}")
+def test_invisible_characters_in_a_name_are_refused_naming_the_field(server, ch):  # noqa: F811
+    name = f"An{ch}a"
+    r = httpx.post(server.api("players"), json={"name": name})
+    assert r.status_code == 400 and r.json()["error"].startswith("name: "), r.text
+    assert ch not in r.json()["error"]  # the line is never reordered by the name
+    r = put(server, quote(name), {"area": {"red": [1]}})
+    assert r.status_code == 400 and r.json()["error"].startswith("name: ")
+    r = round_(server, {"hands": {name: 0, "Bo": 3}}, f"i{ord(ch)}")
+    assert r.status_code == 400 and r.json()["error"].startswith("hands: ")
+    r = round_(server, {"hands": {"Ana": 0, "Bo": 3}, "first_steal": f"Bo{ch}"}, f"j{ord(ch)}")
+    assert r.status_code == 400 and r.json()["error"].startswith("first_steal: ")
+    assert entries(server) == [] and not httpx.get(server.api("coverta")).json()["open"]
+    assert name not in httpx.get(server.api("players")).json()["players"]
+
+
+# Names with letters that have a decomposed form (accents, Hangul, the Ångström sign),
+# lone combining marks, spaces of every kind, and any other character a person can type.
+NAMES = st.lists(st.sampled_from(list("AaeEoOcCnNuU ĝ-'.")) | st.sampled_from(
+    ["\u00e9", "\u00c9", "\u00e7", "\u00f1", "\u00c5", "\u1e31", "\u01c5", "\uac00",
+     "\u0301", "\u0327", "\u0308", "\u1100\u1161", "\u212b", "\u00a0", "\u3000", "🎲"])
+    | st.characters(blacklist_categories=("Cc", "Cf", "Cs")),
+    min_size=1, max_size=30).map("".join)
+
+
+@settings(max_examples=300, deadline=None)
+@given(NAMES)
+def test_any_name_and_its_nfd_form_are_the_same_name(name):
+    try:
+        kept = player_name(name)
+    except WebError:
+        assume(False)
+    assert player_name(unicodedata.normalize("NFD", name)) == kept
+    assert player_name(unicodedata.normalize("NFC", name)) == kept
+    assert unicodedata.is_normalized("NFC", kept) and kept == kept.strip()
+
+
+@pytest.fixture(scope="module")
+def client(tmp_path_factory):
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        from starlette.testclient import TestClient
+
+    from companion.web import app
+    from companion.web.store import Store
+
+    store = Store.open(tmp_path_factory.mktemp("t") / "t.sqlite3", ["forge", "port"], None,
+                       None, [{"colour": "red", "name": ""}, {"colour": "blue", "name": ""}])
+    with TestClient(app.create_app(store, look.load(), ["testserver"])) as c:
+        c.base = f"/t/{store.token}/api"
+        yield c
+    store.close()
+
+
+@settings(max_examples=100, deadline=None)
+@given(NAMES)
+def test_a_covenia_entry_under_a_name_and_under_its_nfd_form_is_one_entry(client, name):
+    """Through the API: entered under one form, replaced and deleted under the other."""
+    try:
+        kept = player_name(name)
+    except WebError:
+        assume(False)
+    assume(kept not in (".", ".."))  # a path segment a URL resolves away
+    decomposed = unicodedata.normalize("NFD", name)
+    url = f"{client.base}/covenia/players/"
+    assert client.put(url + quote(name, safe=""), json={"area": {"red": [1]}}).status_code == 200
+    r = client.put(url + quote(decomposed, safe=""), json={"area": {"red": [2]}})
+    assert r.status_code == 200, r.text
+    assert [(e["name"], e["area"]) for e in r.json()["entries"]] == [(kept, {"red": [2]})]
+    assert client.delete(url + quote(decomposed, safe="")).status_code == 200
+    assert client.get(f"{client.base}/covenia").json()["entries"] == []
+
+
+# ---- 2. undo and idempotency keys ------------------------------------------------------
+
+def rounds(server) -> int:  # noqa: F811
+    return len(httpx.get(server.api("coverta")).json()["rounds"])
+
+
+def undo(server, n):  # noqa: F811
+    return httpx.delete(server.api(f"coverta/rounds/last?round={n}"), timeout=10)
+
+
+def test_undoing_a_round_that_is_not_there_is_a_409_and_takes_nothing(server):  # noqa: F811
+    for i in range(2):
+        assert round_(server, {"hands": {"Ana": i, "Bo": 3}}, f"u{i}").status_code == 200
+    r = undo(server, 5)
+    assert r.status_code == 409
+    assert r.json()["error"] == ("round: there is no round 5 (never entered, or already "
+                                 "undone): the last round is 2")
+    assert rounds(server) == 2
+    assert undo(server, 2).json()["undone"] == 2
+    again = undo(server, 2)  # the same tap again: nothing more is taken
+    assert again.status_code == 409 and "no round 2" in again.json()["error"]
+    assert rounds(server) == 1
+    assert undo(server, 1).status_code == 200
+    gone = undo(server, 1)
+    assert gone.status_code == 409 and gone.json()["error"].endswith("no round is left")
+    assert httpx.delete(server.api("coverta/rounds/last")).status_code == 409
+
+
+def test_a_key_whose_round_was_undone_is_told_so_never_answered_as_if_it_stood(tmp_path):
+    data = tmp_path / "t.sqlite3"
+    one = {"hands": {"Ana": 0, "Bo": 3}}
+    two = {"hands": {"Ana": 2, "Bo": 1}, "first_steal": "Bo"}
+    s = Server(data).start()
+    try:
+        assert round_(s, one, "k1").json()["round"] == 1
+        assert round_(s, two, "k2").json()["round"] == 2
+        assert undo(s, 2).status_code == 200
+        late = round_(s, two, "k2")  # a late copy of the undone round's tap
+        assert late.status_code == 409
+        assert late.json()["error"] == ("Idempotency-Key: round 2 sent with this key was "
+                                        "undone since: enter it again if it counts")
+        assert rounds(s) == 1
+        other = {"hands": {"Ana": 5, "Bo": 0}}
+        assert round_(s, other, "k3").json()["round"] == 2  # another round 2
+        assert round_(s, two, "k2").status_code == 409  # never claims the new round 2
+        kept = round_(s, one, "k1")  # a round still in force: its first answer
+        assert kept.status_code == 200 and kept.json()["round"] == 1
+        assert rounds(s) == 2
+    finally:
+        s.stop()
+    s = Server(data).start()  # the mark is in the table file
+    try:
+        assert round_(s, two, "k2").status_code == 409
+        assert undo(s, 2).status_code == 200 and undo(s, 1).status_code == 200
+        assert round_(s, one, "k1").status_code == 409  # the last round undone too
+        assert round_(s, other, "k3").status_code == 409
+        assert not httpx.get(s.api("coverta")).json()["open"]
+    finally:
+        s.stop()
+
+
+# ---- 3. history.csv -----------------------------------------------------------------------
+
+def test_history_csv_has_lugvanion_guilds_won_and_the_governor(tmp_path):
+    s = Server(tmp_path / "t.sqlite3", "--players", "red=Ana,blue=Bo,green,yellow").start()
+    try:
+        rigged = {"red": 8, "blue": 0, "green": 0, "yellow": 0}
+        for guild in ("jewellery", "forge"):
+            assert s.draw(guild, rigged).json()["winner"] == "red"
+        assert httpx.post(s.api("lugvanion/close"), json={}).status_code == 200
+        round_(s, {"hands": {"Ana": 0, "Bo": 3}}, "h1").raise_for_status()
+        httpx.post(s.api("coverta/close"), json={}).raise_for_status()
+        r = httpx.get(s.api("history.csv"))
+    finally:
+        s.stop()
+    assert r.status_code == 200
+    assert r.text.splitlines()[0] == "id,date,game,player,score,won,guilds,governor"
+    rows = list(csv.DictReader(io.StringIO(r.text)))
+    got = [(x["game"], x["player"], x["score"], x["won"], x["guilds"], x["governor"])
+           for x in rows]
+    assert got == [
+        ("lugvanion", "Ana", "2", "1", "forge jewellery", "1"),  # the table's guild order
+        ("lugvanion", "Bo", "0", "0", "", "0"),
+        ("lugvanion", "green", "0", "0", "", "0"),
+        ("lugvanion", "yellow", "0", "0", "", "0"),
+        ("coverta", "Ana", "-1", "1", "", ""),
+        ("coverta", "Bo", "3", "0", "", "")]
+    for column in history.CSV_FIELDS:  # each column documented
+        assert re.search(rf"\b{column}:", history.__doc__), column
+
+
+# ---- 4. why the entries do not score yet, in the phone's language ---------------------------
+
+TEXTS = look.load().texts
+
+
+def phone_words(why: dict, lang: str) -> str:
+    """What games.js's why() makes of {code, params} (clans in the page's language)."""
+    words = TEXTS["why_" + why["code"].replace(".", "_")][lang]
+    params = dict(why["params"])
+    if "clan" in params:
+        params["clan"] = TEXTS["clan_" + params["clan"]][lang].lower()
+    return re.sub(r"\{(\w+)\}", lambda m: str(params[m.group(1)]), words)
+
+
+def test_why_covenia_does_not_score_comes_as_a_code_with_params(server):  # noqa: F811
+    put(server, "Ana", {"area": {"red": [2]}}).raise_for_status()
+    state = httpx.get(server.api("covenia")).json()
+    assert state["problem"] == "players: Covenia is for 2 to 4 players, not 1"  # the CLI's
+    assert state["why"] == {"code": "covenia.players_count", "params": {"n": 1}}
+    assert phone_words(state["why"], "fr") == "Covenia se joue de 2 à 4 joueurs, pas 1"
+    # Two players, no decks chosen (deck A): a card in play twice.
+    put(server, "Bo", {"area": {"red": [1]}, "hand": {"red": [2]}}).raise_for_status()
+    state = httpx.get(server.api("covenia")).json()
+    assert state["why"] == {"code": "covenia.too_many_copies", "params": {
+        "player": "Bo", "clan": "red", "value": 2, "decks": "A", "copies": 1}}
+    assert phone_words(state["why"], "fr") == (
+        "Bo\u202f: rouge 2 est en jeu plus souvent que ne le permettent les paquets A "
+        "(au plus 1)")
+    assert httpx.put(server.api("covenia/decks"), json={"decks": "AB"}).status_code == 200
+    assert httpx.get(server.api("covenia")).json()["why"] is None
+
+
+def score_errors() -> list[ast.Call]:
+    tree = ast.parse((ROOT / "scorers" / "covenia.py").read_text(encoding="utf-8"))
+    return [n for n in ast.walk(tree) if isinstance(n, ast.Call)
+            and getattr(n.func, "id", None) == "ScoreError"]
+
+
+def test_every_covenia_score_error_has_a_code_worded_in_english_and_french():
+    calls = score_errors()
+    assert len(calls) >= 16
+    codes = set()
+    for call in calls:
+        assert len(call.args) >= 3 and isinstance(call.args[2], ast.Constant), ast.unparse(call)
+        code = call.args[2].value
+        codes.add(code)
+        params = {k.value for k in call.args[3].keys} if len(call.args) > 3 else set()
+        words = TEXTS.get("why_" + code.replace(".", "_"))
+        assert words and set(words) == {"en", "fr"}, code
+        for lang, text in words.items():
+            # Every field is a param of the error, or the player and clan that
+            # scorers.covenia.check_players adds to an error inside her entry.
+            assert set(re.findall(r"\{(\w+)\}", text)) <= params | {"player", "clan"}, code
+        fr = words["fr"]
+        assert not re.search(r"[ \u00a0][:;!?»]|«[ \u00a0]", fr), fr  # narrow no-break
+        assert "'" not in fr and '"' not in fr, fr  # ’ and « »
+    assert len(codes) == len(calls)  # one code, one meaning
+
+
+def test_the_french_phone_says_why_there_is_no_score_in_french(browser, tmp_path):  # noqa: F811
+    s = Server(tmp_path / "t.sqlite3", "--name", "table.lan").start()
+    try:
+        put(s, "Ana", {"area": {"red": [2]}}).raise_for_status()
+        page = open_game(browser, s, "Covenia", locale="fr-FR")
+        line = page.locator("#game-covenia p.help", has_text="Pas encore de score")
+        expect(line).to_have_text(
+            "Pas encore de score\u202f: Covenia se joue de 2 à 4 joueurs, pas 1")
+        put(s, "Bo", {"area": {"yellow": [3]}, "hand": {"red": [2]}}).raise_for_status()
+        expect(line).to_have_text("Pas encore de score\u202f: Bo\u202f: rouge 2 est en jeu "
+                                  "plus souvent que ne le permettent les paquets A (au plus 1)")
+        assert page.problems == []
+    finally:
+        s.stop()
