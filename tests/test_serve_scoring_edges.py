@@ -308,3 +308,20 @@ def test_the_french_phone_says_why_there_is_no_score_in_french(browser, tmp_path
         assert page.problems == []
     finally:
         s.stop()
+
+
+@pytest.mark.parametrize("name", ["Ana 👨\u200d👩\u200d👧", "Bo 🏴\U000e0067\U000e0062\U000e0073"
+                                  "\U000e0063\U000e0074\U000e007f", "🧙\u200d♀\ufe0f Cy"])
+def test_an_emoji_s_own_joiners_and_tags_are_kept_in_a_name(name):
+    from companion.web.games import player_name
+
+    assert player_name(name) == name
+
+
+@pytest.mark.parametrize("name", ["An\u200da", "\u200d🎲", "Bo\U000e0067", "🎲\u200d"])
+def test_a_joiner_or_tag_outside_an_emoji_is_still_refused(name):
+    from companion.web.errors import WebError
+    from companion.web.games import player_name
+
+    with pytest.raises(WebError):
+        player_name(name)

@@ -35,11 +35,12 @@ def player_name(raw, field: str = "name") -> str:
     made one; 1 to 40 characters once normalised. Refused with a 400 naming the field:
     any control or format character (Unicode Cc and Cf: zero-width spaces and joiners,
     bidi controls, a BOM...) and broken (surrogate) characters, which would make two
-    names that look the same, or a name that reorders the page around it."""
+    names that look the same, or a name that reorders the page around it; an emoji's own
+    joiners and tags are kept (`_invisible`)."""
     if not isinstance(raw, str) or not raw.strip():
         raise WebError(400, field, "missing: a player's name")
     name = unicodedata.normalize("NFC", raw).strip()
-    bad = next((ch for ch in name if unicodedata.category(ch) in ("Cc", "Cf", "Cs")), None)
+    bad = _invisible(name)
     if bad is not None:  # the name itself not echoed: it may reorder the line around it
         raise WebError(400, field, f"a name cannot hold U+{ord(bad):04X} (an invisible "
                                    "control or format character)")
@@ -48,6 +49,27 @@ def player_name(raw, field: str = "name") -> str:
         raise WebError(400, field, f"{shown(name, 40)}: a name is 1 to {MAX_NAME} characters, "
                                    "no control characters")
     return name
+
+
+def _invisible(name: str) -> str | None:
+    """The first control or format character of a name, but for the two that build an
+    emoji (a joiner between two symbols, as in a family; tag letters after a symbol, as
+    in a regional flag): those show, and cannot hide inside a word."""
+    def symbol(ch: str) -> bool:
+        return unicodedata.category(ch) in ("So", "Sk") or ch == "\ufe0f"
+
+    for i, ch in enumerate(name):
+        if unicodedata.category(ch) not in ("Cc", "Cf", "Cs"):
+            continue
+        before = name[i - 1] if i else ""
+        after = name[i + 1] if i + 1 < len(name) else ""
+        if ch == "\u200d" and before and after and symbol(before) and symbol(after):
+            continue
+        if "\U000e0020" <= ch <= "\U000e007f" and before and (
+                symbol(before) or "\U000e0020" <= before <= "\U000e007f"):
+            continue
+        return ch
+    return None
 
 
 def same_name(a: str, b: str) -> bool:
