@@ -352,6 +352,36 @@ def test_more_live_streams_than_the_cap_are_refused():
     assert e.value.status == 503
 
 
+def test_the_hub_sends_a_burst_in_order_and_a_phone_only_what_came_after_it_joined():
+    import asyncio
+
+    from companion.web import app
+
+    async def main():
+        hub = app.Hub(window=0.05)
+        early = hub.join()
+        hub.publish("covenia", {"n": 1})
+        late = hub.join()  # joined before the first write: not sent the change before it
+        hub.publish("covenia", {"n": 2})
+        await asyncio.sleep(0)  # the first write: right after the loop turn
+        first_early, first_late = early.get_nowait(), late.get_nowait()
+        for k in range(3, 6):  # within the window: held, then one write
+            hub.publish("covenia", {"n": k})
+        await asyncio.sleep(0.01)
+        assert early.empty() and late.empty()
+        await asyncio.sleep(0.08)
+        rest = early.get_nowait()
+        assert late.get_nowait() is rest and early.empty() and late.empty()
+        return first_early, first_late, rest
+
+    first_early, first_late, rest = asyncio.run(main())
+    assert first_early.count(b"event: covenia") == 2 and b'"n": 1' in first_early
+    assert first_late.count(b"event: covenia") == 1 and b'"n": 2' in first_late
+    assert [rest.index(f'"n": {k}'.encode()) for k in (3, 4, 5)] == sorted(
+        rest.index(f'"n": {k}'.encode()) for k in (3, 4, 5))
+    assert b"id: 5\r\n" in rest
+
+
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers(-20, 20) | st.text(max_size=12),
     lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=10), inner,

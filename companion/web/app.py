@@ -40,7 +40,8 @@ PAGE = Path(__file__).parent / "page"
 MAX_BODY = 4096
 MAX_STREAMS = 100
 MAX_KEY = 100
-QUEUE = 256  # events a slow phone may fall behind before its stream is closed (it resyncs)
+QUEUE = 256  # bursts a slow phone may fall behind before its stream is closed (it resyncs)
+WINDOW = 0.025  # seconds: in a burst of changes, a phone gets one write per window
 HEADERS = {"Referrer-Policy": "no-referrer", "X-Content-Type-Options": "nosniff",
            "Cache-Control": "no-store"}
 CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; "
@@ -48,15 +49,22 @@ CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'se
 
 
 class Hub:
-    """The live streams: every change is put on each phone's queue."""
+    """The live streams. Every change is encoded once; the changes of a burst go out
+    together: the first at once, then at most one write per WINDOW, the same bytes to
+    every phone (50 phones: one encoding, one wake-up of each stream per window, not per
+    change). Every change still reaches every phone, in order."""
 
-    def __init__(self, limit: int = MAX_STREAMS):
-        self.limit, self.queues, self.sequence = limit, set(), 0
+    def __init__(self, limit: int = MAX_STREAMS, window: float = WINDOW):
+        self.limit, self.window, self.queues, self.sequence = limit, window, set(), 0
+        self.waiting: list[tuple[int, bytes]] = []  # encoded, not yet handed to the streams
+        self.flushing: asyncio.TimerHandle | asyncio.Handle | None = None
+        self.last = float("-inf")  # when the streams were last handed a burst
 
     def join(self) -> asyncio.Queue:
         if len(self.queues) >= self.limit:
             raise WebError(503, "events", f"{self.limit} live streams already open")
         q: asyncio.Queue = asyncio.Queue(QUEUE)
+        q.since = self.sequence  # a phone gets the changes made after it joined
         self.queues.add(q)
         return q
 
@@ -64,13 +72,31 @@ class Hub:
         self.queues.discard(q)
 
     def publish(self, event: str, data: dict) -> None:
-        """Encoded once for every phone (50 phones, one encoding)."""
         self.sequence += 1
-        message = ServerSentEvent(data=json.dumps(data), event=event,
-                                  id=str(self.sequence)).encode()
+        self.waiting.append((self.sequence, ServerSentEvent(
+            data=json.dumps(data), event=event, id=str(self.sequence)).encode()))
+        if self.flushing is None:
+            loop = asyncio.get_running_loop()
+            wait = self.last + self.window - loop.time()
+            # Right after this turn of the loop (the changes made in it go together), or
+            # when the window since the last write ends.
+            self.flushing = (loop.call_later(wait, self.flush) if wait > 0
+                             else loop.call_soon(self.flush))
+
+    def flush(self) -> None:
+        self.flushing = None
+        if not self.waiting:
+            return
+        waiting, self.waiting = self.waiting, []
+        chunk = b"".join(m for _, m in waiting)
+        self.last = asyncio.get_running_loop().time()
         for q in list(self.queues):
+            mine = chunk if q.since < waiting[0][0] else b"".join(
+                m for n, m in waiting if n > q.since)
+            if not mine:
+                continue
             try:
-                q.put_nowait(message)
+                q.put_nowait(mine)
             except asyncio.QueueFull:  # too far behind: end its stream, it will resync
                 self.leave(q)
                 while not q.empty():
@@ -296,6 +322,7 @@ def _host(name: str) -> str:
         return name
 
 
+@lru_cache(maxsize=64)  # asked on every request, with the same few Host headers
 def _authority(url: str) -> tuple[str, int | None] | None:
     """(host, port) of "//host:port" or "scheme://host:port" ([v6] too); None if that is
     not all there is to it."""
@@ -342,6 +369,8 @@ class _Served:
 class _Headers:
     """Adds the privacy and safety headers to every response (streams included)."""
 
+    ADDED = [(k.lower().encode(), v.encode()) for k, v in HEADERS.items()]
+
     def __init__(self, app):
         self.app = app
 
@@ -351,10 +380,9 @@ class _Headers:
 
         async def send_with_headers(message):
             if message["type"] == "http.response.start":
-                have = {k.lower() for k, _ in message.get("headers", [])}
-                message["headers"] = list(message.get("headers", [])) + [
-                    (k.lower().encode(), v.encode()) for k, v in HEADERS.items()
-                    if k.lower().encode() not in have]
+                headers = list(message.get("headers", []))
+                have = {k.lower() for k, _ in headers}
+                message["headers"] = headers + [h for h in self.ADDED if h[0] not in have]
             await send(message)
 
         await self.app(scope, receive, send_with_headers)
