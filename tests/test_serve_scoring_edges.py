@@ -267,6 +267,18 @@ def test_why_covenia_does_not_score_comes_as_a_code_with_params(server):  # noqa
     assert httpx.get(server.api("covenia")).json()["why"] is None
 
 
+def test_an_entry_refused_comes_with_its_code_for_the_phone_to_word(server):  # noqa: F811
+    r = put(server, "Ana", {"area": {"red": [5, 3]}})
+    assert r.status_code == 400
+    assert "area.red: a column rises strictly" in r.json()["error"]  # the CLI's words
+    why = r.json()["why"]
+    assert why["code"] == "covenia.column_falls"
+    assert {"value": 3, "after": 5}.items() <= why["params"].items()
+    assert phone_words(why, "fr").endswith("3 après 5)"), phone_words(why, "fr")
+    other = httpx.post(server.api("players"), json={"name": ""})  # not a scorer's: no code
+    assert other.status_code == 400 and "why" not in other.json()
+
+
 def score_errors() -> list[ast.Call]:
     tree = ast.parse((ROOT / "scorers" / "covenia.py").read_text(encoding="utf-8"))
     return [n for n in ast.walk(tree) if isinstance(n, ast.Call)

@@ -283,7 +283,7 @@ def create_app(store: Store, look: Look, allowed_hosts: list[str],
         return EventSourceResponse(stream(), ping=15, headers={"X-Accel-Buffering": "no"})
 
     async def web_error(request: Request, e: WebError):
-        return JSONResponse({"error": e.text()}, e.status)
+        return JSONResponse(e.body(), e.status)
 
     async def http_error(request: Request, e: HTTPException):
         return JSONResponse({"error": e.detail}, e.status_code)

@@ -9,7 +9,7 @@ from typing import Awaitable, Callable
 from starlette.requests import Request
 
 from companion.errors import shown
-from companion.web.errors import WebError
+from companion.web.errors import WebError, why_of
 from companion.web.store import Store
 from scorers.errors import ScoreError, plain
 
@@ -93,7 +93,7 @@ def scored(fn, *args):
     try:
         return fn(*args)
     except ScoreError as e:
-        raise WebError(400, e.field or "body", e.message) from None
+        raise WebError(400, e.field or "body", e.message, why_of(e)) from None
 
 
 def routes(web: Web) -> list:

@@ -15,7 +15,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from companion.errors import shown
-from companion.web.errors import WebError
+from companion.web.errors import WebError, why_of
 from companion.web.games import Web, player_name, scored
 from scorers import covenia as scorer
 from scorers.errors import ScoreError
@@ -37,7 +37,7 @@ def result(state: dict) -> scorer.Result:
     try:
         return scorer.score(score_file(state))
     except ScoreError as e:
-        raise WebError(409, e.field or "players", e.message) from None
+        raise WebError(409, e.field or "players", e.message, why_of(e)) from None
 
 
 def view(state: dict) -> dict:
@@ -52,7 +52,7 @@ def view(state: dict) -> dict:
         out["score"] = as_json(scorer.score(score_file(state)))
     except ScoreError as e:
         out["problem"] = f"{e.field}: {e.message}" if e.field else e.message
-        out["why"] = {"code": e.code, "params": e.params} if e.code else None
+        out["why"] = why_of(e)
     return out
 
 

@@ -74,7 +74,11 @@
     return fetch(api + path, init).then(function (r) {
       return r.json().catch(function () { return { error: r.statusText }; })
         .then(function (d) {
-          if (!r.ok) { var e = new Error(d.error || r.statusText); e.status = r.status; throw e; }
+          if (!r.ok) {
+            // a scorer's refusal comes with its code ("why"): worded in the page's language
+            var e = new Error(d.why ? why({ why: d.why, problem: d.error }) : d.error || r.statusText);
+            e.status = r.status; throw e;
+          }
           return d;
         });
     });
