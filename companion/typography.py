@@ -2,6 +2,7 @@
 `typeset` (companion.data.Fields.text), so no French string is fixed by hand:
 - a narrow no-break space (U+202F) before : ; ! ? and » and after «, so no line starts
   with punctuation and guillemets hug their words;
+- the typographic apostrophe (’) for a straight one between letters ("l'or" -> "l’or");
 - numbers with a decimal comma where code formats measures (`number`).
 Idempotent: typesetting twice changes nothing."""
 
@@ -15,9 +16,11 @@ _BEFORE_HIGH = re.compile(rf"(?:{_SPACES}+|(?<=[\w)\]…%*]))([;!?»])")
 # A colon that ends a phrase: after a space, or right after a word and before a space/end.
 _BEFORE_COLON = re.compile(rf"{_SPACES}+:|(?<=[\w)\]…%*]):(?=\s|$)")
 _AFTER_OPEN = re.compile(rf"«{_SPACES}*")
+_APOSTROPHE = re.compile(r"(?<=[^\W\d_])'(?=[^\W\d_])")  # letter ' letter only
 
 
 def french(text: str) -> str:
+    text = _APOSTROPHE.sub("\u2019", text)
     text = _BEFORE_HIGH.sub(lambda m: NNBSP + m.group(1), text)
     text = _BEFORE_COLON.sub(NNBSP + ":", text)
     return _AFTER_OPEN.sub("«" + NNBSP, text)

@@ -119,7 +119,10 @@ def test_a_phone_that_slept_catches_up_with_draws_made_meanwhile(browser, table)
     expect(page.locator(".live.on")).to_be_visible()
     # A locked screen: the stream is cut (here by a server restart) and cannot come back
     # while two draws happen; only the wake-up (visibilitychange) can bring them in.
+    # The state is held back too until the wake: a reconnection attempt's own resync
+    # would otherwise race the check that nothing came in before it.
     page.route("**/api/events", lambda route: route.abort())
+    page.route("**/api/state", lambda route: route.abort())
     table.kill()
     expect(page.locator(".live.on")).to_have_count(0)
     table.start()
@@ -127,6 +130,7 @@ def test_a_phone_that_slept_catches_up_with_draws_made_meanwhile(browser, table)
     table.draw("herbalism", {"green": 8})
     page.wait_for_timeout(500)
     expect(page.locator(".history li.empty")).to_have_count(1)
+    page.unroute("**/api/state")
     page.evaluate("document.dispatchEvent(new Event('visibilitychange'))")
     expect(page.locator(".history li")).to_have_count(2, timeout=10_000)
     expect(page.locator(".guild", has_text="Herbalism").locator(".chip")).to_have_text("Chloé")

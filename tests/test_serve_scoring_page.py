@@ -162,3 +162,72 @@ def test_french_words_and_typography_on_the_page(browser, table):  # noqa: F811
     expect(page.locator("#per-player")).to_contain_text("1 jouée, 1 gagnée")
     expect(page.locator("#per-player")).to_contain_text("1 jouée, 0 gagnée")
     assert page.problems == []
+
+
+def test_a_phone_that_slept_catches_up_with_a_coverta_round_made_meanwhile(browser, table):  # noqa: F811
+    page = open_game(browser, table, "Coverta")
+    expect(page.get_by_text("No round yet.")).to_be_visible()
+    # A locked screen: the stream is cut (a server restart) and nothing comes back until
+    # the wake-up (visibilitychange), which fetches the games again.
+    page.route("**/api/events", lambda route: route.abort())
+    page.route("**/api/coverta", lambda route: route.abort())
+    table.kill()
+    expect(page.locator(".live.on")).to_have_count(0)
+    table.start()
+    httpx.post(table.api("coverta/rounds"), json={"hands": {"Ana": 0, "Bo": 4}},
+               headers={"Idempotency-Key": "slept-1"}).raise_for_status()
+    page.wait_for_timeout(500)
+    expect(page.get_by_text("No round yet.")).to_be_visible()
+    page.unroute("**/api/coverta")
+    page.evaluate("document.dispatchEvent(new Event('visibilitychange'))")
+    expect(page.locator("#coverta-rounds")).to_contain_text("Round 1", timeout=10_000)
+    expect(page.locator("#coverta-leader")).to_have_text("Leading: Ana")
+
+
+def test_the_filled_score_book_downloads_as_a_pdf_in_the_phones_language(browser, table):  # noqa: F811
+    for name, entry in (("Ana", {"area": {"yellow": [1, 2]}}), ("Bo", {"area": {"red": [3]}})):
+        httpx.put(table.api(f"covenia/players/{name}"), json=entry).raise_for_status()
+    page = open_game(browser, table, "Covenia", locale="fr-FR")
+    link = page.locator("#game-covenia a[href*='scorebook.pdf']")
+    expect(link).to_be_visible()
+    assert link.get_attribute("href").endswith("scorebook.pdf?lang=fr")
+    with page.expect_download() as got:
+        link.click()
+    data = open(got.value.path(), "rb").read()
+    assert data.startswith(b"%PDF-") and b"Ana" in data or len(data) > 2000
+    from pypdf import PdfReader
+    import io
+
+    text = PdfReader(io.BytesIO(data)).pages[0].extract_text()
+    assert "Ana" in text and "Bo" in text
+    assert page.problems == []
+
+
+def test_an_entry_the_rules_refuse_is_refused_on_the_page_in_its_language(browser, table):  # noqa: F811
+    # Deck A alone holds one red 2: a player cannot hold it twice (area and hand).
+    httpx.put(table.api("covenia/decks"), json={"decks": "A"}).raise_for_status()
+    page = open_game(browser, table, "Covenia", locale="fr-FR")
+    page.locator("#covenia-name").fill("Ana")
+    page.get_by_role("button", name="Saisir mes cartes").click()
+    page.get_by_role("button", name="Rouge 2 (area)", exact=True).click()
+    page.get_by_role("button", name="Rouge 2 (hand)", exact=True).click()
+    page.locator("#covenia-save").click()
+    error = page.locator("#game-covenia p.error")
+    expect(error).to_contain_text("rouge 2")
+    expect(error).not_to_contain_text("more often")  # the French words, not the CLI's
+    assert httpx.get(table.api("covenia")).json()["entries"] == []  # nothing kept
+    assert page.problems == []
+
+
+def test_the_footer_credits_the_authors_of_the_game_shown(browser, table):  # noqa: F811
+    page = open_game(browser, table, "Covenia", locale="fr-FR")
+    footer = page.locator("#credits")
+    expect(footer).to_contain_text("Covenia : un jeu de Nicolas Valle")
+    expect(footer).not_to_contain_text("Lugvanion")
+    page.locator("#picker").get_by_role("button", name="Vengeance").click()
+    expect(footer).to_contain_text("Sergio Matsumoto")
+    page.locator("#picker").get_by_role("button", name="Historique").click()
+    for authors in ("Nicolas Valle", "Carlos Martin", "Pierre Vasseur", "Sergio Matsumoto"):
+        expect(footer).to_contain_text(authors)
+    page.screenshot(path=str(SHOTS / "phone-history-credits.png"), full_page=True)
+    assert page.problems == []

@@ -17,6 +17,9 @@ from companion.typography import NNBSP, french, listing, number, typeset
     ("«ajuster»", f"«{NNBSP}ajuster{NNBSP}»"),
     ("à 10:30, voir http://x.fr", "à 10:30, voir http://x.fr"),
     ("1/2/3 or : 1/2/3 partisans", f"1/2/3 or{NNBSP}: 1/2/3 partisans"),
+    ("Aucune partie pour l'instant.", "Aucune partie pour l\u2019instant."),
+    ("« L'appel de la forêt »", f"«{NNBSP}L\u2019appel de la forêt{NNBSP}»"),
+    ("--flip 'short' ou 'long'", "--flip 'short' ou 'long'"),  # quotes, not apostrophes
 ])
 def test_french_punctuation_gets_a_narrow_no_break_space(before, after):
     assert french(before) == after
@@ -26,7 +29,7 @@ def test_english_is_left_as_written():
     assert typeset("Paper: A4 « x »", "en") == "Paper: A4 « x »"
 
 
-@given(st.text(alphabet=st.sampled_from(list("ab :;!?«»\u00a0\u202f1/0.")), max_size=30))
+@given(st.text(alphabet=st.sampled_from(list("ab :;!?«»\u00a0\u202f1/0.'")), max_size=30))
 def test_typesetting_twice_changes_nothing_and_no_plain_space_precedes_high_punctuation(s):
     once = french(s)
     assert french(once) == once
@@ -52,3 +55,18 @@ def test_three_tied_winners_read_a_b_and_c(cli, tmp_path):
     (tmp_path / "g.toml").write_text(game)
     r = cli("score", "covenia", tmp_path / "g.toml")
     assert r.code == 0 and "Shared win: A, B and C" in r.out, r.out
+
+
+def test_no_french_text_in_the_data_keeps_a_straight_apostrophe():
+    from companion import paths
+    from companion.data import Fields, load_toml
+
+    def walk(f: Fields, table):
+        for key, value in table.items():
+            if isinstance(value, dict) and isinstance(value.get("fr"), str):
+                assert "'" not in f.text(key, "fr").strip("'"), (f.source, key)
+            elif isinstance(value, dict):
+                walk(f.sub(key), value)
+    for path in paths.LAYOUTS.glob("*.toml"):
+        table = load_toml(path)
+        walk(Fields(table, str(path)), table)

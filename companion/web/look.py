@@ -1,5 +1,6 @@
 """What the phone page shows that is data, not code: team colours and names, guild names
-(layouts/lugvanion.toml) and the page's words in English and French (layouts/phone.toml)."""
+(layouts/lugvanion.toml), each game's credits (layouts/GAME.toml) and the page's words in
+English and French (layouts/phone.toml)."""
 
 from dataclasses import dataclass
 
@@ -7,6 +8,7 @@ from companion.data import Fields, load_toml
 from companion.paths import LAYOUTS
 
 LANGS = ("en", "fr")
+GAMES = ("lugvanion", "covenia", "coverta", "vengeance")
 
 
 @dataclass(frozen=True)
@@ -14,11 +16,12 @@ class Look:
     teams: dict[str, dict]   # id -> {"colour": "#rrggbb", "name": {"en":..., "fr":...}}
     guilds: dict[str, dict]  # id -> {"name": {...}}
     texts: dict[str, dict]   # key -> {"en":..., "fr":...}
-    credits: dict[str, str]
+    credits: dict[str, str]  # Lugvanion's, the draw's (the printable QR card)
+    game_credits: dict[str, dict]  # game -> {"en":..., "fr":...}: each game's authors
 
     def for_page(self) -> dict:
         return {"teams": self.teams, "guilds": self.guilds, "texts": self.texts,
-                "credits": self.credits}
+                "credits": self.game_credits}
 
 
 def _names(f: Fields, key: str) -> dict[str, str]:
@@ -41,4 +44,8 @@ def load() -> Look:
     phone = Fields(load_toml(LAYOUTS / "phone.toml"), str(LAYOUTS / "phone.toml"))
     words = phone.sub("texts")
     texts = {key: _names(words, key) for key in words.table}
-    return Look(teams, guilds, texts, _names(game.sub("game"), "credits"))
+    each = {}
+    for name in GAMES:  # the page's footer credits the authors of the game it shows
+        path = LAYOUTS / f"{name}.toml"
+        each[name] = _names(Fields(load_toml(path), str(path)).sub("game"), "credits")
+    return Look(teams, guilds, texts, each["lugvanion"], each)

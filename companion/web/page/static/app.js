@@ -273,7 +273,6 @@
     Array.prototype.forEach.call(document.querySelectorAll("[data-t]"), function (n) {
       n.textContent = t(n.getAttribute("data-t"));
     });
-    document.getElementById("credits").textContent = setup.credits[lang];
     setLive(source && source.readyState === 1);
     if (!state) return;
     renderVote();

@@ -119,6 +119,16 @@
       document.getElementById("game-" + g).hidden = g !== current;
     });
     document.getElementById("governor").style.display = current === "lugvanion" ? "" : "none";
+    renderCredits();
+  }
+
+  // The footer credits the authors of the game shown; the history page, all four.
+  function renderCredits() {
+    var foot = clear(document.getElementById("credits"));
+    var shown = setup.credits[current] ? [current] : GAMES.filter(function (g) {
+      return setup.credits[g];
+    });
+    shown.forEach(function (g) { foot.appendChild(el("p", null, setup.credits[g][lang()])); });
   }
 
   // ---- Covenia -----------------------------------------------------------------------
