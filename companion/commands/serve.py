@@ -116,7 +116,7 @@ def _run(table, the_look, host, port, found, names, qr_pdf, page_size, lang):
     link = f"http://{network.url_host(link_host)}:{bound}/t/{table.token}"
     if qr_pdf:
         words = {k: v[lang] for k, v in the_look.texts.items()}
-        qr.write_card(qr_pdf, link, words, the_look.credits[lang], page_size)
+        qr.write_card(qr_pdf, link, words, the_look.all_credits(lang), page_size)
 
     out = sys.stdout
     click.echo(f"Table link: {link}")

@@ -16,12 +16,15 @@ class Look:
     teams: dict[str, dict]   # id -> {"colour": "#rrggbb", "name": {"en":..., "fr":...}}
     guilds: dict[str, dict]  # id -> {"name": {...}}
     texts: dict[str, dict]   # key -> {"en":..., "fr":...}
-    credits: dict[str, str]  # Lugvanion's, the draw's (the printable QR card)
-    game_credits: dict[str, dict]  # game -> {"en":..., "fr":...}: each game's authors
+    credits: dict[str, dict]  # game -> {"en":..., "fr":...}: each game's authors
 
     def for_page(self) -> dict:
         return {"teams": self.teams, "guilds": self.guilds, "texts": self.texts,
-                "credits": self.game_credits}
+                "credits": self.credits}
+
+    def all_credits(self, lang: str) -> list[str]:
+        """Every game's credits, for the table's printed QR card."""
+        return [self.credits[g][lang] for g in GAMES]
 
 
 def _names(f: Fields, key: str) -> dict[str, str]:
@@ -48,4 +51,4 @@ def load() -> Look:
     for name in GAMES:  # the page's footer credits the authors of the game it shows
         path = LAYOUTS / f"{name}.toml"
         each[name] = _names(Fields(load_toml(path), str(path)).sub("game"), "credits")
-    return Look(teams, guilds, texts, each["lugvanion"], each)
+    return Look(teams, guilds, texts, each)

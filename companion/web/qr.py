@@ -62,9 +62,10 @@ def _encodes(out: TextIO, text: str) -> bool:
         return False
 
 
-def write_card(path: Path, link: str, words: dict[str, str], credits: str,
+def write_card(path: Path, link: str, words: dict[str, str], credits: list[str],
                paper: tuple[float, float]) -> None:
-    """A page to lay on the table: the QR code, the link and how to join."""
+    """A page to lay on the table: the QR code, the link and how to join, and at the foot
+    the credits of every game the table plays."""
     from reportlab.lib.colors import HexColor, white
     from reportlab.lib.units import mm
 
@@ -75,7 +76,7 @@ def write_card(path: Path, link: str, words: dict[str, str], credits: str,
     w, h = paper
     ink = HexColor("#111111")
     with replaced(Path(path)) as tmp:
-        c = open_canvas(tmp, paper, words["card_title"], credits)
+        c = open_canvas(tmp, paper, words["card_title"], " ".join(credits))
         rows = matrix(link)
         side = 110 * mm
         cell = side / len(rows)
@@ -93,6 +94,8 @@ def write_card(path: Path, link: str, words: dict[str, str], credits: str,
         text.line(c, link, w / 2, y0 - 12 * mm, "regular", 13, "center", max_w=w - 30 * mm)
         text.block(c, words["card_how"], 30 * mm, y0 - 22 * mm, w - 60 * mm, 40 * mm,
                    "regular", 12, "center")
-        text.line(c, credits, w / 2, 15 * mm, "regular", 8, "center", max_w=w - 30 * mm)
+        for i, line in enumerate(reversed(credits)):
+            text.line(c, line, w / 2, 12 * mm + i * 4 * mm, "regular", 7.5, "center",
+                      max_w=w - 30 * mm)
         c.showPage()
         c.save()
