@@ -231,3 +231,39 @@ def test_the_footer_credits_the_authors_of_the_game_shown(browser, table):  # no
         expect(footer).to_contain_text(authors)
     page.screenshot(path=str(SHOTS / "phone-history-credits.png"), full_page=True)
     assert page.problems == []
+
+
+def redrawn_by_another_phone(page, table, marker):  # noqa: F811
+    """Another phone's change reaches this one (a live redraw): `marker` (a selector) is
+    tagged first, and the redraw is seen when the tagged node has been replaced."""
+    page.locator(marker).evaluate("n => n.dataset.old = '1'")
+    httpx.put(table.api("covenia/players/Zed"), json={"area": {"red": [1]}}).raise_for_status()
+    expect(page.locator(f"{marker}[data-old]")).to_have_count(0)
+
+
+def test_what_a_phone_is_typing_survives_a_live_update_from_another(browser, table):  # noqa: F811
+    page = open_game(browser, table, "Coverta")
+    page.locator("#coverta-players").fill("Ana, Bo")
+    page.locator("#coverta-players").press("Enter")
+    page.locator("#coverta-players").blur()
+    page.get_by_label("Ana", exact=True).fill("4")
+    page.locator("#coverta-steal").select_option("Bo")
+    page.get_by_label("Bo", exact=True).click()
+    page.keyboard.type("12")
+    redrawn_by_another_phone(page, table, "#coverta-add")
+    expect(page.get_by_label("Ana", exact=True)).to_have_value("4")
+    expect(page.get_by_label("Bo", exact=True)).to_have_value("12")
+    expect(page.locator("#coverta-steal")).to_have_value("Bo")
+    expect(page.get_by_label("Bo", exact=True)).to_be_focused()  # typing goes on
+    page.keyboard.type("3")
+    expect(page.get_by_label("Bo", exact=True)).to_have_value("123")
+    # Vengeance's counts and Covenia's name field too
+    page.locator("#picker").get_by_role("button", name="Vengeance").click()
+    page.get_by_label("Potion", exact=True).fill("2")
+    redrawn_by_another_phone(page, table, "#vengeance-resolve")
+    expect(page.get_by_label("Potion", exact=True)).to_have_value("2")
+    page.locator("#picker").get_by_role("button", name="Covenia").click()
+    page.locator("#covenia-name").fill("Chl")
+    redrawn_by_another_phone(page, table, "#covenia-name")
+    expect(page.locator("#covenia-name")).to_have_value("Chl")
+    assert page.problems == []

@@ -13,11 +13,13 @@
   // Covenia's figures in words: the answer shown (for `key`), the state wanted, and at
   // most one request pending (updates while it is out ask once more when it is answered).
   var explained = { key: "", answer: null, want: null, pending: false };
-  var joining = { error: "", busy: false };
+  // What a phone has typed but not sent yet lives here, not only in its input: any live
+  // update (another phone's entry, a player added) redraws the page.
+  var joining = { error: "", busy: false, draft: "" };
   var ending = { error: "" };
   var deckError = "";
   var me = { name: "", area: {}, hand: {}, error: "", busy: false };
-  var round = { key: null, error: "", busy: false };
+  var round = { key: null, error: "", busy: false, counts: {}, steal: "" };
   var turn = { answer: null, error: "" };
 
   try { current = localStorage.getItem("game") || current; } catch (e) { /* private */ }
@@ -219,20 +221,21 @@
     var input = el("input", "name");
     input.id = "covenia-name";
     input.maxLength = 40;
-    input.value = known.length ? "" : me.name;
+    input.value = joining.draft || (known.length ? "" : me.name);
+    input.addEventListener("input", function () { joining.draft = input.value; });
     label.appendChild(input);
     who.appendChild(label);
     var join = button(t("pick_name"), "primary", function () {
       var name = input.value.trim();
       if (!name) return;
-      joining = { error: "", busy: true };
+      joining = { error: "", busy: true, draft: "" };
       request("POST", "players", { name: name })  // the table's player, in every game
         .then(function (a) {
           joining.busy = false;
           data.players = { players: a.players };
           startEntry(a.player);
         })
-        .catch(function (e) { joining = { error: e.message, busy: false }; render(); });
+        .catch(function (e) { joining = { error: e.message, busy: false, draft: name }; render(); });
     });
     join.disabled = joining.busy;
     who.appendChild(join);
@@ -403,7 +406,10 @@
     if (!round.key || round.sent !== sent) { round.key = newKey(); round.sent = sent; }
     round.busy = true; round.error = "";
     request("POST", "coverta/rounds", body, { "Idempotency-Key": round.key })
-      .then(function () { round = { key: null, error: "", busy: false }; return load("coverta"); })
+      .then(function () {
+        round = { key: null, error: "", busy: false, counts: {}, steal: "" };
+        return load("coverta");
+      })
       .catch(function (e) {
         // A 409 (the round sent with this key was undone since) is an answer, not a lost
         // one: the next tap is a new round, with a new key.
@@ -428,16 +434,22 @@
       if (round.names === undefined && tablePlayers().length) {
         who.value = tablePlayers().join(", ");
       } else who.value = round.names || "";
-      who.addEventListener("change", function () { round.names = who.value; render(); });
+      who.addEventListener("input", function () { round.names = who.value; });
+      // Redrawn after the change, not inside it: a change fired by the input's own removal
+      // (a live redraw while it has the focus) must not redraw the page mid-redraw.
+      who.addEventListener("change", function () { setTimeout(render, 0); });
       label.appendChild(who);
       form.appendChild(label);
       names = who.value.split(",").map(function (s) { return s.trim(); })
         .filter(function (s) { return s; });
     }
-    names.forEach(function (p) {
+    names.forEach(function (p, i) {
       var label = el("label", "label", p + " · " + t("hand_count"));
       var n = el("input", "count");
+      n.id = "coverta-count-" + i;
       n.inputMode = "numeric";
+      n.value = round.counts[p] || "";
+      n.addEventListener("input", function () { round.counts[p] = n.value; });
       n.setAttribute("aria-label", p);
       label.appendChild(n);
       form.appendChild(label);
@@ -446,6 +458,9 @@
     var select = el("select");
     select.appendChild(el("option", null, t("nobody"))).value = "";
     names.forEach(function (p) { select.appendChild(el("option", null, p)).value = p; });
+    select.id = "coverta-steal";
+    select.value = names.indexOf(round.steal) >= 0 ? round.steal : "";
+    select.addEventListener("change", function () { round.steal = select.value; });
     steal.appendChild(select);
     form.appendChild(steal);
     if (round.error) form.appendChild(el("p", "error", t("error", { message: round.error })));
@@ -501,6 +516,8 @@
       var n = el("input", "count");
       n.inputMode = "numeric";
       n.value = turn[k] || "0";
+      n.id = "vengeance-" + k;
+      n.addEventListener("input", function () { turn[k] = n.value; });
       n.setAttribute("aria-label", t(k));
       label.appendChild(n);
       panel.appendChild(label);
@@ -510,6 +527,8 @@
       var label = el("label", "label", t(k));
       var n = el("input", "text");
       n.value = turn[k] || "";
+      n.id = "vengeance-" + k;
+      n.addEventListener("input", function () { turn[k] = n.value; });
       n.setAttribute("aria-label", t(k));
       label.appendChild(n);
       panel.appendChild(label);
@@ -621,12 +640,23 @@
   }
 
   function render() {
+    // A redraw replaces the inputs: the one being typed in gets the focus (and caret) back.
+    var focused = document.activeElement && document.activeElement.id;
+    var caret = null;
+    try { caret = focused ? document.activeElement.selectionStart : null; } catch (e) { /* select */ }
     renderPicker();
     if (current === "lugvanion") renderLugvanionEnd();
     if (current === "covenia") renderCovenia();
     if (current === "coverta") renderCoverta();
     if (current === "vengeance") renderVengeance();
     if (current === "history") renderHistory();
+    var again = focused && document.getElementById(focused);
+    if (again && again !== document.activeElement && again.tagName !== "BUTTON") {
+      again.focus();
+      if (caret !== null && typeof again.setSelectionRange === "function") {
+        try { again.setSelectionRange(caret, caret); } catch (e) { /* not a text input */ }
+      }
+    }
   }
 
   function listen(source) {
