@@ -280,3 +280,30 @@ def test_a_table_of_an_unknown_schema_is_refused_and_left_as_it_was(tmp_path, pl
     with pytest.raises(CompanionError, match="table format '9'"):
         open_table(data)
     assert data.read_bytes() == before
+
+
+@pytest.mark.parametrize("edit", [
+    "UPDATE games SET state = '{\"players\": 7}' WHERE game = 'covenia'",
+    "UPDATE games SET state = '{\"players\": \"Ana\", \"rounds\": 7}' WHERE game = 'coverta'",
+    "UPDATE draws SET result = json_set(result, '$.id', 'one') WHERE id = 1",
+    "UPDATE history SET record = json_set(record, '$.players', 5)",
+], ids=["covenia-players", "coverta-rounds", "draw-id", "history-players"])
+def test_a_table_hand_edited_into_a_shape_we_never_write_is_refused_in_one_line(tmp_path, edit):
+    data = tmp_path / "t.sqlite3"
+    table = open_table(data)
+    table.draw("forge", BAG, "k-draw")
+    table.save_game("covenia", {"players": [{"name": "Ana", "area": {"red": [1]}}]})
+    table.save_game("coverta", {"players": ["Ana", "Bo"], "rounds": [{"hands": {"Ana": 0,
+                                                                               "Bo": 2}}]})
+    table.close_game("vengeance", {"players": ["Ana"], "scores": {"Ana": 1},
+                                   "winners": ["Ana"]})
+    table.close()
+    conn = sqlite3.connect(data, isolation_level=None)
+    conn.execute(edit)
+    conn.close()
+    before = data.read_bytes()
+    r = serve_once("--host", "127.0.0.1", "--data", data, timeout=15)
+    assert r.returncode == 2, r.stdout + r.stderr
+    line = one_line(r.stderr)
+    assert line.startswith(f"companion: {data}: ") and "Table link" not in r.stdout, line
+    assert data.read_bytes() == before  # left as it was

@@ -63,7 +63,7 @@ the holders and every draw are kept.""")
 def serve(host, port, players, data, tie_rule, names, qr_pdf, paper, lang):
     """Serve the Lugvanion bag draw to the phones on this network, with a QR link."""
     from companion import lock
-    from companion.web import look, network, store
+    from companion.web import games, look, network, store
 
     lang = check_lang(lang)
     page_size = None
@@ -90,6 +90,7 @@ def serve(host, port, players, data, tie_rule, names, qr_pdf, paper, lang):
             table = store.Store.open(data, list(the_look.guilds), wanted, tie_rule,
                                      [{"colour": t, "name": ""} for t in the_look.teams])
             try:
+                games.self_check(table)
                 _run(table, the_look, host, port, found, names, qr_pdf, page_size, lang)
             finally:
                 table.close()

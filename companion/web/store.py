@@ -68,6 +68,10 @@ CREATE TABLE IF NOT EXISTS history (    -- every closed game
 HISTORY_FIELDS = ("players", "scores", "winners")
 
 
+def _whole(v) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
 class Store:
     def __init__(self, conn: sqlite3.Connection, source: str, guilds: list[str]):
         self.conn, self.source, self.guilds = conn, source, list(guilds)
@@ -98,7 +102,8 @@ class Store:
                 or self.tie_rule not in ("extra", "redraw")
                 or not all(isinstance(p, dict) and isinstance(p.get("colour"), str)
                            and isinstance(p.get("name"), str) for p in self.players)
-                or not all({"id", "guild", "winner"} <= d.keys() for d in self.draws)
+                or not all({"id", "guild", "winner"} <= d.keys() and _whole(d["id"])
+                           and isinstance(d["guild"], str) for d in self.draws)
                 or not all(isinstance(g, dict) for g in self.games.values())
                 or not isinstance(self.added_players, list)
                 or not all(isinstance(n, str) for n in self.added_players)

@@ -96,6 +96,31 @@ def scored(fn, *args):
         raise WebError(400, e.field or "body", e.message, why_of(e)) from None
 
 
+def self_check(store: Store) -> None:
+    """What a phone can ask for, worked out once before the table opens: a table file
+    edited by hand into a shape this program never writes is refused here in one line,
+    naming the file, rather than answered later with a 500."""
+    import json
+
+    from companion.errors import CompanionError
+    from companion.web.games import covenia, coverta, history
+
+    try:
+        json.dumps(store.state())
+        store.table_players()
+        if store.games.get("covenia"):
+            covenia.view(store.games["covenia"])
+        if store.games.get("coverta"):
+            coverta.view(store.games["coverta"])
+            coverta.keys_of(store.games["coverta"])
+        history.players(store.history)
+        history.as_csv(store.history)
+    except Exception as e:  # noqa: BLE001 - whatever fails, the file's content is at fault
+        raise CompanionError(f"holds data in a shape this program never writes (edited by "
+                             f"hand? {type(e).__name__}): serve a copy from before the edit, "
+                             "or a new --data file", source=store.source) from None
+
+
 def routes(web: Web) -> list:
     from companion.web.games import covenia, coverta, history, lugvanion, players, vengeance
 
