@@ -70,6 +70,21 @@ def logging(draft: bool = False):
         _log.reset(token)
 
 
+def missing_error(log: Log) -> CompanionError:
+    """One line for every picture a build could not read: the first named with its card,
+    the others counted and listed (the build without --draft stops on them)."""
+    (path, first), *others = log.missing.items()
+    card, why = first.rsplit(", ", 1)
+    words = "no such picture" if why == "missing" else "not a picture pillow can read"
+    more = ""
+    if others:
+        names = ", ".join(Path(p).name for p, _ in others[:5]) + (", ..." if len(others) > 5
+                                                                  else "")
+        more = (f" (and {len(others)} more missing or unreadable: {names}; --draft prints "
+                "each as a placeholder)")
+    return CompanionError(f"{card}: {words}{more}", source=path)
+
+
 # ---- reading the data ------------------------------------------------------------------
 
 def spec(entry, card_fields: dict, base: Path, card: str, key: str = "art") -> Spec | None:

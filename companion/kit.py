@@ -169,8 +169,12 @@ def _build(name: str, opts: Options, progress, warn) -> dict:
     ctx, page = kit.ctx, kit.ctx.page
     bleed = presets.bleed(opts.bleed)
     settings = presets.sheet_settings()
-    with art.logging(opts.draft):  # the digests draw every face: --draft holds there too
+    # The digests draw every face: every missing picture is found here, not only the
+    # first; with --draft they print as placeholders, else the build stops naming them.
+    with art.logging(draft=True) as found:
         cards = card_list(kit, bleed)
+    if found.missing and not opts.draft:
+        raise art.missing_error(found)
     if opts.changed_since:
         _keep_changed(kit, cards, _earlier_cards(opts.changed_since))
     files = kit.files

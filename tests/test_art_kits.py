@@ -465,6 +465,20 @@ def test_a_missing_picture_fails_naming_the_card_and_the_path_and_writes_nothing
     assert {p.name: p.read_bytes() for p in (tmp_path / "kit").iterdir()} == before
 
 
+def test_without_draft_every_missing_picture_is_counted_in_the_one_line(tmp_path, cli):
+    edit, _, _ = _covenia(tmp_path)
+    for name in ("red-7A.jpg", "red-2B.jpg", "red-9A.jpg"):
+        (tmp_path / "art" / name).unlink()
+    (tmp_path / "art" / "red-3A.jpg").write_bytes(b"no picture")
+    data = data_copy(tmp_path, "covenia", edit)
+    r = cli("build", "covenia", "--data", data, "--out", tmp_path / "kit")
+    assert r.code == 2 and len(r.err.strip().splitlines()) == 1, r.err
+    assert "and 3 more missing or unreadable" in r.err and "--draft" in r.err, r.err
+    for name in ("red-7A.jpg", "red-2B.jpg", "red-9A.jpg", "red-3A.jpg"):
+        assert name in r.err, name
+    assert not (tmp_path / "kit").exists()
+
+
 def test_draft_prints_placeholders_and_lists_the_missing_pictures(tmp_path, cli):
     edit, _, _ = _covenia(tmp_path)
     for name in ("red-7A.jpg", "red-2B.jpg"):
