@@ -45,9 +45,11 @@ class Resolution:
 
 def _number(n, field: str, seen: set) -> int:
     if isinstance(n, bool) or not isinstance(n, int) or n not in NUMBERS:
-        raise ScoreError(field, f"{shown(n)} is not a card number (1-13)")
+        raise ScoreError(field, f"{shown(n)} is not a card number (1-13)",
+                         "vengeance.not_a_card_number", {"value": shown(n)})
     if n in seen:
-        raise ScoreError(field, f"card {n} is played twice (there is one of each number)")
+        raise ScoreError(field, f"card {n} is played twice (there is one of each number)",
+                         "vengeance.card_twice", {"number": n})
     seen.add(n)
     return n
 
@@ -58,14 +60,17 @@ def resolve(counts: dict[str, int], artifacts: list[tuple[int, str]] = (),
     for t in counts:
         if t not in TYPES:
             raise ScoreError(escape(str(t)),
-                             f"unknown ritual object type (use {', '.join(TYPES)})")
+                             f"unknown ritual object type (use {', '.join(TYPES)})",
+                             "vengeance.unknown_type", {"word": escape(str(t))})
     for t in TYPES:
         n = counts.get(t, 0)
         if isinstance(n, bool) or not isinstance(n, int) or n < 0:
-            raise ScoreError(t, f"{shown(n)} is not a count (a whole number, 0 or more)")
+            raise ScoreError(t, f"{shown(n)} is not a count (a whole number, 0 or more)",
+                             "vengeance.not_a_count", {"type": t, "value": shown(n)})
         if n > MOST[t]:
             raise ScoreError(t, f"{n} {t} objects: the game has {MOST[t]} in all "
-                             "(ritual and transitory, RULINGS G2)")
+                             "(ritual and transitory, RULINGS G2)", "vengeance.too_many",
+                             {"type": t, "n": n, "most": MOST[t]})
         left[t] = n
     seen_i: set = set()
     spells = sorted((_number(n, "incantation", seen_i) for n in incantations), reverse=True)
@@ -74,7 +79,8 @@ def resolve(counts: dict[str, int], artifacts: list[tuple[int, str]] = (),
     for n, t in artifacts:
         if t not in TYPES:
             raise ScoreError("artifact", f"artifact {shown(n)} removes {shown(t)}: unknown type "
-                             f"(use {', '.join(TYPES)})")
+                             f"(use {', '.join(TYPES)})", "vengeance.artifact_unknown_type",
+                             {"number": shown(n), "value": shown(t)})
         checked.append((_number(n, "artifact", seen_a), t))
 
     order = [Step("incantation", n) for n in spells]

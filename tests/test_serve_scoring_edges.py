@@ -6,8 +6,9 @@
 - undoing a Coverta round that is not there is a 409, and a round's Idempotency-Key whose
   round was undone is told so, never answered as if the round stood;
 - history.csv carries Lugvanion's guilds won and Governor, in stable columns;
-- why Covenia's entries do not score yet comes as a code and params, worded on the phone
-  in its language (layouts/phone.toml), French typography included."""
+- why Covenia's entries do not score yet, and why a Coverta round or a Vengeance turn is
+  refused, comes as a code and params, worded on the phone in its language
+  (layouts/phone.toml), French typography included."""
 
 import ast
 import csv
@@ -279,31 +280,96 @@ def test_an_entry_refused_comes_with_its_code_for_the_phone_to_word(server):  # 
     assert other.status_code == 400 and "why" not in other.json()
 
 
-def score_errors() -> list[ast.Call]:
-    tree = ast.parse((ROOT / "scorers" / "covenia.py").read_text(encoding="utf-8"))
+def score_errors(module: str) -> list[ast.Call]:
+    tree = ast.parse((ROOT / "scorers" / f"{module}.py").read_text(encoding="utf-8"))
     return [n for n in ast.walk(tree) if isinstance(n, ast.Call)
             and getattr(n.func, "id", None) == "ScoreError"]
 
 
-def test_every_covenia_score_error_has_a_code_worded_in_english_and_french():
-    calls = score_errors()
-    assert len(calls) >= 16
+# Each scorer a phone calls, the least number of its errors, and the params a caller adds
+# to an error after it is raised (scorers.covenia.check_players names the player and clan
+# of an error inside her entry).
+SCORERS = [("covenia", 16, {"player", "clan"}), ("coverta", 22, set()), ("vengeance", 6, set())]
+
+
+@pytest.mark.parametrize(("module", "least", "added"), SCORERS, ids=[m for m, *_ in SCORERS])
+def test_every_score_error_has_a_code_worded_in_english_and_french(module, least, added):
+    calls = score_errors(module)
+    assert len(calls) >= least
     codes = set()
     for call in calls:
         assert len(call.args) >= 3 and isinstance(call.args[2], ast.Constant), ast.unparse(call)
         code = call.args[2].value
+        assert isinstance(code, str) and code.startswith(f"{module}."), code
         codes.add(code)
+        if len(call.args) > 3:
+            assert isinstance(call.args[3], ast.Dict), ast.unparse(call)
+            assert all(isinstance(k, ast.Constant) for k in call.args[3].keys), ast.unparse(call)
         params = {k.value for k in call.args[3].keys} if len(call.args) > 3 else set()
         words = TEXTS.get("why_" + code.replace(".", "_"))
         assert words and set(words) == {"en", "fr"}, code
         for lang, text in words.items():
-            # Every field is a param of the error, or the player and clan that
-            # scorers.covenia.check_players adds to an error inside her entry.
-            assert set(re.findall(r"\{(\w+)\}", text)) <= params | {"player", "clan"}, code
+            # Every field is a param given at this raise, or one a caller adds.
+            assert set(re.findall(r"\{(\w+)\}", text)) <= params | added, (code, lang)
         fr = words["fr"]
         assert not re.search(r"[ \u00a0][:;!?»]|«[ \u00a0]", fr), fr  # narrow no-break
         assert "'" not in fr and '"' not in fr, fr  # ’ and « »
     assert len(codes) == len(calls)  # one code, one meaning
+
+
+def test_a_coverta_round_refused_comes_with_its_code_worded_in_french(server):  # noqa: F811
+    # A round names the players; its hand counts are 0 to 39 (a deck of 40, one turned up).
+    r = round_(server, {"hands": {"Ana": 2, "Bo": 40}}, "bad-count")
+    assert r.status_code == 400
+    assert r.json()["error"].startswith("rounds[0].hands.Bo: 40 is not a hand count")  # CLI's
+    why = r.json()["why"]
+    assert why == {"code": "coverta.not_a_hand_count",
+                   "params": {"player": "Bo", "value": "40", "most": 39}}
+    assert phone_words(why, "fr") == ("Bo\u202f: 40 n’est pas un nombre de cartes en main "
+                                      "(0 à 39)")
+    assert phone_words(why, "en") == "Bo: 40 is not a hand count (0 to 39)"
+    r = round_(server, {"hands": {"Ana": 2, "Bo": "abc"}}, "bad-word")
+    assert r.status_code == 400
+    assert phone_words(r.json()["why"], "fr") == (
+        'Bo\u202f: "abc" n’est pas un nombre de cartes en main (0 à 39)')
+    # Once the players are named, a missing count and a stranger as first steal.
+    assert round_(server, {"hands": {"Ana": 2, "Bo": 3}}, "good").status_code == 200
+    r = round_(server, {"hands": {"Ana": 2}}, "missing")
+    assert r.status_code == 400 and r.json()["why"]["code"] == "coverta.hand_count_missing"
+    assert phone_words(r.json()["why"], "fr") == (
+        "il manque le nombre de cartes en main de Bo\u202f: chaque joueur en a un")
+    r = round_(server, {"hands": {"Ana": 2, "Bo": 3}, "first_steal": "Zed"}, "stranger")
+    assert r.status_code == 400 and r.json()["why"]["code"] == "coverta.steal_not_a_player"
+    assert phone_words(r.json()["why"], "fr") == (
+        'premier à jouer à la place d’un autre\u202f: "Zed" ne fait pas partie des joueurs')
+    # Only the good round was kept.
+    assert httpx.get(server.api("coverta/score")).json()["totals"] == {"Ana": 0, "Bo": 1}
+
+
+def test_a_vengeance_turn_refused_comes_with_its_code_worded_in_french(server):  # noqa: F811
+    def resolve(body):
+        r = httpx.post(server.api("vengeance/resolve"), json=body, timeout=10)
+        assert r.status_code == 400, r.text
+        return r.json()
+
+    answer = resolve({"potion": 2, "artifacts": ["12:potionx"]})
+    assert answer["error"] == ('artifact: artifact 12 removes "potionx": unknown type '
+                               "(use herb, mineral, potion)")  # the CLI's words
+    assert answer["why"] == {"code": "vengeance.artifact_unknown_type",
+                             "params": {"number": "12", "value": '"potionx"'}}
+    assert phone_words(answer["why"], "fr") == (
+        'artefact 12\u202f: "potionx" n’est pas un type (herb, mineral, potion)')
+    answer = resolve({"herb": -1})
+    assert answer["why"] == {"code": "vengeance.not_a_count",
+                             "params": {"type": "herb", "value": "-1"}}
+    assert phone_words(answer["why"], "fr") == (
+        "-1 n’est pas un nombre d’objets (un nombre entier, 0 ou plus)")
+    answer = resolve({"mineral": 29})
+    assert phone_words(answer["why"], "fr") == (
+        "29 objets d’un même type\u202f: le jeu n’en compte que 28 (rituels et transitoires)")
+    answer = resolve({"potion": 1, "incantations": [7, 7]})
+    assert phone_words(answer["why"], "fr") == (
+        "la carte 7 est jouée deux fois (il n’y en a qu’une de chaque numéro)")
 
 
 def test_the_french_phone_says_why_there_is_no_score_in_french(browser, tmp_path):  # noqa: F811

@@ -267,3 +267,20 @@ def test_what_a_phone_is_typing_survives_a_live_update_from_another(browser, tab
     redrawn_by_another_phone(page, table, "#covenia-name")
     expect(page.locator("#covenia-name")).to_have_value("Chl")
     assert page.problems == []
+
+
+def test_a_coverta_round_the_rules_refuse_is_refused_in_french(browser, table):  # noqa: F811
+    page = open_game(browser, table, "Coverta", locale="fr-FR")
+    page.locator("#coverta-players").fill("Ana, Bo")
+    page.locator("#coverta-players").press("Enter")
+    page.locator("#coverta-players").blur()
+    page.get_by_label("Ana", exact=True).fill("2")
+    page.get_by_label("Bo", exact=True).fill("40")  # a deck of 40, one turned up: 39 at most
+    page.locator("#coverta-add").click()
+    error = page.locator("#game-coverta p.error")
+    expect(error).to_have_text(
+        "Pas fait\u202f: Bo\u202f: 40 n’est pas un nombre de cartes en main (0 à 39)")
+    expect(error).not_to_contain_text("hand count")  # the French words, not the CLI's
+    assert httpx.get(table.api("coverta")).json()["open"] is False  # nothing kept
+    expect(page.get_by_label("Bo", exact=True)).to_have_value("40")  # to be corrected
+    assert page.problems == []
