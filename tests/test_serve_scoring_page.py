@@ -284,3 +284,12 @@ def test_a_coverta_round_the_rules_refuse_is_refused_in_french(browser, table): 
     assert httpx.get(table.api("coverta")).json()["open"] is False  # nothing kept
     expect(page.get_by_label("Bo", exact=True)).to_have_value("40")  # to be corrected
     assert page.problems == []
+
+
+def test_a_negative_vengeance_count_is_refused_in_french_on_the_page(browser, table):  # noqa: F811
+    page = open_game(browser, table, "Vengeance", locale="fr-FR")
+    page.get_by_label("Herbe", exact=True).fill("-1")
+    page.locator("#vengeance-resolve").click()
+    error = page.locator("#game-vengeance p.error")
+    expect(error).to_contain_text("-1 n’est pas un nombre d’objets")
+    assert page.problems == []

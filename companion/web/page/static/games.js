@@ -539,7 +539,7 @@
       ["herb", "mineral", "potion"].forEach(function (k) {
         turn[k] = fields[k].value;
         var v = fields[k].value.trim();
-        body[k] = /^[0-9]{1,3}$/.test(v) ? parseInt(v, 10) : v;
+        body[k] = /^-?[0-9]{1,3}$/.test(v) ? parseInt(v, 10) : v;
       });
       turn.artifacts = fields.artifacts.value;
       turn.incantations = fields.incantations.value;
