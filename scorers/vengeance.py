@@ -8,6 +8,7 @@ its type); ties go potion, then mineral, then herb. Nothing left: no demon actio
 another turn is played.
 """
 
+import re
 from dataclasses import dataclass
 
 from scorers.errors import ScoreError, escape, shown
@@ -18,6 +19,8 @@ TYPES = ("herb", "mineral", "potion")
 MOST = {"herb": 26 + 7, "mineral": 22 + 6, "potion": 18 + 5}
 TIE_ORDER = ("potion", "mineral", "herb")  # first wins a tie
 NUMBERS = range(1, 14)
+# At most 3 digits: artifacts are numbered 1-13, and int() of a huge digit string is slow.
+_ARTIFACT = re.compile(r"\s*([0-9]{1,3})\s*:\s*([a-z]+)\s*")
 
 
 @dataclass(frozen=True)
@@ -41,6 +44,17 @@ class Resolution:
     removed: dict[str, int]
     counts: dict[str, int]  # ritual objects left after the artifacts
     winner: str | None
+
+
+def artifact(text: str, field: str = "artifact") -> tuple[int, str]:
+    """An artifact played, as written at the table: "12:potion" -> (12, "potion"). The
+    number and the type are checked by `resolve`."""
+    m = _ARTIFACT.fullmatch(text.lower()) if isinstance(text, str) else None
+    if not m:
+        raise ScoreError(field, f"{shown(text)} is not NUMBER:TYPE (e.g. 12:potion; artifacts "
+                                "are numbered 1-13)", "vengeance.not_an_artifact",
+                         {"value": shown(text)})
+    return int(m.group(1)), m.group(2)
 
 
 def _number(n, field: str, seen: set) -> int:

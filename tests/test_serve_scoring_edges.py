@@ -370,6 +370,11 @@ def test_a_vengeance_turn_refused_comes_with_its_code_worded_in_french(server): 
     answer = resolve({"potion": 1, "incantations": [7, 7]})
     assert phone_words(answer["why"], "fr") == (
         "la carte 7 est jouée deux fois (il n’y en a qu’une de chaque numéro)")
+    answer = resolve({"potion": 1, "artifacts": ["4:mineral", "12:"]})  # not NUMBER:TYPE
+    assert answer["error"].startswith("artifacts[1]: ")
+    assert answer["why"]["code"] == "vengeance.not_an_artifact"
+    assert phone_words(answer["why"], "fr") == (
+        '"12:" n’est pas NUMÉRO:TYPE (par exemple 12:potion)')
 
 
 def test_the_french_phone_says_why_there_is_no_score_in_french(browser, tmp_path):  # noqa: F811

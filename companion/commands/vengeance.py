@@ -1,22 +1,10 @@
 """`companion vengeance resolve`: which ritual object wins a turn."""
 
 import json
-import re
 
 import click
 
-from companion.errors import CompanionError, shown
-
-# At most 3 digits: artifacts are numbered 1-13, and int() of a huge digit string is slow.
-_ARTIFACT = re.compile(r"\s*([0-9]{1,3})\s*:\s*([a-z]+)\s*")
-
-
-def parse_artifact(text: str) -> tuple[int, str]:
-    m = _ARTIFACT.fullmatch(text.lower())
-    if not m:
-        raise CompanionError(f"{shown(text)} is not NUMBER:TYPE (e.g. 12:potion; artifacts "
-                             "are numbered 1-13)", field="--artifact")
-    return int(m.group(1)), m.group(2)
+from companion.errors import CompanionError
 
 
 @click.group(epilog="""\b
@@ -51,7 +39,7 @@ def resolve(herb, mineral, potion, artifacts, incantations, as_json):
 
     try:
         r = rules.resolve({"herb": herb, "mineral": mineral, "potion": potion},
-                          [parse_artifact(a) for a in artifacts], list(incantations))
+                          [rules.artifact(a) for a in artifacts], list(incantations))
     except ScoreError as e:
         raise CompanionError(e.message, field=f"--{e.field}") from None
     if as_json:

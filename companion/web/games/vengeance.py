@@ -5,7 +5,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
 
-from companion.errors import CompanionError, shown
+from companion.errors import shown
 from companion.web.errors import WebError
 from companion.web.games import Web, scored
 
@@ -20,7 +20,6 @@ def whole(n, field: str) -> int:
 
 
 def resolve(body) -> dict:
-    from companion.commands.vengeance import parse_artifact
     from scorers import vengeance as rules
 
     if not isinstance(body, dict):
@@ -40,10 +39,7 @@ def resolve(body) -> dict:
     for i, a in enumerate(artifacts):
         if not isinstance(a, str):
             raise WebError(400, f"artifacts[{i}]", f"{shown(a, 20)} is not \"NUMBER:TYPE\"")
-        try:
-            played.append(parse_artifact(a))
-        except CompanionError as e:
-            raise WebError(400, f"artifacts[{i}]", e.message) from None
+        played.append(scored(rules.artifact, a, f"artifacts[{i}]"))
     spells = [whole(n, f"incantations[{i}]") for i, n in enumerate(incantations)]
     r = scored(rules.resolve, counts, played, spells)
     return {"order": [s.as_dict() for s in r.order], "removed": r.removed,
