@@ -107,3 +107,22 @@ def test_cli_says_when_nothing_is_left(cli):
 def test_cli_bad_input_exits_2_with_one_line(cli, args):
     r = cli("vengeance", "resolve", *args)
     assert r.code == 2 and len(r.err.strip().splitlines()) == 1 and "Traceback" not in r.err
+
+
+@pytest.mark.parametrize("text,read", [("12:potion", (12, "potion")),
+                                       (" 4 : Mineral ", (4, "mineral"))])
+def test_an_artifact_is_read_as_written_at_the_table(text, read):
+    from scorers.vengeance import artifact
+
+    assert artifact(text) == read
+
+
+@pytest.mark.parametrize("text", ["12:", "abc", "1234:herb", ":potion", "12 potion"])
+def test_an_artifact_not_written_number_colon_type_is_refused_with_its_code(text):
+    from scorers.errors import ScoreError
+    from scorers.vengeance import artifact
+
+    with pytest.raises(ScoreError) as e:
+        artifact(text)
+    assert e.value.field == "artifact" and e.value.code == "vengeance.not_an_artifact"
+    assert "is not NUMBER:TYPE" in e.value.message
