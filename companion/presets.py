@@ -83,6 +83,7 @@ def bleed(spec: str) -> float:
     return value
 
 
+@cache  # asked for every picture drawn (art_bleed); the data is read once anyway
 def sheet_settings() -> SheetSettings:
     sheet = table().sub("sheet")
     return SheetSettings(**{k: parse_length(sheet.get(k, str), field=f"sheet.{k}")

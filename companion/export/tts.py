@@ -35,6 +35,7 @@ GREY = {"r": 0.713235259, "g": 0.713235259, "b": 0.713235259}
 # corners of their square pictures are cut off, as on the printed sheet.
 ROUNDED_CARD, CIRCLE = 0, 4
 
+
 def sheets(n: int) -> list[tuple[int, int, int]]:
     """(columns, rows, cards) of each sheet holding n distinct cards, in order."""
     per = GRID[0] * GRID[1]

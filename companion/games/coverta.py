@@ -25,7 +25,7 @@ EXAMPLE = ('[art] number = "art/{code}.jpg" gives each of the 40 number cards it
            'picture (C01.jpg ... C40.jpg)')
 # Each kind of card and where its picture goes ([layout.KIND] art, games/pictures.py).
 ART = {
-    "number": Kind("Number cards", "each card of cards", ("id", "code", "number", "ink", "shape",
+    "number": Kind("Number cards", "[[cards]]", ("id", "code", "number", "ink", "shape",
                                                       "symbol_colour", "fill", "background"),
                    "A window behind the symbol, on the card's black or white background, "
                    "which shows round it: a feature, so keep the box off the edges. The "
@@ -293,6 +293,7 @@ class _Texts(dict):
 
     def __missing__(self, key: str) -> str:
         return self._table.text(key, self._lang)  # raises: missing field
+
 
 def kit(ctx: Context):
     data, lang = ctx.data, ctx.lang

@@ -61,8 +61,6 @@ class Pictures:
         [[objectives]]) would print nowhere: refused, naming where it may go."""
         takers = {re.split(r"[.\]]", w)[0] for k in self.kinds.values()
                   for w in re.findall(r"\[+([\w.]+)", k.entry)} | {"art", "layout"}
-        if any("each card of cards" in k.entry for k in self.kinds.values()):
-            takers.add("cards")
         for top, value in data.table.items():
             if top in takers:
                 continue

@@ -50,5 +50,6 @@ def load() -> Look:
     each = {}
     for name in GAMES:  # the page's footer credits the authors of the game it shows
         path = LAYOUTS / f"{name}.toml"
-        each[name] = _names(Fields(load_toml(path), str(path)).sub("game"), "credits")
+        data = game if name == "lugvanion" else Fields(load_toml(path), str(path))
+        each[name] = _names(data.sub("game"), "credits")
     return Look(teams, guilds, texts, each)
