@@ -54,6 +54,11 @@ class Result:
     winners: list[str]
 
 
+def default_decks(players: int) -> str:
+    """The decks in play when none are chosen (C1): one for 2 players, both for 3-4."""
+    return "A" if players <= 2 else "AB"
+
+
 # ---- reading and checking the input ------------------------------------------------
 
 def clan_key(word: str) -> str | None:
@@ -121,7 +126,7 @@ def parse(table) -> tuple[list[Player], str]:
     if not 2 <= len(raw_players) <= 4:
         raise ScoreError("players", f"Covenia is for 2 to 4 players, not {len(raw_players)}",
                          "covenia.players_count", {"n": len(raw_players)})
-    decks = table.get("decks", "A" if len(raw_players) == 2 else "AB")
+    decks = table.get("decks", default_decks(len(raw_players)))
     if not isinstance(decks, str) or decks.upper() not in DECKS:
         raise ScoreError("decks", f"{shown(decks)} is not a deck choice "
                          "(use \"A\", \"B\" or \"AB\")", "covenia.not_decks",

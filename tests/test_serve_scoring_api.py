@@ -266,7 +266,8 @@ def test_history_survives_a_restart_as_json_and_csv(tmp_path):
         after = httpx.get(again.api("history")).json()
         assert after == before
         assert [g["game"] for g in after["games"]] == ["covenia", "coverta"]
-        assert after["players"]["Bo"] == {"played": 2, "won": 1}
+        assert after["players"]["Bo"] == {"played": 2, "won": 1, "games": {
+            "covenia": {"played": 1, "won": 1}, "coverta": {"played": 1, "won": 0}}}
         assert httpx.get(again.api("covenia")).json()["entries"][0]["name"] == "Ana"
         r = httpx.get(again.api("history.csv"))
         assert r.headers["content-type"].startswith("text/csv")

@@ -95,7 +95,7 @@ def ask(prompt, echo, data: Fields, lang: str) -> dict:
             raise ValueError("A, B or AB")
         return line.strip().upper()
 
-    table = {"decks": until_ok(t("decks_prompt"), decks, "A" if n == 2 else "AB"),
+    table = {"decks": until_ok(t("decks_prompt"), decks, scorer.default_decks(n)),
              "players": players}
     for p in players:
         area = {}

@@ -12,6 +12,7 @@ import asyncio
 import hmac
 import ipaddress
 import json
+import re
 from contextlib import asynccontextmanager
 from concurrent.futures import ThreadPoolExecutor
 from functools import lru_cache, partial
@@ -24,11 +25,11 @@ from starlette.datastructures import Headers
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.requests import ClientDisconnect, Request
-from starlette.responses import HTMLResponse, JSONResponse
-from starlette.routing import Mount, Route
-from starlette.staticfiles import StaticFiles
+from starlette.responses import JSONResponse
+from starlette.routing import Route
 
 from companion.errors import shown
+from companion.web.assets import Asset, Assets
 from companion.web.errors import WebError
 from companion.web.games import Web, routes as game_routes
 from companion.web.look import Look
@@ -104,13 +105,20 @@ class Hub:
                 q.put_nowait(None)
 
 
-def _check_draw(body, guilds: list[str], colours: list[str]) -> tuple[str, dict[str, int]]:
-    """The guild and the bag of a draw request, every colour of the table listed."""
+def _check_draw(body, guilds: list[str],
+                colours: list[str]) -> tuple[str, dict[str, int], str | None]:
+    """The guild, the bag and the commitment (the sealed seed the phone showed; optional
+    for scripts) of a draw request, every colour of the table listed."""
     if not isinstance(body, dict):
         raise WebError(400, "body", "must be a JSON object with guild and bag")
     for key in body:
-        if key not in ("guild", "bag"):
-            raise WebError(400, "body", f"unknown field {shown(key, 40)} (send guild and bag)")
+        if key not in ("guild", "bag", "commitment"):
+            raise WebError(400, "body", f"unknown field {shown(key, 40)} (send guild, bag "
+                                        "and commitment)")
+    commitment = body.get("commitment")
+    if commitment is not None and not (isinstance(commitment, str)
+                                       and re.fullmatch(r"[0-9a-f]{64}", commitment)):
+        raise WebError(400, "commitment", "must be the 64 hex digits of the sealed seed shown")
     guild = body.get("guild")
     if not isinstance(guild, str):
         raise WebError(400, "guild", "missing or not a string")
@@ -131,7 +139,7 @@ def _check_draw(body, guilds: list[str], colours: list[str]) -> tuple[str, dict[
     if total != vote.VOTE_SIZE:
         raise WebError(400, "bag", f"a vote holds exactly {vote.VOTE_SIZE} partisans, "
                                    f"not {total}")
-    return guild, {c: bag.get(c, 0) for c in colours}
+    return guild, {c: bag.get(c, 0) for c in colours}, commitment
 
 
 @lru_cache(maxsize=512)
@@ -207,15 +215,25 @@ def create_app(store: Store, look: Look, allowed_hosts: list[str],
                                    store.token.encode()):
             raise WebError(404, "token", "no table here: scan the table's QR code again")
 
-    # The page never changes while the table runs: built once. "<" escaped so that no
-    # player name can close the script element it sits in.
+    # The page never changes while the table runs: built once, its files named by their
+    # content's hash. "<" escaped so that no player name can close the script element
+    # it sits in.
+    assets = Assets(PAGE / "static")
     setup = json.dumps({**look.for_page(), "players": store.players})
-    html = (PAGE / "index.html").read_text(encoding="utf-8").replace(
-        "{{setup}}", setup.replace("<", "\\u003c"))
+    html = Asset.of(assets.linked((PAGE / "index.html").read_text(encoding="utf-8")).replace(
+        "{{setup}}", setup.replace("<", "\\u003c")).encode(), "text/html; charset=utf-8")
 
     async def page(request: Request):
         table(request)
-        return HTMLResponse(html, headers={"Content-Security-Policy": CSP})
+        response = html.response(request, "no-store")
+        response.headers["Content-Security-Policy"] = CSP
+        return response
+
+    async def static(request: Request):
+        return assets.serve(request, request.path_params["name"])
+
+    async def favicon(request: Request):  # asked for by browsers whatever the page says
+        return assets.serve(request, "icon.svg")
 
     async def state(request: Request):
         table(request)
@@ -239,8 +257,9 @@ def create_app(store: Store, look: Look, allowed_hosts: list[str],
         if not key or len(key) > MAX_KEY or not key.isprintable():
             raise WebError(400, "Idempotency-Key", f"send a header of 1 to {MAX_KEY} "
                                                    "printable characters, new for each draw")
-        guild, bag = _check_draw(await _json_body(request), store.guilds, colours)
-        answer, made, summary = await run(with_summary, store.draw, guild, bag, key)
+        guild, bag, commitment = _check_draw(await _json_body(request), store.guilds, colours)
+        answer, made, summary = await run(with_summary, store.draw, guild, bag, key,
+                                          commitment)
         if made:
             hub.publish("draw", {"draw": answer, **summary})
         return JSONResponse(answer)
@@ -297,7 +316,8 @@ def create_app(store: Store, look: Look, allowed_hosts: list[str],
         Route("/t/{token}/api/undo", undo, methods=["POST"]),
         Route("/t/{token}/api/events", events),
         *game_routes(Web(store, run, hub.publish, table, _json_body)),
-        Mount("/static", StaticFiles(directory=PAGE / "static")),
+        Route("/static/{name}", static),
+        Route("/favicon.ico", favicon),
     ]
     middleware = [Middleware(_Headers), Middleware(_Served, hosts=allowed_hosts, port=port)]
     app = Starlette(routes=routes, middleware=middleware,

@@ -1,20 +1,29 @@
-"""The web layer's one error type: an HTTP status and a message that names the field, and
-for a scorer's refusal its code and params ("why"), which a phone words in its own
-language (layouts/phone.toml, "why_" + the code)."""
+"""The web layer's one error type: an HTTP status and a message that names the field; a
+code and params ("why") that a phone words in its own language (layouts/phone.toml,
+"why_" + the code with "_" for "."), for a scorer's refusal and for every refusal a phone
+meets in play (a stale entry, a round or a draw already made); and, for a conflict, what
+the table holds instead ("extra": the entry, round or draw a phone then shows)."""
 
 
 class WebError(Exception):
-    def __init__(self, status: int, field: str, message: str, why: dict | None = None):
+    def __init__(self, status: int, field: str, message: str, why: dict | None = None,
+                 extra: dict | None = None):
         self.status, self.field, self.message, self.why = status, field, message, why
+        self.extra = extra or {}
         super().__init__(self.text())
 
     def text(self) -> str:
-        return f"{self.field}: {self.message}"
+        return f"{self.field}: {self.message}" if self.field else self.message
 
     def body(self) -> dict:
-        return {"error": self.text()} | ({"why": self.why} if self.why else {})
+        return {"error": self.text(), **({"why": self.why} if self.why else {}), **self.extra}
 
 
 def why_of(e) -> dict | None:
     """A scorer's ScoreError as the phone's "why": its code and params, or None."""
     return {"code": e.code, "params": e.params} if getattr(e, "code", None) else None
+
+
+def coded(code: str, **params) -> dict:
+    """A web refusal's "why": its code ("web.NAME") and params."""
+    return {"code": f"web.{code}", "params": params}

@@ -26,7 +26,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from companion.errors import CompanionError
-from companion.web.errors import WebError
+from companion.web.errors import WebError, coded
 from scorers import lugvanion as vote
 from scorers.errors import ScoreError
 
@@ -217,9 +217,12 @@ class Store:
         self.added_players = added
         return name, True
 
-    def draw(self, guild: str, bag: dict[str, int], key: str) -> tuple[dict, bool]:
+    def draw(self, guild: str, bag: dict[str, int], key: str,
+             commitment: str | None = None) -> tuple[dict, bool]:
         """Draw the vote for `guild` with the sealed seed. Returns (answer, made now);
-        a key seen before returns the first answer and draws nothing."""
+        a key seen before returns the first answer and draws nothing. `commitment`: the
+        sealed seed the phone showed; one already used (another phone drew on it first)
+        is a 409 carrying that draw, so one vote never makes two draws."""
         request = json.dumps({"guild": guild, "bag": bag}, sort_keys=True)
         with _transaction(self.conn):
             row = self.conn.execute("SELECT request, result FROM draws WHERE idem_key = ?",
@@ -228,10 +231,13 @@ class Store:
                 if row[0] != request:
                     raise WebError(409, "Idempotency-Key", "already used for another draw")
                 return json.loads(row[1]), False
+            if commitment is not None and commitment != self.commitment():
+                raise self._used(commitment)
             governor = vote.governor(self.holders())
             if governor is not None:
                 raise WebError(409, "guild", f"{governor} holds two guilds and is Governor: "
-                                             "the game is over (undo a mistaken draw first)")
+                                             "the game is over (undo a mistaken draw first)",
+                               coded("governor", team=governor))
             try:
                 d = vote.draw(bag, self._next_seed, self.tie_rule)
             except ScoreError as e:
@@ -251,25 +257,37 @@ class Store:
         self.draws.append({**answer, "undone": False})
         return answer, True
 
+    def _used(self, commitment: str) -> WebError:
+        made = next((d for d in self.draws if d["commitment"] == commitment), None)
+        if made is None:
+            return WebError(409, "commitment", "not this table's sealed seed: reload the "
+                                               "page", coded("commitment_stale"),
+                            {"commitment": self.commitment()})
+        return WebError(409, "commitment", f"already drawn on: draw {made['id']} "
+                                           f"({made['guild']}) was made with this seal",
+                        coded("commitment_used", id=made["id"], guild=made["guild"]),
+                        {"draw": made})
+
     def undo(self, draw_id: int | None) -> tuple[dict, bool]:
         """Take back the last draw still in force (or check that `draw_id` is that draw or
         already undone). Returns (the undone draw, undone now)."""
         live = [d for d in self.draws if not d["undone"] and d["id"] > self.closed_draws]
         if draw_id is None:
             if not live:
-                raise WebError(409, "id", "there is no draw to undo")
+                raise WebError(409, "id", "there is no draw to undo", coded("no_draw"))
             target = live[-1]
         else:
             if not 1 <= draw_id <= len(self.draws):
                 raise WebError(400, "id", f"there is no draw {draw_id}")
             target = self.draws[draw_id - 1]
             if draw_id <= self.closed_draws:
-                raise WebError(409, "id", f"draw {draw_id} belongs to a closed game")
+                raise WebError(409, "id", f"draw {draw_id} belongs to a closed game",
+                               coded("draw_closed", id=draw_id))
             if target["undone"]:
                 return target, False
             if target is not live[-1]:
                 raise WebError(409, "id", f"only the last draw ({live[-1]['id']}) can be "
-                                          "undone")
+                                          "undone", coded("draw_not_last", id=live[-1]["id"]))
         with _transaction(self.conn):
             self.conn.execute("UPDATE draws SET undone = 1 WHERE id = ?", (target["id"],))
         target["undone"] = True
@@ -283,6 +301,14 @@ class Store:
         row = self.conn.execute("SELECT request, result FROM answered WHERE idem_key = ?",
                                 (key,)).fetchone()
         return (row[0], json.loads(row[1])) if row else None
+
+    def replayed(self, key: str | None, request: str, what: str) -> dict | None:
+        """The answer already given to this request (same Idempotency-Key, same
+        request), or None when it is new; the key reused for another request is a 409."""
+        seen = self.answered(key) if key else None
+        if seen and seen[0] != request:
+            raise WebError(409, "Idempotency-Key", f"already used for another {what}")
+        return seen[1] if seen else None
 
     def save_game(self, game: str, state: dict | None,
                   key: tuple[str, str, dict] | None = None, undone: str | None = None) -> None:
@@ -313,10 +339,12 @@ class Store:
         else:
             self.games[game] = state
 
-    def close_game(self, game: str, record: dict) -> dict:
+    def close_game(self, game: str, record: dict,
+                   key: tuple[str, str] | None = None) -> dict:
         """End the open `game` and keep `record` (players, scores, winners...) in the
-        history, in one transaction. Returns the history entry. Lugvanion's game is the
-        draws since the last one closed: they stay, the next game starts with none held."""
+        history, in one transaction, with the answer to `key` = (Idempotency-Key,
+        request) when given. Returns the history entry. Lugvanion's game is the draws
+        since the last one closed: they stay, the next game starts with none held."""
         closed = _now()
         with _transaction(self.conn):
             self.conn.execute("DELETE FROM games WHERE game = ?", (game,))
@@ -326,11 +354,30 @@ class Store:
             cursor = self.conn.execute(
                 "INSERT INTO history (closed, game, record) VALUES (?, ?, ?)",
                 (closed, game, json.dumps(record)))
+            entry = {"id": cursor.lastrowid, "date": closed, "game": game, **record}
+            if key:
+                self.conn.execute("INSERT INTO answered VALUES (?, ?, ?)",
+                                  (key[0], key[1], json.dumps(entry)))
         self.games.pop(game, None)
         if game == "lugvanion":
             self.closed_draws = len(self.draws)
-        entry = {"id": cursor.lastrowid, "date": closed, "game": game, **record}
         self.history.append(entry)
+        return entry
+
+    def remove_history(self, game_id: int, key: tuple[str, str] | None = None) -> dict:
+        """Take the closed game `game_id` out of the history (a game ended by mistake),
+        with the answer to `key` when given. Returns the entry taken out. A Lugvanion
+        game's draws stay in the file, as they do once closed."""
+        entry = next((h for h in self.history if h["id"] == game_id), None)
+        if entry is None:
+            raise WebError(404, "id", f"there is no game {game_id} in the history",
+                           coded("no_history_game", id=game_id))
+        with _transaction(self.conn):
+            self.conn.execute("DELETE FROM history WHERE id = ?", (game_id,))
+            if key:
+                self.conn.execute("INSERT INTO answered VALUES (?, ?, ?)",
+                                  (key[0], key[1], json.dumps({"removed": game_id})))
+        self.history.remove(entry)
         return entry
 
 

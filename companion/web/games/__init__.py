@@ -9,7 +9,7 @@ from typing import Awaitable, Callable
 from starlette.requests import Request
 
 from companion.errors import shown
-from companion.web.errors import WebError, why_of
+from companion.web.errors import WebError, coded, why_of
 from companion.web.store import Store
 from scorers.errors import ScoreError, plain
 
@@ -43,11 +43,12 @@ def player_name(raw, field: str = "name") -> str:
     bad = _invisible(name)
     if bad is not None:  # the name itself not echoed: it may reorder the line around it
         raise WebError(400, field, f"a name cannot hold U+{ord(bad):04X} (an invisible "
-                                   "control or format character)")
+                                   "control or format character)",
+                       coded("name_invisible", char=f"U+{ord(bad):04X}"))
     name = " ".join(name.split())
     if len(name) > MAX_NAME or not plain(name):
         raise WebError(400, field, f"{shown(name, 40)}: a name is 1 to {MAX_NAME} characters, "
-                                   "no control characters")
+                                   "no control characters", coded("name_long", most=MAX_NAME))
     return name
 
 
@@ -80,8 +81,14 @@ def same_name(a: str, b: str) -> bool:
     return key(a) == key(b)
 
 
-def idempotency_key(request: Request, what: str) -> str:
-    key = request.headers.get("idempotency-key", "")
+def idempotency_key(request: Request, what: str, required: bool = True) -> str | None:
+    """The request's Idempotency-Key (a phone sends one with every change, and the same
+    one again when it resends after a lost answer); None when not `required` and not
+    sent (a script)."""
+    key = request.headers.get("idempotency-key")
+    if key is None and not required:
+        return None
+    key = key or ""
     if not key or len(key) > MAX_KEY or not key.isprintable():
         raise WebError(400, "Idempotency-Key", f"send a header of 1 to {MAX_KEY} printable "
                                                f"characters, new for each {what}")

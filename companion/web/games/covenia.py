@@ -1,11 +1,25 @@
 """Covenia end scores from the table's phones: each player's entry (her area and hand,
 as in the score file), scored by scorers.covenia as `companion score covenia` scores it.
 
-The open game's state: {"decks": "A" | "B" | "AB" | None, "players": [entry, ...]}, each
-entry {"name", "area", "hand"} as sent, in the order the players first entered them."""
+The open game's state: {"id", "decks": "A" | "B" | "AB" | None, "players": [entry, ...]},
+each entry {"name", "area", "hand"} as sent, in the order the players first entered them;
+"id" is drawn when the game opens, so an entry of an ended game never passes for one of
+the next.
+
+Two phones editing one entry are told apart with HTTP's preconditions (RFC 9110): every
+entry has an ETag (GET players/NAME, and "etags" in the game's view); a PUT or DELETE
+with If-Match is refused with 412 when the entry changed since (or is gone: a game was
+ended), with If-None-Match: * when she already has one; nothing is written then, and the
+412 carries the entry the table holds. A request without them (a script) still works.
+
+The decks in play are the chosen ones, or else those of the number of players at the
+table (the table's players, or the entries if more): a 3-player table scores with both
+decks while its entries are still coming in."""
 
 import asyncio
+import hashlib
 import json
+import secrets
 import tempfile
 from functools import lru_cache
 from pathlib import Path
@@ -15,8 +29,8 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from companion.errors import shown
-from companion.web.errors import WebError, why_of
-from companion.web.games import Web, player_name, scored
+from companion.web.errors import WebError, coded, why_of
+from companion.web.games import Web, idempotency_key, player_name, scored
 from scorers import covenia as scorer
 from scorers.errors import ScoreError
 
@@ -24,32 +38,47 @@ GAME = "covenia"
 EMPTY = {"decks": None, "players": []}
 
 
-def score_file(state: dict) -> dict:
+def decks_in_play(state: dict, at_table: int = 0) -> str:
+    return state.get("decks") or scorer.default_decks(max(len(state["players"]), at_table))
+
+
+def score_file(state: dict, at_table: int = 0) -> dict:
     """The score file holding these entries (what the CLI would read)."""
-    table = {"players": [dict(p) for p in state["players"]]}
-    if state.get("decks"):
-        table["decks"] = state["decks"]
-    return table
+    return {"decks": decks_in_play(state, at_table),
+            "players": [dict(p) for p in state["players"]]}
 
 
-def result(state: dict) -> scorer.Result:
+def result(state: dict, at_table: int = 0) -> scorer.Result:
     """The score, or a 409 in the CLI's words when these entries do not score yet."""
     try:
-        return scorer.score(score_file(state))
+        return scorer.score(score_file(state, at_table))
     except ScoreError as e:
         raise WebError(409, e.field or "players", e.message, why_of(e)) from None
 
 
-def view(state: dict) -> dict:
-    """What the phones show: the entries, and the score or why there is none yet: the
-    CLI's line ("problem", English) and "why", the scorer's code and params that the page
-    words in its own language (layouts/phone.toml, "why_" + the code)."""
+def etag(state: dict, entry: dict) -> str:
+    """The entry's strong ETag: its content in this game."""
+    text = json.dumps([state.get("id", ""), entry], sort_keys=True, ensure_ascii=False)
+    return '"' + hashlib.sha256(text.encode()).hexdigest()[:24] + '"'
+
+
+def entry_of(state: dict, name: str) -> dict | None:
+    return next((p for p in state["players"] if p["name"] == name), None)
+
+
+def view(state: dict, at_table: int = 0) -> dict:
+    """What the phones show: the entries with their ETags, the decks in play, and the
+    score or why there is none yet: the CLI's line ("problem", English) and "why", the
+    scorer's code and params that the page words in its own language
+    (layouts/phone.toml, "why_" + the code)."""
     from companion.score.covenia import as_json
 
     out = {"game": GAME, "open": bool(state["players"]), "decks": state.get("decks"),
-           "entries": state["players"], "score": None, "problem": None, "why": None}
+           "in_play": decks_in_play(state, at_table), "entries": state["players"],
+           "etags": {p["name"]: etag(state, p) for p in state["players"]},
+           "score": None, "problem": None, "why": None}
     try:
-        out["score"] = as_json(scorer.score(score_file(state)))
+        out["score"] = as_json(scorer.score(score_file(state, at_table)))
     except ScoreError as e:
         out["problem"] = f"{e.field}: {e.message}" if e.field else e.message
         out["why"] = why_of(e)
@@ -63,6 +92,31 @@ def check(state: dict) -> None:
            state.get("decks") or "AB")
 
 
+def precondition(request: Request) -> tuple[str | None, str | None]:
+    """(If-Match, If-None-Match) as sent."""
+    return request.headers.get("if-match"), request.headers.get("if-none-match")
+
+
+def require(cond: tuple[str | None, str | None], state: dict, name: str) -> None:
+    """A 412 when the entry is not as the phone last read it; nothing is written."""
+    if_match, if_none = cond
+    current = entry_of(state, name)
+    tag = etag(state, current) if current else None
+    if if_match is not None:
+        tags = {t.strip() for t in if_match.split(",")}
+        ok = current is not None and ("*" in tags or tag in tags)
+    elif if_none is not None:
+        tags = {t.strip() for t in if_none.split(",")}
+        ok = current is None or not ("*" in tags or tag in tags)
+    else:
+        return
+    if not ok:
+        raise WebError(412, "If-Match" if if_match is not None else "If-None-Match",
+                       f"{shown(name, 40)}'s entry changed since this phone read it "
+                       "(saved or deleted elsewhere): nothing was written",
+                       coded("entry_changed", player=name), {"entry": current, "etag": tag})
+
+
 @lru_cache(maxsize=1)
 def _words():
     from companion.score.covenia import words
@@ -73,10 +127,20 @@ def _words():
 def routes(web: Web) -> list:
     store = web.store
 
+    def at_table() -> int:
+        return len(store.table_players())
+
     def state() -> dict:
         return store.games.get(GAME) or {**EMPTY, "players": []}
 
-    def put(name: str, body) -> dict:
+    def shown_now(now: dict | None = None) -> dict:
+        return view(state() if now is None else now, at_table())
+
+    def put(name: str, body, cond, key: str | None) -> tuple[dict, bool]:
+        request = json.dumps({"put": name, "body": body}, sort_keys=True)
+        done = store.replayed(key and f"{GAME}:{key}", request, "entry")
+        if done is not None:  # a resend after a lost answer: saved the first time
+            return {**shown_now(), "etag": done["etag"]}, False
         if not isinstance(body, dict):
             raise WebError(400, "body", "must be a JSON object with area and hand")
         if "name" in body and (not isinstance(body["name"], str)
@@ -89,29 +153,37 @@ def routes(web: Web) -> list:
         entry = {"name": name, **{k: v for k, v in body.items() if k != "name"}}
         entry.setdefault("area", {})
         entry.setdefault("hand", {})
-        now = state()
-        players = [p for p in now["players"]]
+        now = store.games.get(GAME) or {**EMPTY, "players": [], "id": secrets.token_hex(8)}
+        require(cond, now, name)
+        players = list(now["players"])
         at = next((i for i, p in enumerate(players) if p["name"] == name), None)
         if at is None:
             if len(players) >= 4:
                 raise WebError(409, "players", "Covenia is for 2 to 4 players: this game "
-                                               "has 4 (delete one first)")
+                                               "has 4 (delete one first)", coded("covenia_full"))
             players.append(entry)
         else:
             players[at] = entry
         new = {**now, "players": players}
         check(new)
-        store.save_game(GAME, new)
-        return view(new)
+        tag = etag(new, entry)
+        store.save_game(GAME, new, key and (f"{GAME}:{key}", request, {"etag": tag}))
+        return {**shown_now(new), "etag": tag}, True
 
-    def delete(name: str) -> dict:
+    def delete(name: str, cond, key: str | None) -> tuple[dict, bool]:
+        request = json.dumps({"delete": name})
+        if store.replayed(key and f"{GAME}:{key}", request, "entry") is not None:
+            return shown_now(), False
         now = state()
+        require(cond, now, name)
         players = [p for p in now["players"] if p["name"] != name]
         if len(players) == len(now["players"]):
-            raise WebError(404, "name", f"{shown(name, 40)} has no entry in this game")
+            raise WebError(404, "name", f"{shown(name, 40)} has no entry in this game",
+                           coded("no_entry", player=name))
         new = {**now, "players": players}
-        store.save_game(GAME, new if players or new.get("decks") else None)
-        return view(new)
+        store.save_game(GAME, new if players or new.get("decks") else None,
+                        key and (f"{GAME}:{key}", request, {}))
+        return shown_now(new), True
 
     def set_decks(body) -> dict:
         if not isinstance(body, dict) or set(body) != {"decks"}:
@@ -122,66 +194,95 @@ def routes(web: Web) -> list:
                 raise WebError(400, "decks", f"{shown(decks, 20)} is not a deck choice (use "
                                              '"A", "B" or "AB")')
             decks = decks.upper()
-        new = {**state(), "decks": decks}
+        now = store.games.get(GAME) or {**EMPTY, "players": [], "id": secrets.token_hex(8)}
+        new = {**now, "decks": decks}
         check(new)
         store.save_game(GAME, new if new["players"] or decks else None)
-        return view(new)
+        return shown_now(new)
 
-    def close() -> dict:
+    def close(key: str | None) -> tuple[dict, dict, bool]:
         from companion.score.covenia import as_json
 
+        done = store.replayed(key and f"{GAME}:{key}", "close", "close")
+        if done is not None:
+            return done, shown_now(), False
         now = store.games.get(GAME)
         if not now or not now["players"]:
-            raise WebError(409, "game", "no Covenia game is open")
-        answer = as_json(result(now))
+            raise WebError(409, "game", "no Covenia game is open", coded("no_game"))
+        answer = as_json(result(now, at_table()))
         entry = store.close_game(GAME, {
             "players": [p["name"] for p in answer["players"]],
             "scores": {p["name"]: p["total"] for p in answer["players"]},
             "winners": answer["winners"], "result": answer, "entries": now["players"],
-            "decks": now.get("decks")})
-        return entry, view(state())
+            "decks": now.get("decks")}, key and (f"{GAME}:{key}", "close"))
+        return entry, shown_now(), True
 
-    async def changed(request: Request, fn, *args):
-        web.table(request)
-        answer = await web.run(fn, *args)
-        web.publish(GAME, answer)
-        return JSONResponse(answer)
+    def tagged(answer: dict) -> JSONResponse:
+        """The answer, the entry's ETag also in its header."""
+        tag = answer.get("etag")
+        return JSONResponse(answer, headers={"ETag": tag} if tag else None)
+
+    async def changed(fn, *args):
+        answer, made = await web.run(fn, *args)
+        if made:
+            web.publish(GAME, {k: v for k, v in answer.items() if k != "etag"})
+        return tagged(answer)
 
     async def get_state(request: Request):
         web.table(request)
-        return JSONResponse(await web.run(lambda: view(state())))
+        return JSONResponse(await web.run(shown_now))
+
+    async def get_player(request: Request):
+        web.table(request)
+        name = player_name(request.path_params["name"])
+
+        def read() -> dict:
+            now = state()
+            entry = entry_of(now, name)
+            if entry is None:
+                raise WebError(404, "name", f"{shown(name, 40)} has no entry in this game",
+                               coded("no_entry", player=name))
+            return {**entry, "etag": etag(now, entry)}
+        return tagged(await web.run(read))
 
     async def get_score(request: Request):
         from companion.score.covenia import as_json
 
         web.table(request)
-        return JSONResponse(as_json(await web.run(lambda: result(state()))))
+        return JSONResponse(as_json(await web.run(lambda: result(state(), at_table()))))
 
     async def put_player(request: Request):
         web.table(request)
         name = player_name(request.path_params["name"])
-        return await changed(request, put, name, await web.body(request))
+        key = idempotency_key(request, "save", required=False)
+        return await changed(put, name, await web.body(request), precondition(request), key)
 
     async def delete_player(request: Request):
         web.table(request)
-        return await changed(request, delete, player_name(request.path_params["name"]))
+        name = player_name(request.path_params["name"])
+        key = idempotency_key(request, "delete", required=False)
+        return await changed(delete, name, precondition(request), key)
 
     async def put_decks(request: Request):
         web.table(request)
-        return await changed(request, set_decks, await web.body(request))
+        answer = await web.run(set_decks, await web.body(request))
+        web.publish(GAME, answer)
+        return JSONResponse(answer)
 
     async def post_close(request: Request):
         web.table(request)
+        key = idempotency_key(request, "close", required=False)
         await web.body(request)
-        entry, shown_now = await web.run(close)
-        web.publish(GAME, shown_now)
-        web.publish("history", {"closed": entry})
+        entry, now, made = await web.run(close, key)
+        if made:
+            web.publish(GAME, now)
+            web.publish("history", {"closed": entry})
         return JSONResponse(entry)
 
     # The explained answer of one state in one language, computed once however many
     # phones ask (every phone asks on every update): keyed by the state object itself (a
     # change saves a new one), off the store's worker so it never queues behind edits.
-    answers: dict[str, tuple[object, asyncio.Future]] = {}
+    answers: dict[str, tuple[object, asyncio.Future, int]] = {}
 
     said: dict[tuple, str] = {}  # one figure's words: an edit changes one player's
 
@@ -196,10 +297,10 @@ def routes(web: Web) -> list:
             said[key] = sc.explain(fig, row, _words(), lang)
         return said[key]
 
-    def explain(now: dict, lang: str) -> bytes:
+    def explain(now: dict, lang: str, table: int) -> bytes:
         from companion.score import covenia as sc
 
-        res = result(now)
+        res = result(now, table)
         return json.dumps({
             "players": [{"name": p.name, "total": p.total, "rank": p.rank,
                          "rows": {row: {"points": p.figures[row].points,
@@ -213,11 +314,12 @@ def routes(web: Web) -> list:
         lang = request.query_params.get("lang", "en")
         if lang not in ("en", "fr"):
             raise WebError(400, "lang", f"unknown language {shown(lang, 10)} (use en, fr)")
-        now = store.games.get(GAME)
+        now, table = store.games.get(GAME), at_table()
         seen = answers.get(lang)
-        if seen is None or seen[0] is not now:
+        if seen is None or seen[0] is not now or seen[2] != table:
             seen = (now, asyncio.ensure_future(
-                asyncio.to_thread(explain, now or {**EMPTY, "players": []}, lang)))
+                asyncio.to_thread(explain, now or {**EMPTY, "players": []}, lang, table)),
+                table)
             seen[1].add_done_callback(lambda f: f.cancelled() or f.exception())
             answers[lang] = seen
         body = await asyncio.shield(seen[1])
@@ -233,7 +335,7 @@ def routes(web: Web) -> list:
             raise WebError(400, "lang", f"unknown language {shown(lang, 10)} (use en, fr)")
         if paper not in ("a4", "letter"):
             raise WebError(400, "paper", f"unknown paper {shown(paper, 10)} (use a4, letter)")
-        res = await web.run(lambda: result(state()))
+        res = await web.run(lambda: result(state(), at_table()))
 
         def draw() -> bytes:
             with tempfile.TemporaryDirectory() as folder:
@@ -251,6 +353,7 @@ def routes(web: Web) -> list:
         Route(f"{base}/score", get_score),
         Route(f"{base}/explained", explained),
         Route(f"{base}/scorebook.pdf", scorebook),
+        Route(f"{base}/players/{{name:path}}", get_player, methods=["GET"]),
         Route(f"{base}/players/{{name:path}}", put_player, methods=["PUT"]),
         Route(f"{base}/players/{{name:path}}", delete_player, methods=["DELETE"]),
         Route(f"{base}/decks", put_decks, methods=["PUT"]),

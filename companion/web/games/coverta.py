@@ -9,6 +9,11 @@ players (in its order); a game whose every round is undone has none yet. Every n
 round (the hands' keys, first_steal) goes through `player_name`, as everywhere a name is
 taken: "Chloé" typed precomposed or decomposed is one player.
 
+A round sent by a phone carries its number (`"round": N`, the round it adds): a number
+that is not the next one (another phone added that round first) is a 409 carrying the
+round already there, so two phones adding one round record it once. A script may leave
+the number out.
+
 Undo (`DELETE rounds/last?round=N`) takes back the last round only: a round that is not
 there (never entered, or already undone by an earlier copy of the same tap) is a 409
 saying so, and nothing more is taken."""
@@ -20,7 +25,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from companion.errors import shown
-from companion.web.errors import WebError
+from companion.web.errors import WebError, coded
 from companion.web.games import Web, idempotency_key, player_name, scored
 from scorers import coverta as rules
 
@@ -104,14 +109,21 @@ def routes(web: Web) -> list:
             if seen[1].get("undone"):
                 raise WebError(409, "Idempotency-Key", f"round {seen[1]['round']} sent with "
                                                        "this key was undone since: enter it "
-                                                       "again if it counts")
+                                                       "again if it counts",
+                               coded("round_undone", round=seen[1]["round"]))
             return seen[1], False, None
         if not isinstance(body, dict):
             raise WebError(400, "body", 'must be a JSON object: {"hands": {...}, '
                                         '"first_steal": NAME}')
+        number = body.get("round")
+        if number is not None and (isinstance(number, bool) or not isinstance(number, int)
+                                   or number < 1):
+            raise WebError(400, "round", "must be the number of the round added, 1 or more")
         entry = named({k: v for k, v in body.items()
-                       if not (k == "first_steal" and v is None)})
+                       if k != "round" and not (k == "first_steal" and v is None)})
         now = store.games.get(GAME) or {"players": [], "rounds": []}
+        if number is not None and number != len(now["rounds"]) + 1:
+            raise taken(now, number)
         players = now["players"]
         if not players:
             hands = entry.get("hands")
@@ -119,7 +131,8 @@ def routes(web: Web) -> list:
                 raise WebError(400, "hands", "missing: give every player's hand count")
             players = scored(rules.check_players, list(hands))
         if len(now["rounds"]) >= MAX_ROUNDS:
-            raise WebError(409, "rounds", f"a game keeps at most {MAX_ROUNDS} rounds")
+            raise WebError(409, "rounds", f"a game keeps at most {MAX_ROUNDS} rounds",
+                           coded("rounds_full", most=MAX_ROUNDS))
         scored(rules.check_round, players, entry, f"rounds[{len(now['rounds'])}]")
         new = {"players": players, "rounds": [*now["rounds"], entry],
                "keys": [*keys_of(now), key]}
@@ -127,6 +140,20 @@ def routes(web: Web) -> list:
         answer = {"round": len(new["rounds"]), "points": standing["rounds"][-1], **standing}
         store.save_game(GAME, new, (f"{GAME}:{key}", request, answer))
         return answer, True, view(new)
+
+    def taken(now: dict, number: int) -> WebError:
+        """Round `number` is not the next one: the round there (if any) goes with the 409,
+        for the phone to show what the table holds."""
+        count = len(now["rounds"])
+        there = {}
+        if number <= count:
+            there = {"there": now["rounds"][number - 1],
+                     "points": as_json(now)["rounds"][number - 1]}
+        return WebError(409, "round", f"round {number} is not the next one: the table has "
+                                      f"{count} round{'s' if count != 1 else ''} (another "
+                                      "phone added it)",
+                        coded("round_taken", round=number, rounds=count),
+                        {"rounds": count, **there})
 
     def undo(number: int | None) -> tuple[dict, bool]:
         now = store.games.get(GAME)
@@ -136,25 +163,32 @@ def routes(web: Web) -> list:
             # take back, and no 200 that would say round N was just undone.
             last = f"the last round is {len(rounds)}" if rounds else "no round is left"
             raise WebError(409, "round", f"there is no round {number} (never entered, or "
-                                         f"already undone): {last}")
+                                         f"already undone): {last}",
+                           coded("no_round", round=number, rounds=len(rounds)))
         if not rounds:
-            raise WebError(409, "rounds", "there is no round to undo")
+            raise WebError(409, "rounds", "there is no round to undo", coded("no_round_left"))
         if number is not None and number != len(rounds):
-            raise WebError(409, "round", f"only the last round ({len(rounds)}) can be undone")
+            raise WebError(409, "round", f"only the last round ({len(rounds)}) can be undone",
+                           coded("round_not_last", rounds=len(rounds)))
         keys = keys_of(now)
         new = {**now, "rounds": rounds[:-1], "keys": keys[:-1]}
         store.save_game(GAME, new if new["rounds"] else None,
                         undone=f"{GAME}:{keys[-1]}" if keys[-1] else None)
         return {"undone": len(rounds), **view(new if new["rounds"] else None)}, True
 
-    def close() -> dict:
+    def close(key: str | None) -> tuple[dict, bool]:
+        done = store.replayed(key and f"{GAME}:{key}", "close", "close")
+        if done is not None:
+            return done, False
         now = store.games.get(GAME)
         if not now or not now["rounds"]:
-            raise WebError(409, "game", "no Coverta game is open (enter a round first)")
+            raise WebError(409, "game", "no Coverta game is open (enter a round first)",
+                           coded("no_game"))
         answer = as_json(now)
         return store.close_game(GAME, {
             "players": answer["players"], "scores": answer["totals"],
-            "winners": answer["winners"], "result": answer})
+            "winners": answer["winners"], "result": answer},
+            key and (f"{GAME}:{key}", "close")), True
 
     async def get_state(request: Request):
         web.table(request)
@@ -163,7 +197,8 @@ def routes(web: Web) -> list:
     def opened() -> dict:
         now = store.games.get(GAME)
         if not now:
-            raise WebError(409, "game", "no Coverta game is open (enter a round first)")
+            raise WebError(409, "game", "no Coverta game is open (enter a round first)",
+                           coded("no_game"))
         return now
 
     async def get_score(request: Request):
@@ -199,10 +234,12 @@ def routes(web: Web) -> list:
 
     async def post_close(request: Request):
         web.table(request)
+        key = idempotency_key(request, "close", required=False)
         await web.body(request)
-        entry = await web.run(close)
-        web.publish(GAME, view(None))
-        web.publish("history", {"closed": entry})
+        entry, made = await web.run(close, key)
+        if made:
+            web.publish(GAME, view(None))
+            web.publish("history", {"closed": entry})
         return JSONResponse(entry)
 
     base = "/t/{token}/api/coverta"

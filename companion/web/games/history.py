@@ -1,5 +1,6 @@
 """The table's history: every closed game (date, game, players, scores, winners), as
-JSON and as CSV, with each player's games played and won.
+JSON and as CSV, with each player's games played and won, in all and per game (her win
+rate). A game ended by mistake is taken out with `DELETE history/ID`.
 
 history.csv has one row per player of each closed game, with these columns, in this
 order (a column is only ever added at the end, so a spreadsheet built on it keeps
@@ -22,18 +23,24 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from companion.web.games import Web
+from companion.web.errors import WebError
+from companion.web.games import Web, idempotency_key
 
 CSV_FIELDS = ("id", "date", "game", "player", "score", "won", "guilds", "governor")
 
 
 def players(history: list[dict]) -> dict[str, dict]:
+    """Each player's games played and won: in all, and per game ("games": {game:
+    {"played", "won"}}, in the order the table first played them)."""
     out: dict[str, dict] = {}
     for game in history:
         for name in game["players"]:
-            p = out.setdefault(name, {"played": 0, "won": 0})
-            p["played"] += 1
-            p["won"] += name in game["winners"]
+            p = out.setdefault(name, {"played": 0, "won": 0, "games": {}})
+            won = name in game["winners"]
+            per = p["games"].setdefault(str(game["game"]), {"played": 0, "won": 0})
+            for count in (p, per):
+                count["played"] += 1
+                count["won"] += won
     return out
 
 
@@ -76,5 +83,25 @@ def routes(web: Web) -> list:
         return Response(as_csv(games), media_type="text/csv; charset=utf-8", headers={
             "Content-Disposition": 'attachment; filename="table-history.csv"'})
 
+    def remove(game_id: int, key: str | None) -> tuple[dict, bool]:
+        request = f"remove {game_id}"
+        done = store.replayed(key and f"history:{key}", request, "removal")
+        if done is not None:  # a resend after a lost answer: removed the first time
+            return done, False
+        store.remove_history(game_id, key and (f"history:{key}", request))
+        return {"removed": game_id}, True
+
+    async def delete_game(request: Request):
+        web.table(request)
+        raw = request.path_params["id"]
+        if not (raw.isascii() and raw.isdigit() and len(raw) <= 9):
+            raise WebError(400, "id", "must be a game's number in the history")
+        key = idempotency_key(request, "removal", required=False)
+        answer, made = await web.run(remove, int(raw), key)
+        if made:
+            web.publish("history", answer)
+        return JSONResponse(answer)
+
     return [Route("/t/{token}/api/history", get_history),
-            Route("/t/{token}/api/history.csv", get_csv)]
+            Route("/t/{token}/api/history.csv", get_csv),
+            Route("/t/{token}/api/history/{id}", delete_game, methods=["DELETE"])]

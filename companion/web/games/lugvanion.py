@@ -6,8 +6,8 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
 
-from companion.web.errors import WebError
-from companion.web.games import Web
+from companion.web.errors import WebError, coded
+from companion.web.games import Web, idempotency_key
 
 GAME = "lugvanion"
 
@@ -21,10 +21,14 @@ def routes(web: Web) -> list:
                 return p["name"] or colour
         return colour
 
-    def close() -> tuple[dict, dict]:
+    def close(key: str | None) -> tuple[dict, dict, bool]:
+        done = store.replayed(key and f"{GAME}:{key}", "close", "close")
+        if done is not None:  # a resend after a lost answer: closed the first time
+            return done, store.summary(), False
         holders = store.holders()
         if not any(holders.values()):
-            raise WebError(409, "game", "no guild is held yet: nothing to close")
+            raise WebError(409, "game", "no guild is held yet: nothing to close",
+                           coded("no_guild"))
         governor = store.summary()["governor"]
         players = [p["name"] or p["colour"] for p in store.players]
         scores = {name: 0 for name in players}
@@ -34,15 +38,18 @@ def routes(web: Web) -> list:
         entry = store.close_game(GAME, {
             "players": players, "scores": scores,
             "winners": [who(governor)] if governor else [],
-            "guilds": {g: who(c) for g, c in holders.items()}, "governor": who(governor)})
-        return entry, store.summary()
+            "guilds": {g: who(c) for g, c in holders.items()}, "governor": who(governor)},
+            key and (f"{GAME}:{key}", "close"))
+        return entry, store.summary(), True
 
     async def post_close(request: Request):
         web.table(request)
+        key = idempotency_key(request, "close", required=False)
         await web.body(request)
-        entry, summary = await web.run(close)
-        web.publish("closed", {"closed": entry, **summary})
-        web.publish("history", {"closed": entry})
+        entry, summary, made = await web.run(close, key)
+        if made:
+            web.publish("closed", {"closed": entry, **summary})
+            web.publish("history", {"closed": entry})
         return JSONResponse(entry)
 
     return [Route("/t/{token}/api/lugvanion/close", post_close, methods=["POST"])]

@@ -9,7 +9,7 @@ from starlette.responses import JSONResponse
 from starlette.routing import Route
 
 from companion.errors import shown
-from companion.web.errors import WebError
+from companion.web.errors import WebError, coded
 from companion.web.games import Web, player_name, same_name
 
 MAX_PLAYERS = 30
@@ -28,7 +28,8 @@ def routes(web: Web) -> list:
             return {"player": same, "added": False, "players": known}, False
         if len(known) >= MAX_PLAYERS:
             raise WebError(409, "players", f"a table keeps at most {MAX_PLAYERS} players, "
-                                           f"not {shown(name, 40)} too")
+                                           f"not {shown(name, 40)} too",
+                           coded("table_full", most=MAX_PLAYERS))
         kept, made = store.add_player(name)
         return {"player": kept, "added": made, "players": store.table_players()}, made
 
