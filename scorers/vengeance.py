@@ -9,6 +9,7 @@ another turn is played.
 """
 
 import re
+import unicodedata
 from dataclasses import dataclass
 
 from scorers.errors import ScoreError, escape, shown
@@ -20,7 +21,9 @@ MOST = {"herb": 26 + 7, "mineral": 22 + 6, "potion": 18 + 5}
 TIE_ORDER = ("potion", "mineral", "herb")  # first wins a tie
 NUMBERS = range(1, 14)
 # At most 3 digits: artifacts are numbered 1-13, and int() of a huge digit string is slow.
-_ARTIFACT = re.compile(r"\s*([0-9]{1,3})\s*:\s*([a-z]+)\s*")
+_ARTIFACT = re.compile(r"\s*([0-9]{1,3})\s*:\s*([a-zé]+)\s*")
+# The type words as a French table writes them (the rulebook's herbe, minéral, potion).
+FRENCH_TYPES = {"herbe": "herb", "minéral": "mineral"}
 
 
 @dataclass(frozen=True)
@@ -49,12 +52,13 @@ class Resolution:
 def artifact(text: str, field: str = "artifact") -> tuple[int, str]:
     """An artifact played, as written at the table: "12:potion" -> (12, "potion"). The
     number and the type are checked by `resolve`."""
-    m = _ARTIFACT.fullmatch(text.lower()) if isinstance(text, str) else None
+    m = (_ARTIFACT.fullmatch(unicodedata.normalize("NFC", text).lower())
+         if isinstance(text, str) else None)
     if not m:
         raise ScoreError(field, f"{shown(text)} is not NUMBER:TYPE (e.g. 12:potion; artifacts "
                                 "are numbered 1-13)", "vengeance.not_an_artifact",
                          {"value": shown(text)})
-    return int(m.group(1)), m.group(2)
+    return int(m.group(1)), FRENCH_TYPES.get(m.group(2), m.group(2))
 
 
 def _number(n, field: str, seen: set) -> int:

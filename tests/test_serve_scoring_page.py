@@ -37,8 +37,9 @@ def enter(page, name, area, hand=None, fr=False):
     for part, cards in (("area", area), ("hand", hand or {})):
         for clan, values in cards.items():
             word = FRENCH[clan] if fr else clan.capitalize()
+            said = {"area": "zone", "hand": "main"}[part] if fr else part
             for v in values:
-                page.get_by_role("button", name=f"{word} {v} ({part})", exact=True).click()
+                page.get_by_role("button", name=f"{word} {v} ({said})", exact=True).click()
     page.locator("#covenia-save").click()
     expect(page.locator("#covenia-save")).to_have_text("Enregistré" if fr else "Saved")
 
@@ -153,7 +154,7 @@ def test_french_words_and_typography_on_the_page(browser, table):  # noqa: F811
     page.locator("#picker").get_by_role("button", name="Vengeance").click()
     page.get_by_label("Potion", exact=True).fill("2")
     page.get_by_label("Minéral", exact=True).fill("1")
-    page.get_by_label("Artefacts joués (ex.\u202f12:potion, 4:mineral)").fill("12:potion")
+    page.get_by_label("Artefacts joués (ex.\u202f12:potion, 4:minéral)").fill("12:potion")
     page.locator("#vengeance-resolve").click()
     expect(page.locator("#game-vengeance ol.steps")).to_contain_text(
         "retire toutes les potions (2)")
@@ -209,8 +210,8 @@ def test_an_entry_the_rules_refuse_is_refused_on_the_page_in_its_language(browse
     page = open_game(browser, table, "Covenia", locale="fr-FR")
     page.locator("#covenia-name").fill("Ana")
     page.get_by_role("button", name="Saisir mes cartes").click()
-    page.get_by_role("button", name="Rouge 2 (area)", exact=True).click()
-    page.get_by_role("button", name="Rouge 2 (hand)", exact=True).click()
+    page.get_by_role("button", name="Rouge 2 (zone)", exact=True).click()
+    page.get_by_role("button", name="Rouge 2 (main)", exact=True).click()
     page.locator("#covenia-save").click()
     error = page.locator("#game-covenia p.error")
     expect(error).to_contain_text("rouge 2")

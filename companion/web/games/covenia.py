@@ -73,7 +73,8 @@ def view(state: dict, at_table: int = 0) -> dict:
     (layouts/phone.toml, "why_" + the code)."""
     from companion.score.covenia import as_json
 
-    out = {"game": GAME, "open": bool(state["players"]), "decks": state.get("decks"),
+    out = {"game": GAME, "id": state.get("id"), "open": bool(state["players"]),
+           "decks": state.get("decks"),
            "in_play": decks_in_play(state, at_table), "entries": state["players"],
            "etags": {p["name"]: etag(state, p) for p in state["players"]},
            "score": None, "problem": None, "why": None}

@@ -15,6 +15,7 @@
   var odds = null;        // {key: "red:3,...", exact: {...}, odds: {...}}
   var shown = null;       // the draw on screen: {draw, before, step, timer}
   var source = null;
+  var notice = "";        // a word about the draw shown (made on another phone)
 
   // ---- words -------------------------------------------------------------------------
 
@@ -109,19 +110,87 @@
 
   // ---- talking to the table -----------------------------------------------------------
 
+  // A change carries an Idempotency-Key; when its answer is lost (the Wi-Fi dropped
+  // after the table acted), it is sent again with the same key, and the table answers as
+  // it did the first time: nothing is done twice, and the phone can say it is done.
+  var RESEND_MS = [300, 1000, 2000, 4000, 8000, 15000];
+
   function request(method, path, body, headers) {
-    var init = { method: method, headers: headers || {}, cache: "no-store" };
-    if (body !== undefined) {
-      init.headers["Content-Type"] = "application/json";
-      init.body = JSON.stringify(body);
+    headers = Object.assign({}, headers || {});
+    if (method !== "GET" && !headers["Idempotency-Key"]) headers["Idempotency-Key"] = newKey();
+    var tries = 0;
+    function attempt() {
+      var init = { method: method, headers: headers, cache: "no-store" };
+      if (body !== undefined) {
+        init.headers["Content-Type"] = "application/json";
+        init.body = JSON.stringify(body);
+      }
+      return fetch(api + path, init).then(answered, function () {
+        if (method === "GET" || tries >= RESEND_MS.length) {
+          var e = new Error(t("no_answer")); e.status = 0; throw e;
+        }
+        return new Promise(function (resolve) {
+          setTimeout(resolve, RESEND_MS[tries++]);
+        }).then(attempt);
+      });
     }
-    return fetch(api + path, init).then(function (r) {
-      return r.json().catch(function () { return { error: r.statusText }; })
-        .then(function (data) {
-          if (!r.ok) { var e = new Error(data.error || r.statusText); e.status = r.status; throw e; }
-          return data;
-        });
+    return attempt();
+  }
+
+  function answered(r) {
+    return r.json().catch(function () { return { error: r.statusText }; }).then(function (d) {
+      if (!r.ok) {
+        // A refusal with a code ("why") is worded in the page's language.
+        var e = new Error(d.why ? why(d) : d.error || r.statusText);
+        e.status = r.status; e.body = d; throw e;
+      }
+      return d;
     });
+  }
+
+  // A refusal in the page's language: its code and params (d.why) worded by
+  // layouts/phone.toml's "why_" + code; the server's English line (d.error or
+  // d.problem) only for a code the page has no words for.
+  function why(d) {
+    var w = d.why;
+    var english = d.problem || d.error;
+    var key = w && typeof w.code === "string" ? "why_" + w.code.replace(/\./g, "_") : "";
+    var words = key && setup.texts[key] ? setup.texts[key][lang] : null;
+    if (!words) return english;
+    var fields = {};
+    Object.keys(w.params || {}).forEach(function (k) { fields[k] = w.params[k]; });
+    if (typeof fields.clan === "string" && setup.texts["clan_" + fields.clan]) {
+      fields.clan = t("clan_" + fields.clan).toLowerCase();
+    }
+    if (typeof fields.team === "string") fields.team = teamName(fields.team);
+    if (typeof fields.guild === "string" && setup.guilds[fields.guild]) {
+      fields.guild = guildName(fields.guild);
+    }
+    if (typeof fields.type === "string" && setup.texts[fields.type]) {
+      fields.type = t(fields.type).toLowerCase();
+    }
+    var wanted = words.match(/\{\w+\}/g) || [];
+    for (var i = 0; i < wanted.length; i++) {
+      if (!(wanted[i].slice(1, -1) in fields)) return english;
+    }
+    return t(key, fields);
+  }
+
+  // A redraw replaces the page's elements: the one that had the focus (found again by
+  // its id) gets it back, with its caret, so a live update never moves a person's place.
+  function keepFocus(draw) {
+    var active = document.activeElement;
+    var focused = active && active !== document.body ? active.id : "";
+    var caret = null;
+    try { caret = focused ? active.selectionStart : null; } catch (e) { /* not text */ }
+    draw();
+    var again = focused && document.getElementById(focused);
+    if (again && again !== document.activeElement) {
+      again.focus({ preventScroll: true });
+      if (caret !== null && typeof again.setSelectionRange === "function") {
+        try { again.setSelectionRange(caret, caret); } catch (e) { /* not a text input */ }
+      }
+    }
   }
 
   function resync() {
@@ -135,10 +204,16 @@
     if (source) source.close();
     source = new EventSource(api + "events");
     source.addEventListener("open", function () { setLive(true); resync(); });
-    source.addEventListener("error", function () { setLive(false); });
+    source.addEventListener("error", function () {
+      setLive(false);
+      // Refused for good (not an event stream: the table has too many open): read the
+      // table once, and try the stream again later.
+      if (source.readyState === 2) { resync(); setTimeout(connect, 5000); }
+    });
     source.addEventListener("draw", function (e) { onDraw(JSON.parse(e.data)); });
     source.addEventListener("undo", function (e) { onUndo(JSON.parse(e.data)); });
-    source.addEventListener("closed", function () { resync(); });
+    // A game ended (on any phone): a vote being entered belongs to the game that ended.
+    source.addEventListener("closed", function () { vote = null; shown = null; resync(); });
     // The other games' part of the page (games.js) listens on the same stream.
     window.tableSource = source;
     document.dispatchEvent(new CustomEvent("table-source", { detail: source }));
@@ -181,6 +256,7 @@
     vote = { guild: guild, bag: bag, key: newKey(), busy: false, error: "" };
     odds = null;
     shown = null;
+    notice = "";
     render();
     document.getElementById("vote").scrollIntoView({ behavior: "smooth", block: "start" });
   }
@@ -220,20 +296,32 @@
     vote.error = "";
     var before = state.commitment;
     render();
-    request("POST", "draw", { guild: vote.guild, bag: vote.bag }, { "Idempotency-Key": vote.key })
-      .then(function (d) {
-        var known = state.draws.some(function (x) { return x.id === d.id; });
-        if (!known) state.draws.push(Object.assign({ undone: false }, d));
-        if (!shown || shown.draw.id !== d.id) show(d, before);
-        vote = null;
-        resync();
-      })
+    // The seal shown goes with the draw: if another phone drew on it first, the table
+    // answers with that draw (one vote, one draw), and this phone shows it.
+    request("POST", "draw", { guild: vote.guild, bag: vote.bag, commitment: before },
+            { "Idempotency-Key": vote.key })
+      .then(function (d) { drawn(d, before); })
       .catch(function (e) {
+        var made = e.body && e.body.draw;
+        if (e.status === 409 && made) {
+          drawn(made, made.commitment);
+          notice = t("drawn_elsewhere", { id: made.id });
+          render();
+          return;
+        }
         // The same key goes with a retry, so a lost answer never draws twice.
-        vote.busy = false;
-        vote.error = e.message;
+        if (vote) { vote.busy = false; vote.error = e.message; }
         render();
+        if (e.status === 409) resync();  // the table moved on: show its seal now
       });
+  }
+
+  function drawn(d, before) {
+    var known = state.draws.some(function (x) { return x.id === d.id; });
+    if (!known) state.draws.push(Object.assign({ undone: false }, d));
+    if (!shown || shown.draw.id !== d.id) show(d, before);
+    vote = null;
+    resync();
   }
 
   function undo(id) {
@@ -265,7 +353,9 @@
 
   // ---- rendering ---------------------------------------------------------------------
 
-  function render() {
+  function render() { keepFocus(draw); }
+
+  function draw() {
     document.documentElement.lang = lang;
     document.title = t("title");
     document.getElementById("title").textContent = t("title");
@@ -302,6 +392,8 @@
       var holder = state.guilds[g] && state.guilds[g].holder;
       card.appendChild(holder ? chip(holder) : el("span", "nobody", t("unclaimed")));
       var b = button(t("vote"), "primary", function () { openVote(g); });
+      b.id = "vote-" + g;
+      b.setAttribute("aria-label", t("vote_for", { guild: guildName(g) }));
       b.disabled = !!state.governor;
       card.appendChild(b);
       box.appendChild(card);
@@ -322,9 +414,11 @@
       var row = el("div", "stepper");
       row.appendChild(chip(c));
       var minus = button("−", "step", function () { change(c, -1); });
+      minus.id = "minus-" + c;
       minus.setAttribute("aria-label", "− " + teamName(c));
       minus.disabled = vote.busy || vote.bag[c] === 0;
       var plus = button("+", "step", function () { change(c, 1); });
+      plus.id = "plus-" + c;
       plus.setAttribute("aria-label", "+ " + teamName(c));
       plus.disabled = vote.busy || n >= 8;
       row.appendChild(minus);
@@ -365,6 +459,7 @@
     if (!shown) return;
     var d = shown.draw;
     box.appendChild(el("h2", null, t("vote_for", { guild: guildName(d.guild) })));
+    if (notice) box.appendChild(el("p", "notice", notice));
     (d.redrawn || []).forEach(function (tied) {
       var row = el("p", "tied");
       row.appendChild(el("span", null, t("tied") + " "));
@@ -396,7 +491,7 @@
       more.appendChild(el("code", "hex", verifyLine(d)));
       box.appendChild(more);
       var actions = el("div", "actions");
-      actions.appendChild(button(t("close"), "quiet", function () { shown = null; render(); }));
+      actions.appendChild(button(t("close"), "quiet", function () { shown = null; notice = ""; render(); }));
       var live = state && state.draws.filter(function (x) { return !x.undone; });
       var last = live && live.length ? live[live.length - 1] : null;
       if (last && last.id === d.id) {
@@ -431,6 +526,8 @@
   // ---- start -------------------------------------------------------------------------
 
   window.tableLang = function () { return lang; };
+  // What games.js shares with this page: one way to talk to the table and to word it.
+  window.tableApi = { request: request, why: why, t: t, keepFocus: keepFocus, newKey: newKey };
   document.getElementById("lang").addEventListener("click", function () {
     lang = lang === "en" ? "fr" : "en";
     try { localStorage.setItem("lang", lang); } catch (e) { /* private mode */ }
@@ -445,7 +542,8 @@
     resync();
   });
 
+  // The table's state is read once the live stream is open (its "open" event): a change
+  // made before then is in that read, one made after reaches the page on the stream.
   render();
-  resync();
   connect();
 })();

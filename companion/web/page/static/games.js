@@ -6,6 +6,8 @@
 
   var setup = JSON.parse(document.getElementById("setup").textContent);
   var api = location.pathname.replace(/\/+$/, "") + "/api/";
+  var shared = window.tableApi;  // app.js: talking to the table, wording its refusals
+  var request = shared.request, why = shared.why, newKey = shared.newKey;
   var GAMES = ["covenia", "coverta", "lugvanion", "vengeance", "history"];
   var CLANS = ["red", "yellow", "green", "blue", "purple"];
   var current = "lugvanion";
@@ -18,8 +20,16 @@
   var joining = { error: "", busy: false, draft: "" };
   var ending = { error: "" };
   var deckError = "";
-  var me = { name: "", area: {}, hand: {}, error: "", busy: false };
-  var round = { key: null, error: "", busy: false, counts: {}, steal: "" };
+  // The entry this phone edits: always the one the table holds for `name` (read when the
+  // page opens and followed on every update), unless she has changed it here and not
+  // saved yet (`dirty`). `etag` is the table's tag of the entry she started from: her
+  // Save is refused (412) if another phone changed it since. `game` is the Covenia game
+  // it belongs to: when that game ends, her entry goes with it.
+  var me = { name: "", area: {}, hand: {}, etag: null, game: null, dirty: false,
+             error: "", busy: false };
+  var round = freshRound();
+  var historyError = "";
+  var cursor = {};  // each value row's Tab stop (the value last tapped or reached)
   var turn = { answer: null, error: "" };
 
   try { current = localStorage.getItem("game") || current; } catch (e) { /* private */ }
@@ -59,36 +69,15 @@
     return names.slice(0, -1).join(", ") + " " + t("and") + " " + names[names.length - 1];
   }
 
-  function newKey() {
-    var bytes = new Uint8Array(16);
-    crypto.getRandomValues(bytes);
-    return Array.prototype.map.call(bytes, function (b) {
-      return ("0" + b.toString(16)).slice(-2);
-    }).join("");
-  }
-
-  function request(method, path, body, headers) {
-    var init = { method: method, headers: headers || {}, cache: "no-store" };
-    if (body !== undefined) {
-      init.headers["Content-Type"] = "application/json";
-      init.body = JSON.stringify(body);
-    }
-    return fetch(api + path, init).then(function (r) {
-      return r.json().catch(function () { return { error: r.statusText }; })
-        .then(function (d) {
-          if (!r.ok) {
-            // a scorer's refusal comes with its code ("why"): worded in the page's language
-            var e = new Error(d.why ? why({ why: d.why, problem: d.error }) : d.error || r.statusText);
-            e.status = r.status; throw e;
-          }
-          return d;
-        });
-    });
-  }
-
   function load(game) {
-    return request("GET", game).then(function (d) { data[game] = d; render(); })
+    return request("GET", game).then(function (d) { got(game, d); })
       .catch(function () { /* the stream's reconnection will resync */ });
+  }
+
+  function got(game, d) {
+    data[game] = d;
+    if (game === "covenia") followCovenia();
+    render();
   }
 
   function resync() { load("covenia"); load("coverta"); load("history"); load("players"); }
@@ -141,47 +130,146 @@
     return null;
   }
 
-  function startEntry(name) {
+  function copy(o) { return JSON.parse(JSON.stringify(o || {})); }
+
+  // Her entry as the table holds it (none: an empty one), and its tag.
+  function takeTables(name) {
     var e = entryOf(name) || { area: {}, hand: {} };
-    me = { name: name, area: copy(e.area), hand: copy(e.hand), error: "", busy: false };
+    var d = data.covenia;
+    me.area = copy(e.area); me.hand = copy(e.hand);
+    me.etag = d && d.etags ? d.etags[name] || null : null;
+    me.game = d ? d.id : null;
+    me.dirty = false;
+  }
+
+  function startEntry(name) {
+    me = { name: name, area: {}, hand: {}, etag: null, game: null, dirty: false,
+           error: "", busy: false };
+    takeTables(name);
     try { localStorage.setItem("player", name); } catch (x) { /* private */ }
     render();
   }
 
-  function copy(o) { return JSON.parse(JSON.stringify(o || {})); }
+  // After every read or update of Covenia: the game her entry belonged to has ended (a
+  // new one, or none, is open): everything she had here goes with it. Otherwise, with
+  // nothing changed here, the phone shows what the table holds for her.
+  function followCovenia() {
+    var d = data.covenia;
+    if (!d || !me.name || me.busy) return;
+    if (me.game && d.id !== me.game) {
+      takeTables(me.name);
+      return;
+    }
+    if (!me.dirty) takeTables(me.name);
+    else if (!me.game) me.game = d.id;
+  }
+
+  // Both decks in play: each clan and value exists twice, so a hand may hold both
+  // copies (a value is tapped again for the second). A column never holds a value twice.
+  function copies(part) {
+    return part === "hand" && data.covenia && data.covenia.in_play === "AB" ? 2 : 1;
+  }
+
+  function held(part, clan, v) {
+    return (me[part][clan] || []).filter(function (x) { return x === v; }).length;
+  }
 
   function toggle(part, clan, v) {
     var list = (me[part][clan] || []).slice();
-    var at = list.indexOf(v);
-    if (at >= 0) list.splice(at, 1); else list.push(v);
+    var n = held(part, clan, v);
+    list = list.filter(function (x) { return x !== v; });
+    var next = n + 1 > copies(part) ? 0 : n + 1;
+    for (var i = 0; i < next; i++) list.push(v);
+    cursor[part + clan] = v;
     list.sort(function (a, b) { return a - b; });  // a column always rises
     if (list.length) me[part][clan] = list; else delete me[part][clan];
-    me.saved = false;
+    me.dirty = true;
+    me.error = "";
     render();
+  }
+
+  function entryFailed(e) {
+    me.busy = false;
+    if (e.status === 412 && e.body) {
+      // Another phone saved (or deleted) her entry since this one read it: show the
+      // table's entry, and say so; she redoes her change on it.
+      var held = e.body.entry || { area: {}, hand: {} };
+      me.area = copy(held.area); me.hand = copy(held.hand);
+      me.etag = e.body.etag || null;
+      me.dirty = false;
+      load("covenia");
+    }
+    me.error = e.message;
+    render();
+  }
+
+  function entryHeaders() {
+    var h = { "Idempotency-Key": newKey() };
+    if (me.etag) h["If-Match"] = me.etag; else h["If-None-Match"] = "*";
+    return h;
   }
 
   function save() {
+    if (me.busy) return;
     me.busy = true; me.error = "";
     request("PUT", "covenia/players/" + encodeURIComponent(me.name),
-            { area: me.area, hand: me.hand })
-      .then(function (d) { data.covenia = d; me.busy = false; me.saved = true; render(); })
-      .catch(function (e) { me.busy = false; me.error = e.message; render(); });
+            { area: me.area, hand: me.hand }, entryHeaders())
+      .then(function (d) {
+        me.busy = false;
+        data.covenia = d;
+        takeTables(me.name);
+        me.etag = d.etag;
+        render();
+      })
+      .catch(entryFailed);
     render();
   }
 
+  function deleteEntry() {
+    if (me.busy || !window.confirm(t("delete_confirm", { name: me.name }))) return;
+    me.busy = true; me.error = "";
+    request("DELETE", "covenia/players/" + encodeURIComponent(me.name), undefined,
+            entryHeaders())
+      .then(function (d) { me.busy = false; data.covenia = d; takeTables(me.name); render(); })
+      .catch(entryFailed);
+    render();
+  }
+
+  // One clan's ten values: one stop for Tab (the arrow keys move along the row), so
+  // that Save is a dozen Tab presses away, not a hundred.
   function valueGrid(part, clan) {
     var row = el("div", "values");
     row.setAttribute("data-clan", clan);
+    row.setAttribute("role", "group");
+    row.setAttribute("aria-label", t("clan_" + clan) + " (" + t("part_" + part) + ")");
+    var buttons = [];
+    var stop = cursor[part + clan] || (me[part][clan] || [])[0] || 1;
     for (var v = 1; v <= 10; v++) {
       (function (v) {
-        var on = (me[part][clan] || []).indexOf(v) >= 0;
-        var b = button(String(v), on ? "value on clan-" + clan : "value clan-" + clan,
+        var n = held(part, clan, v);
+        var b = button(String(v), "value clan-" + clan + (n ? " on" : "") + (n > 1 ? " twice" : ""),
                        function () { toggle(part, clan, v); });
-        b.setAttribute("aria-pressed", on ? "true" : "false");
-        b.setAttribute("aria-label", t("clan_" + clan) + " " + v + " (" + part + ")");
+        b.id = "v-" + part + "-" + clan + "-" + v;
+        if (n > 1) b.appendChild(el("span", "copies", "×2"));
+        b.setAttribute("aria-pressed", n ? "true" : "false");
+        b.setAttribute("aria-label", t(n > 1 ? "value_label_twice" : "value_label",
+                                       { clan: t("clan_" + clan), value: v, part: t("part_" + part) }));
+        b.tabIndex = v === stop ? 0 : -1;
+        buttons.push(b);
         row.appendChild(b);
       })(v);
     }
+    row.addEventListener("keydown", function (e) {
+      var at = buttons.indexOf(document.activeElement);
+      var to = { ArrowRight: at + 1, ArrowDown: at + 1, ArrowLeft: at - 1, ArrowUp: at - 1,
+                 Home: 0, End: buttons.length - 1 }[e.key];
+      if (at < 0 || to === undefined) return;
+      e.preventDefault();
+      to = Math.max(0, Math.min(buttons.length - 1, to));
+      buttons.forEach(function (b, i) { b.tabIndex = i === to ? 0 : -1; });
+      cursor[part + clan] = to + 1;
+      buttons[to].focus();
+    });
     return row;
   }
 
@@ -200,6 +288,20 @@
     return table;
   }
 
+  // A form: Enter in its field does what its button does.
+  function form(cls, onSubmit) {
+    var f = el("form", cls);
+    f.noValidate = true;
+    f.addEventListener("submit", function (e) { e.preventDefault(); onSubmit(); });
+    return f;
+  }
+
+  function submit(text, cls) {
+    var b = el("button", cls, text);
+    b.type = "submit";
+    return b;
+  }
+
   function renderCovenia() {
     var main = clear(document.getElementById("game-covenia"));
     var d = data.covenia;
@@ -210,25 +312,19 @@
       who.appendChild(el("p", "help", t("who_are_you")));
       var seats = el("div", "names");
       seats.id = "table-players";
-      known.forEach(function (name) {
+      known.forEach(function (name, i) {
         var b = button(name, name === me.name ? "quiet on" : "quiet", function () { startEntry(name); });
+        b.id = "seat-" + i;
         b.setAttribute("aria-pressed", name === me.name ? "true" : "false");
         seats.appendChild(b);
       });
       who.appendChild(seats);
     }
-    var label = el("label", "label", t(known.length ? "add_player" : "your_name"));
-    var input = el("input", "name");
-    input.id = "covenia-name";
-    input.maxLength = 40;
-    input.value = joining.draft || (known.length ? "" : me.name);
-    input.addEventListener("input", function () { joining.draft = input.value; });
-    label.appendChild(input);
-    who.appendChild(label);
-    var join = button(t("pick_name"), "primary", function () {
+    var join = form("join", function () {
       var name = input.value.trim();
-      if (!name) return;
+      if (!name || joining.busy) return;
       joining = { error: "", busy: true, draft: "" };
+      render();
       request("POST", "players", { name: name })  // the table's player, in every game
         .then(function (a) {
           joining.busy = false;
@@ -237,30 +333,50 @@
         })
         .catch(function (e) { joining = { error: e.message, busy: false, draft: name }; render(); });
     });
-    join.disabled = joining.busy;
+    var label = el("label", "label", t(known.length ? "add_player" : "your_name"));
+    var input = el("input", "name");
+    input.id = "covenia-name";
+    input.maxLength = 40;
+    input.autocomplete = "off";
+    input.value = joining.draft || (known.length ? "" : me.name);
+    input.addEventListener("input", function () { joining.draft = input.value; });
+    label.appendChild(input);
+    join.appendChild(label);
+    var go = submit(t("pick_name"), "primary");
+    go.id = "covenia-join";
+    go.disabled = joining.busy;
+    join.appendChild(go);
     who.appendChild(join);
     if (joining.error) who.appendChild(el("p", "error", t("error", { message: joining.error })));
     main.appendChild(who);
 
     if (me.name) {
       var edit = el("section", "panel entry");
+      edit.id = "covenia-entry";
       edit.appendChild(el("h2", null, me.name));
       edit.appendChild(el("p", "help", t("area")));
       CLANS.forEach(function (c) {
         edit.appendChild(el("h3", "clan clan-" + c, t("clan_" + c)));
         edit.appendChild(valueGrid("area", c));
       });
-      edit.appendChild(el("p", "help", t("hand")));
+      edit.appendChild(el("p", "help", t(copies("hand") > 1 ? "hand_twice" : "hand")));
       CLANS.forEach(function (c) {
         edit.appendChild(el("h3", "clan clan-" + c, t("clan_" + c)));
         edit.appendChild(valueGrid("hand", c));
       });
       if (me.error) edit.appendChild(el("p", "error", t("error", { message: me.error })));
       var actions = el("div", "actions");
-      var s = button(me.saved ? t("saved") : t("save"), "primary big", save);
+      var s = button(me.busy ? t("saving") : me.dirty || !me.etag ? t("save") : t("saved"),
+                     "primary big", save);
       s.id = "covenia-save";
       s.disabled = me.busy;
       actions.appendChild(s);
+      if (me.etag) {
+        var del = button(t("delete_entry"), "quiet danger", deleteEntry);
+        del.id = "covenia-delete";
+        del.disabled = me.busy;
+        actions.appendChild(del);
+      }
       edit.appendChild(actions);
       main.appendChild(edit);
     }
@@ -270,14 +386,17 @@
     if (!d || !d.entries.length) board.appendChild(el("p", "help", t("no_entries")));
     else {
       var list = el("div", "names");
-      d.entries.forEach(function (e) {
-        list.appendChild(button(e.name, "quiet", function () { startEntry(e.name); }));
+      list.id = "covenia-entries";
+      d.entries.forEach(function (e, i) {
+        var b = button(e.name, "quiet", function () { startEntry(e.name); });
+        b.id = "entry-" + i;
+        list.appendChild(b);
       });
       board.appendChild(list);
     }
     board.appendChild(deckChooser(d));
     if (d && d.score) {
-      board.appendChild(scoreTable(d.score));
+      board.appendChild(scrolling(scoreTable(d.score)));
       var w = d.score.winners;
       var line = el("p", "winner", t(w.length === 1 ? "winner" : "winners", { names: listing(w) }));
       line.id = "covenia-winner";
@@ -286,32 +405,20 @@
       var pdf = el("a", "link", t("pdf"));
       pdf.href = api + "covenia/scorebook.pdf?lang=" + lang();
       board.appendChild(pdf);
-      board.appendChild(el("div", "actions")).appendChild(
-        button(t("end_game"), "quiet danger", function () { end("covenia"); }));
+      var endIt = button(t("end_game"), "quiet danger", function () { end("covenia"); });
+      endIt.id = "covenia-close";
+      board.appendChild(el("div", "actions")).appendChild(endIt);
     } else if (d && d.problem && d.entries.length) {
       board.appendChild(el("p", "help", t("not_scored", { message: why(d) })));
     }
     main.appendChild(board);
   }
 
-  // Why the entries do not score yet, in the page's language: the scorer's code and
-  // params (d.why) worded by layouts/phone.toml's "why_" + code; the CLI's English line
-  // (d.problem) only for a code the page has no words for.
-  function why(d) {
-    var w = d.why;
-    var key = w && typeof w.code === "string" ? "why_" + w.code.replace(/\./g, "_") : "";
-    var words = key && setup.texts[key] ? setup.texts[key][lang()] : null;
-    if (!words) return d.problem;
-    var fields = {};
-    Object.keys(w.params || {}).forEach(function (k) { fields[k] = w.params[k]; });
-    if (typeof fields.clan === "string" && setup.texts["clan_" + fields.clan]) {
-      fields.clan = t("clan_" + fields.clan).toLowerCase();
-    }
-    var wanted = words.match(/\{\w+\}/g) || [];
-    for (var i = 0; i < wanted.length; i++) {
-      if (!(wanted[i].slice(1, -1) in fields)) return d.problem;
-    }
-    return t(key, fields);
+  // A table wider than the phone scrolls inside its own box, never the page.
+  function scrolling(table) {
+    var box = el("div", "table-scroll");
+    box.appendChild(table);
+    return box;
   }
 
   // The decks in play (PUT covenia/decks): A, B or both; "auto" is the score file's
@@ -388,34 +495,76 @@
 
   function end(game) {
     if (!window.confirm(t("end_confirm"))) return;
-    request("POST", game + "/close", {}).then(resync).catch(resync);
+    request("POST", game + "/close", {}).then(function () { ended(game); resync(); })
+      .catch(function (e) { window.alert(t("error", { message: e.message })); resync(); });
+  }
+
+  // A game ended (here or on another phone): what this phone was entering for it goes.
+  function ended(game) {
+    if (game === "covenia" && me.name) {
+      me.area = {}; me.hand = {}; me.etag = null; me.game = null; me.dirty = false;
+      me.error = "";
+    }
+    if (game === "coverta") round = freshRound();
+    render();
   }
 
   // ---- Coverta -----------------------------------------------------------------------
 
-  function addRound(form, players) {
+  function freshRound() {
+    return { key: null, error: "", busy: false, counts: {}, steal: "", number: null,
+             there: null };
+  }
+
+  function roundsNow() {
+    var d = data.coverta;
+    return d && d.open ? d.score.rounds.length : 0;
+  }
+
+  // The number of the round this phone is entering: the next one when it starts typing,
+  // kept while it types (another phone adding that round meanwhile makes this one's a
+  // 409 showing the round there, never the same round twice).
+  function roundNumber() {
+    var typed = Object.keys(round.counts).some(function (p) { return round.counts[p]; });
+    if (round.number === null || !typed) round.number = roundsNow() + 1;
+    return round.number;
+  }
+
+  function addRound(players) {
+    if (round.busy) return;
     var hands = {};
-    var steal = form.querySelector("select").value;
-    var inputs = form.querySelectorAll("input.count");
-    for (var i = 0; i < inputs.length; i++) {
-      var n = inputs[i].value.trim();
-      hands[players[i]] = /^[0-9]{1,2}$/.test(n) ? parseInt(n, 10) : n;
-    }
-    var body = { hands: hands, first_steal: steal || null };
+    players.forEach(function (p) {
+      var n = String(round.counts[p] || "").trim();
+      hands[p] = /^[0-9]{1,2}$/.test(n) ? parseInt(n, 10) : n;
+    });
+    var body = { round: roundNumber(), hands: hands, first_steal: round.steal || null };
     var sent = JSON.stringify(body);
     if (!round.key || round.sent !== sent) { round.key = newKey(); round.sent = sent; }
-    round.busy = true; round.error = "";
+    round.busy = true; round.error = ""; round.there = null;
+    render();
     request("POST", "coverta/rounds", body, { "Idempotency-Key": round.key })
       .then(function () {
-        round = { key: null, error: "", busy: false, counts: {}, steal: "" };
+        round = freshRound();
         return load("coverta");
       })
       .catch(function (e) {
-        // A 409 (the round sent with this key was undone since) is an answer, not a lost
-        // one: the next tap is a new round, with a new key.
-        if (e.status === 409) round.key = null;
+        // A 409 is an answer (the round was added by another phone, or the round sent
+        // with this key was undone since): the next tap is a new round, with a new key.
+        if (e.status === 409) {
+          round.key = null;
+          round.number = null;
+          round.there = e.body && e.body.there ? { n: body.round, hands: e.body.there.hands } : null;
+          load("coverta");
+        }
         round.busy = false; round.error = e.message; render();
       });
+  }
+
+  function undoRound(n) {
+    if (!window.confirm(t("undo_round_confirm", { n: n }))) return;
+    request("DELETE", "coverta/rounds/last?round=" + n)
+      .then(function () { load("coverta"); })
+      .catch(function (e) { round.error = e.message; load("coverta"); render(); });
   }
 
   function renderCoverta() {
@@ -424,22 +573,29 @@
     var players = d && d.open ? d.players : null;
     var panel = el("section", "panel");
     panel.appendChild(el("h2", null, t("g_coverta")));
-    var form = el("div", "round");
     var names = players;
+    var f = form("round", function () { addRound(names); });
+    f.id = "coverta-round";
+    f.appendChild(el("h3", null, t("round_n", { n: roundNumber() })));
     if (!players) {
       var label = el("label", "label", t("players_names"));
       var who = el("input", "names-input");
       who.id = "coverta-players";
+      who.autocomplete = "off";
       // The table's players in table order until someone writes others.
       if (round.names === undefined && tablePlayers().length) {
         who.value = tablePlayers().join(", ");
       } else who.value = round.names || "";
       who.addEventListener("input", function () { round.names = who.value; });
+      // Enter here takes the names (a field per player appears); it sends nothing.
+      who.addEventListener("keydown", function (e) {
+        if (e.key === "Enter") { e.preventDefault(); who.blur(); }
+      });
       // Redrawn after the change, not inside it: a change fired by the input's own removal
       // (a live redraw while it has the focus) must not redraw the page mid-redraw.
       who.addEventListener("change", function () { setTimeout(render, 0); });
       label.appendChild(who);
-      form.appendChild(label);
+      f.appendChild(label);
       names = who.value.split(",").map(function (s) { return s.trim(); })
         .filter(function (s) { return s; });
     }
@@ -448,11 +604,12 @@
       var n = el("input", "count");
       n.id = "coverta-count-" + i;
       n.inputMode = "numeric";
+      n.autocomplete = "off";
       n.value = round.counts[p] || "";
       n.addEventListener("input", function () { round.counts[p] = n.value; });
       n.setAttribute("aria-label", p);
       label.appendChild(n);
-      form.appendChild(label);
+      f.appendChild(label);
     });
     var steal = el("label", "label", t("first_steal"));
     var select = el("select");
@@ -462,13 +619,21 @@
     select.value = names.indexOf(round.steal) >= 0 ? round.steal : "";
     select.addEventListener("change", function () { round.steal = select.value; });
     steal.appendChild(select);
-    form.appendChild(steal);
-    if (round.error) form.appendChild(el("p", "error", t("error", { message: round.error })));
-    var add = button(t("add_round"), "primary big", function () { addRound(form, names); });
+    f.appendChild(steal);
+    if (round.error) f.appendChild(el("p", "error", t("error", { message: round.error })));
+    if (round.there) {
+      var there = el("p", "notice", t("round_there", { n: round.there.n,
+        hands: Object.keys(round.there.hands).map(function (p) {
+          return p + " " + round.there.hands[p];
+        }).join(" · ") }));
+      there.id = "coverta-there";
+      f.appendChild(there);
+    }
+    var add = submit(round.busy ? t("sending") : t("add_round"), "primary big");
     add.id = "coverta-add";
     add.disabled = round.busy || names.length < 2;
-    form.appendChild(el("div", "actions")).appendChild(add);
-    panel.appendChild(form);
+    f.appendChild(el("div", "actions")).appendChild(add);
+    panel.appendChild(f);
     main.appendChild(panel);
 
     var board = el("section", "panel");
@@ -480,7 +645,7 @@
     players.forEach(function (p) { head.appendChild(el("th", null, p)); });
     table.appendChild(head);
     d.score.rounds.forEach(function (r, i) {
-      var tr = el("tr");
+      var tr = el("tr", round.there && round.there.n === i + 1 ? "there" : "");
       tr.appendChild(el("th", null, t("round_n", { n: i + 1 })));
       players.forEach(function (p) { tr.appendChild(el("td", null, String(r[p]))); });
       table.appendChild(tr);
@@ -489,17 +654,18 @@
     tot.appendChild(el("th", null, t("row_total")));
     players.forEach(function (p) { tot.appendChild(el("td", null, String(d.score.totals[p]))); });
     table.appendChild(tot);
-    board.appendChild(table);
+    board.appendChild(scrolling(table));
     var lead = el("p", "winner", t("leader", { names: listing(d.score.winners) }));
     lead.id = "coverta-leader";
     board.appendChild(lead);
     var actions = el("div", "actions");
     var n = d.score.rounds.length;
-    actions.appendChild(button(t("undo_round"), "quiet danger", function () {
-      request("DELETE", "coverta/rounds/last?round=" + n).then(function () { load("coverta"); })
-        .catch(function () { load("coverta"); });
-    }));
-    actions.appendChild(button(t("end_game"), "quiet danger", function () { end("coverta"); }));
+    var undo = button(t("undo_round"), "quiet danger", function () { undoRound(n); });
+    undo.id = "coverta-undo";
+    actions.appendChild(undo);
+    var endIt = button(t("end_game"), "quiet danger", function () { end("coverta"); });
+    endIt.id = "coverta-close";
+    actions.appendChild(endIt);
     board.appendChild(actions);
     main.appendChild(board);
   }
@@ -508,13 +674,16 @@
 
   function renderVengeance() {
     var main = clear(document.getElementById("game-vengeance"));
-    var panel = el("section", "panel");
-    panel.appendChild(el("h2", null, t("g_vengeance")));
+    var section = el("section", "panel");
+    section.appendChild(el("h2", null, t("g_vengeance")));
     var fields = {};
+    var panel = form("turn", resolve);
+    section.appendChild(panel);
     ["herb", "mineral", "potion"].forEach(function (k) {
       var label = el("label", "label", t(k));
       var n = el("input", "count");
       n.inputMode = "numeric";
+      n.autocomplete = "off";
       n.value = turn[k] || "0";
       n.id = "vengeance-" + k;
       n.addEventListener("input", function () { turn[k] = n.value; });
@@ -526,6 +695,7 @@
     ["artifacts", "incantations"].forEach(function (k) {
       var label = el("label", "label", t(k));
       var n = el("input", "text");
+      n.autocomplete = "off";
       n.value = turn[k] || "";
       n.id = "vengeance-" + k;
       n.addEventListener("input", function () { turn[k] = n.value; });
@@ -534,7 +704,7 @@
       panel.appendChild(label);
       fields[k] = n;
     });
-    var go = button(t("resolve"), "primary big", function () {
+    function resolve() {
       var body = {};
       ["herb", "mineral", "potion"].forEach(function (k) {
         turn[k] = fields[k].value;
@@ -549,16 +719,19 @@
       request("POST", "vengeance/resolve", body)
         .then(function (a) { turn.answer = a; turn.error = ""; render(); })
         .catch(function (e) { turn.answer = null; turn.error = e.message; render(); });
-    });
+    }
+    var go = submit(t("resolve"), "primary big");
     go.id = "vengeance-resolve";
     panel.appendChild(el("div", "actions")).appendChild(go);
+    panel = section;
     if (turn.error) panel.appendChild(el("p", "error", t("error", { message: turn.error })));
     if (turn.answer) {
       var steps = el("ol", "steps");
       turn.answer.order.forEach(function (s) {
         var key = s.kind === "incantation" ? "step_incantation"
           : s.discarded ? "step_discarded" : "step_removes_" + s.type;
-        steps.appendChild(el("li", null, t(key, { number: s.number, type: t(s.type || ""),
+        steps.appendChild(el("li", null, t(key, { number: s.number,
+                                                   type: s.type ? t(s.type).toLowerCase() : "",
                                                    removed: s.removed })));
       });
       panel.appendChild(steps);
@@ -567,7 +740,7 @@
       w.id = "vengeance-winner";
       panel.appendChild(w);
     }
-    main.appendChild(panel);
+    main.appendChild(section);
   }
 
   // ---- history -----------------------------------------------------------------------
@@ -594,27 +767,48 @@
         item.appendChild(el("div", "winner small", t(g.winners.length === 1 ? "winner" : "winners",
                                                      { names: listing(g.winners) })));
       }
+      var out = button(t("remove_game"), "quiet danger small", function () { removeGame(g); });
+      out.id = "remove-game-" + g.id;
+      item.appendChild(out);
       list.appendChild(item);
     });
     panel.appendChild(list);
+    if (historyError) panel.appendChild(el("p", "error", t("error", { message: historyError })));
     main.appendChild(panel);
     var per = el("section", "panel");
     per.appendChild(el("h2", null, t("per_player")));
     var table = el("table", "scores");
     table.id = "per-player";
     Object.keys(d ? d.players : {}).forEach(function (name) {
+      var p = d.players[name];
       var tr = el("tr");
       tr.appendChild(el("th", null, name));
-      tr.appendChild(el("td", null, t("played_won", {
-        played: counted("n_played", d.players[name].played),
-        won: counted("n_won", d.players[name].won) })));
+      var cell = el("td");
+      cell.appendChild(el("div", null, t("played_won", {
+        played: counted("n_played", p.played), won: counted("n_won", p.won) })));
+      // Her win rate in each game she played.
+      Object.keys(p.games || {}).forEach(function (g) {
+        var n = p.games[g];
+        cell.appendChild(el("div", "rate", t("win_rate", {
+          game: t("g_" + g), won: n.won, played: n.played,
+          rate: Math.round(100 * n.won / n.played) })));
+      });
+      tr.appendChild(cell);
       table.appendChild(tr);
     });
-    per.appendChild(table);
+    per.appendChild(scrolling(table));
     var csv = el("a", "link", t("csv"));
     csv.href = api + "history.csv";
     per.appendChild(csv);
     main.appendChild(per);
+  }
+
+  // A game ended by mistake leaves the history (asked first).
+  function removeGame(g) {
+    if (!window.confirm(t("remove_game_confirm", { game: t("g_" + g.game), date: g.date.slice(0, 10) }))) return;
+    request("DELETE", "history/" + g.id)
+      .then(function () { historyError = ""; load("history"); })
+      .catch(function (e) { historyError = e.message; load("history"); render(); });
   }
 
   // ---- start -------------------------------------------------------------------------
@@ -639,31 +833,28 @@
     if (ending.error) box.appendChild(el("p", "error", t("error", { message: ending.error })));
   }
 
-  function render() {
-    // A redraw replaces the inputs: the one being typed in gets the focus (and caret) back.
-    var focused = document.activeElement && document.activeElement.id;
-    var caret = null;
-    try { caret = focused ? document.activeElement.selectionStart : null; } catch (e) { /* select */ }
+  function render() { shared.keepFocus(draw); }
+
+  function draw() {
     renderPicker();
     if (current === "lugvanion") renderLugvanionEnd();
     if (current === "covenia") renderCovenia();
     if (current === "coverta") renderCoverta();
     if (current === "vengeance") renderVengeance();
     if (current === "history") renderHistory();
-    var again = focused && document.getElementById(focused);
-    if (again && again !== document.activeElement && again.tagName !== "BUTTON") {
-      again.focus();
-      if (caret !== null && typeof again.setSelectionRange === "function") {
-        try { again.setSelectionRange(caret, caret); } catch (e) { /* not a text input */ }
-      }
-    }
   }
 
   function listen(source) {
+    // The games are read once the stream is open: what changes after reaches the page
+    // on it, and a reconnection reads them again.
     source.addEventListener("open", resync);
-    source.addEventListener("covenia", function (e) { data.covenia = JSON.parse(e.data); render(); });
-    source.addEventListener("coverta", function (e) { data.coverta = JSON.parse(e.data); render(); });
-    source.addEventListener("history", function () { load("history"); });
+    source.addEventListener("covenia", function (e) { got("covenia", JSON.parse(e.data)); });
+    source.addEventListener("coverta", function (e) { got("coverta", JSON.parse(e.data)); });
+    source.addEventListener("history", function (e) {
+      var m = JSON.parse(e.data);
+      if (m.closed) ended(m.closed.game);
+      load("history");
+    });
     source.addEventListener("players", function (e) { data.players = JSON.parse(e.data); render(); });
     source.addEventListener("closed", function () { ending.error = ""; render(); });
   }
@@ -671,7 +862,7 @@
   if (window.tableSource) listen(window.tableSource);
   document.addEventListener("table-source", function (e) { listen(e.detail); });
   document.addEventListener("table-lang", render);
+  // Phones drop live streams when the screen locks: catch up when it wakes.
   document.addEventListener("visibilitychange", function () { if (!document.hidden) resync(); });
   render();
-  resync();
 })();
