@@ -6,7 +6,7 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
-from companion import inputs
+from companion import designer_files, inputs
 from companion.errors import CompanionError, escape, shown
 from companion.spreadsheet import Row
 from companion.typography import typeset
@@ -24,12 +24,7 @@ def read_text(file: Path | str) -> tuple[str, str]:
             raw = sys.stdin.buffer.read(MAX_FILE + 1) if hasattr(sys.stdin, "buffer") \
                 else sys.stdin.read(MAX_FILE + 1).encode("utf-8", "surrogatepass")
         else:
-            with open(file, "rb") as f:
-                raw = f.read(MAX_FILE + 1)
-    except FileNotFoundError:
-        raise CompanionError("no such file", source=name) from None
-    except IsADirectoryError:
-        raise CompanionError("is a folder, not a file", source=name) from None
+            raw = designer_files.read_bytes(file, MAX_FILE, "data file")
     except OSError as e:
         raise CompanionError(f"cannot read ({e.strerror or e})", source=name) from None
     if len(raw) > MAX_FILE:
