@@ -46,6 +46,25 @@ def missing_glyphs(name: str, text: str) -> list[str]:
     return sorted({ch for ch in text if ord(ch) not in have and ch not in "\n\r\t"})
 
 
+PLACEHOLDER = "\u25a1"  # □, in every bundled font
+
+
+def printable(text: str) -> str:
+    """`text` with each character that a bundled font cannot draw made PLACEHOLDER: a
+    player's name in a script or emoji our fonts lack (李, 👨‍👩‍👧) still prints, and
+    the page says what the box stands for. (No font that draws every script can ship
+    here.) An emoji's joiners, selectors and tags, invisible, go."""
+    import unicodedata
+
+    names = register().values()
+    out = []
+    for ch in text:
+        if unicodedata.category(ch) == "Cf" or ch == "\ufe0f":  # joiners, selectors, tags
+            continue
+        out.append(ch if all(ord(ch) in _glyphs(n) for n in names) else PLACEHOLDER)
+    return "".join(out)
+
+
 def check(name: str, text: str) -> None:
     missing = missing_glyphs(name, text)
     if missing:

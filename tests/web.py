@@ -30,17 +30,20 @@ def _fd_limit(n: int | None):
 
 class Server:
     def __init__(self, data: Path, *args: str, host: str = "127.0.0.1",
-                 env: dict | None = None, fd_limit: int | None = None):
+                 env: dict | None = None, fd_limit: int | None = None,
+                 wrap: list[str] | None = None):
+        """`wrap`: a command the server runs under (it ends with the server's argv)."""
         self.data = Path(data)
         self.args = ["--data", str(self.data), *args] + (["--host", host] if host else [])
-        self.env, self.fd_limit = env or {}, fd_limit
+        self.env, self.fd_limit, self.wrap = env or {}, fd_limit, wrap or []
         self.proc: subprocess.Popen | None = None
         self.link = ""
         self.out: list[str] = []
 
     def start(self, timeout: float = 20) -> "Server":
         env = {**os.environ, "PYTHONUNBUFFERED": "1", **self.env}
-        self.proc = subprocess.Popen([sys.executable, "-m", "companion", "serve", *self.args],
+        self.proc = subprocess.Popen([*self.wrap, sys.executable, "-m", "companion", "serve",
+                                      *self.args],
                                      cwd=ROOT, env=env, stdout=subprocess.PIPE,
                                      stderr=subprocess.STDOUT, text=True,
                                      errors="replace", preexec_fn=_fd_limit(self.fd_limit))

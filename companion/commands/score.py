@@ -68,7 +68,11 @@ def score_covenia(file, as_json, lang, pdf, paper, save):
     except ScoreError as e:
         raise CompanionError(e.message, source=source, field=e.field or None) from None
     if pdf:  # the PDF first: a PDF that cannot be written leaves --save's file as it was
-        sc.write_pdf(pdf, result, data, lang, paper)
+        if sc.write_pdf(pdf, result, data, lang, paper):
+            from companion.fonts import PLACEHOLDER
+
+            click.echo(f"Note: {pdf} prints as {PLACEHOLDER} the characters of names that the "
+                       "bundled font cannot draw.", err=True)
     if save:
         write_text(save, sc.to_toml(table))
     if as_json:

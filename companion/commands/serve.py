@@ -85,15 +85,19 @@ def serve(host, port, players, data, tie_rule, names, qr_pdf, paper, lang):
     previous = signal.signal(signal.SIGTERM, _interrupt)
     try:
         # One server per table file, for its whole life: a second would seal seeds and
-        # undo draws the first does not know of. Locked before the file is touched.
+        # undo draws the first does not know of. Locked before the file is touched: its
+        # path (a new table is made under that lock), then the file itself, whatever
+        # other name or hard link reaches it.
+        teams = [{"colour": t, "name": ""} for t in the_look.teams]
         with lock.held(data.resolve(), "serving this table"):
-            table = store.Store.open(data, list(the_look.guilds), wanted, tie_rule,
-                                     [{"colour": t, "name": ""} for t in the_look.teams])
-            try:
-                games.self_check(table)
-                _run(table, the_look, host, port, found, names, qr_pdf, page_size, lang)
-            finally:
-                table.close()
+            store.Store.ensure(data, wanted, tie_rule, teams)
+            with lock.held_file(data, "serving this table"):
+                table = store.Store.open(data, list(the_look.guilds), wanted, tie_rule, teams)
+                try:
+                    games.self_check(table)
+                    _run(table, the_look, host, port, found, names, qr_pdf, page_size, lang)
+                finally:
+                    table.close()
     finally:
         signal.signal(signal.SIGTERM, previous)
     click.echo(f"Stopped. Every draw is kept in {table.source}: serve again with "

@@ -203,9 +203,13 @@ def verdict(result: scorer.Result, data: Fields, lang: str) -> str:
         names=listing(result.winners, s.text("and", lang)))
 
 
-def write_pdf(path: Path, result: scorer.Result, data: Fields, lang: str, paper: str) -> None:
-    """The filled score-book page, drawn by the same code as the kit's blank one."""
-    from companion import presets
+def write_pdf(path: Path, result: scorer.Result, data: Fields, lang: str, paper: str) -> bool:
+    """The filled score-book page, drawn by the same code as the kit's blank one. A name
+    holding characters our fonts cannot draw prints them as boxes, and the page says so:
+    True then (the caller says so too)."""
+    import dataclasses
+
+    from companion import fonts, presets
     from companion.atomic import replaced
     from companion.games import covenia as game
     from companion.kit import Context
@@ -214,14 +218,23 @@ def write_pdf(path: Path, result: scorer.Result, data: Fields, lang: str, paper:
     words_path = paths.LAYOUTS / "strings.toml"
     ctx = Context(data, lang, presets.paper_size(paper), (0, 0), "", Fields(
         load_toml(words_path), str(words_path)))
+    shown = {p.name: fonts.printable(p.name) for p in result.players}
+    boxed = any(shown[n] != n for n in shown)
+    result = dataclasses.replace(
+        result, players=[dataclasses.replace(p, name=shown[p.name]) for p in result.players],
+        winners=[shown[n] for n in result.winners])
+    lines = [explain_line(p, data, lang) for p in result.players]
+    if boxed:
+        lines.append(data.sub("score").text("unprintable", lang).format(box=fonts.PLACEHOLDER))
     with replaced(Path(path)) as tmp:
         c = open_canvas(tmp, ctx.page, "Covenia: score", data.sub("game").text("credits", lang))
         game.filled_scorebook(c, ctx, [p.name for p in result.players],
                               {row: [p.points(row) for p in result.players]
                                for row in (*ROWS, "total")},
-                              report_lines=[explain_line(p, data, lang) for p in result.players],
+                              report_lines=lines,
                               verdict=report(result, data, lang).splitlines()[-1])
         c.save()
+    return boxed
 
 
 def explain_line(p: scorer.PlayerScore, data: Fields, lang: str) -> str:

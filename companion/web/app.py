@@ -13,6 +13,7 @@ import hmac
 import ipaddress
 import json
 import re
+import sqlite3
 from contextlib import asynccontextmanager
 from concurrent.futures import ThreadPoolExecutor
 from functools import lru_cache, partial
@@ -30,7 +31,7 @@ from starlette.routing import Route
 
 from companion.errors import shown
 from companion.web.assets import Asset, Assets
-from companion.web.errors import WebError
+from companion.web.errors import WebError, unwritable
 from companion.web.games import Web, routes as game_routes
 from companion.web.look import Look
 from companion.web.store import Store
@@ -203,7 +204,10 @@ def create_app(store: Store, look: Look, allowed_hosts: list[str],
     colours = [p["colour"] for p in store.players]
 
     async def run(fn, *args):
-        return await asyncio.get_running_loop().run_in_executor(worker, partial(fn, *args))
+        try:
+            return await asyncio.get_running_loop().run_in_executor(worker, partial(fn, *args))
+        except sqlite3.Error as e:  # a full disk, a file gone read-only: nothing was kept
+            raise unwritable(e) from None
 
     def with_summary(change, *args):
         """A change and the table it leaves, in one worker job: no other draw can come

@@ -27,3 +27,14 @@ def why_of(e) -> dict | None:
 def coded(code: str, **params) -> dict:
     """A web refusal's "why": its code ("web.NAME") and params."""
     return {"code": f"web.{code}", "params": params}
+
+
+def unwritable(e: Exception) -> WebError:
+    """The table file refused a change (SQLite's error: a full disk, a read-only file):
+    503, the change not made, and why."""
+    reason = str(e) or type(e).__name__
+    full = "full" in reason.lower()
+    return WebError(503, "table", f"cannot write the table file ({reason}): nothing was "
+                                  + ("changed; free some disk space, then try again" if full
+                                     else "changed; see the server's terminal"),
+                    coded("disk_full" if full else "table_unwritable", reason=reason))

@@ -120,10 +120,8 @@ class Store:
         stored table: an error. Another program's file or a damaged one: an error."""
         path = Path(path)
         source = str(path)
+        cls.ensure(path, players, tie_rule, default_players)
         try:
-            if not os.path.lexists(path):
-                path.parent.mkdir(parents=True, exist_ok=True)
-                _create(path, _new_table(players or default_players, tie_rule))
             legacy = _check_mark(path)
             if legacy:
                 _check_legacy(path)
@@ -160,6 +158,19 @@ class Store:
                                  "--tie-rule out, or give another --data file for a new table",
                                  source=source, field="--tie-rule")
         return table
+
+    @staticmethod
+    def ensure(path: Path, players: list[dict] | None, tie_rule: str | None,
+               default_players: list[dict]) -> None:
+        """A new table at `path` if no file is there (nothing else is touched)."""
+        try:
+            if not os.path.lexists(path):
+                Path(path).parent.mkdir(parents=True, exist_ok=True)
+                _create(Path(path), _new_table(players or default_players, tie_rule))
+        except sqlite3.DatabaseError as e:
+            raise CompanionError(f"cannot make a new table ({e})", source=str(path)) from None
+        except OSError as e:
+            raise CompanionError(f"cannot open ({e.strerror or e})", source=str(path)) from None
 
     def remember_port(self, port: int) -> None:
         """The port goes with the token into the printed QR code: keep it for restarts."""
@@ -300,7 +311,28 @@ class Store:
         """The request and answer of a game change made with this Idempotency-Key."""
         row = self.conn.execute("SELECT request, result FROM answered WHERE idem_key = ?",
                                 (key,)).fetchone()
-        return (row[0], json.loads(row[1])) if row else None
+        if not row:
+            return None
+        try:
+            answer = json.loads(row[1])
+        except (TypeError, ValueError):
+            answer = None
+        if not isinstance(row[0], str) or not isinstance(answer, dict):
+            raise WebError(503, "table", "the table file holds a damaged answer for this "
+                                         "request's Idempotency-Key (edited by hand?): send "
+                                         "it with a new key", coded("damaged_answer"))
+        return row[0], answer
+
+    def damaged_answers(self) -> int:
+        """How many kept answers are not as this program writes them."""
+        bad = 0
+        for request, result in self.conn.execute("SELECT request, result FROM answered"):
+            try:
+                ok = isinstance(request, str) and isinstance(json.loads(result), dict)
+            except (TypeError, ValueError):
+                ok = False
+            bad += not ok
+        return bad
 
     def replayed(self, key: str | None, request: str, what: str) -> dict | None:
         """The answer already given to this request (same Idempotency-Key, same
@@ -402,10 +434,14 @@ def _transaction(conn: sqlite3.Connection):
     conn.execute("BEGIN IMMEDIATE")
     try:
         yield
+        conn.execute("COMMIT")
     except BaseException:
-        conn.execute("ROLLBACK")
+        if conn.in_transaction:  # a COMMIT that failed (a full disk) leaves it open
+            try:
+                conn.execute("ROLLBACK")
+            except sqlite3.Error:
+                pass
         raise
-    conn.execute("COMMIT")
 
 
 def _check_mark(path: Path) -> bool:

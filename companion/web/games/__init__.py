@@ -122,6 +122,8 @@ def self_check(store: Store) -> None:
             coverta.keys_of(store.games["coverta"])
         history.players(store.history)
         history.as_csv(store.history)
+        if store.damaged_answers():
+            raise ValueError("answered")
     except Exception as e:  # noqa: BLE001 - whatever fails, the file's content is at fault
         raise CompanionError(f"holds data in a shape this program never writes (edited by "
                              f"hand? {type(e).__name__}): serve a copy from before the edit, "
