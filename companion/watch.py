@@ -13,7 +13,17 @@ def watch(build: Callable[[], object], say: Callable[[str], None],
           stop_event=None, bundled: Path | None = None) -> None:
     """Runs build() now and after each change to what it read; returns on Ctrl+C or when
     stop_event is set. The package's own bundled files are not watched (they do not change
-    under a user's edits) unless nothing else was read."""
+    under a user's edits) unless nothing else was read. Ctrl+C is how a watch ends: the
+    same exit (0) whether it comes while waiting or in a rebuild (which is dropped whole,
+    the last good kit kept)."""
+    try:
+        _watch(build, say, stop_event, bundled)
+    except KeyboardInterrupt:
+        pass
+    say("stopped watching; the last good kit is in place")
+
+
+def _watch(build, say, stop_event, bundled) -> None:
     import watchfiles
 
     files = _attempt(build, say) or {}

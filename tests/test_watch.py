@@ -74,7 +74,7 @@ def test_a_saved_edit_rebuilds_and_a_bad_one_keeps_the_last_good_kit(tmp_path):
         w.wait_for("watching", w.wait_for("rebuilding", n))
         assert "Round two" in aid_title(w.out)
     finally:
-        assert w.stop() in (0, 130)
+        assert w.stop() == 0  # Ctrl+C ends a watch: exit 0 whenever it comes
 
 
 def test_a_file_saved_while_it_builds_is_built_again(tmp_path):

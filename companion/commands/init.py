@@ -23,6 +23,7 @@ Examples:
 def init(game, folder, sheets):
     """Write an editable copy of GAME's data file into FOLDER (default: ./GAME/), and
     art/README.txt beside it: the size of each card kind's picture."""
+    import os
     from pathlib import Path
 
     from companion import kit, paths
@@ -36,21 +37,33 @@ def init(game, folder, sheets):
     art_readme = target.parent / "art" / "README.txt"
     written = [target, *(target.parent / name for name in tabs), art_readme]
     for path in written:
-        if path.exists():
+        if os.path.lexists(path):
             raise CompanionError("already exists: edit it, or give another folder",
                                  source=str(path))
+    for folder in (target.parent, art_readme.parent):  # checked before anything is written
+        if os.path.lexists(folder) and not folder.is_dir():
+            raise CompanionError("is a file, not a folder: move it, or give another folder",
+                                 source=str(folder))
+    made: list = []  # what this init wrote: taken back if a later write fails
     try:
-        target.parent.mkdir(parents=True, exist_ok=True)
-    except OSError as e:
-        raise CompanionError(f"cannot write ({e.strerror})", source=str(target.parent)) from None
-    _write_sheets(target.parent, tabs)
-    write_text(target, text)
-    try:
-        art_readme.parent.mkdir(exist_ok=True)
-    except OSError as e:
-        raise CompanionError(f"cannot write ({e.strerror})", source=str(art_readme.parent)) \
-            from None
-    write_text(art_readme, pictures.readme_text(game))
+        for folder in (target.parent, art_readme.parent):
+            if not folder.exists():
+                folder.mkdir(parents=True)
+                made.append(folder)
+        _write_sheets(target.parent, tabs)
+        made += [target.parent / name for name in tabs]
+        write_text(target, text)
+        made.append(target)
+        write_text(art_readme, pictures.readme_text(game))
+    except (CompanionError, OSError) as e:
+        for path in reversed(made):
+            try:
+                path.rmdir() if path.is_dir() else path.unlink()
+            except OSError:
+                pass
+        if isinstance(e, CompanionError):
+            raise
+        raise CompanionError(f"cannot write ({e.strerror})", source=str(e.filename)) from None
     listed = ", ".join(str(p) for p in written)
     click.echo(f"{listed}: your copy of {game}'s cards, texts and colours. Edit, then:\n"
                f"  companion build {game} --data {target}")

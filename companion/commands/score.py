@@ -36,7 +36,7 @@ game.toml:
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of a table.")
 @click.option("--lang", default="en", show_default=True, help="Words: en or fr.")
 @click.option("--pdf", type=click.Path(dir_okay=False), help="Also write the filled score-book page.")
-@click.option("--paper", default="a4", show_default=True, help="Paper for --pdf: a4 or letter.")
+@click.option("--paper", help="Paper for --pdf: a4 (the default) or letter.")
 @click.option("--save", type=click.Path(dir_okay=False),
               help="Write what was entered (or FILE's content) as a score file, once it "
                    "scores; nothing is written on an error.")
@@ -53,6 +53,11 @@ def score_covenia(file, as_json, lang, pdf, paper, save):
     from scorers.errors import ScoreError
 
     lang = common.lang(lang)
+    if paper is not None and not pdf:
+        raise CompanionError("goes with --pdf (the paper of the score-book page)",
+                             field="--paper")
+    paper = paper or "a4"
+    keep = _save_target(save, file)  # before a table is typed in
     if pdf:  # before a table is typed in, and before anything is written
         from companion import presets
 
@@ -73,12 +78,26 @@ def score_covenia(file, as_json, lang, pdf, paper, save):
 
             click.echo(f"Note: {pdf} prints as {PLACEHOLDER} the characters of names that the "
                        "bundled font cannot draw.", err=True)
-    if save:
+    if keep:
         write_text(save, sc.to_toml(table))
     if as_json:
         click.echo(json.dumps(sc.as_json(result), ensure_ascii=False))
     else:
         click.echo(sc.report(result, data, lang))
+
+
+def _save_target(save: str | None, file: str | None) -> bool:
+    """Whether --save writes: never over a file that exists (it may be another game's, or
+    hold comments a rewrite would drop); --save naming FILE itself keeps it as it is."""
+    import os
+
+    if not save or not os.path.lexists(save):
+        return bool(save)
+    if file and file != "-" and os.path.exists(file) and os.path.samefile(save, file):
+        click.echo(f"Note: {save} is the file read: kept as it is.", err=True)
+        return False
+    raise CompanionError("already exists: give a new file name (nothing was overwritten)",
+                         source=save, field="--save")
 
 
 @score.command("coverta", epilog="""\b

@@ -15,6 +15,8 @@ Kept light: reportlab and pypdfium2 are imported by the writers, when they write
 
 import importlib
 import json
+import shutil
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
@@ -58,6 +60,18 @@ class Context:
     shop_card: object | None  # companion.export.shops.ShopCard
     stage: Path | None = None  # where files are written now
     progress: Progress = lambda done, total, what: None
+
+    @contextmanager
+    def scratch(self):
+        """A working folder inside the staging folder, gone when the block ends: a killed
+        export leaves nothing in the system's temporary folder, and the next one clears
+        its staging folder whole (companion.atomic)."""
+        folder = self.stage / ".work"
+        folder.mkdir()
+        try:
+            yield folder
+        finally:
+            shutil.rmtree(folder, ignore_errors=True)
 
     def word(self, key: str, **values) -> str:
         from companion.export import shops
@@ -136,7 +150,7 @@ def write(ctx: Context, progress: Progress | None = None) -> dict:
     module = writer(ctx.format)
     if progress:
         ctx.progress = progress
-    with kit_folder(ctx.out) as stage:
+    with kit_folder(ctx.out, ctx.format) as stage:
         ctx.stage = stage
         manifest = {"game": ctx.game, "format": ctx.format, "lang": ctx.opts.lang,
                     "card_size": ctx.opts.card_size}

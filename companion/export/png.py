@@ -7,7 +7,6 @@ number of files show it.
 The faces are drawn one per page into a PDF (the sheets' own face.draw), which pypdfium2
 renders page by page at exactly each picture's size, on every core."""
 
-import tempfile
 from pathlib import Path
 
 from companion.errors import CompanionError
@@ -87,7 +86,7 @@ def write(ctx) -> dict:
                            "back": f"{deck.id}/back.png" if shared else None,
                            "faces": cards})
 
-    with tempfile.TemporaryDirectory(prefix="companion-png-") as tmp:
+    with ctx.scratch() as tmp:
         pdf = Path(tmp) / "faces.pdf"
         ctx.progress(0, len(pages), "drawing faces")
         write_pdf(pdf, pages, f"{ctx.kit.game_name}: faces", ctx.kit.author)

@@ -6,7 +6,6 @@ The sheet is itself a PDF page (the faces by their own draw, the labels by
 companion.draw.text), rasterized like every other export; the PNG is palette-encoded
 (256 colours), which keeps flat card art sharp at a fraction of the bytes."""
 
-import tempfile
 from math import ceil
 from pathlib import Path
 
@@ -85,7 +84,7 @@ def write(ctx) -> dict:
                            "path": path, "size_px": [W, H],
                            "faces": [{"label": label, "count": count}
                                      for _, label, count in faces]})
-    with tempfile.TemporaryDirectory(prefix="companion-preview-") as tmp:
+    with ctx.scratch() as tmp:
         pdf = Path(tmp) / "sheets.pdf"
         ctx.progress(0, len(jobs), "drawing sheets")
         write_pdf(pdf, pages, f"{ctx.kit.game_name}: previews", ctx.kit.author)

@@ -15,7 +15,6 @@ Cards are trim only (no bleed) and face down; a component other than poker-sized
 scaled so that every card keeps its proportions and its size relative to the others."""
 
 import hashlib
-import tempfile
 from math import ceil, floor
 from pathlib import Path
 
@@ -162,7 +161,7 @@ def write(ctx) -> dict:
             "VersionNumber": ""}
     (ctx.stage / save_name).write_text(json.dumps(save, indent=2, ensure_ascii=False) + "\n",
                                        encoding="utf-8")
-    with tempfile.TemporaryDirectory(prefix="companion-tts-") as tmp:
+    with ctx.scratch() as tmp:
         pdf = Path(tmp) / "faces.pdf"
         ctx.progress(0, len(jobs), "drawing faces")
         write_pdf(pdf, pages, f"{ctx.kit.game_name}: faces", ctx.kit.author)
