@@ -41,7 +41,11 @@ def _hex(team: Fields) -> str:
 
 def load() -> Look:
     game = Fields(load_toml(LAYOUTS / "lugvanion.toml"), str(LAYOUTS / "lugvanion.toml"))
-    teams = {t.get("id", str): {"colour": _hex(t), "name": _names(t, "name")}
+    # The words on a team's colour in its ink (the kit's `ink_on_colour`: dark on yellow),
+    # so that a chip on a phone reads as well as the printed card.
+    teams = {t.get("id", str): {"colour": _hex(t), "name": _names(t, "name"),
+                                "ink": t.get("ink_on_colour", str) if "ink_on_colour" in t.table
+                                else "#ffffff"}
              for t in game.items("teams")}
     guilds = {g.get("id", str): {"name": _names(g, "name")} for g in game.items("guilds")}
     phone = Fields(load_toml(LAYOUTS / "phone.toml"), str(LAYOUTS / "phone.toml"))

@@ -76,7 +76,10 @@
   function chip(colour, small) {
     var c = el("span", small ? "chip small" : "chip", teamName(colour));
     var team = setup.teams[colour];
-    if (team) c.style.setProperty("--team", team.colour);
+    if (team) {
+      c.style.setProperty("--team", team.colour);
+      c.style.setProperty("--team-ink", team.ink);
+    }
     return c;
   }
 
