@@ -32,3 +32,13 @@ def rules() -> Path:
     if not folder.is_dir():
         _missing(str(folder), "the rulebooks live in the steering repo's shared/, beside this one")
     return folder
+
+
+def axe() -> str:
+    """axe-core's axe.min.js: AXE_CORE names it (.ci/run installs the pinned version from
+    the npm registry: `npm install --prefix DIR axe-core@VERSION`)."""
+    path = os.environ.get("AXE_CORE", "")
+    if not path or not Path(path).is_file():
+        _missing("axe-core (AXE_CORE=path/to/axe.min.js)",
+                 ".ci/run installs it with npm and sets AXE_CORE")
+    return path

@@ -32,10 +32,12 @@ def table(tmp_path_factory):
     s.stop()
 
 
-def open_screen(browser, table, screen, size, scheme="light", locale="en-GB"):  # noqa: F811
+def open_screen(browser, table, screen, size, scheme="light", locale="en-GB",  # noqa: F811
+                bypass_csp=False):
     w, h = SIZES[size]
     context = browser.new_context(viewport={"width": w, "height": h}, is_mobile=True,
-                                  has_touch=True, locale=locale, color_scheme=scheme)
+                                  has_touch=True, locale=locale, color_scheme=scheme,
+                                  bypass_csp=bypass_csp)
     page = context.new_page()
     page.goto(lan_link(table))
     expect(page.locator(".live.on")).to_be_visible()

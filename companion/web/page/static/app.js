@@ -396,7 +396,7 @@
       card.appendChild(holder ? chip(holder) : el("span", "nobody", t("unclaimed")));
       var b = button(t("vote"), "primary", function () { openVote(g); });
       b.id = "vote-" + g;
-      b.setAttribute("aria-label", t("vote_for", { guild: guildName(g) }));
+      b.setAttribute("aria-label", t("vote") + " · " + guildName(g));  // says what it shows
       b.disabled = !!state.governor;
       card.appendChild(b);
       box.appendChild(card);

@@ -417,6 +417,7 @@
   // A table wider than the phone scrolls inside its own box, never the page.
   function scrolling(table) {
     var box = el("div", "table-scroll");
+    box.tabIndex = 0;  // a keyboard can scroll it too
     box.appendChild(table);
     return box;
   }

@@ -1,0 +1,27 @@
+"""axe-core (pinned, installed by .ci/run from the npm registry) on every screen of the
+phone page, in English and French, light and dark: no serious or critical violation."""
+
+import pytest
+
+from tests import needs
+from tests.test_serve_phone_fit import SCREENS, open_screen, table  # noqa: F401
+from tests.test_serve_phone_page import browser  # noqa: F401
+
+RUN = """async () => {
+  const r = await axe.run(document, {resultTypes: ['violations']});
+  return r.violations.filter(v => v.impact === 'serious' || v.impact === 'critical')
+    .map(v => [v.id, v.impact, v.nodes.slice(0, 3).map(n => n.target.join(' ')).join(' | ')]);
+}"""
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("locale", ["en-GB", "fr-FR"])
+@pytest.mark.parametrize("screen", SCREENS)
+def test_axe_finds_nothing_serious_on_any_screen(browser, table, screen, locale,  # noqa: F811
+                                                  scheme):
+    axe = needs.axe()
+    page = open_screen(browser, table, screen, "390", scheme, locale, bypass_csp=True)
+    page.add_script_tag(path=axe)
+    found = page.evaluate(RUN)
+    page.context.close()
+    assert found == [], "\n".join(" ".join(v) for v in found)
