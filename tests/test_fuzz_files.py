@@ -261,7 +261,7 @@ def run_case(command: str, body: bytes, lines: list[str] = ()) -> tuple[int | No
         f = folder / "input.toml"
         f.write_bytes(body)
         (folder / "row.toml").write_text(ROW_TEXT, encoding="utf-8")
-        (folder / "saved.toml").write_text("# an earlier save\n", encoding="utf-8")
+        # (no saved.toml: --save never overwrites; on a failure it must not appear)
         before = _files(folder)
         start = time.monotonic()
         code, _, err = invoke(argv(command, f, folder), _stdin(list(lines)))

@@ -358,7 +358,7 @@ def test_a_vengeance_turn_refused_comes_with_its_code_worded_in_french(server): 
     assert answer["why"] == {"code": "vengeance.artifact_unknown_type",
                              "params": {"number": "12", "value": '"potionx"'}}
     assert phone_words(answer["why"], "fr") == (
-        'artefact 12\u202f: "potionx" n’est pas un type (herb, mineral, potion)')
+        'artefact 12\u202f: "potionx" n’est pas un type (herbe, minéral, potion)')
     answer = resolve({"herb": -1})
     assert answer["why"] == {"code": "vengeance.not_a_count",
                              "params": {"type": "herb", "value": "-1"}}
