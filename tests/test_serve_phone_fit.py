@@ -60,17 +60,19 @@ TARGETS = """() => [...document.querySelectorAll('button, input, select, summary
   .filter(([, w, h]) => w < 44 || h < 44)"""
 
 
+@pytest.mark.parametrize("locale", ["en-GB", "fr-FR"])  # French words are longer
 @pytest.mark.parametrize("size", sorted(SIZES))
 @pytest.mark.parametrize("screen", SCREENS)
 def test_every_screen_fits_the_phone_and_every_target_is_44_px(browser, table, screen,  # noqa: F811
-                                                               size):
-    page = open_screen(browser, table, screen, size)
+                                                               size, locale):
+    page = open_screen(browser, table, screen, size, locale=locale)
     wide = page.evaluate("document.documentElement.scrollWidth")
     assert wide <= page.viewport_size["width"], f"{screen} at {size}: {wide} px wide"
     assert page.evaluate(TARGETS) == []
     folder = SHOTS / "fit"
     folder.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(folder / f"{screen.lower()}-{size}.png"), full_page=True)
+    page.screenshot(path=str(folder / f"{screen.lower()}-{size}-{locale[:2]}.png"),
+                    full_page=True)
     page.context.close()
 
 
@@ -111,6 +113,7 @@ def test_chips_and_clan_values_read_at_4_5_to_1_in_either_mode(browser, table, s
 @pytest.mark.parametrize("screen", SCREENS)
 def test_dark_mode_follows_the_phones_setting(browser, table, screen):  # noqa: F811
     page = open_screen(browser, table, screen, "320", "dark", "fr-FR")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 320
     body = page.evaluate(COLOURS, "body")[0]
     _, fg, bg = body
     assert sum(bg) < 150 and sum(fg) > 600, body  # light text on a dark page
