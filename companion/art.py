@@ -10,6 +10,7 @@ picture is made for a 1/8 in bleed (presets.toml, art_bleed) whatever bleed a bu
 A picture printed under 300 dpi is reported once; a missing one fails the build naming
 the card and the path, or with --draft prints a labelled placeholder and is listed."""
 
+import os
 import re
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -34,6 +35,7 @@ class Spec:
     fit: str = "cover"
     anchor: str = "c"
     card: str = ""  # the card's name, for messages
+    outside: bool = False  # the path leads out of the data file's folder
 
 
 @dataclass(frozen=True)
@@ -53,10 +55,21 @@ class Log:
     draft: bool = False
     low: dict = field(default_factory=dict)  # (file, box mm) -> dpi
     missing: dict = field(default_factory=dict)  # path -> first card that wants it
+    reasons: dict = field(default_factory=dict)  # path -> why it cannot be read
+    outside: dict = field(default_factory=dict)  # path -> first card that wants it
 
     def warnings(self) -> list[str]:
         return [f"{file}: {dpi:.0f} dpi in a {w:.1f} × {h:.1f} mm box (print wants "
-                f"{GOOD_DPI} dpi)" for (file, w, h), dpi in self.low.items()]
+                f"{GOOD_DPI} dpi)" for (file, w, h), dpi in self.low.items()] \
+            + ([self.outside_line()] if self.outside else [])
+
+    def outside_line(self) -> str:
+        """Said once a build: a copy of the data folder, shared with another designer,
+        would lack these pictures (--strict refuses them)."""
+        (path, card), *others = self.outside.items()
+        more = f" (and {len(others)} more)" if others else ""
+        return (f"{path}: outside the data file's folder{more}, first wanted by {card}: a "
+                "copy of the folder would print without it (--strict refuses it)")
 
 
 _log: ContextVar[Log | None] = ContextVar("art_log", default=None)
@@ -77,7 +90,8 @@ def missing_error(log: Log) -> CompanionError:
     the others counted and listed (the build without --draft stops on them)."""
     (path, first), *others = log.missing.items()
     card, why = first.rsplit(", ", 1)
-    words = "no such picture" if why == "missing" else "not a picture pillow can read"
+    words = log.reasons.get(path) or ("no such picture" if why == "missing"
+                                      else "not a picture pillow can read")
     more = ""
     if others:
         names = ", ".join(Path(p).name for p, _ in others[:5]) + (", ..." if len(others) > 5
@@ -106,7 +120,17 @@ def spec(entry, card_fields: dict, base: Path, card: str, key: str = "art") -> S
         raise entry.error(f"{key}_anchor", f"{shown(anchor)} is not one of "
                                            f"{', '.join(ANCHORS)}")
     p = Path(path)
-    return Spec(p if p.is_absolute() else base / p, fit, anchor, card)
+    full = p if p.is_absolute() else base / p
+    return Spec(full, fit, anchor, card, outside=not _inside(full, base))
+
+
+def _inside(path: Path, folder: Path) -> bool:
+    """Whether `path` stays in `folder` once "..", and links, are followed."""
+    try:
+        path.resolve().relative_to(folder.resolve())
+        return True
+    except (ValueError, OSError, RuntimeError):
+        return False
 
 
 # ---- path templates: "art/{clan}-{value:02}.jpg" -----------------------------------------
@@ -269,13 +293,16 @@ def draw(c, w: float, h: float, bleed: float, where: Box, art: Spec | None) -> b
 
     x, y, bw, bh = _rect(where, w, h, bleed)  # what shows
     px, py, pw, ph = _rect(where, w, h, max(bleed, _art_bleed()))  # what the picture fills
+    log = _log.get()
+    if art.outside and log is not None:
+        log.outside.setdefault(str(art.path), art.card)
     try:
         pic = images.picture(art.path)
     except CompanionError as e:
-        log = _log.get()
         if log is not None and log.draft:  # missing, or a file that is no picture
-            why = "missing" if not art.path.is_file() else "unreadable"
+            why = "missing" if not os.path.lexists(art.path) else "unreadable"
             log.missing.setdefault(str(art.path), f"{art.card}, {why}")
+            log.reasons.setdefault(str(art.path), e.message)
             _placeholder(c, x, y, bw, bh, art, why)
             return True
         raise CompanionError(f"{art.card}: {e.message}", source=e.source) from None

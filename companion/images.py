@@ -6,20 +6,35 @@ transparency to its colour as that same JPEG and its alpha deflated, lossless, i
 .flate file: the two streams as the PDF stores them, which draw/picture.py puts in without
 decoding anything. Two files with the same content are one
 picture in the PDF, and a picture edited in place is a new picture (what a face draws,
-hence its manifest digest, changes with it)."""
+hence its manifest digest, changes with it).
+
+A picture is a designer's file, so untrusted (art packs are downloaded and shared): it is
+read through companion.designer_files (a regular file only, MAX_BYTES at most), its pixel
+count is checked from its header before anything is decoded (pillow's decompression-bomb
+warning made an error), and it is decoded whole once, when it enters the cache, so that a
+file cut short or with pixels that print as black is refused then, naming the file; a
+build that finds it in the cache neither reads nor decodes it again."""
 
 import hashlib
 import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from companion import inputs
+from companion import designer_files, inputs
 from companion.errors import CompanionError
 
 JPEG_QUALITY = 92
 ORIENTATION = 0x0112  # the EXIF tag saying how a camera held the picture
 FLATE_MAGIC = b"table-companion-picture-2"  # then the colour's length; a newline; colour, alpha
-MAX_PIXELS = 80_000_000  # ~ a 9000 x 9000 picture: larger is a mistake, and would eat memory
+# A tarot card (70 x 120 mm) at 1200 dpi with its 1/8 in bleed is 3607 x 5969 = 21.5 million
+# pixels: the most any card here needs. 24 million (a 6000 x 4000 camera photo) leaves room
+# and keeps the decoded picture near 100 MB, a few times that while it is converted.
+MAX_PIXELS = 24_000_000
+# The largest honest file of MAX_PIXELS: 16-bit RGBA, uncompressed (TIFF), is 192 MB.
+MAX_BYTES = 200_000_000
+# What prints: the modes converted to RGB(A) as they are; 16-bit grey is scaled down.
+PRINTABLE = {"1", "L", "LA", "La", "P", "PA", "RGB", "RGBA", "RGBa", "RGBX", "CMYK",
+             "YCbCr", "LAB", "HSV", "I;16", "I;16B", "I;16L", "I;16N", "I"}
 
 
 @dataclass(frozen=True)
@@ -61,15 +76,15 @@ def picture(path: Path) -> Picture:
     try:
         st = path.stat()
         stamp = (str(path), st.st_mtime_ns, st.st_size, st.st_ino)
-        digest = _digests.get(stamp)  # a file seen unchanged: not read and hashed again
-        data = None
-        if digest is None or digest not in _seen:
-            data = path.read_bytes()
-            digest = _digests[stamp] = hashlib.sha256(data).hexdigest()
     except FileNotFoundError:
         raise CompanionError("no such picture", source=str(path)) from None
     except OSError as e:
         raise CompanionError(f"cannot read ({e.strerror})", source=str(path)) from None
+    digest = _digests.get(stamp)  # a file seen unchanged: not read and hashed again
+    data = None
+    if digest is None or digest not in _seen:
+        data = designer_files.read_bytes(path, MAX_BYTES, "picture")
+        digest = _digests[stamp] = hashlib.sha256(data).hexdigest()
     if digest not in _seen:  # the same content again (any name): the same picture
         _seen[digest] = _prepared(digest, str(path), data)
     return _seen[digest]
@@ -80,19 +95,25 @@ _digests: dict[tuple, str] = {}  # (path, mtime, size, inode) -> digest, for thi
 
 
 def _prepared(digest: str, path: str, data: bytes) -> Picture:
+    import warnings
+
     from PIL import Image, UnidentifiedImageError
 
     Image.MAX_IMAGE_PIXELS = MAX_PIXELS
     try:
         import io
 
-        with Image.open(io.BytesIO(data)) as im:  # reads the header only
+        with warnings.catch_warnings():  # pillow's bomb warning is our error, not 2 lines
+            warnings.simplefilter("error", Image.DecompressionBombWarning)
+            im = Image.open(io.BytesIO(data))  # reads the header only
+        with im:
             size, fmt, mode = im.size, im.format, im.mode
+            _check_printable(im, path)
             alpha = "A" in im.getbands() or "transparency" in im.info
             orientation = _orientation(im)
             turned = orientation not in (0, 1)
             if fmt == "JPEG" and mode in ("RGB", "L", "CMYK") and not turned:
-                return Picture(_jpeg(path, digest, data), *size, Path(path))
+                return Picture(_jpeg(path, digest, data, im), *size, Path(path))
             if orientation in (5, 6, 7, 8):  # a quarter turn
                 size = size[::-1]
             for kind in ("flate", "jpg") if alpha else ("jpg",):  # converted by a past build
@@ -103,11 +124,62 @@ def _prepared(digest: str, path: str, data: bytes) -> Picture:
                 from PIL import ImageOps
 
                 im = ImageOps.exif_transpose(im)
-            target = _convert(im, cache_folder() / digest, alpha)
+            target = _convert(im, cache_folder() / digest, alpha, path)
             return Picture(str(target), *size, Path(path), deflated=target.suffix == ".flate")
-    except (UnidentifiedImageError, Image.DecompressionBombError, OSError, ValueError) as e:
-        raise CompanionError(f"not a picture pillow can read ({type(e).__name__})",
+    except (Image.DecompressionBombError, Image.DecompressionBombWarning):
+        raise _too_many_pixels(path, data) from None
+    except UnidentifiedImageError:
+        raise CompanionError("not a picture pillow can read (no picture format it knows)",
                              source=path) from None
+    except (OSError, ValueError, SyntaxError, EOFError) as e:
+        raise CompanionError(_unreadable(e), source=path) from None
+
+
+def _check_printable(im, path: str) -> None:
+    """Refuses, from the header, a picture too large to decode safely or whose pixels
+    would print wrong (32-bit float pixels print black)."""
+    w, h = im.size
+    if w * h > MAX_PIXELS:
+        raise CompanionError(_pixels(w, h), source=path)
+    if im.mode not in PRINTABLE:
+        raise CompanionError(f"holds {im.mode} pixels ({_MODE_WORDS.get(im.mode, 'a kind')} "
+                             "a card cannot print): save it as 8-bit RGB, RGBA or grey",
+                             source=path)
+
+
+_MODE_WORDS = {"F": "32-bit floating point, which", "I;32": "32-bit integers, which"}
+
+
+def _pixels(w: int, h: int) -> str:
+    return (f"is {w} × {h} pixels ({w * h / 1e6:.1f} million): over the "
+            f"{MAX_PIXELS // 1_000_000} million a picture may have (a tarot card at 1200 dpi "
+            "needs 21.5): scale it down")
+
+
+def _too_many_pixels(path: str, data: bytes) -> CompanionError:
+    """pillow refused a bomb before giving its size: the size, read again without limit
+    (the header only)."""
+    import io
+
+    from PIL import Image
+
+    limit, Image.MAX_IMAGE_PIXELS = Image.MAX_IMAGE_PIXELS, None
+    try:
+        with Image.open(io.BytesIO(data)) as im:
+            return CompanionError(_pixels(*im.size), source=path)
+    except Exception:  # noqa: BLE001 - the size is only a courtesy
+        return CompanionError(f"over the {MAX_PIXELS // 1_000_000} million pixels a "
+                              "picture may have", source=path)
+    finally:
+        Image.MAX_IMAGE_PIXELS = limit
+
+
+def _unreadable(e: Exception) -> str:
+    words = str(e)
+    if "truncated" in words or isinstance(e, EOFError):
+        return ("is cut short (its data ends before its last pixels): copy or export it "
+                "again")
+    return f"not a picture pillow can read ({type(e).__name__}: {words[:80]})"
 
 
 def _orientation(im) -> int:
@@ -119,12 +191,16 @@ def _orientation(im) -> int:
     return im.getexif().get(ORIENTATION, 1)
 
 
-def _jpeg(path: str, digest: str, data: bytes) -> str:
+def _jpeg(path: str, digest: str, data: bytes, im) -> str:
     """A JPEG's copy in the cache, named by its digest: reportlab names a picture in the PDF
     by its path (so content names it), and passes a JPEG through only when its name says
-    .jpg. A cache that cannot be written: the file itself, if its name says .jpg."""
+    .jpg. A cache that cannot be written: the file itself, if its name says .jpg.
+    It is decoded once before it enters the cache (an eighth of its size, which reads
+    every byte of it: a file cut short is refused here, not printed half grey)."""
     target = cache_folder() / f"{digest}.jpg"
     if not target.is_file():
+        im.draft(im.mode, (max(1, im.width // 8), max(1, im.height // 8)))
+        im.load()
         try:
             _write(target, data)
         except CompanionError:
@@ -134,13 +210,18 @@ def _jpeg(path: str, digest: str, data: bytes) -> str:
     return str(target)
 
 
-def _convert(im, stem: Path, alpha: bool) -> Path:
+def _convert(im, stem: Path, alpha: bool, path: str) -> Path:
     """Converts once: a JPEG, with its alpha beside it (lossless) if some of it is
     see-through."""
     import zlib
 
     if im.mode in ("I", "I;16", "I;16B", "I;16L", "I;16N"):  # 16-bit grey: scaled, not clipped
-        im = im.convert("I").point(lambda v: v * (1 / 256)).convert("L")
+        im = im.convert("I")
+        low, high = im.getextrema()
+        if low < 0 or high > 65535:
+            raise CompanionError("holds 32-bit integer pixels, which a card cannot print: "
+                                 "save it as 8- or 16-bit", source=path)
+        im = im.point(lambda v: v * (1 / 256)).convert("L")
     if alpha:
         rgba = im.convert("RGBA")
         mask = rgba.getchannel("A")

@@ -175,6 +175,8 @@ def _build(name: str, opts: Options, progress, warn) -> dict:
         cards = card_list(kit, bleed)
     if found.missing and not opts.draft:
         raise art.missing_error(found)
+    if found.outside and opts.strict:
+        raise CompanionError(found.outside_line(), field="--strict")
     if opts.changed_since:
         _keep_changed(kit, cards, _earlier_cards(opts.changed_since))
     files = kit.files

@@ -1,7 +1,7 @@
 """A designer's spreadsheets made by a careless or hostile designer (issue 20): zip bombs,
 a row repeated a million times, a cell at XFD1048576, a FIFO, a 10 MB cell, old-Mac line
 ends, damaged sheets, headers no row can be read by. Each build runs in a process of its
-own, capped at 30 s and 2 GB of address space (a bomb must not take the test run down),
+own, capped at 30 s of CPU and 2 GB of address space (tests/capped.py),
 and must end with exit 2 and one line naming the file, no traceback, the kit built before
 it left byte for byte as it was. A hypothesis run over random sheets (CSV and XLSX) asks
 the same of every build: exit 0, or 2 with one line."""
@@ -11,11 +11,8 @@ import csv
 import io
 import os
 import random
-import resource
 import shutil
-import subprocess
 import sys
-import time
 import tomllib
 import zipfile
 from pathlib import Path
@@ -26,64 +23,14 @@ import tomlkit
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from companion import paths, spreadsheet
-
-ROOT = Path(__file__).resolve().parents[1]
-SECONDS = 30
-MEMORY = 2 * 1024 ** 3  # bytes of address space a build may take
-# The child reports its own peak memory when it exits (not when a signal kills it).
-CHILD = ("import atexit, os, resource, sys\n"
-         "atexit.register(lambda: open(os.environ['PEAK_FILE'], 'w').write(\n"
-         "    str(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)))\n"
-         "from companion.cli import main\n"
-         "main(sys.argv[1:])\n")
+from tests.capped import Run, refused_in_one_line, run, snapshot
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="setrlimit and FIFOs: POSIX")
 
 
-# ---- running a build as a designer would, in a capped process -----------------------------
-
-class Build:
-    def __init__(self, code: int, err: str, seconds: float, peak_mb: float | None):
-        self.code, self.err, self.seconds, self.peak_mb = code, err, seconds, peak_mb
-
-    def __repr__(self):
-        return (f"exit {self.code} in {self.seconds:.1f} s, peak {self.peak_mb} MB: "
-                f"{self.err[-2000:]!r}")
-
-
-def _cap():
-    resource.setrlimit(resource.RLIMIT_AS, (MEMORY, MEMORY))
-
-
-def build(folder: Path, data: Path, out: Path, *args: str) -> Build:
-    peak = folder / f".peak-{time.monotonic_ns()}"
-    env = dict(os.environ, PEAK_FILE=str(peak), PYTHONPATH=str(ROOT))
-    cmd = [sys.executable, "-c", CHILD, "build", "covenia", "--only", "cards", "--data",
-           str(data), "--out", str(out), *args]
-    start = time.monotonic()
-    try:
-        p = subprocess.run(cmd, capture_output=True, text=True, timeout=SECONDS, cwd=folder,
-                           env=env, preexec_fn=_cap, stdin=subprocess.DEVNULL)
-    except subprocess.TimeoutExpired:
-        pytest.fail(f"the build ran over {SECONDS} s")
-    seconds = time.monotonic() - start
-    kb = int(peak.read_text()) if peak.exists() else None
-    peak.unlink(missing_ok=True)
-    return Build(p.returncode, p.stderr, seconds, None if kb is None else round(kb / 1024))
-
-
-def refused_in_one_line(r: Build, *words: str) -> None:
-    assert r.code == 2, r
-    assert "Traceback" not in r.err, r
-    lines = r.err.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("companion: "), r
-    for w in words:
-        assert w in lines[0], (w, r)
-
-
-def snapshot(folder: Path) -> dict[str, bytes]:
-    return {str(p.relative_to(folder)): p.read_bytes()
-            for p in sorted(folder.rglob("*")) if p.is_file()}
+def build(folder: Path, data: Path, out: Path, *args: str) -> Run:
+    return run(folder, "build", "covenia", "--only", "cards", "--data", str(data), "--out",
+               str(out), *args)
 
 
 # ---- a Covenia data file whose clans (or a list of our own) live in a sheet ----------------
