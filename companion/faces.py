@@ -26,7 +26,10 @@ _FONT_REF = re.compile(r"/(F\d+) ")
 
 
 def digest(face: Face, w: float, h: float, bleed: float) -> str:
-    """SHA-256 (16 hex digits) of what the face draws, drawn alone on a scratch canvas."""
+    """SHA-256 (16 hex digits) of what the face draws, drawn alone on a scratch canvas;
+    a face that knows its own digest (the layout engine's) is not drawn for it."""
+    if face.digest is not None:
+        return face.digest(w, h, bleed)
     from companion.pdf import open_canvas
 
     c = open_canvas(io.BytesIO(), (w + 2 * bleed, h + 2 * bleed), "digest", "")

@@ -18,6 +18,9 @@ Draw = Callable[[object, float, float, float], None]
 class Face:
     draw: Draw
     key: str | None = None  # faces with one key are drawn once, as a PDF form, and reused
+    # (w, h, bleed) -> the face's digest without drawing it (the layout engine's faces);
+    # None: companion.faces draws the face to digest what it emits
+    digest: Callable[[float, float, float], str] | None = None
 
 
 @dataclass(frozen=True)

@@ -12,6 +12,8 @@ from companion.data import Fields
 from companion.draw import card, colour, symbols, text
 from companion.draw.card import Pic
 from companion.games.pictures import Kind as ArtKind, Pictures, keyed, slug
+from companion.layout.bind import Placeholder
+from companion.layout.face import Engine
 from companion.kit import CardFile, Component, Context
 from companion.sheets import Card, Face
 from companion.units import parse_size
@@ -59,6 +61,11 @@ class Text:
     value: str
     placeholder: bool = False
     field: str = "text"
+
+
+def engine_text(t: Text):
+    """A text as the layout engine takes it: a placeholder prints as a TO COME box."""
+    return Placeholder(t.value) if t.placeholder else t.value
 
 
 def _key(f: Fields, key: str) -> str:
@@ -292,32 +299,6 @@ def spell_front(c, w, h, bleed, *, witch: Text, slots: list[tuple[str, Text]], c
                align="center", field="spells.tokens")
 
 
-def demon_front(c, w, h, bleed, *, name: Text, actions: list[tuple[Kind, Text]], when: str,
-                chains: str, look: Look, pic: Pic | None = None):
-    if not card.picture_ground(c, w, h, bleed, pic):
-        _framed(c, w, h, bleed, look, look.night)
-    card.picture_window(c, w, h, bleed, pic)
-    c.setFillColor(look.night)
-    symbols.draw(c, "horns", w / 2, h * 0.905, 0.06 * w)
-    _slot(c, name, 0.12 * w, h * 0.858, 0.76 * w, 0.09 * h, look, 0.045 * w)
-    top = h * 0.75
-    for kind, t in actions:
-        c.setFillColor(kind.colour)
-        symbols.draw(c, kind.symbol, 0.14 * w, top - 0.02 * h, 0.035 * w)
-        text.line(c, when.format(type=kind.name), 0.2 * w, top - 0.03 * h, "bold", 0.045 * w,
-                  max_w=0.7 * w, field="demons.when")
-        _slot(c, t, 0.1 * w, top - 0.045 * h, 0.8 * w, 0.1 * h, look, 0.045 * w)
-        top -= 0.16 * h
-    for i in range(3):
-        c.setStrokeColor(look.night)
-        c.setDash(2, 1.5)
-        c.circle(w * (0.3 + 0.2 * i), 0.12 * h, 0.065 * w, stroke=1, fill=0)
-        c.setDash()
-    c.setFillColor(look.ink)
-    text.block(c, chains, 0.1 * w, 0.27 * h, 0.8 * w, 0.07 * h, "narrow", 0.038 * w,
-               align="center", field="demons.chains")
-
-
 def gate_front(c, w, h, bleed, *, n: int, kind: Text, requires: Text, nxt: Text, labels: tuple,
                look: Look, pic: Pic | None = None):
     if not card.picture_ground(c, w, h, bleed, pic):
@@ -436,16 +417,22 @@ def kit(ctx: Context):
         if spell_text.placeholder:
             todo_s += [f"{wn.value}: {label}: {spell_text.value}" for label, _ in slots]
 
+    # Demons are drawn by the layout engine from [kinds.demon] in the layouts file.
+    engine = Engine.of(data, lang, "vengeance")
     dm = data.sub("demons")
     d_name, d_action = read(dm, "name", lang), read(dm, "action", lang)
+    type_fields = [{"id": f.get("id", str), "name": f.text("name", lang),
+                    "colour": f.get("colour", str), "symbol": f.get("symbol", str)}
+                   for f in data.items("types")]
     demons = []
     for n in range(1, dm.get("count", int) + 1):
         nid, pic = numbered("demon", "demons", n, dm)
-        demons.append(Card(title("demons"),
-                           Face(partial(demon_front, name=d_name,
-                                        actions=[(k, d_action) for k in kinds],
-                                        when=dm.text("when", lang), chains=dm.text("chains", lang),
-                                        look=look, pic=pic)), common, id=nid))
+        fields = {"id": nid, "n": n, "name": engine_text(d_name),
+                  "action": engine_text(d_action), "when": dm.text("when", lang),
+                  "chains": dm.text("chains", lang), "types": type_fields}
+        demons.append(Card(title("demons"), engine.face("demon", fields, pic,
+                                                        label=f"demons/{nid}"),
+                           common, id=nid))
     todo_d = [t.value for t in (d_name, d_action) if t.placeholder] * dm.get("count", int)
 
     gt = data.sub("gates")

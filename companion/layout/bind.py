@@ -1,0 +1,181 @@
+"""Values bound to a card: templates ("{name}", "{value:02}", through companion.templates),
+conditions (`when`), colours by name and lengths. A card's fields are a flat dict whose
+keys may hold dots ("item.name", "clan.colour"): nested tables are flattened so."""
+
+import ast
+from dataclasses import dataclass
+
+from reportlab.lib.colors import Color
+
+from companion import templates
+from companion.draw import colour as colours
+from companion.units import parse_length
+
+
+class BindError(ValueError):
+    """What is wrong with a value of an element, in words; kinds.py and face.py name the
+    file, the kind and the element."""
+
+
+@dataclass(frozen=True)
+class Placeholder:
+    """A text still to be written: prints as a hatched TO COME box holding `note`."""
+    note: str
+
+    def __str__(self) -> str:
+        return self.note
+
+
+def flat(fields: dict, prefix: str = "") -> dict:
+    """{"item": {"name": "herb"}} -> {"item.name": "herb", "item": {...}}: nested tables
+    readable as dotted names, the table itself kept for `repeat` and `in`."""
+    out = {}
+    for k, v in fields.items():
+        key = f"{prefix}{k}"
+        out[key] = v
+        if isinstance(v, dict):
+            out.update(flat(v, key + "."))
+    return out
+
+
+def text(template: str, scope: dict, again: bool = True):
+    """A template filled from the card's fields. A value that is a Placeholder alone
+    ("{name}" where name is one) stays a Placeholder. A text taken from the data may name
+    fields itself (a rulebook line "When {type} wins"): filled once more, when `again`."""
+    if "{" not in template and "}" not in template:
+        return template
+    whole = _whole_field(template)
+    if whole is not None and isinstance(scope.get(whole), Placeholder):
+        return scope[whole]
+    try:
+        out = templates.expand(template, _printable(scope))
+        if again and whole is not None and isinstance(scope.get(whole), str) and "{" in out:
+            out = templates.expand(out, _printable(scope))
+    except templates.TemplateError as e:
+        raise BindError(str(e)) from None
+    return out
+
+
+def _whole_field(template: str) -> str | None:
+    t = template.strip()
+    if t.startswith("{") and t.endswith("}") and t.count("{") == 1 and ":" not in t:
+        return t[1:-1]
+    return None
+
+
+def _printable(scope: dict) -> dict:
+    return {k: (str(v) if isinstance(v, Placeholder) else v) for k, v in scope.items()
+            if not isinstance(v, (dict, list))}
+
+
+# ---- conditions: `when = 'deck == "B" and not art'` --------------------------------------
+# A small safe language read with Python's own parser, whatever is not listed refused:
+# names (dotted), strings, numbers, true/false, lists; == != < <= > >= in, not in; and, or,
+# not. No call, no attribute of a value, no index.
+
+_COMPARE = {ast.Eq: lambda a, b: a == b, ast.NotEq: lambda a, b: a != b,
+            ast.Lt: lambda a, b: a < b, ast.LtE: lambda a, b: a <= b,
+            ast.Gt: lambda a, b: a > b, ast.GtE: lambda a, b: a >= b,
+            ast.In: lambda a, b: a in b, ast.NotIn: lambda a, b: a not in b}
+
+
+def condition(source: str):
+    """The parsed condition; BindError if it is not one."""
+    try:
+        tree = ast.parse(source.strip(), mode="eval")
+    except SyntaxError as e:
+        raise BindError(f"{source!r} is not a condition ({e.msg})") from None
+    _check(tree.body, source)
+    return tree.body
+
+
+def _check(node, source: str) -> None:
+    ok = (ast.BoolOp, ast.And, ast.Or, ast.UnaryOp, ast.Not, ast.Compare, ast.Name,
+          ast.Attribute, ast.Constant, ast.List, ast.Tuple, ast.Load, *_COMPARE)
+    for n in ast.walk(node):
+        if not isinstance(n, ok):
+            raise BindError(f"{source!r}: {type(n).__name__.lower()} is not allowed in a "
+                            "condition (names, texts, numbers, lists, == != < > in, and, "
+                            "or, not)")
+        if isinstance(n, ast.Attribute) and not isinstance(n.value, (ast.Name, ast.Attribute)):
+            raise BindError(f"{source!r}: only a field's name may hold dots")
+
+
+def holds(tree, scope: dict) -> bool:
+    return bool(_value(tree, scope))
+
+
+def _dotted(node) -> str:
+    if isinstance(node, ast.Name):
+        return node.id
+    return f"{_dotted(node.value)}.{node.attr}"
+
+
+def _value(node, scope: dict):
+    if isinstance(node, ast.Constant):
+        return node.value
+    if isinstance(node, (ast.Name, ast.Attribute)):
+        name = _dotted(node)
+        if name in ("true", "false"):
+            return name == "true"
+        if name not in scope:  # a field this card does not have: empty, not an error
+            return None
+        v = scope[name]
+        return str(v) if isinstance(v, Placeholder) else v
+    if isinstance(node, (ast.List, ast.Tuple)):
+        return [_value(e, scope) for e in node.elts]
+    if isinstance(node, ast.UnaryOp):
+        return not _value(node.operand, scope)
+    if isinstance(node, ast.BoolOp):
+        values = (_value(v, scope) for v in node.values)
+        return all(values) if isinstance(node.op, ast.And) else any(values)
+    left = _value(node.left, scope)
+    for op, right_node in zip(node.ops, node.comparators):
+        right = _value(right_node, scope)
+        try:
+            if not _COMPARE[type(op)](left, right):
+                return False
+        except TypeError:  # 3 < "a", or `in` a number: does not hold
+            return False
+        left = right
+    return True
+
+
+# ---- colours and lengths -------------------------------------------------------------------
+
+def colour(value: str, scope: dict, palette: dict) -> Color:
+    """"#1B2631", a name from the game's colours ("night"), a field holding either
+    ("{item.colour}"), or "mix(a, b, 0.2)" (0: a, 1: b)."""
+    v = text(value, scope, again=False) if "{" in value else value
+    v = str(v).strip()
+    if v.startswith("mix(") and v.endswith(")"):
+        parts = [p.strip() for p in v[4:-1].split(",")]
+        if len(parts) != 3:
+            raise BindError(f"{value!r}: mix takes two colours and a share: mix(a, b, 0.2)")
+        try:
+            t = float(parts[2])
+        except ValueError:
+            raise BindError(f"{value!r}: {parts[2]!r} is not a share from 0 to 1") from None
+        return colours.mix(colour(parts[0], scope, palette), colour(parts[1], scope, palette), t)
+    if v in palette:
+        return palette[v]
+    found = colours.parse(v)
+    if found is None:
+        raise BindError(f"{value!r} is not a colour: '#C0392B', one of the game's colours "
+                        f"({', '.join(sorted(palette)) or 'none'}) or mix(a, b, 0.2)")
+    return found
+
+
+def length(value, across: float, scope: dict | None = None) -> float:
+    """A fraction of `across` (the card's width or height), or a length with a unit."""
+    if isinstance(value, str):
+        v = text(value, scope or {}, again=False) if "{" in value else value
+        try:
+            return float(v) * across
+        except ValueError:
+            pass
+        try:
+            return parse_length(v)
+        except Exception as e:  # noqa: BLE001 - CompanionError: its words, here
+            raise BindError(getattr(e, "message", str(e))) from None
+    return float(value) * across

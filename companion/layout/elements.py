@@ -1,0 +1,263 @@
+"""What each element type draws (schema.py says what each takes). Every element is drawn
+in the card's own coordinates through the one drawing path the games use
+(companion.draw: grounds, text that fits and is measured, symbols, the designer's
+pictures), so a kind drawn here prints as the hand-written faces did."""
+
+from dataclasses import dataclass, field
+
+from companion.draw import card, colour as colours, fit, symbols, text as plain
+from companion.layout import bind, markup, schema
+from companion.layout.bind import BindError, Placeholder
+
+
+@dataclass
+class Drawing:
+    """One face being drawn: the canvas, the card's size and bleed, the game's colours,
+    the card's picture (a companion.draw.card.Pic or None), the kinds (for nested cards)."""
+    c: object
+    w: float
+    h: float
+    bleed: float
+    palette: dict
+    pic: object = None
+    kinds: dict = field(default_factory=dict)
+    placeholder: schema.Placeholders | None = None
+
+    def x(self, v, scope) -> float:
+        return bind.length(v, self.w, scope)
+
+    def y(self, v, scope) -> float:
+        """A y measured from the top, as the canvas has it (from the bottom)."""
+        return self.h - bind.length(v, self.h, scope)
+
+    def colour(self, v, scope):
+        return bind.colour(v, scope, self.palette)
+
+
+def draw_all(d: Drawing, elements, scope: dict) -> None:
+    for el in elements:
+        draw_one(d, el, scope)
+
+
+def draw_one(d: Drawing, el, scope: dict) -> None:
+    if el.when is not None and not bind.holds(bind.condition(el.when), scope):
+        return
+    if el.repeat is None:
+        _draw(d, el, _with_vars(el, scope))
+        return
+    items = _items(el.repeat, scope)
+    for i, item in enumerate(items):
+        inner = dict(scope, index=i, item=item)
+        if isinstance(item, dict):
+            inner.update(bind.flat(item, "item."))
+        inner = _with_vars(el, inner)
+        dx = bind.length(el.step.x, d.w, inner) * i if el.step else 0.0
+        dy = bind.length(el.step.y, d.h, inner) * i if el.step else 0.0
+        d.c.saveState()
+        d.c.translate(dx, -dy)
+        _draw(d, el, inner)
+        d.c.restoreState()
+
+
+def _items(repeat, scope) -> list:
+    if isinstance(repeat, int):
+        if not 0 <= repeat <= 1000:
+            raise BindError(f"repeat = {repeat}: from 0 to 1000 times")
+        return list(range(repeat))
+    value = scope.get(repeat)
+    if not isinstance(value, list):
+        raise BindError(f"repeat = {repeat!r}: not a list field of this card (a number, or "
+                        f"one of {', '.join(k for k, v in scope.items() if isinstance(v, list))})")
+    return value
+
+
+def _with_vars(el, scope: dict) -> dict:
+    if not el.vars:
+        return scope
+    out = dict(scope)
+    for k, v in el.vars.items():
+        out[k] = bind.text(v, scope)
+    return out
+
+
+# ---- each type --------------------------------------------------------------------------
+
+def _draw(d: Drawing, el, scope: dict) -> None:
+    DRAW[type(el)](d, el, scope)
+
+
+def _background(d: Drawing, el: schema.Background, scope) -> None:
+    card.background(d.c, d.w, d.h, d.bleed, d.colour(el.fill, scope), cue=el.cue)
+
+
+def _stroked(d: Drawing, el, scope) -> tuple[int, int]:
+    c = d.c
+    fill = el.fill is not None
+    stroke = el.stroke is not None
+    if fill:
+        c.setFillColor(d.colour(el.fill, scope))
+    if stroke:
+        c.setStrokeColor(d.colour(el.stroke, scope))
+        c.setLineWidth(el.stroke_width)
+        if el.dash:
+            c.setDash(*el.dash)
+    return int(stroke), int(fill)
+
+
+def _rect(d: Drawing, el: schema.Rect, scope) -> None:
+    if el.inset is not None:
+        i = d.x(el.inset, scope)
+        x, y, w, h = i, i, d.w - 2 * i, d.h - 2 * i
+    else:
+        x, w = d.x(el.x, scope), d.x(el.w, scope)
+        h = bind.length(el.h, d.h, scope)
+        y = d.y(el.y, scope) - h
+    stroke, fill = _stroked(d, el, scope)
+    r = d.x(el.radius, scope)
+    if r:
+        d.c.roundRect(x, y, w, h, r, stroke=stroke, fill=fill)
+    else:
+        d.c.rect(x, y, w, h, stroke=stroke, fill=fill)
+    if el.dash and stroke:
+        d.c.setDash()
+
+
+def _circle(d: Drawing, el: schema.Circle, scope) -> None:
+    stroke, fill = _stroked(d, el, scope)
+    d.c.circle(d.x(el.x, scope), d.y(el.y, scope), d.x(el.r, scope), stroke=stroke, fill=fill)
+    if el.dash and stroke:
+        d.c.setDash()
+
+
+def _line(d: Drawing, el: schema.Line, scope) -> None:
+    c = d.c
+    c.setStrokeColor(d.colour(el.stroke, scope))
+    c.setLineWidth(el.stroke_width)
+    if el.dash:
+        c.setDash(*el.dash)
+    c.line(d.x(el.x1, scope), d.y(el.y1, scope), d.x(el.x2, scope), d.y(el.y2, scope))
+    if el.dash:
+        c.setDash()
+
+
+def _text(d: Drawing, el: schema.Text, scope) -> None:
+    value = str(bind.text(el.text, scope))
+    if el.upper:
+        value = value.upper()
+    d.c.setFillColor(d.colour(el.colour, scope))
+    markup.line(d.c, value, d.x(el.x, scope), d.y(el.y, scope), el.font, d.x(el.size, scope),
+                align=el.align, max_w=None if el.max_w is None else d.x(el.max_w, scope),
+                field=el.field)
+
+
+def _textblock(d: Drawing, el: schema.TextBlock, scope) -> None:
+    value = bind.text(el.text, scope)
+    x, top, w = d.x(el.x, scope), d.y(el.y, scope), d.x(el.w, scope)
+    h, size = bind.length(el.h, d.h, scope), d.x(el.size, scope)
+    if isinstance(value, Placeholder):
+        _placeholder(d, value.note, x, top, w, h, size, el.field, scope)
+        return
+    d.c.setFillColor(d.colour(el.colour, scope))
+    markup.block(d.c, value, x, top, w, h, el.font, size, align=el.align, leading=el.leading,
+                 field=el.field)
+
+
+def _placeholder(d: Drawing, note: str, x, top, w, h, size, field_name, scope) -> None:
+    """A text still to be written: a hatched box, its heading (TO COME) and the note."""
+    p = d.placeholder or schema.Placeholders()
+    c = d.c
+    ground, todo = d.colour(p.ground, scope), d.colour(p.ink, scope)
+    c.saveState()
+    path = c.beginPath()
+    path.roundRect(x, top - h, w, h, size * 0.6)
+    c.clipPath(path, stroke=0, fill=0)
+    c.setFillColor(colours.mix(ground, todo, 0.08))
+    c.rect(x, top - h, w, h, stroke=0, fill=1)
+    c.setStrokeColor(colours.mix(ground, todo, 0.25))
+    c.setLineWidth(0.5)
+    step = size * 0.9
+    k = -h
+    while k < w:
+        c.line(x + k, top - h, x + k + h, top)
+        k += step
+    c.restoreState()
+    c.setStrokeColor(todo)
+    c.setLineWidth(0.8)
+    c.setDash(2.5, 1.5)
+    c.roundRect(x, top - h, w, h, size * 0.6, stroke=1, fill=0)
+    c.setDash()
+    c.setFillColor(todo)
+    plain.line(c, str(bind.text(p.word, scope)), x + w / 2, top - size * 1.15, "narrow-bold",
+               size * 0.85, align="center", field="texts.to_come")
+    plain.block(c, note, x + size * 0.4, top - size * 1.5, w - size * 0.8, h - size * 1.6,
+                "narrow", size * 0.8, align="center", field=field_name)
+
+
+def _symbol(d: Drawing, el: schema.Symbol, scope) -> None:
+    name = str(bind.text(el.name, scope))
+    if name not in symbols.SYMBOLS:
+        raise BindError(f"unknown symbol {name!r} (have {', '.join(symbols.SYMBOLS)})")
+    d.c.setFillColor(d.colour(el.colour, scope))
+    symbols.draw(d.c, name, d.x(el.x, scope), d.y(el.y, scope), d.x(el.r, scope))
+
+
+def _picture(d: Drawing, el: schema.Picture, scope) -> None:
+    if el.role == "ground":
+        card.picture_ground(d.c, d.w, d.h, d.bleed, d.pic)
+    else:
+        edge = None if el.edge is None else d.colour(el.edge, scope)
+        card.picture_window(d.c, d.w, d.h, d.bleed, d.pic, edge=edge)
+
+
+def _badge(d: Drawing, el: schema.Badge, scope) -> None:
+    c = d.c
+    x, y, r = d.x(el.x, scope), d.y(el.y, scope), d.x(el.r, scope)
+    c.setFillColor(d.colour(el.fill, scope))
+    if el.shape == "rect":
+        c.roundRect(x - r, y - r, 2 * r, 2 * r, r * 0.25, stroke=0, fill=1)
+    else:
+        c.circle(x, y, r, stroke=0, fill=1)
+    size = d.x(el.size, scope)
+    c.setFillColor(d.colour(el.colour, scope))
+    markup.line(c, str(bind.text(el.text, scope)), x, y - size * 0.35, el.font, size,
+                align="center", max_w=1.6 * r, field=el.field)
+
+
+def _corners(d: Drawing, el: schema.Corners, scope) -> None:
+    for turned in (False, True):
+        d.c.saveState()
+        if turned:
+            d.c.translate(d.w, d.h)
+            d.c.rotate(180)
+        draw_all(d, el.elements, scope)
+        d.c.restoreState()
+
+
+def _nested(d: Drawing, el: schema.Nested, scope) -> None:
+    from companion.layout import kinds
+
+    inner_kind = d.kinds.get(el.kind)
+    if inner_kind is None:
+        raise BindError(f"card: no kind {el.kind!r} (kinds: {', '.join(d.kinds)})")
+    x, top, w = d.x(el.x, scope), d.y(el.y, scope), d.x(el.w, scope)
+    h = bind.length(el.h, d.h, scope)
+    inner_scope = dict(scope)
+    for k, v in el.fields.items():
+        inner_scope[k] = bind.text(v, scope)
+    c = d.c
+    c.saveState()
+    c.translate(x, top - h)
+    c.scale(w / d.w, h / d.h)  # the inner card in the outer card's units, then scaled
+    path = c.beginPath()
+    path.rect(0, 0, d.w, d.h)
+    c.clipPath(path, stroke=0, fill=0)
+    with fit.exempt():  # a card shown small is an illustration, not a text to read at size
+        inner = Drawing(c, d.w, d.h, 0.0, d.palette, None, d.kinds, d.placeholder)
+        draw_all(inner, kinds.elements_of(inner_kind), inner_scope)
+    c.restoreState()
+
+
+DRAW = {schema.Background: _background, schema.Rect: _rect, schema.Circle: _circle,
+        schema.Line: _line, schema.Text: _text, schema.TextBlock: _textblock,
+        schema.Symbol: _symbol, schema.Picture: _picture, schema.Badge: _badge,
+        schema.Corners: _corners, schema.Nested: _nested}

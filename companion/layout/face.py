@@ -1,0 +1,150 @@
+"""A card face drawn by the engine: its kind (from the game's layouts file), the card's
+fields and its picture. Its digest is the hash of what decides every mark it makes (the
+kind's elements, the fields, the colours, the picture's bytes, the size and bleed, the ink
+mode): the manifest gets it without drawing the face a second time."""
+
+import hashlib
+import json
+import re
+from dataclasses import dataclass
+from functools import partial
+
+import msgspec
+
+from companion.draw import card as grounds
+from companion.errors import CompanionError
+from companion.layout import bind, elements, kinds as kinds_mod, schema
+from companion.sheets import Face
+
+
+@dataclass(frozen=True)
+class Engine:
+    """A game's kinds and what every face of it shares: its colours by name and the
+    fields every card may name (the game's texts, in the build's language)."""
+    kinds: dict
+    palette: dict
+    shared: dict
+    source: str
+
+    @classmethod
+    def of(cls, data, lang: str, game: str | None = None) -> "Engine":
+        """The engine for a game's data (companion.data.Fields): [kinds], the colours of
+        [game], and [texts] as `texts.KEY`. A data file written before [kinds] existed
+        (an older `companion init` copy) draws with the bundled game's kinds."""
+        from companion.draw import colour
+
+        table = data.table
+        source, raw = data.source, table.get("kinds")
+        if raw is None and game is not None:
+            from companion import paths
+            from companion.data import load_toml
+
+            source = str(paths.layout(f"{game}.toml"))
+            raw = load_toml(source).get("kinds", {})
+        kinds = kinds_mod.load(raw or {}, source)
+        palette = {}
+        game = data.sub("game")
+        for k, v in game.table.items():
+            if isinstance(v, str) and colour.parse(v) is not None:
+                palette[k] = colour.parse(v)
+        shared = {}
+        if "texts" in table:
+            t = data.sub("texts")
+            for k in t.table:
+                shared[f"texts.{k}"] = t.text(k, lang)
+        return cls(kinds, palette, shared, data.source)
+
+    def face(self, kind: str, fields: dict, pic=None, key: str | None = None,
+             label: str = "") -> Face:
+        """The face of one card of `kind`; `label` names it in errors (COMPONENT/ID)."""
+        if kind not in self.kinds:
+            raise CompanionError(f"no card kind {kind!r} in [kinds] (kinds: "
+                                 f"{', '.join(self.kinds) or 'none'})", source=self.source)
+        scope = dict(self.shared)
+        scope.update(bind.flat(fields))
+        scope["art"] = pic is not None
+        scope["art_whole"] = pic is not None and pic.whole
+        draw = partial(_draw, self, kind, scope, pic, label)
+        return Face(draw, key=key, digest=partial(_digest, self, kind, scope, pic))
+
+
+def _draw(engine: Engine, kind: str, scope: dict, pic, label: str, c, w, h, bleed) -> None:
+    k = engine.kinds[kind]
+    d = elements.Drawing(c, w, h, bleed, engine.palette, pic, engine.kinds, k.placeholder)
+    try:
+        elements.draw_all(d, k.elements, scope)
+    except bind.BindError as e:
+        raise CompanionError(f"kinds.{kind}, card {label or '?'}: {e}",
+                             source=engine.source) from None
+
+
+def _digest(engine: Engine, kind: str, scope: dict, pic, w: float, h: float,
+            bleed: float) -> str:
+    k = engine.kinds[kind]
+    nested = sorted(_nested_kinds(k, engine.kinds))
+    specs = [msgspec.to_builtins(k)] + [msgspec.to_builtins(engine.kinds[n]) for n in nested]
+    names, words = _named(specs)
+    what = {
+        "kinds": specs,
+        # only what the kind names: a text or colour it does not print changes nothing
+        "fields": {key: v for key, v in _plain(scope).items()
+                   if key in names},
+        "palette": {n: c.hexval() for n, c in sorted(engine.palette.items()) if n in words},
+        "size": [round(w, 4), round(h, 4), round(bleed, 4)],
+        "ink_saver": grounds.saving(),
+        "picture": None if pic is None else [_picture_digest(pic), msgspec.to_builtins(
+            {"box": [pic.box.x, pic.box.y, pic.box.w, pic.box.h], "fit": pic.spec.fit,
+             "anchor": pic.spec.anchor})],
+    }
+    blob = json.dumps(what, sort_keys=True, ensure_ascii=False, default=str)
+    return hashlib.sha256(blob.encode("utf-8", "surrogatepass")).hexdigest()[:16]
+
+
+_NAME = re.compile(r"\{([A-Za-z_][\w.]*)")
+_WORD = re.compile(r"[A-Za-z_][\w-]*")
+
+
+def _named(specs: list) -> tuple[set, set]:
+    """(the fields the kinds name: in braces, in conditions, repeated over; every bare word
+    in their values, for the colours they name)."""
+    names, words = {"art", "art_whole"}, set()
+
+    def walk(v, key=None):
+        if isinstance(v, dict):
+            for k2, v2 in v.items():
+                walk(v2, k2)
+        elif isinstance(v, list):
+            for v2 in v:
+                walk(v2, key)
+        elif isinstance(v, str):
+            names.update(_NAME.findall(v))
+            words.update(_WORD.findall(v))
+            if key in ("when", "repeat"):
+                names.update(w for w in re.findall(r"[A-Za-z_][\w.]*", v))
+    walk(specs)
+    return names, words
+
+
+def _nested_kinds(kind: schema.Kind, all_kinds: dict, seen=None) -> set:
+    seen = set() if seen is None else seen
+    for el in kind.elements:
+        inner = [el] + (list(el.elements) if isinstance(el, schema.Corners) else [])
+        for e in inner:
+            if isinstance(e, schema.Nested) and e.kind not in seen and e.kind in all_kinds:
+                seen.add(e.kind)
+                _nested_kinds(all_kinds[e.kind], all_kinds, seen)
+    return seen
+
+
+def _plain(scope: dict) -> dict:
+    return {k: (["placeholder", v.note] if isinstance(v, bind.Placeholder) else v)
+            for k, v in sorted(scope.items()) if "." not in k or not isinstance(v, dict)}
+
+
+def _picture_digest(pic) -> str:
+    """The picture's content (what it prints), or its path when it cannot be read (noted
+    for the build as drawing it would: with --draft a placeholder, else an error)."""
+    from companion import art
+
+    found = art.noted(pic.spec)
+    return found.path if found is not None else f"unreadable:{pic.spec.path}"

@@ -1,0 +1,214 @@
+"""Text with light markup: **bold**, *italic* and :icon: (a symbol drawn at the text's
+size, in its colour), in a line that shrinks to its width or a block that wraps and
+shrinks to its box, never under the card's floor, each measured for the text-limit report
+as companion.draw.text measures plain text. Text with no markup goes through
+companion.draw.text itself, so it prints exactly as before.
+
+Bold is the font's bold role ("regular" -> "bold", "narrow" -> "narrow-bold"); italic is
+the upright face slanted (the bundled fonts have no italic). A `*` or `:` that opens
+nothing prints as it is; `\\*` prints a star."""
+
+import re
+from dataclasses import dataclass
+
+from reportlab.pdfbase.pdfmetrics import stringWidth
+
+from companion import fonts
+from companion.draw import fit, symbols, text as plain
+
+SLANT = 0.2  # italic: x moves by this much of y
+ICON_WIDTH = 1.05  # an icon's advance, in sizes
+_TOKEN = re.compile(r"\\\*|\*\*|\*|:([a-z][a-z0-9_-]*):")
+
+
+@dataclass(frozen=True)
+class Run:
+    text: str  # a word or part of one, or an icon's name
+    bold: bool = False
+    italic: bool = False
+    icon: bool = False
+    space_before: bool = False  # a breakable space comes before it
+
+
+def has_markup(s: str) -> bool:
+    """Whether `s` holds a paired * or **, an escaped star or a known :icon: (else it is
+    drawn as plain text, exactly as before markup existed)."""
+    if "*" in s and ("\\*" in s or any(_closers(para) for para in s.split("\n"))):
+        return True
+    return ":" in s and any(m.group(1) in symbols.SYMBOLS for m in _TOKEN.finditer(s)
+                            if m.group(1))
+
+
+def runs(s: str) -> list[list[Run]]:
+    """Paragraphs of runs: the text split at plain spaces (a no-break space holds), each
+    piece with its style; an icon is a run of its own."""
+    paragraphs = []
+    for para in s.split("\n"):
+        out: list[Run] = []
+        bold = italic = False
+        space = False
+        pos = 0
+        pending = ""
+
+        def flush():
+            nonlocal pending, space
+            if pending:
+                out.append(Run(pending, bold, italic, False, space))
+                pending, space = "", False
+
+        def words(chunk: str):
+            nonlocal pending, space
+            parts = chunk.split(" ")
+            for i, part in enumerate(parts):
+                if i > 0:
+                    flush()
+                    space = True
+                pending += part
+        closers = _closers(para)
+        for m in _TOKEN.finditer(para):
+            words(para[pos:m.start()])
+            tok = m.group(0)
+            if tok == "\\*":
+                pending += "*"
+            elif tok == "**" and (bold or m.start() in closers):
+                flush()
+                bold = not bold
+            elif tok == "*" and (italic or m.start() in closers):
+                flush()
+                italic = not italic
+            elif m.group(1) and m.group(1) in symbols.SYMBOLS:
+                flush()
+                out.append(Run(m.group(1), bold, italic, True, space))
+                space = False
+            else:
+                pending += tok
+            pos = m.end()
+        words(para[pos:])
+        flush()
+        paragraphs.append(out)
+    return paragraphs
+
+
+def _closers(para: str) -> set[int]:
+    """Where a * or ** opens a span that a later one closes (an unpaired star prints)."""
+    opens = set()
+    for mark in ("**", "*"):
+        pattern = re.escape(mark)
+        starts = [m.start() for m in re.finditer(rf"(?<![\\*]){pattern}(?!\*)", para)]
+        for a, _ in zip(starts[::2], starts[1::2]):
+            opens.add(a)
+    return opens
+
+
+def _role(base: str, bold: bool) -> str:
+    if not bold or "bold" in base:
+        return base
+    return "narrow-bold" if base.startswith("narrow") else "bold"
+
+
+def _width(r: Run, base: str, size: float) -> float:
+    if r.icon:
+        return size * ICON_WIDTH
+    return stringWidth(r.text, fonts.font(_role(base, r.bold)), size)
+
+
+def _lines(paragraphs, base: str, size: float, max_w: float) -> list[list[Run]]:
+    space = stringWidth(" ", fonts.font(base), size)
+    out = []
+    for para in paragraphs:
+        line, used = [], 0.0
+        for r in para:
+            w = _width(r, base, size)
+            gap = space if (line and r.space_before) else 0.0
+            if line and r.space_before and used + gap + w > max_w:
+                out.append(line)
+                line, used, gap = [], 0.0, 0.0
+            line.append(r)
+            used += gap + w
+        out.append(line)
+    return out
+
+
+def _line_width(line: list[Run], base: str, size: float) -> float:
+    space = stringWidth(" ", fonts.font(base), size)
+    return sum(_width(r, base, size) + (space if i and r.space_before else 0.0)
+               for i, r in enumerate(line))
+
+
+def _draw_line(c, line: list[Run], x: float, y: float, base: str, size: float) -> None:
+    space = stringWidth(" ", fonts.font(base), size)
+    for i, r in enumerate(line):
+        if i and r.space_before:
+            x += space
+        w = _width(r, base, size)
+        c.saveState()
+        c.translate(x, y)
+        if r.italic:
+            c.transform(1, 0, SLANT, 1, 0, 0)
+        if r.icon:
+            symbols.draw(c, r.text, w / 2, size * 0.33, size * 0.42)
+        else:
+            name = fonts.font(_role(base, r.bold))
+            fonts.check(name, r.text)
+            c.setFont(name, size)
+            c.drawString(0, 0, r.text)
+        c.restoreState()
+        x += w
+
+
+def line(c, s: str, x: float, y: float, role: str, size: float, align: str = "left",
+         max_w: float | None = None, field: str | None = None) -> None:
+    """As companion.draw.text.line, with markup."""
+    if not has_markup(s):
+        plain.line(c, s, x, y, role, size, align, max_w, field)
+        return
+    paragraphs = runs(s.replace("\n", " "))
+    one = paragraphs[0]
+    w = _line_width(one, role, size)
+    if max_w is not None and w > max_w:
+        size = max(plain._floor(c, 4.0), size * max_w / w)
+        w = _line_width(one, role, size)
+    x0 = x - w / 2 if align == "center" else x - w if align == "right" else x
+    _draw_line(c, one, x0, y, role, size)
+    rec = fit.current()
+    if rec is not None:
+        rec.record(c, _plain(one), field, size, (x0, y - plain.DESCENT * size, x0 + w,
+                                                 y + plain.ASCENT * size),
+                   max_w is None or w <= max_w + 0.01, "bold" in role)
+
+
+def block(c, s: str, x: float, top: float, w: float, h: float, role: str, size: float,
+          align: str = "left", leading: float = 1.2, min_size: float = 4.5,
+          field: str | None = None) -> float:
+    """As companion.draw.text.block, with markup."""
+    if not has_markup(s):
+        return plain.block(c, s, x, top, w, h, role, size, align, leading, min_size, field)
+    paragraphs = runs(s)
+    min_size = plain._floor(c, min_size)
+    while True:
+        lines = _lines(paragraphs, role, size, w)
+        step = size * leading
+        if len(lines) * step <= h or size <= min_size:
+            break
+        size = max(min_size, size * 0.92)
+    y = top - size
+    widest = 0.0
+    for ln in lines:
+        lw = _line_width(ln, role, size)
+        widest = max(widest, lw)
+        _draw_line(c, ln, x + (w - lw) / 2 if align == "center" else x, y, role, size)
+        y -= step
+    used = len(lines) * step
+    rec = fit.current()
+    if rec is not None:
+        x0 = x + (w - widest) / 2 if align == "center" else x
+        last = top - size - (len(lines) - 1) * step
+        rec.record(c, " ".join(_plain(ln) for ln in lines), field, size,
+                   (x0, last - plain.DESCENT * size, x0 + widest,
+                    top - (1 - plain.ASCENT) * size),
+                   used <= h + 0.01 and widest <= w + 0.01, "bold" in role)
+    return used
+
+
+def _plain(line: list[Run]) -> str:
+    return " ".join(r.text for r in line if not r.icon)

@@ -1,0 +1,189 @@
+"""What a layouts file may say of a card kind: every element type and its fields. These
+structs are the format's one definition: msgspec validates a file against them on load
+(kinds.py words its errors) and reference.py writes docs/layout-reference.md from them.
+
+Placement: `x`, `w` and `r` (and `size`, `radius`) are fractions of the card's width,
+`y` and `h` fractions of its height, y measured from the top; a length with a unit
+("3mm", "0.2in", "8pt") is absolute. `stroke_width` and `dash` are in points. Any text
+value may name the card's fields in braces ("{name}", "{value:02}", "{item.name}").
+
+Every element takes `when` (a condition on the card's fields: `deck == "B"`,
+`not art`, `n > 2 and kind != "gate"`), `repeat` (a whole number, or a list field: the
+element is drawn once per item, `{item...}` and `{index}` naming it, and moved by `step`
+each time) and `vars` (names for values, which a text from the data may use: `vars =
+{ type = "{item.name}" }` fills "When {type} wins")."""
+
+from typing import Union
+
+import msgspec
+
+Length = Union[float, str]  # a fraction of the card, or "3mm"
+
+
+class Step(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    """How far each repeat moves its element."""
+    x: Length = 0.0
+    y: Length = 0.0
+
+
+class _Element(msgspec.Struct, forbid_unknown_fields=True, kw_only=True, tag_field="type"):
+    id: str | None = None  # names it, so that a kind extending this one can replace or remove it
+    when: str | None = None  # a condition on the card's fields; drawn only where it holds
+    repeat: Union[int, str, None] = None  # a count, or a list field of the card
+    step: Step | None = None  # how far each repeat moves
+    vars: dict[str, str] = {}  # names for values, usable by texts from the data
+
+
+class Background(_Element, tag="background"):
+    """The whole card and its bleed in one colour."""
+    fill: str  # a colour: "#1B2631", a name from the game's colours, "{field}", "mix(a, b, 0.2)"
+    cue: bool = False  # the colour is part of the game: never paled by --ink saver
+
+
+class Rect(_Element, tag="rect"):
+    """A rectangle, rounded if `radius`; the whole card when no box is given. `inset`
+    places it that far inside every edge instead of x, y, w, h."""
+    x: Length = 0.0  # left edge
+    y: Length = 0.0  # top edge, from the card's top
+    w: Length = 1.0  # width
+    h: Length = 1.0  # height
+    inset: Length | None = None  # instead of x, y, w, h: this far inside every edge
+    radius: Length = 0.0  # rounded corners
+    fill: str | None = None  # a colour, or none for no fill
+    stroke: str | None = None  # a colour, or none for no outline
+    stroke_width: float = 1.0  # points
+    dash: list[float] = []  # dash and gap lengths in points: [2, 1.5]
+
+
+class Circle(_Element, tag="circle"):
+    """A circle round (x, y), of radius r."""
+    x: Length = 0.5  # centre
+    y: Length = 0.5  # centre, from the top
+    r: Length = 0.1  # radius, of the card's width
+    fill: str | None = None  # a colour, or none for no fill
+    stroke: str | None = None  # a colour, or none for no outline
+    stroke_width: float = 1.0  # points
+    dash: list[float] = []  # dash and gap lengths in points
+
+
+class Line(_Element, tag="line"):
+    """A straight line from (x1, y1) to (x2, y2)."""
+    x1: Length = 0.0  # start
+    y1: Length = 0.0  # start, from the top
+    x2: Length = 1.0  # end
+    y2: Length = 0.0  # end, from the top
+    stroke: str = "ink"  # a colour
+    stroke_width: float = 1.0  # points
+    dash: list[float] = []  # dash and gap lengths in points
+
+
+class Text(_Element, tag="text"):
+    """One line of text, its baseline at y; shrinks to `max_w` (never under the card's
+    6 pt floor: what still does not fit is reported by --strict). Takes **bold**,
+    *italic* and :icon: markup."""
+    text: str  # what it prints: "{name}", "Gain **2** :coin:"
+    x: Length = 0.5  # where it is aligned
+    y: Length = 0.5  # its baseline, from the top
+    size: Length = 0.05  # of the card's width, or "9pt"
+    font: str = "regular"  # regular, bold, narrow, narrow-bold
+    colour: str = "ink"  # a colour
+    align: str = "center"  # left, center, right: from x
+    max_w: Length | None = None  # shrinks to this width
+    upper: bool = False  # in capitals
+    field: str | None = None  # the data key it prints, for the text-limit reports
+
+
+class TextBlock(_Element, tag="textblock"):
+    """Text wrapped in the box (x, y, w, h) from its top, shrunk until it fits (never
+    under the floor). Takes markup. A placeholder value (`{ placeholder = "..." }` in the
+    data) draws the kind's hatched TO COME box holding its note."""
+    text: str  # what it prints; a placeholder prints as a TO COME box
+    x: Length = 0.1  # the box's left edge
+    y: Length = 0.1  # the box's top, from the card's top
+    w: Length = 0.8  # the box's width
+    h: Length = 0.2  # the box's height
+    size: Length = 0.05  # the largest size, shrunk until the text fits
+    font: str = "regular"  # regular, bold, narrow, narrow-bold
+    colour: str = "ink"  # a colour
+    align: str = "center"  # left, center
+    leading: float = 1.2  # line height, in sizes
+    field: str | None = None  # the data key it prints, for the text-limit reports
+
+
+class Symbol(_Element, tag="symbol"):
+    """A named symbol (the built-in ones, or a game's own SVG icon) centred on (x, y),
+    of radius r."""
+    name: str  # the symbol's name, or "{field}"
+    x: Length = 0.5  # centre
+    y: Length = 0.5  # centre, from the top
+    r: Length = 0.1  # radius, of the card's width
+    colour: str = "ink"  # a colour
+
+
+class Picture(_Element, tag="picture"):
+    """The designer's picture for this card, in the kind's art box. `role = "ground"`
+    draws it only when the box is the whole card (under everything, into the bleed);
+    "window" only when the box is smaller, with an `edge` line round it if given."""
+    role: str = "window"  # ground, window
+    edge: str | None = None  # a colour for a thin line round a window
+
+
+class Badge(_Element, tag="badge"):
+    """A shape (circle or rect) holding a short text at its centre."""
+    text: str  # a short text: a cost, a number
+    shape: str = "circle"  # circle, rect
+    x: Length = 0.5  # centre
+    y: Length = 0.5  # centre, from the top
+    r: Length = 0.08  # half its width
+    fill: str = "ink"  # the shape's colour
+    colour: str = "paper"  # the text's colour
+    font: str = "bold"  # regular, bold, narrow, narrow-bold
+    size: Length = 0.06  # the text's size, shrunk to the shape
+    field: str | None = None  # the data key it prints
+
+
+class Corners(_Element, tag="corners"):
+    """Its elements, drawn in the top-left and again turned upside down, so a fanned hand
+    shows them."""
+    elements: list["Element"] = []  # what each corner shows, placed from the top-left
+
+
+class Nested(_Element, tag="card"):
+    """Another kind drawn small in the box (x, y, w, h), with `fields` given here."""
+    kind: str  # the kind drawn
+    x: Length = 0.1  # the box's left edge
+    y: Length = 0.1  # the box's top, from the top
+    w: Length = 0.4  # the box's width
+    h: Length = 0.4  # the box's height
+    fields: dict[str, str] = {}  # the inner card's fields, which may name the outer card's
+
+
+Element = Union[Background, Rect, Circle, Line, Text, TextBlock, Symbol, Picture, Badge,
+                Corners, Nested]
+ELEMENTS = (Background, Rect, Circle, Line, Text, TextBlock, Symbol, Picture, Badge, Corners,
+            Nested)
+
+
+class Placeholders(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    """How a placeholder text (one still to be written) prints: a hatched box."""
+    word: str = "TO COME"  # its heading; may name a field: "{texts.to_come}"
+    ink: str = "#8E44AD"  # the box's outline, heading and note
+    ground: str = "paper"  # what its hatching is mixed with
+
+
+class Kind(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    """A kind of card: what its face shows, in drawing order."""
+    extends: str | None = None  # a kind whose elements come first (and settings, unless given)
+    elements: list[Element] = []  # what the face shows, first drawn first
+    replace: dict[str, Element] = {}  # elements of the extended kind replaced, by their `id`
+    remove: list[str] = []  # elements of the extended kind left out, by their `id`
+    placeholder: Placeholders | None = None  # how a text still to be written prints
+    description: str = ""  # what this kind of card is, for the reader of the file
+
+
+def kind_of(element) -> str:
+    return kind_of_class(type(element))
+
+
+def kind_of_class(cls) -> str:
+    return cls.__struct_config__.tag

@@ -1,0 +1,269 @@
+"""The layout engine (issue 21): a card kind is data. Each element is checked where it
+lands, in the PDF's drawing operations and on a rendered picture; then markup and inline
+icons, `when`, `repeat`, `extends`, nested cards, placeholders, every validation error,
+the digest that draws nothing, and the Vengeance demon, the first kind the engine draws,
+against the pages drawn by hand before it."""
+
+import io
+import re
+import tempfile
+from pathlib import Path
+
+import pypdfium2 as pdfium
+import pytest
+from PIL import Image, ImageChops, ImageStat
+from reportlab.lib.colors import HexColor
+
+from companion.errors import CompanionError
+from companion.layout import elements, kinds
+from companion.layout.bind import Placeholder
+from companion.layout.face import Engine
+from companion.pdf import open_canvas
+
+W, H = 200.0, 300.0  # a test card, in points
+PALETTE = {"ink": HexColor("#000000"), "paper": HexColor("#FFFFFF"),
+           "red": HexColor("#FF0000"), "blue": HexColor("#0000FF")}
+DATA = Path(__file__).parent / "data"
+
+
+def engine(table: dict, shared: dict | None = None) -> Engine:
+    return Engine(kinds.load(table, "test.toml"), PALETTE, shared or {}, "test.toml")
+
+
+def drawn(table: dict, kind: str, fields: dict, pic=None) -> tuple[str, Image.Image]:
+    """(the PDF operators the face emits, the face rendered at 72 dpi)."""
+    face = engine(table).face(kind, fields, pic)
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "face.pdf"
+        c = open_canvas(path, (W, H), "test", "")
+        face.draw(c, W, H, 0.0)
+        ops = "\n".join(c._code)
+        c.showPage()
+        c.save()
+        page = pdfium.PdfDocument(path.read_bytes())[0]
+        return ops, page.render(scale=1).to_pil().convert("RGB")
+
+
+def px(im: Image.Image, x: float, y_from_top: float) -> tuple:
+    return im.getpixel((int(x), int(y_from_top)))
+
+
+def one(**element) -> dict:
+    return {"k": {"elements": [element]}}
+
+
+# ---- each element where it lands ------------------------------------------------------------
+
+def test_a_rect_lands_in_its_box_fractions_of_the_card_y_from_the_top():
+    ops, im = drawn(one(type="rect", x=0.1, y=0.2, w=0.3, h=0.4, fill="red"), "k", {})
+    assert "20 120 60 120 re" in ops  # x 0.1*200, y 300-(0.2+0.4)*300, w 60, h 120
+    assert px(im, 50, 150) == (255, 0, 0) and px(im, 150, 150) == (255, 255, 255)
+
+
+def test_lengths_with_units_are_absolute_and_inset_frames_the_card():
+    ops, _ = drawn(one(type="rect", inset="10mm", fill="blue"), "k", {})
+    assert re.search(r"28\.34646 28\.34646 143\.3071 243\.3071 re", ops), ops
+
+
+def test_a_circle_a_line_and_a_dash():
+    ops, im = drawn({"k": {"elements": [
+        {"type": "circle", "x": 0.5, "y": 0.5, "r": 0.1, "fill": "blue"},
+        {"type": "line", "x1": 0, "y1": 0.1, "x2": 1, "y2": 0.1, "stroke": "red",
+         "stroke_width": 2, "dash": [3, 1]}]}}, "k", {})
+    assert px(im, 100, 150) == (0, 0, 255) and px(im, 100, 110) == (255, 255, 255)
+    assert "[3 1] 0 d" in ops and "0 270 m 200 270 l" in ops
+
+
+def test_a_text_line_sits_on_its_baseline_and_shrinks_to_its_width():
+    ops, _ = drawn(one(type="text", text="{name}", x=0.5, y=0.1, size=0.1, max_w=0.2,
+                       font="bold"), "k", {"name": "A rather long name"})
+    m = re.search(r"/F[\d+]+ ([\d.]+) Tf", ops)
+    assert m and float(m.group(1)) < 20  # 0.1 of 200 pt, shrunk to fit 40 pt
+    assert re.search(r"1 0 0 1 [\d.]+ 270 Tm", ops), ops  # baseline 0.1 from the top
+
+
+def test_a_text_block_wraps_inside_its_box():
+    ops, _ = drawn(one(type="textblock", text="one two three four five six seven",
+                       x=0.1, y=0.1, w=0.3, h=0.5, size=0.06, align="left"), "k", {})
+    lines = re.findall(r"1 0 0 1 20 ([\d.]+) Tm", ops)
+    assert len(lines) >= 3, ops  # wrapped, each line from the box's left edge
+
+
+def test_a_symbol_badge_and_picture_window_edge():
+    ops, im = drawn({"k": {"elements": [
+        {"type": "symbol", "name": "sun", "x": 0.25, "y": 0.25, "r": 0.1, "colour": "red"},
+        {"type": "badge", "text": "7", "x": 0.75, "y": 0.75, "r": 0.1, "fill": "blue"}]}},
+        "k", {})
+    assert px(im, 50, 75) == (255, 0, 0)
+    assert px(im, 150 - 15, 225) == (0, 0, 255)  # the badge's disc, left of its text
+
+
+def test_corners_draw_twice_the_second_upside_down():
+    ops, im = drawn(one(type="corners", elements=[
+        {"type": "rect", "x": 0, "y": 0, "w": 0.1, "h": 0.1, "fill": "red"}]), "k", {})
+    assert px(im, 5, 5) == (255, 0, 0) and px(im, 195, 295) == (255, 0, 0)
+    assert "-1 0 0 -1 200 300 cm" in ops or "cm" in ops
+
+
+# ---- markup ---------------------------------------------------------------------------------
+
+def test_bold_and_italic_markup_change_font_and_slant_and_icons_draw_inline():
+    ops, im = drawn(one(type="text", text="Gain **two** *now* :sun:", x=0.05, y=0.5,
+                        size=0.08, align="left"), "k", {})
+    fonts = set(re.findall(r"/(F[\d+]+) [\d.]+ Tf", ops))
+    assert len(fonts) == 2  # regular and bold
+    assert re.search(r"1 0 \.2 1 [\d.]+ 150 cm", ops), ops  # italic: slanted
+    assert "(two)" in ops and "(now)" in ops and "**" not in ops and ":sun:" not in ops
+
+
+def test_an_unpaired_star_prints_as_it_is():
+    ops, _ = drawn(one(type="text", text="5* rating", x=0.5, y=0.5), "k", {})
+    assert "(5* rating)" in ops
+
+
+def test_markup_in_a_wrapped_block_keeps_words_together():
+    ops, _ = drawn(one(type="textblock", text="**Bold words** then plain ones :moon: end",
+                       x=0.1, y=0.1, w=0.5, h=0.6, size=0.07), "k", {})
+    assert "(Bold)" in ops and "(words)" in ops and "(end)" in ops
+
+
+# ---- when, repeat, vars, extends, nested ------------------------------------------------------
+
+def test_when_draws_an_element_only_where_its_condition_holds():
+    table = one(type="rect", fill="red", when='deck == "B" and value > 5')
+    assert " re" in drawn(table, "k", {"deck": "B", "value": 7})[0]
+    assert " re" not in drawn(table, "k", {"deck": "A", "value": 7})[0]
+    assert " re" not in drawn(table, "k", {"deck": "B", "value": 2})[0]
+
+
+def test_repeat_over_a_list_moves_each_item_by_step_and_names_it():
+    _, im = drawn(one(type="rect", repeat="teams", step={"x": 0.25}, x=0, y=0, w=0.2,
+                      h=0.1, fill="{item.colour}"), "k",
+                  {"teams": [{"colour": "#FF0000"}, {"colour": "#0000FF"}]})
+    assert px(im, 20, 15) == (255, 0, 0) and px(im, 70, 15) == (0, 0, 255)
+    assert px(im, 120, 15) == (255, 255, 255)
+
+
+def test_vars_fill_a_text_that_the_data_wrote_with_braces():
+    ops, _ = drawn(one(type="text", text="{when}", repeat="types", vars={"type": "{item.name}"}),
+                   "k", {"when": "When {type} wins", "types": [{"name": "Herb"}]})
+    assert "(When Herb wins)" in ops
+
+
+def test_extends_replace_and_remove_by_id():
+    table = {"base": {"elements": [{"type": "rect", "id": "ground", "fill": "red"},
+                                   {"type": "circle", "id": "dot", "fill": "blue"}]},
+             "child": {"extends": "base", "replace": {"ground": {"type": "rect", "fill": "blue"}},
+                       "remove": ["dot"],
+                       "elements": [{"type": "text", "text": "x"}]}}
+    k = kinds.load(table, "t.toml")["child"]
+    assert [type(e).__name__ for e in k.elements] == ["Rect", "Text"]
+    assert k.elements[0].fill == "blue"
+
+
+def test_a_card_drawn_small_inside_another():
+    table = {"inner": {"elements": [{"type": "rect", "fill": "{tint}"}]},
+             "outer": {"elements": [{"type": "card", "kind": "inner", "x": 0.5, "y": 0.5,
+                                     "w": 0.5, "h": 0.5, "fields": {"tint": "#0000FF"}}]}}
+    _, im = drawn(table, "outer", {})
+    assert px(im, 150, 225) == (0, 0, 255) and px(im, 50, 75) == (255, 255, 255)
+
+
+def test_a_placeholder_draws_the_hatched_to_come_box():
+    table = {"k": {"placeholder": {"word": "{texts.to_come}", "ink": "red"},
+                   "elements": [{"type": "textblock", "text": "{name}"}]}}
+    face = engine(table, {"texts.to_come": "TO COME"}).face("k", {"name": Placeholder("Name")})
+    c = open_canvas(io.BytesIO(), (W, H), "t", "")
+    face.draw(c, W, H, 0)
+    ops = "\n".join(c._code)
+    assert "(TO COME)" in ops and "(Name)" in ops and "[2.5 1.5] 0 d" in ops
+
+
+# ---- validation ------------------------------------------------------------------------------
+
+ERRORS = {
+    "unknown field": ({"k": {"elements": [{"type": "rect", "fil": "red"}]}},
+                      "test.toml: kinds.k, element 1 (rect): fil: unknown field (did you mean fill?)"),
+    "unknown type": ({"k": {"elements": [{"type": "txt", "text": "a"}]}},
+                     "type: 'txt' is not an element type (did you mean text?)"),
+    "missing field": ({"k": {"elements": [{"type": "symbol"}]}},
+                      "element 1 (symbol): name: missing"),
+    "wrong value type": ({"k": {"elements": [{"type": "rect", "x": [1]}]}},
+                         "element 1 (rect): x: a list where a number or text is wanted"),
+    "misspelt kind key": ({"k": {"elemnts": []}}, "kinds.k: elemnts: unknown field (did you mean elements?)"),
+    "bad font": ({"k": {"elements": [{"type": "text", "text": "a", "font": "bolt"}]}},
+                 "font: 'bolt' is not one of regular, bold, narrow, narrow-bold (did you mean bold?)"),
+    "bad condition": ({"k": {"elements": [{"type": "rect", "when": "__import__('os')"}]}},
+                      "when: "),
+    "unknown extends": ({"k": {"extends": "bse"}, "base": {}}, "kinds.k.extends: no kind 'bse' (did you mean base?)"),
+    "extends cycle": ({"a": {"extends": "b"}, "b": {"extends": "a"}}, "cannot extend itself"),
+    "remove unknown id": ({"b": {"elements": [{"type": "rect", "id": "ground"}]},
+                           "k": {"extends": "b", "remove": ["grund"]}},
+                          "b has no element with id 'grund' (did you mean ground?)"),
+    "nested field": ({"k": {"elements": [{"type": "corners", "elements": [
+        {"type": "text", "text": "x", "sise": 1}]}]}},
+        "element 1 (corners), element 1 (text): sise: unknown field (did you mean size?)"),
+    "nested kind": ({"k": {"elements": [{"type": "card", "kind": "rul"}]}, "rule": {}},
+                    "kind: no kind 'rul' (did you mean rule?)"),
+}
+
+
+@pytest.mark.parametrize("case", ERRORS, ids=list(ERRORS))
+def test_a_layout_error_is_one_line_naming_file_kind_element_and_field(case):
+    table, words = ERRORS[case]
+    with pytest.raises(CompanionError) as e:
+        kinds.load(table, "test.toml")
+    line = e.value.line()
+    assert words in line and line.startswith("test.toml: kinds.") and "\n" not in line, line
+
+
+def test_a_value_wrong_only_for_one_card_names_the_kind_and_the_card():
+    face = engine(one(type="symbol", name="{sym}")).face("k", {"sym": "dragon"},
+                                                             label="demons/01")
+    with pytest.raises(CompanionError) as e:
+        face.draw(open_canvas(io.BytesIO(), (W, H), "t", ""), W, H, 0)
+    assert "kinds.k, card demons/01: unknown symbol 'dragon'" in e.value.line()
+
+
+# ---- digests ---------------------------------------------------------------------------------
+
+def test_a_face_digest_draws_nothing_and_follows_only_what_the_kind_names(monkeypatch):
+    table = one(type="text", text="{name} {texts.a}", colour="red")
+    e = engine(table, {"texts.a": "A", "texts.b": "B"})
+    base = e.face("k", {"name": "x"}).digest(W, H, 0)
+    monkeypatch.setattr(elements, "draw_all", lambda *a: pytest.fail("drawn for a digest"))
+    assert e.face("k", {"name": "x"}).digest(W, H, 0) == base
+    assert e.face("k", {"name": "y"}).digest(W, H, 0) != base
+    assert engine(table, {"texts.a": "A", "texts.b": "C"}).face(
+        "k", {"name": "x"}).digest(W, H, 0) == base  # texts.b is printed nowhere here
+    assert engine(table, {"texts.a": "Z", "texts.b": "B"}).face(
+        "k", {"name": "x"}).digest(W, H, 0) != base
+    assert e.face("k", {"name": "x"}).digest(W, H, 3) != base  # another bleed
+
+
+# ---- the kits: pages drawn by the engine match those drawn by hand -----------------------------
+
+def _close(a: Image.Image, b: Image.Image) -> float:
+    return ImageStat.Stat(ImageChops.difference(a, b).convert("L")).mean[0]
+
+
+@pytest.mark.parametrize("game,page", [("vengeance", 1), ("vengeance", 2), ("covenia", 1),
+                                       ("covenia", 2), ("lugvanion", 1), ("lugvanion", 2),
+                                       ("coverta", 1), ("coverta", 2)])
+def test_kit_pages_match_the_pages_drawn_before_the_engine(kits, game, page):
+    """Low-resolution pictures of representative pages, kept from before each port
+    (tests/data/pages): the engine must draw them as the hand-written faces did."""
+    folder, _ = kits(game, "a4", "en")
+    now = pdfium.PdfDocument(folder / "cards.pdf")[page - 1].render(scale=30 / 72).to_pil()
+    before = Image.open(DATA / "pages" / f"{game}-cards-{page}.png").convert("RGB")
+    assert _close(now.convert("RGB"), before) < 0.5
+
+
+def test_the_reference_in_docs_is_the_one_the_schema_writes():
+    from companion.layout import reference
+
+    assert reference.TARGET.read_text(encoding="utf-8") == reference.text(), \
+        "docs/layout-reference.md is stale: run python -m companion.layout.reference"
+    for cls in ("background", "rect", "circle", "line", "text", "textblock", "symbol",
+                "picture", "badge", "corners", "card"):
+        assert f'## `type = "{cls}"`' in reference.text()
