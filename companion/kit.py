@@ -107,10 +107,6 @@ def _check(opts: Options, game) -> None:
     if opts.flip not in FLIPS:
         raise CompanionError(f"unknown flip {shown(opts.flip)} (use {', '.join(FLIPS)})",
                              field="--flip")
-    for key in opts.only or []:
-        if key not in game.PARTS:
-            raise CompanionError(f"unknown part {shown(key)} (use {', '.join(game.PARTS)})",
-                                 field="--only")
 
 
 @dataclass
@@ -144,7 +140,14 @@ def prepare(name: str, opts: Options) -> Kit:
                   Path.cwd() if str(data_path) == "-" else Path(data_path).parent)
 
     files = game.kit(ctx)
-    only = set(opts.only or game.PARTS)
+    # The game's parts, and the components its data declares ([components]).
+    parts = list(game.PARTS) + [c.key for f in files for c in f.components
+                                if c.key not in game.PARTS]
+    for key in opts.only or []:
+        if key not in parts:
+            raise CompanionError(f"unknown part {shown(key)} (use {', '.join(parts)})",
+                                 field="--only")
+    only = set(opts.only or parts)
     for f in files:
         f.components = [c for c in f.components if c.key in only]
     files = [f for f in files if f.components]

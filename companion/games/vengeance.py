@@ -12,7 +12,7 @@ from companion.data import Fields
 from companion.draw import card, colour, symbols, text
 from companion.draw.card import Pic
 from companion.games.pictures import Kind as ArtKind, Pictures, keyed, slug
-from companion.layout.bind import Placeholder
+from companion.layout import components
 from companion.layout.face import Engine
 from companion.kit import CardFile, Component, Context
 from companion.sheets import Card, Face
@@ -61,11 +61,6 @@ class Text:
     value: str
     placeholder: bool = False
     field: str = "text"
-
-
-def engine_text(t: Text):
-    """A text as the layout engine takes it: a placeholder prints as a TO COME box."""
-    return Placeholder(t.value) if t.placeholder else t.value
 
 
 def _key(f: Fields, key: str) -> str:
@@ -417,24 +412,6 @@ def kit(ctx: Context):
         if spell_text.placeholder:
             todo_s += [f"{wn.value}: {label}: {spell_text.value}" for label, _ in slots]
 
-    # Demons are drawn by the layout engine from [kinds.demon] in the layouts file.
-    engine = Engine.of(data, lang, "vengeance")
-    dm = data.sub("demons")
-    d_name, d_action = read(dm, "name", lang), read(dm, "action", lang)
-    type_fields = [{"id": f.get("id", str), "name": f.text("name", lang),
-                    "colour": f.get("colour", str), "symbol": f.get("symbol", str)}
-                   for f in data.items("types")]
-    demons = []
-    for n in range(1, dm.get("count", int) + 1):
-        nid, pic = numbered("demon", "demons", n, dm)
-        fields = {"id": nid, "n": n, "name": engine_text(d_name),
-                  "action": engine_text(d_action), "when": dm.text("when", lang),
-                  "chains": dm.text("chains", lang), "types": type_fields}
-        demons.append(Card(title("demons"), engine.face("demon", fields, pic,
-                                                        label=f"demons/{nid}"),
-                           common, id=nid))
-    todo_d = [t.value for t in (d_name, d_action) if t.placeholder] * dm.get("count", int)
-
     gt = data.sub("gates")
     kind_t, req_t, next_t = (read(gt, k, lang) for k in ("kind", "requires", "next"))
     labels = (gt.text("requires_label", lang), gt.text("next_label", lang))
@@ -517,10 +494,9 @@ def kit(ctx: Context):
                     key=keyed(f"token-{tid}", pic))
         tokens += [Card(title("tokens"), face, face, id=tid)] * f.get("count", int)
 
-    return [
+    files = [
         CardFile("cards.pdf", [
             component("witches", witches, todo_w),
-            component("demons", demons, todo_d),
             component("spells", spells, todo_s),
             component("gates", gates, todo_g),
             component("objects", objects, []),
@@ -534,3 +510,6 @@ def kit(ctx: Context):
                  parse_size(tok.get("size", str), field="tokens.size"), tok.get("size", str),
                  stock="tokens"),
     ]
+    # What the layouts file declares in [components] (the demons), drawn by the engine.
+    components.add(files, ctx, Engine.of(data, lang, "vengeance"), {"common": common}, pics)
+    return files

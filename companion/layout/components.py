@@ -1,0 +1,145 @@
+"""Components a game's data declares, drawn by the engine: a new kind of card needs only
+its layouts file. `[components.NAME]` says which kind draws its faces, where its cards
+come from, which back they get and where they go:
+
+    [components.demons]
+    kind = "demon"                 # [kinds.demon]
+    cards = "demons"               # [demons] with count = 3 (three alike), or [[demons]]
+    with = ["types"]               # lists of the data every card may name ({item...})
+    back = "common"                # a back the game draws, or a kind of [kinds]
+    file = "cards.pdf"             # the sheet file it goes in, after the component
+    after = "witches"              # ... named here (default: last)
+    title = "demons"               # a key of [titles] (default: NAME)
+
+A card's fields are its entry's values in the build's language (a `{ placeholder = ... }`
+one a TO COME box, listed in the print guide), with `id` (its own, or its number 01, 02,
+...), `n` (its number from 1) and the `with` lists."""
+
+import re
+
+from companion.errors import CompanionError
+from companion.layout.bind import Placeholder
+from companion.sheets import Card, Face
+
+KEYS = {"kind", "cards", "with", "back", "file", "after", "title"}
+
+
+def fields_of(value, lang: str, f=None, key: str = ""):
+    """A data value as the engine reads it: texts in `lang`, placeholders, lists and
+    tables converted item by item."""
+    if isinstance(value, dict):
+        if "placeholder" in value and len(value) == 1:
+            inner = value["placeholder"]
+            return Placeholder(_text(inner, lang, f, key))
+        if value and all(isinstance(v, str) and re.fullmatch(r"[a-z]{2,3}", k)
+                         for k, v in value.items()):  # { en = ..., fr = ... }
+            return _text(value, lang, f, key)
+        return {k: fields_of(v, lang, f, k) for k, v in value.items()}
+    if isinstance(value, list):
+        return [fields_of(v, lang, f, key) for v in value]
+    return value
+
+
+def _text(value, lang: str, f, key: str) -> str:
+    from companion.data import Fields
+
+    return Fields({"t": value}, getattr(f, "source", ""), key).text("t", lang)
+
+
+def add(files: list, ctx, engine, backs: dict[str, Face], pics=None) -> None:
+    """Puts every component [components] declares into `files` (the game's CardFiles)."""
+    if "components" not in ctx.data.table:
+        return
+    comps = ctx.data.sub("components")
+    for name in comps.table:
+        spec = comps.sub(name)
+        unknown = set(spec.table) - KEYS
+        if unknown:
+            bad = sorted(unknown)[0]
+            raise spec.error(bad, f"unknown key (keys: {', '.join(sorted(KEYS))})")
+        _add_one(files, ctx, engine, backs, pics, name, spec)
+
+
+def _add_one(files, ctx, engine, backs, pics, name: str, spec) -> None:
+    from companion.kit import CardFile, Component
+
+    data, lang = ctx.data, ctx.lang
+    kind = spec.get("kind", str)
+    if kind not in engine.kinds:
+        raise spec.error("kind", f"no kind {kind!r} in [kinds] (kinds: "
+                                 f"{', '.join(engine.kinds) or 'none'})")
+    source_key = spec.get("cards", str, name)
+    if source_key not in data.table:
+        raise spec.error("cards", f"no table or list [{source_key}] in the data")
+    shared = {}
+    for key in spec.get("with", list, []):
+        if key not in data.table:
+            raise spec.error("with", f"no list [{key}] in the data")
+        shared[key] = fields_of(data.table[key], lang, data, key)
+    titles = data.sub("titles") if "titles" in data.table else None
+    title_key = spec.get("title", str, name)
+    title = titles.text(title_key, lang) if titles is not None and title_key in titles.table \
+        else name
+    back = _back(spec, engine, backs, name)
+    cards, todo = [], []
+    for n, entry, f in _entries(data, source_key):
+        values = {k: fields_of(v, lang, f, k) for k, v in entry.items()
+                  if k not in ("count", "qty")}
+        cid = str(entry.get("id", f"{n:02d}"))
+        card_fields = {**values, **shared, "id": cid, "n": n}
+        pic = None
+        if pics is not None and kind in pics.kinds:
+            pic = pics.pic(kind, f"{name}/{cid}", {k: card_fields[k] for k in
+                                                    pics.kinds[kind].fields}, f)
+        face = engine.face(kind, card_fields, pic, label=f"{name}/{cid}")
+        copies = entry.get("qty", 1) if isinstance(entry.get("qty", 1), int) else 1
+        cards += [Card(title, face, back, id=cid)] * copies
+        todo += [str(v) for v in values.values() if isinstance(v, Placeholder)] * copies
+    component = Component(name, name, title, len(cards), cards, todo)
+    _place(files, spec, component, ctx)
+
+
+def _entries(data, key: str):
+    """(n, entry table, its Fields) for each card: a list gives one card an entry, a
+    table with `count` gives that many cards alike."""
+    value = data.table[key]
+    if isinstance(value, list):
+        for i, f in enumerate(data.items(key), 1):
+            yield i, f.table, f
+        return
+    f = data.sub(key)
+    for n in range(1, f.get("count", int, 1) + 1):
+        yield n, f.table, f
+
+
+def _back(spec, engine, backs: dict, name: str):
+    if "back" not in spec.table:
+        return None
+    back = spec.get("back", str)
+    if back in backs:
+        return backs[back]
+    if back in engine.kinds:
+        return engine.face(back, {"id": back}, key=f"back-{back}", label=f"{name}/back")
+    raise spec.error("back", f"no back {back!r} (the game's: {', '.join(backs) or 'none'}; "
+                             f"or a kind of [kinds])")
+
+
+def _place(files: list, spec, component, ctx) -> None:
+    from companion.kit import CardFile
+
+    path = spec.get("file", str, "cards.pdf")
+    target = next((f for f in files if isinstance(f, CardFile) and f.path == path), None)
+    if target is None:
+        target = CardFile(path, [], ctx.card, ctx.card_name)
+        files.append(target)
+    after = spec.get("after", str, None)
+    ids = [c.id for c in target.components]
+    if component.id in ids:
+        raise CompanionError(f"components.{component.id}: {path} has a component of that "
+                             "name already", source=ctx.data.source)
+    if after is None:
+        target.components.append(component)
+    elif after in ids:
+        target.components.insert(ids.index(after) + 1, component)
+    else:
+        raise spec.error("after", f"no component {after!r} in {path} (have {', '.join(ids)})")

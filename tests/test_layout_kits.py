@@ -1,0 +1,111 @@
+"""Kinds and components declared in a game's layouts file (issue 21): a new kind of card
+touches no Python file. Shown on a copy of Vengeance's data (`companion init`): an "omen"
+kind and its cards added in the data alone print on their own sheets, with their back, in
+the manifest; the copy carries the whole layout of the demon card, whose elements a
+designer moves or removes there; a wrong component is one line naming its key."""
+
+import json
+import re
+
+import pytest
+
+from tests.pdfs import page_texts
+
+OMENS = '''
+[components.omens]
+kind = "omen"
+cards = "omens"
+back = "common"
+after = "demons"
+
+[[omens]]
+id = "eclipse"
+title = { en = "Eclipse", fr = "Éclipse" }
+text = { en = "Every witch **discards** one :leaf: herb.", fr = "Chaque sorcière **défausse** une :leaf: herbe." }
+qty = 2
+
+[[omens]]
+id = "comet"
+title = { en = "Comet", fr = "Comète" }
+text = { placeholder = { en = "Omen text to come", fr = "Texte du présage à venir" } }
+
+[kinds.omen]
+extends = "demon"
+remove = ["name", "type-symbol", "type-when", "type-action", "chain", "chains"]
+[[kinds.omen.elements]]
+type = "text"
+text = "{title}"
+upper = true
+x = 0.5
+y = 0.22
+size = 0.08
+font = "bold"
+max_w = 0.8
+field = "omens.title"
+[[kinds.omen.elements]]
+type = "textblock"
+text = "{text}"
+x = 0.1
+y = 0.35
+w = 0.8
+h = 0.4
+size = 0.06
+field = "omens.text"
+'''
+
+
+@pytest.fixture
+def copy(tmp_path, cli):
+    r = cli("init", "vengeance", str(tmp_path / "v"))
+    assert r.code == 0, r.err
+    return tmp_path / "v" / "vengeance.toml"
+
+
+def test_a_new_kind_and_its_cards_from_the_data_alone(copy, cli, tmp_path):
+    copy.write_text(copy.read_text(encoding="utf-8") + OMENS, encoding="utf-8")
+    out = tmp_path / "kit"
+    r = cli("build", "vengeance", "--data", str(copy), "--out", str(out), "--only",
+            "demons,omens")
+    assert r.code == 0, r.err
+    m = json.loads((out / "manifest.json").read_text())
+    ids = [c["id"] for c in m["cards"]]
+    assert ids == ["demons/01", "demons/02", "demons/03", "omens/eclipse", "omens/eclipse-2",
+                   "omens/comet"]
+    text = "\n".join(page_texts(out / "cards.pdf"))
+    assert "ECLIPSE" in text and "discards" in text and "COMET" in text
+    assert "Omen text to come" in text  # a placeholder prints in its TO COME box
+    assert "Omen text to come" in (out / "print-guide.txt").read_text()
+
+
+def test_the_copy_holds_the_demons_whole_layout_and_an_edit_moves_it(copy, cli, tmp_path):
+    text = copy.read_text(encoding="utf-8")
+    assert "[kinds.demon]" in text and "[components.demons]" in text
+    assert text.count("[[kinds.demon.elements]]") >= 10
+    moved = text.replace('id = "emblem"\ntype = "symbol"\nname = "horns"',
+                         'id = "emblem"\ntype = "symbol"\nname = "sun"')
+    assert moved != text
+    copy.write_text(moved, encoding="utf-8")
+    out = tmp_path / "kit"
+    assert cli("build", "vengeance", "--data", str(copy), "--out", str(out), "--only",
+               "demons").code == 0
+    before = tmp_path / "before"
+    assert cli("build", "vengeance", "--out", str(before), "--only", "demons").code == 0
+    digests = lambda folder: [c["front"] for c in json.loads(  # noqa: E731
+        (folder / "manifest.json").read_text())["cards"]]
+    assert digests(out) != digests(before)
+
+
+@pytest.mark.parametrize("extra,words", [
+    ('[components.omens]\nkind = "omen"\n', "components.omens.kind: no kind 'omen'"),
+    ('[components.omens]\nkind = "demon"\nkard = "x"\n', "components.omens.kard: unknown key"),
+    ('[components.omens]\nkind = "demon"\ncards = "demons"\nafter = "wiches"\n',
+     "components.omens.after: no component 'wiches'"),
+    ('[components.omens]\nkind = "demon"\ncards = "omens"\n',
+     "components.omens.cards: no table or list [omens]"),
+])
+def test_a_wrong_component_is_one_line_naming_its_key(copy, cli, tmp_path, extra, words):
+    copy.write_text(copy.read_text(encoding="utf-8") + "\n" + extra, encoding="utf-8")
+    r = cli("build", "vengeance", "--data", str(copy), "--out", str(tmp_path / "kit"))
+    assert r.code == 2, r.err
+    assert words in r.err and len(r.err.strip().splitlines()) == 1, r.err
+    assert not (tmp_path / "kit").exists()
