@@ -14,6 +14,9 @@ EVIL = "<img src=x onerror=alert(1)>"
 @pytest.fixture(scope="module")
 def browser():
     chromium = needs.tool("chromium")  # Debian's; .ci/run installs it
+    # Every expectation waits on an event; on a loaded machine (the whole suite with a
+    # build beside it) an answer can take far longer than playwright's 5 s default.
+    expect.set_options(timeout=20_000)
     with sync_playwright() as p:
         b = p.chromium.launch(executable_path=chromium, args=[
             "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",

@@ -117,6 +117,7 @@
   // after the table acted), it is sent again with the same key, and the table answers as
   // it did the first time: nothing is done twice, and the phone can say it is done.
   var RESEND_MS = [300, 1000, 2000, 4000, 8000, 15000];
+  var READ_TRIES = 3;  // a read: three more tries, 3.3 s in all
 
   function request(method, path, body, headers) {
     headers = Object.assign({}, headers || {});
@@ -129,7 +130,10 @@
         init.body = JSON.stringify(body);
       }
       return fetch(api + path, init).then(answered, function () {
-        if (method === "GET" || tries >= RESEND_MS.length) {
+        // No answer: a change is sent again with its key (kept by the table, so never
+        // done twice); a read is tried a few times too (a kept-alive connection the
+        // server closed as the phone reused it fails once, and nothing else reads again).
+        if (tries >= (method === "GET" ? READ_TRIES : RESEND_MS.length)) {
           var e = new Error(t("no_answer")); e.status = 0; throw e;
         }
         return new Promise(function (resolve) {
