@@ -294,34 +294,6 @@ def spell_front(c, w, h, bleed, *, witch: Text, slots: list[tuple[str, Text]], c
                align="center", field="spells.tokens")
 
 
-def gate_front(c, w, h, bleed, *, n: int, kind: Text, requires: Text, nxt: Text, labels: tuple,
-               look: Look, pic: Pic | None = None):
-    if not card.picture_ground(c, w, h, bleed, pic):
-        _framed(c, w, h, bleed, look, look.night)
-    roman = "I II III IV V VI VII VIII IX X".split()[n - 1] if n <= 10 else str(n)
-    _corners(c, w, h, roman, look.night, look)
-    if not card.picture_window(c, w, h, bleed, pic, edge=look.night):
-        c.setFillColor(look.night)
-        symbols.draw(c, "gate", w / 2, h * 0.8, 0.1 * w)
-    _slot(c, kind, 0.12 * w, h * 0.7, 0.76 * w, 0.1 * h, look, 0.045 * w)
-    c.setFillColor(look.ink)
-    text.line(c, labels[0], 0.12 * w, h * 0.55, "bold", 0.045 * w, max_w=0.76 * w,
-              field="gates.requires_label")
-    _slot(c, requires, 0.12 * w, h * 0.535, 0.76 * w, 0.18 * h, look, 0.045 * w)
-    c.setFillColor(look.ink)
-    text.line(c, labels[1], 0.12 * w, h * 0.31, "bold", 0.045 * w, max_w=0.76 * w,
-              field="gates.next_label")
-    _slot(c, nxt, 0.12 * w, h * 0.295, 0.76 * w, 0.12 * h, look, 0.045 * w)
-
-
-def solo_front(c, w, h, bleed, *, n: int, body: Text, look: Look, pic: Pic | None = None):
-    if not card.picture_ground(c, w, h, bleed, pic):
-        _framed(c, w, h, bleed, look, look.night)
-    card.picture_window(c, w, h, bleed, pic)
-    _title(c, w, h, look, f"{look.words['solo']} {n}", "texts.solo", y=0.12)
-    _slot(c, body, 0.12 * w, h * 0.78, 0.76 * w, 0.55 * h, look, 0.055 * w)
-
-
 def aid_face(c, w, h, bleed, *, title: str, lines: list[str], look: Look, side: str,
              pic: Pic | None = None):
     """Either side of the aid card."""
@@ -412,18 +384,6 @@ def kit(ctx: Context):
         if spell_text.placeholder:
             todo_s += [f"{wn.value}: {label}: {spell_text.value}" for label, _ in slots]
 
-    gt = data.sub("gates")
-    kind_t, req_t, next_t = (read(gt, k, lang) for k in ("kind", "requires", "next"))
-    labels = (gt.text("requires_label", lang), gt.text("next_label", lang))
-    gates = []
-    for n in range(1, gt.get("count", int) + 1):
-        nid, pic = numbered("gate", "gates", n, gt)
-        gates.append(Card(title("gates"),
-                          Face(partial(gate_front, n=n, kind=kind_t, requires=req_t, nxt=next_t,
-                                       labels=labels, look=look, pic=pic)), common, id=nid))
-    todo_g = [f"{n}: {t.value}" for n in range(1, gt.get("count", int) + 1)
-              for t in (kind_t, req_t, next_t) if t.placeholder]
-
     violet = plain(title("objects"), "leaf", "titles.objects", fill=look.violet,
                    key="back-ritual", back_name="ritual")
     golden = plain(title("transitory"), "flask", "titles.transitory", fill=look.golden,
@@ -464,15 +424,6 @@ def kit(ctx: Context):
                                               order=w["incantation_order"], key="incantation",
                                               pic=pic)), inc_back, id=nid))
 
-    so = data.sub("solo")
-    solo_t = read(so, "text", lang)
-    solo = []
-    for n in range(1, so.get("count", int) + 1):
-        nid, pic = numbered("solo", "solo", n, so)
-        solo.append(Card(title("solo"), Face(partial(solo_front, n=n, body=solo_t, look=look,
-                                                     pic=pic)), common, id=nid))
-    todo_solo = [solo_t.value] * so.get("count", int) if solo_t.placeholder else []
-
     aid = data.sub("aid")
 
     def side(s):
@@ -498,18 +449,17 @@ def kit(ctx: Context):
         CardFile("cards.pdf", [
             component("witches", witches, todo_w),
             component("spells", spells, todo_s),
-            component("gates", gates, todo_g),
             component("objects", objects, []),
             component("transitory", transitory, []),
             component("artifacts", artifacts, []),
             component("incantations", incantations, []),
-            component("solo", solo, todo_solo),
             component("aids", aids, []),
         ], ctx.card, ctx.card_name),
         CardFile("tokens.pdf", [component("tokens", tokens, [])],
                  parse_size(tok.get("size", str), field="tokens.size"), tok.get("size", str),
                  stock="tokens"),
     ]
-    # What the layouts file declares in [components] (the demons), drawn by the engine.
+    # What the layouts file declares in [components] (demons, gates, solo cards), drawn
+    # by the engine from [kinds].
     components.add(files, ctx, Engine.of(data, lang, "vengeance"), {"common": common}, pics)
     return files

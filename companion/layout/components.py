@@ -10,18 +10,21 @@ come from, which back they get and where they go:
     file = "cards.pdf"             # the sheet file it goes in, after the component
     after = "witches"              # ... named here (default: last)
     title = "demons"               # a key of [titles] (default: NAME)
+    todo = "{n}: {note}"           # how the print guide lists a text still to come
 
 A card's fields are its entry's values in the build's language (a `{ placeholder = ... }`
 one a TO COME box, listed in the print guide), with `id` (its own, or its number 01, 02,
-...), `n` (its number from 1) and the `with` lists."""
+...), `n` (its number from 1), `roman` (n in Roman numerals) and the `with` lists."""
 
 import re
 
+from companion import templates
 from companion.errors import CompanionError
 from companion.layout.bind import Placeholder
 from companion.sheets import Card, Face
 
-KEYS = {"kind", "cards", "with", "back", "file", "after", "title"}
+KEYS = {"kind", "cards", "with", "back", "file", "after", "title", "todo"}
+ROMAN = "I II III IV V VI VII VIII IX X XI XII XIII XIV XV XVI XVII XVIII XIX XX".split()
 
 
 def fields_of(value, lang: str, f=None, key: str = ""):
@@ -81,12 +84,14 @@ def _add_one(files, ctx, engine, backs, pics, name: str, spec) -> None:
     title = titles.text(title_key, lang) if titles is not None and title_key in titles.table \
         else name
     back = _back(spec, engine, backs, name)
+    todo_form = spec.get("todo", str, "{note}")
     cards, todo = [], []
     for n, entry, f in _entries(data, source_key):
         values = {k: fields_of(v, lang, f, k) for k, v in entry.items()
                   if k not in ("count", "qty")}
         cid = str(entry.get("id", f"{n:02d}"))
-        card_fields = {**values, **shared, "id": cid, "n": n}
+        card_fields = {**values, **shared, "id": cid, "n": n,
+                       "roman": ROMAN[n - 1] if n <= len(ROMAN) else str(n)}
         pic = None
         if pics is not None and kind in pics.kinds:
             pic = pics.pic(kind, f"{name}/{cid}", {k: card_fields[k] for k in
@@ -94,7 +99,8 @@ def _add_one(files, ctx, engine, backs, pics, name: str, spec) -> None:
         face = engine.face(kind, card_fields, pic, label=f"{name}/{cid}")
         copies = entry.get("qty", 1) if isinstance(entry.get("qty", 1), int) else 1
         cards += [Card(title, face, back, id=cid)] * copies
-        todo += [str(v) for v in values.values() if isinstance(v, Placeholder)] * copies
+        todo += [templates.expand(todo_form, {"n": n, "id": cid, "note": str(v)})
+                 for v in values.values() if isinstance(v, Placeholder)] * copies
     component = Component(name, name, title, len(cards), cards, todo)
     _place(files, spec, component, ctx)
 
