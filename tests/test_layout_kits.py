@@ -109,3 +109,19 @@ def test_a_wrong_component_is_one_line_naming_its_key(copy, cli, tmp_path, extra
     assert r.code == 2, r.err
     assert words in r.err and len(r.err.strip().splitlines()) == 1, r.err
     assert not (tmp_path / "kit").exists()
+
+
+def test_a_copy_made_before_kinds_and_components_still_builds_every_card(copy, cli, tmp_path):
+    """An older `companion init` copy has no [kinds] or [components]: the bundled game's
+    draw its demons, gates and solo cards, so none goes missing."""
+    text = copy.read_text(encoding="utf-8")
+    start = text.index("# ---- card kinds drawn by the layout engine")
+    end = text.index("[layout.gate]")
+    copy.write_text(text[:start] + text[end:], encoding="utf-8")
+    assert "[components." not in copy.read_text(encoding="utf-8")
+    out = tmp_path / "kit"
+    r = cli("build", "vengeance", "--data", str(copy), "--out", str(out))
+    assert r.code == 0, r.err
+    counts = {c["id"]: c["count"] for f in json.loads((out / "manifest.json").read_text())[
+        "files"] for c in f["components"]}
+    assert counts["demons"] == 3 and counts["gates"] == 8 and counts["solo"] == 6

@@ -461,5 +461,6 @@ def kit(ctx: Context):
     ]
     # What the layouts file declares in [components] (demons, gates, solo cards), drawn
     # by the engine from [kinds].
-    components.add(files, ctx, Engine.of(data, lang, "vengeance"), {"common": common}, pics)
+    components.add(files, ctx, Engine.of(data, lang, "vengeance"), {"common": common}, pics,
+                   "vengeance")
     return files

@@ -49,24 +49,46 @@ def _text(value, lang: str, f, key: str) -> str:
     return Fields({"t": value}, getattr(f, "source", ""), key).text("t", lang)
 
 
-def add(files: list, ctx, engine, backs: dict[str, Face], pics=None) -> None:
-    """Puts every component [components] declares into `files` (the game's CardFiles)."""
-    if "components" not in ctx.data.table:
+def add(files: list, ctx, engine, backs: dict[str, Face], pics=None,
+        game: str | None = None) -> None:
+    """Puts every component [components] declares into `files` (the game's CardFiles).
+    A data file written before [components] existed (an older `companion init` copy)
+    gets the bundled game's, and any card table it lacks, the bundled one."""
+    data = ctx.data
+    if "components" not in data.table and game is not None:
+        data = _with_bundled(data, game)
+    if "components" not in data.table:
         return
-    comps = ctx.data.sub("components")
+    comps = data.sub("components")
     for name in comps.table:
         spec = comps.sub(name)
         unknown = set(spec.table) - KEYS
         if unknown:
             bad = sorted(unknown)[0]
             raise spec.error(bad, f"unknown key (keys: {', '.join(sorted(KEYS))})")
-        _add_one(files, ctx, engine, backs, pics, name, spec)
+        _add_one(files, ctx, data, engine, backs, pics, name, spec)
 
 
-def _add_one(files, ctx, engine, backs, pics, name: str, spec) -> None:
+def _with_bundled(data, game: str):
+    """`data` with the bundled game's [components] and the card tables they name that
+    `data` lacks."""
+    from companion import paths
+    from companion.data import Fields, load_toml
+
+    bundled = load_toml(paths.layout(f"{game}.toml"))
+    table = dict(data.table)
+    table["components"] = bundled.get("components", {})
+    for spec in table["components"].values():
+        for key in [spec.get("cards")] + list(spec.get("with", [])):
+            if key and key not in table and key in bundled:
+                table[key] = bundled[key]
+    return Fields(table, data.source, data.path)
+
+
+def _add_one(files, ctx, data, engine, backs, pics, name: str, spec) -> None:
     from companion.kit import CardFile, Component
 
-    data, lang = ctx.data, ctx.lang
+    lang = ctx.lang
     kind = spec.get("kind", str)
     if kind not in engine.kinds:
         raise spec.error("kind", f"no kind {kind!r} in [kinds] (kinds: "
