@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from companion.errors import CompanionError, shown
-from companion.templates import MAX_WIDTH, TemplateError, expand  # noqa: F401 (art's templates)
+from companion.templates import TemplateError, expand
 
 KEYS = ("art", "art_fit", "art_anchor")  # what any entry that makes cards may take
 FITS = ("cover", "contain", "stretch")

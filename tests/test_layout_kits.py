@@ -5,7 +5,6 @@ the manifest; the copy carries the whole layout of the demon card, whose element
 designer moves or removes there; a wrong component is one line naming its key."""
 
 import json
-import re
 
 import pytest
 

@@ -169,19 +169,6 @@ def _slot(c, t: Text, x, top, w, h, look: Look, size: float, align: str = "cente
                "narrow", size * 0.8, align="center", field=t.field)
 
 
-def _corners(c, w, h, label: str, fill: Color, look: Look) -> None:
-    """A number in the top-left corner and, turned, in the bottom-right."""
-    for turned in (False, True):
-        c.saveState()
-        if turned:
-            c.translate(w, h)
-            c.rotate(180)
-        c.setFillColor(fill)
-        text.line(c, label, 0.15 * w, h - 0.15 * h, "narrow-bold", 0.17 * w, align="center",
-                  max_w=0.2 * w, field="number")
-        c.restoreState()
-
-
 # ---- faces ---------------------------------------------------------------------------
 
 def object_front(c, w, h, bleed, *, kind: Kind, look: Look, transitory: bool,
@@ -209,27 +196,6 @@ def object_front(c, w, h, bleed, *, kind: Kind, look: Look, transitory: bool,
     if transitory:
         text.block(c, look.words["transitory_note"], 0.2 * w, h * 0.2, 0.6 * w, 0.08 * h,
                    "narrow", 0.04 * w, align="center", field="texts.transitory_note")
-
-
-def numbered_front(c, w, h, bleed, *, n: int, look: Look, fill: Color, title: str, symbol: str,
-                   body: str, order: str, key: str, pic: Pic | None = None):
-    """An artifact or incantation: its number in two corners, what it does, when it acts.
-    `key` is its words' prefix in [texts] ("artifact" or "incantation")."""
-    if not card.picture_ground(c, w, h, bleed, pic):
-        _framed(c, w, h, bleed, look, fill)
-    _corners(c, w, h, str(n), fill, look)
-    _title(c, w, h, look, title, f"texts.{key}", y=0.25, size=0.075, ink=fill)
-    if not card.picture_window(c, w, h, bleed, pic, edge=fill):
-        c.setFillColor(colour.mix(look.paper, fill, 0.12))
-        c.circle(w / 2, h * 0.55, 0.17 * w, stroke=0, fill=1)
-        c.setFillColor(fill)
-        symbols.draw(c, symbol, w / 2, h * 0.55, 0.12 * w)
-    c.setFillColor(look.ink)
-    text.block(c, body, 0.1 * w, h * 0.39, 0.8 * w, 0.14 * h, "regular", 0.05 * w,
-               align="center", field=f"texts.{key}_text")
-    c.setFillColor(colour.mix(look.ink, look.paper, 0.35))
-    text.block(c, order, 0.08 * w, h * 0.23, 0.64 * w, 0.14 * h, "narrow", 0.042 * w,
-               field=f"texts.{key}_order")
 
 
 def witch_front(c, w, h, bleed, *, name: Text, epithet: Text, quote: Text, look: Look,
@@ -404,25 +370,8 @@ def kit(ctx: Context):
 
     art_back = plain(w["artifact"], "book", "texts.artifact", fill=look.artifact,
                      key="back-artifact", back_name="artifact")
-    artifacts = []
-    for n in range(1, 14):
-        nid, pic = numbered("artifact", "artifacts", n)
-        artifacts.append(Card(title("artifacts"),
-                              Face(partial(numbered_front, n=n, look=look, fill=look.artifact,
-                                           title=w["artifact"], symbol="book",
-                                           body=w["artifact_text"], order=w["artifact_order"],
-                                           key="artifact", pic=pic)), art_back, id=nid))
     inc_back = plain(w["incantation"], "star", "texts.incantation", fill=look.incantation,
                      key="back-incantation", back_name="incantation")
-    incantations = []
-    for n in range(1, 14):
-        nid, pic = numbered("incantation", "incantations", n)
-        incantations.append(Card(title("incantations"),
-                                 Face(partial(numbered_front, n=n, look=look,
-                                              fill=look.incantation, title=w["incantation"],
-                                              symbol="star", body=w["incantation_text"],
-                                              order=w["incantation_order"], key="incantation",
-                                              pic=pic)), inc_back, id=nid))
 
     aid = data.sub("aid")
 
@@ -451,8 +400,6 @@ def kit(ctx: Context):
             component("spells", spells, todo_s),
             component("objects", objects, []),
             component("transitory", transitory, []),
-            component("artifacts", artifacts, []),
-            component("incantations", incantations, []),
             component("aids", aids, []),
         ], ctx.card, ctx.card_name),
         CardFile("tokens.pdf", [component("tokens", tokens, [])],
@@ -461,6 +408,6 @@ def kit(ctx: Context):
     ]
     # What the layouts file declares in [components] (demons, gates, solo cards), drawn
     # by the engine from [kinds].
-    components.add(files, ctx, Engine.of(data, lang, "vengeance"), {"common": common}, pics,
-                   "vengeance")
+    backs = {"common": common, "artifact": art_back, "incantation": inc_back}
+    components.add(files, ctx, Engine.of(data, lang, "vengeance"), backs, pics, "vengeance")
     return files

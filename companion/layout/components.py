@@ -11,6 +11,7 @@ come from, which back they get and where they go:
     after = "witches"              # ... named here (default: last)
     title = "demons"               # a key of [titles] (default: NAME)
     todo = "{n}: {note}"           # how the print guide lists a text still to come
+    art = "demon"                  # its pictures' kind ([layout.KIND] art; default: kind)
 
 A card's fields are its entry's values in the build's language (a `{ placeholder = ... }`
 one a TO COME box, listed in the print guide), with `id` (its own, or its number 01, 02,
@@ -23,7 +24,7 @@ from companion.errors import CompanionError
 from companion.layout.bind import Placeholder
 from companion.sheets import Card, Face
 
-KEYS = {"kind", "cards", "with", "back", "file", "after", "title", "todo"}
+KEYS = {"kind", "cards", "with", "back", "file", "after", "title", "todo", "art"}
 ROMAN = "I II III IV V VI VII VIII IX X XI XII XIII XIV XV XVI XVII XVIII XIX XX".split()
 
 
@@ -86,7 +87,7 @@ def _with_bundled(data, game: str):
 
 
 def _add_one(files, ctx, data, engine, backs, pics, name: str, spec) -> None:
-    from companion.kit import CardFile, Component
+    from companion.kit import Component
 
     lang = ctx.lang
     kind = spec.get("kind", str)
@@ -107,6 +108,7 @@ def _add_one(files, ctx, data, engine, backs, pics, name: str, spec) -> None:
         else name
     back = _back(spec, engine, backs, name)
     todo_form = spec.get("todo", str, "{note}")
+    art_kind = spec.get("art", str, kind)
     cards, todo = [], []
     for n, entry, f in _entries(data, source_key):
         values = {k: fields_of(v, lang, f, k) for k, v in entry.items()
@@ -115,9 +117,9 @@ def _add_one(files, ctx, data, engine, backs, pics, name: str, spec) -> None:
         card_fields = {**values, **shared, "id": cid, "n": n,
                        "roman": ROMAN[n - 1] if n <= len(ROMAN) else str(n)}
         pic = None
-        if pics is not None and kind in pics.kinds:
-            pic = pics.pic(kind, f"{name}/{cid}", {k: card_fields[k] for k in
-                                                    pics.kinds[kind].fields}, f)
+        if pics is not None and art_kind in pics.kinds:
+            pic = pics.pic(art_kind, f"{name}/{cid}", {k: card_fields[k] for k in
+                                                        pics.kinds[art_kind].fields}, f)
         face = engine.face(kind, card_fields, pic, label=f"{name}/{cid}")
         copies = entry.get("qty", 1) if isinstance(entry.get("qty", 1), int) else 1
         cards += [Card(title, face, back, id=cid)] * copies

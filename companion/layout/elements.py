@@ -147,7 +147,7 @@ def _text(d: Drawing, el: schema.Text, scope) -> None:
     d.c.setFillColor(d.colour(el.colour, scope))
     markup.line(d.c, value, d.x(el.x, scope), d.y(el.y, scope), el.font, d.x(el.size, scope),
                 align=el.align, max_w=None if el.max_w is None else d.x(el.max_w, scope),
-                field=el.field)
+                field=_field(el.field, scope))
 
 
 def _textblock(d: Drawing, el: schema.TextBlock, scope) -> None:
@@ -155,11 +155,16 @@ def _textblock(d: Drawing, el: schema.TextBlock, scope) -> None:
     x, top, w = d.x(el.x, scope), d.y(el.y, scope), d.x(el.w, scope)
     h, size = bind.length(el.h, d.h, scope), d.x(el.size, scope)
     if isinstance(value, Placeholder):
-        _placeholder(d, value.note, x, top, w, h, size, el.field, scope)
+        _placeholder(d, value.note, x, top, w, h, size, _field(el.field, scope), scope)
         return
     d.c.setFillColor(d.colour(el.colour, scope))
     markup.block(d.c, value, x, top, w, h, el.font, size, align=el.align, leading=el.leading,
-                 field=el.field)
+                 field=_field(el.field, scope))
+
+
+def _field(name: str | None, scope: dict) -> str | None:
+    """The data key a text prints, for the text-limit reports ("texts.{words}_text")."""
+    return None if name is None else str(bind.text(name, scope, again=False))
 
 
 def _placeholder(d: Drawing, note: str, x, top, w, h, size, field_name, scope) -> None:
@@ -220,7 +225,7 @@ def _badge(d: Drawing, el: schema.Badge, scope) -> None:
     size = d.x(el.size, scope)
     c.setFillColor(d.colour(el.colour, scope))
     markup.line(c, str(bind.text(el.text, scope)), x, y - size * 0.35, el.font, size,
-                align="center", max_w=1.6 * r, field=el.field)
+                align="center", max_w=1.6 * r, field=_field(el.field, scope))
 
 
 def _corners(d: Drawing, el: schema.Corners, scope) -> None:
