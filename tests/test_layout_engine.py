@@ -69,7 +69,7 @@ def test_a_circle_a_line_and_a_dash():
     ops, im = drawn({"k": {"elements": [
         {"type": "circle", "x": 0.5, "y": 0.5, "r": 0.1, "fill": "blue"},
         {"type": "line", "x1": 0, "y1": 0.1, "x2": 1, "y2": 0.1, "stroke": "red",
-         "stroke_width": 2, "dash": [3, 1]}]}}, "k", {})
+         "stroke_width": "2pt", "dash": [3, 1]}]}}, "k", {})
     assert px(im, 100, 150) == (0, 0, 255) and px(im, 100, 110) == (255, 255, 255)
     assert "[3 1] 0 d" in ops and "0 270 m 200 270 l" in ops
 

@@ -171,33 +171,6 @@ def _slot(c, t: Text, x, top, w, h, look: Look, size: float, align: str = "cente
 
 # ---- faces ---------------------------------------------------------------------------
 
-def object_front(c, w, h, bleed, *, kind: Kind, look: Look, transitory: bool,
-                 pic: Pic | None = None):
-    if not card.picture_ground(c, w, h, bleed, pic):
-        _framed(c, w, h, bleed, look, look.golden if transitory else kind.colour)
-    if transitory:  # a golden frame with the type's colour inside it
-        c.setStrokeColor(kind.colour)
-        c.setLineWidth(0.02 * w)
-        inset = look.frame * w * 1.6
-        c.roundRect(inset, inset, w - 2 * inset, h - 2 * inset, inset, stroke=1, fill=0)
-    _title(c, w, h, look, kind.name, "types.name", y=0.12, size=0.1, ink=kind.colour)
-    if not card.picture_window(c, w, h, bleed, pic, edge=kind.colour):
-        c.setFillColor(colour.mix(look.paper, kind.colour, 0.12))
-        c.circle(w / 2, h * 0.5, 0.3 * w, stroke=0, fill=1)
-    c.setFillColor(kind.colour)
-    if pic is None:
-        symbols.draw(c, kind.symbol, w / 2, h * 0.5, 0.24 * w)
-    for x, y in ((0.14, 0.1), (0.86, 0.1), (0.14, 0.9), (0.86, 0.9)):
-        symbols.draw(c, kind.symbol, x * w, y * h, 0.045 * w)
-    c.setFillColor(look.ink)
-    tag = "transitory_tag" if transitory else "ritual_tag"
-    text.line(c, look.words[tag], w / 2, h * 0.22, "bold", 0.055 * w, align="center",
-              max_w=0.66 * w, field=f"texts.{tag}")
-    if transitory:
-        text.block(c, look.words["transitory_note"], 0.2 * w, h * 0.2, 0.6 * w, 0.08 * h,
-                   "narrow", 0.04 * w, align="center", field="texts.transitory_note")
-
-
 def witch_front(c, w, h, bleed, *, name: Text, epithet: Text, quote: Text, look: Look,
                 pic: Pic | None = None):
     if not card.picture_ground(c, w, h, bleed, pic):
@@ -302,7 +275,6 @@ def token_face(c, w, h, bleed, *, look: Look, symbol: str, label: str,
 def kit(ctx: Context):
     data, lang = ctx.data, ctx.lang
     look = _look(ctx)
-    kinds = _kinds(ctx)
     name = data.sub("game").get("name", str)
     titles = data.sub("titles")
     title = lambda k: titles.text(k, lang)  # noqa: E731
@@ -354,19 +326,6 @@ def kit(ctx: Context):
                    key="back-ritual", back_name="ritual")
     golden = plain(title("transitory"), "flask", "titles.transitory", fill=look.golden,
                    key="back-transitory", back_name="transitory", ink=look.night)
-    types = {f.get("id", str): f for f in data.items("types")}
-    objects, transitory = [], []
-    for k in kinds:
-        pic = pics.pic("object", f"objects/{k.id}", {"id": k.id, "type": k.id}, types[k.id])
-        face = Face(partial(object_front, kind=k, look=look, transitory=False, pic=pic),
-                    key=keyed(f"obj-{k.id}", pic))
-        objects += [Card(title("objects"), face, violet, id=k.id) for _ in range(k.ritual)]
-    for k in kinds:
-        pic = pics.pic("transitory", f"transitory/{k.id}", {"id": k.id, "type": k.id})
-        face = Face(partial(object_front, kind=k, look=look, transitory=True, pic=pic),
-                    key=keyed(f"tra-{k.id}", pic))
-        transitory += [Card(title("transitory"), face, golden, id=k.id)
-                       for _ in range(k.transitory)]
 
     art_back = plain(w["artifact"], "book", "texts.artifact", fill=look.artifact,
                      key="back-artifact", back_name="artifact")
@@ -398,8 +357,6 @@ def kit(ctx: Context):
         CardFile("cards.pdf", [
             component("witches", witches, todo_w),
             component("spells", spells, todo_s),
-            component("objects", objects, []),
-            component("transitory", transitory, []),
             component("aids", aids, []),
         ], ctx.card, ctx.card_name),
         CardFile("tokens.pdf", [component("tokens", tokens, [])],
@@ -408,6 +365,7 @@ def kit(ctx: Context):
     ]
     # What the layouts file declares in [components] (demons, gates, solo cards), drawn
     # by the engine from [kinds].
-    backs = {"common": common, "artifact": art_back, "incantation": inc_back}
+    backs = {"common": common, "ritual": violet, "transitory": golden, "artifact": art_back,
+             "incantation": inc_back}
     components.add(files, ctx, Engine.of(data, lang, "vengeance"), backs, pics, "vengeance")
     return files

@@ -12,6 +12,8 @@ come from, which back they get and where they go:
     title = "demons"               # a key of [titles] (default: NAME)
     todo = "{n}: {note}"           # how the print guide lists a text still to come
     art = "demon"                  # its pictures' kind ([layout.KIND] art; default: kind)
+    qty = "ritual"                 # the entry's field giving its copies (default: qty)
+    fields = { golden = true }     # more fields for every card (texts may name others)
 
 A card's fields are its entry's values in the build's language (a `{ placeholder = ... }`
 one a TO COME box, listed in the print guide), with `id` (its own, or its number 01, 02,
@@ -21,10 +23,13 @@ import re
 
 from companion import templates
 from companion.errors import CompanionError
+from companion.games.pictures import keyed
+from companion.layout import bind
 from companion.layout.bind import Placeholder
 from companion.sheets import Card, Face
 
-KEYS = {"kind", "cards", "with", "back", "file", "after", "title", "todo", "art"}
+KEYS = {"kind", "cards", "with", "back", "file", "after", "title", "todo", "art", "qty",
+        "fields"}
 ROMAN = "I II III IV V VI VII VIII IX X XI XII XIII XIV XV XVI XVII XVIII XIX XX".split()
 
 
@@ -108,20 +113,31 @@ def _add_one(files, ctx, data, engine, backs, pics, name: str, spec) -> None:
         else name
     back = _back(spec, engine, backs, name)
     todo_form = spec.get("todo", str, "{note}")
+    qty_key = spec.get("qty", str, "qty")
+    extra = spec.get("fields", dict, {})
     art_kind = spec.get("art", str, kind)
     cards, todo = [], []
     for n, entry, f in _entries(data, source_key):
         values = {k: fields_of(v, lang, f, k) for k, v in entry.items()
-                  if k not in ("count", "qty")}
+                  if k not in ("count", qty_key)}
+        known = {**engine.shared, **values}
+        for k, v in extra.items():  # may name the entry's fields and the game's texts
+            v = fields_of(v, lang, spec, k)
+            values[k] = bind.text(v, known) if isinstance(v, str) else v
         cid = str(entry.get("id", f"{n:02d}"))
         card_fields = {**values, **shared, "id": cid, "n": n,
                        "roman": ROMAN[n - 1] if n <= len(ROMAN) else str(n)}
         pic = None
         if pics is not None and art_kind in pics.kinds:
+            entry_art = f if pics.kinds[art_kind].entry else None  # [art] only, else
             pic = pics.pic(art_kind, f"{name}/{cid}", {k: card_fields[k] for k in
-                                                        pics.kinds[art_kind].fields}, f)
-        face = engine.face(kind, card_fields, pic, label=f"{name}/{cid}")
-        copies = entry.get("qty", 1) if isinstance(entry.get("qty", 1), int) else 1
+                                                        pics.kinds[art_kind].fields}, entry_art)
+        copies = entry.get(qty_key, 1)
+        if not isinstance(copies, int) or isinstance(copies, bool) or not 0 <= copies <= 1000:
+            raise f.error(qty_key, f"{copies!r} is not a number of copies (0 to 1000)")
+        # copies share one face, drawn once as a PDF form
+        key = keyed(f"{name}-{cid}", pic) if copies > 1 else None
+        face = engine.face(kind, card_fields, pic, key=key, label=f"{name}/{cid}")
         cards += [Card(title, face, back, id=cid)] * copies
         todo += [templates.expand(todo_form, {"n": n, "id": cid, "note": str(v)})
                  for v in values.values() if isinstance(v, Placeholder)] * copies

@@ -98,7 +98,7 @@ def _stroked(d: Drawing, el, scope) -> tuple[int, int]:
         c.setFillColor(d.colour(el.fill, scope))
     if stroke:
         c.setStrokeColor(d.colour(el.stroke, scope))
-        c.setLineWidth(el.stroke_width)
+        c.setLineWidth(d.x(el.stroke_width, scope))
         if el.dash:
             c.setDash(*el.dash)
     return int(stroke), int(fill)
@@ -132,7 +132,7 @@ def _circle(d: Drawing, el: schema.Circle, scope) -> None:
 def _line(d: Drawing, el: schema.Line, scope) -> None:
     c = d.c
     c.setStrokeColor(d.colour(el.stroke, scope))
-    c.setLineWidth(el.stroke_width)
+    c.setLineWidth(d.x(el.stroke_width, scope))
     if el.dash:
         c.setDash(*el.dash)
     c.line(d.x(el.x1, scope), d.y(el.y1, scope), d.x(el.x2, scope), d.y(el.y2, scope))

@@ -4,7 +4,8 @@ structs are the format's one definition: msgspec validates a file against them o
 
 Placement: `x`, `w` and `r` (and `size`, `radius`) are fractions of the card's width,
 `y` and `h` fractions of its height, y measured from the top; a length with a unit
-("3mm", "0.2in", "8pt") is absolute. `stroke_width` and `dash` are in points. Any text
+("3mm", "0.2in", "8pt") is absolute; `stroke_width` likewise (a fraction of the width, or
+"0.8pt"). `dash` is in points. Any text
 value may name the card's fields in braces ("{name}", "{value:02}", "{item.name}").
 
 Every element takes `when` (a condition on the card's fields: `deck == "B"`,
@@ -51,7 +52,7 @@ class Rect(_Element, tag="rect"):
     radius: Length = 0.0  # rounded corners
     fill: str | None = None  # a colour, or none for no fill
     stroke: str | None = None  # a colour, or none for no outline
-    stroke_width: float = 1.0  # points
+    stroke_width: Length = "1pt"  # a fraction of the card's width, or "0.8pt"
     dash: list[float] = []  # dash and gap lengths in points: [2, 1.5]
 
 
@@ -62,7 +63,7 @@ class Circle(_Element, tag="circle"):
     r: Length = 0.1  # radius, of the card's width
     fill: str | None = None  # a colour, or none for no fill
     stroke: str | None = None  # a colour, or none for no outline
-    stroke_width: float = 1.0  # points
+    stroke_width: Length = "1pt"  # a fraction of the card's width, or "0.8pt"
     dash: list[float] = []  # dash and gap lengths in points
 
 
@@ -73,7 +74,7 @@ class Line(_Element, tag="line"):
     x2: Length = 1.0  # end
     y2: Length = 0.0  # end, from the top
     stroke: str = "ink"  # a colour
-    stroke_width: float = 1.0  # points
+    stroke_width: Length = "1pt"  # a fraction of the card's width, or "0.8pt"
     dash: list[float] = []  # dash and gap lengths in points
 
 
