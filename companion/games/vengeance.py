@@ -171,36 +171,6 @@ def _slot(c, t: Text, x, top, w, h, look: Look, size: float, align: str = "cente
 
 # ---- faces ---------------------------------------------------------------------------
 
-def witch_front(c, w, h, bleed, *, name: Text, epithet: Text, quote: Text, look: Look,
-                pic: Pic | None = None):
-    if not card.picture_ground(c, w, h, bleed, pic):
-        _framed(c, w, h, bleed, look, look.night)
-    c.setFillColor(look.gold_text)
-    text.line(c, look.words["witch"].upper(), w / 2, h - 0.09 * h, "narrow", 0.05 * w,
-              align="center", field="texts.witch")
-    if name.placeholder:
-        _slot(c, name, 0.1 * w, h - 0.12 * h, 0.8 * w, 0.12 * h, look, 0.06 * w)
-    else:
-        _title(c, w, h, look, name.value, name.field, y=0.19, size=0.1)
-    if not card.picture_window(c, w, h, bleed, pic, edge=look.night):
-        c.setFillColor(colour.mix(look.paper, look.night, 0.1))
-        c.roundRect(0.14 * w, h * 0.38, 0.72 * w, h * 0.36, 0.05 * w, stroke=0, fill=1)
-        c.setFillColor(colour.mix(look.paper, look.night, 0.45))
-        symbols.draw(c, "moon", w / 2, h * 0.56, 0.16 * w)
-    if epithet.placeholder:
-        _slot(c, epithet, 0.1 * w, h * 0.35, 0.8 * w, 0.09 * h, look, 0.05 * w)
-    else:
-        c.setFillColor(look.ink)
-        text.line(c, epithet.value, w / 2, h * 0.3, "bold", 0.06 * w, align="center",
-                  max_w=0.8 * w, field=epithet.field)
-    if quote.placeholder:
-        _slot(c, quote, 0.1 * w, h * 0.24, 0.8 * w, 0.14 * h, look, 0.05 * w)
-    else:
-        c.setFillColor(colour.mix(look.ink, look.paper, 0.2))
-        text.block(c, quote.value, 0.1 * w, h * 0.25, 0.8 * w, 0.17 * h, "regular", 0.05 * w,
-                   align="center", field=quote.field)
-
-
 def spell_front(c, w, h, bleed, *, witch: Text, slots: list[tuple[str, Text]], cost: str,
                 holder: str, look: Look, pic: Pic | None = None):
     if not card.picture_ground(c, w, h, bleed, pic):
@@ -296,22 +266,16 @@ def kit(ctx: Context):
         nid = f"{n:02d}"
         return nid, pics.pic(kind, f"{component}/{nid}", {"id": nid, "n": n, **more}, entry)
 
-    # witches and their spell cards
-    witches, todo_w, spells, todo_s = [], [], [], []
+    # the witches' spell cards (the witches themselves: [components.witches])
+    spells, todo_s = [], []
     sp = data.sub("spells")
     slots_n = sp.get("count_per_witch", int)
     spell_text = read(sp, "text", lang)
     for n, f in enumerate(data.items("witches"), 1):
         wn = read(f, "name", lang) if isinstance(f.get("name", (str, dict)), dict) \
             else Text(f.get("name", str), False, "witches.name")
-        ep, qu = read(f, "epithet", lang), read(f, "quote", lang)
         wid = f"witch-{n}" if wn.placeholder else (slug(wn.value) or f"witch-{n}")
         fields = {"id": wid, "n": n, "witch": wid}
-        witches.append(Card(title("witches"),
-                            Face(partial(witch_front, name=wn, epithet=ep, quote=qu, look=look,
-                                         pic=pics.pic("witch", f"witches/{wid}", fields, f))),
-                            common, id=wid))
-        todo_w += [t.value for t in (wn, ep, qu) if t.placeholder]
         slots = [(sp.text("label", lang).format(n=i + 1), spell_text) for i in range(slots_n)]
         spells.append(Card(title("spells"),
                            Face(partial(spell_front, witch=wn, slots=slots,
@@ -355,7 +319,6 @@ def kit(ctx: Context):
 
     files = [
         CardFile("cards.pdf", [
-            component("witches", witches, todo_w),
             component("spells", spells, todo_s),
             component("aids", aids, []),
         ], ctx.card, ctx.card_name),

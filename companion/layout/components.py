@@ -8,12 +8,14 @@ come from, which back they get and where they go:
     with = ["types"]               # lists of the data every card may name ({item...})
     back = "common"                # a back the game draws, or a kind of [kinds]
     file = "cards.pdf"             # the sheet file it goes in, after the component
-    after = "witches"              # ... named here (default: last)
+    after = "witches"              # ... named here (or `before` one; default: last)
     title = "demons"               # a key of [titles] (default: NAME)
     todo = "{n}: {note}"           # how the print guide lists a text still to come
     art = "demon"                  # its pictures' kind ([layout.KIND] art; default: kind)
     qty = "ritual"                 # the entry's field giving its copies (default: qty)
     fields = { golden = true }     # more fields for every card (texts may name others)
+    id = "name"                    # the field whose slug is each card's id (default: id)
+    id_else = "witch-{n}"          # the id when that field is a placeholder (default: 01...)
 
 A card's fields are its entry's values in the build's language (a `{ placeholder = ... }`
 one a TO COME box, listed in the print guide), with `id` (its own, or its number 01, 02,
@@ -28,8 +30,8 @@ from companion.layout import bind
 from companion.layout.bind import Placeholder
 from companion.sheets import Card, Face
 
-KEYS = {"kind", "cards", "with", "back", "file", "after", "title", "todo", "art", "qty",
-        "fields"}
+KEYS = {"kind", "cards", "with", "back", "file", "after", "before", "title", "todo", "art",
+        "qty", "fields", "id", "id_else"}
 ROMAN = "I II III IV V VI VII VIII IX X XI XII XIII XIV XV XVI XVII XVIII XIX XX".split()
 
 
@@ -116,15 +118,16 @@ def _add_one(files, ctx, data, engine, backs, pics, name: str, spec) -> None:
     qty_key = spec.get("qty", str, "qty")
     extra = spec.get("fields", dict, {})
     art_kind = spec.get("art", str, kind)
+    id_field, id_else = spec.get("id", str, "id"), spec.get("id_else", str, "{n:02}")
     cards, todo = [], []
     for n, entry, f in _entries(data, source_key):
         values = {k: fields_of(v, lang, f, k) for k, v in entry.items()
                   if k not in ("count", qty_key)}
-        known = {**engine.shared, **values}
+        cid = _id(entry, values, n, id_field, id_else)
+        known = {**engine.shared, **values, "id": cid, "n": n}
         for k, v in extra.items():  # may name the entry's fields and the game's texts
             v = fields_of(v, lang, spec, k)
             values[k] = bind.text(v, known) if isinstance(v, str) else v
-        cid = str(entry.get("id", f"{n:02d}"))
         card_fields = {**values, **shared, "id": cid, "n": n,
                        "roman": ROMAN[n - 1] if n <= len(ROMAN) else str(n)}
         pic = None
@@ -143,6 +146,20 @@ def _add_one(files, ctx, data, engine, backs, pics, name: str, spec) -> None:
                  for v in values.values() if isinstance(v, Placeholder)] * copies
     component = Component(name, name, title, len(cards), cards, todo)
     _place(files, spec, component, ctx)
+
+
+def _id(entry: dict, values: dict, n: int, field: str, otherwise: str) -> str:
+    """A card's id: its `id`, or (the component's `id = "name"`) that field made a slug
+    ("Virág" -> "virag"); for a placeholder or no such field, `id_else` ("witch-{n}",
+    by default its number 01, 02...)."""
+    from companion.games.pictures import slug
+
+    value = values.get(field)
+    if field == "id" and value is not None:
+        return str(value)
+    if isinstance(value, str) and not isinstance(value, Placeholder) and slug(value):
+        return slug(value)
+    return templates.expand(otherwise, {"n": n})
 
 
 def _entries(data, key: str):
@@ -178,14 +195,16 @@ def _place(files: list, spec, component, ctx) -> None:
     if target is None:
         target = CardFile(path, [], ctx.card, ctx.card_name)
         files.append(target)
-    after = spec.get("after", str, None)
     ids = [c.id for c in target.components]
     if component.id in ids:
         raise CompanionError(f"components.{component.id}: {path} has a component of that "
                              "name already", source=ctx.data.source)
-    if after is None:
-        target.components.append(component)
-    elif after in ids:
-        target.components.insert(ids.index(after) + 1, component)
-    else:
-        raise spec.error("after", f"no component {after!r} in {path} (have {', '.join(ids)})")
+    for key, shift in (("after", 1), ("before", 0)):
+        other = spec.get(key, str, None)
+        if other is None:
+            continue
+        if other not in ids:
+            raise spec.error(key, f"no component {other!r} in {path} (have {', '.join(ids)})")
+        target.components.insert(ids.index(other) + shift, component)
+        return
+    target.components.append(component)

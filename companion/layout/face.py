@@ -62,6 +62,9 @@ class Engine:
                                  f"{', '.join(self.kinds) or 'none'})", source=self.source)
         scope = dict(self.shared)
         scope.update(bind.flat(fields))
+        for k, v in list(scope.items()):  # `when = "todo.name"`: a text still to come
+            if isinstance(v, bind.Placeholder):
+                scope[f"todo.{k}"] = True
         scope["art"] = pic is not None
         scope["art_whole"] = pic is not None and pic.whole
         draw = partial(_draw, self, kind, scope, pic, label)

@@ -9,7 +9,7 @@ Placement: `x`, `w` and `r` (and `size`, `radius`) are fractions of the card's w
 value may name the card's fields in braces ("{name}", "{value:02}", "{item.name}").
 
 Every element takes `when` (a condition on the card's fields: `deck == "B"`,
-`not art`, `n > 2 and kind != "gate"`), `repeat` (a whole number, or a list field: the
+`not art`, `n > 2 and kind != "gate"`, `todo.name` where the name is a placeholder), `repeat` (a whole number, or a list field: the
 element is drawn once per item, `{item...}` and `{index}` naming it, and moved by `step`
 each time) and `vars` (names for values, which a text from the data may use: `vars =
 { type = "{item.name}" }` fills "When {type} wins")."""
