@@ -267,3 +267,48 @@ def test_the_reference_in_docs_is_the_one_the_schema_writes():
     for cls in ("background", "rect", "circle", "line", "text", "textblock", "symbol",
                 "picture", "badge", "corners", "card"):
         assert f'## `type = "{cls}"`' in reference.text()
+
+
+# ---- any layout: drawn, or refused in one line ------------------------------------------------
+
+from hypothesis import HealthCheck, given, settings, strategies as st  # noqa: E402
+
+from companion.layout import schema  # noqa: E402
+
+_VALUES = st.one_of(
+    st.floats(allow_nan=True, allow_infinity=True), st.integers(-10**6, 10**6),
+    st.sampled_from(["3mm", "-2mm", "1e9mm", "0", "nan", "inf", "1e9", "{name}", "{nope}", "{n:>300}", "red",
+                     "mix(red, blue, 0.5)", "mix(red)", "#FFF", "{item.colour}", "", "{",
+                     "not art", "n > 2", "teams", "x ==", "**b** *i* :sun: :nope:"]),
+    st.text(max_size=12), st.booleans(), st.lists(st.floats(-5, 5), max_size=3))
+_FIELDS = sorted({f for cls in schema.ELEMENTS for f in cls.__struct_fields__} | {"type"})
+
+
+@st.composite
+def _elements(draw):
+    el = {"type": draw(st.sampled_from([schema.kind_of_class(c) for c in schema.ELEMENTS]
+                                       + ["txt"]))}
+    keys = draw(st.lists(st.sampled_from(_FIELDS), max_size=6, unique=True))
+    if draw(st.booleans()):  # a stroked outline with a dash: their checks meet
+        keys += [k for k in ("stroke", "dash", "stroke_width") if k not in keys]
+    for key in keys:
+        if key != "type":
+            el[key] = draw(_VALUES)
+    return el
+
+
+@settings(max_examples=300, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(elements=st.lists(_elements(), max_size=4))
+def test_any_layout_draws_or_is_refused_in_one_line(elements):
+    table = {"k": {"elements": elements}}
+    fields = {"name": "Ana", "n": 3, "teams": [{"colour": "#FF0000"}]}
+    try:
+        face = engine(table).face("k", fields)
+        c = open_canvas(io.BytesIO(), (W, H), "t", "")
+        face.draw(c, W, H, 0)
+        face.digest(W, H, 0)
+        ops = "\n".join(c._code)
+        assert "nan" not in ops and "inf" not in ops, ops  # no broken number in the PDF
+    except CompanionError as e:
+        assert "\n" not in e.line() and e.line().startswith("test.toml: kinds.k"), e.line()

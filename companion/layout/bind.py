@@ -3,6 +3,7 @@ conditions (`when`), colours by name and lengths. A card's fields are a flat dic
 keys may hold dots ("item.name", "clan.colour"): nested tables are flattened so."""
 
 import ast
+import math
 from dataclasses import dataclass
 
 from reportlab.lib.colors import Color
@@ -171,9 +172,13 @@ def length(value, across: float, scope: dict | None = None) -> float:
     if isinstance(value, str):
         v = text(value, scope or {}, again=False) if "{" in value else value
         try:
-            return float(v) * across
+            number = float(v)
         except ValueError:
-            pass
+            number = None
+        if number is not None:
+            if not math.isfinite(number) or abs(number) > 10:
+                raise BindError(f"{value!r} is not a fraction of the card (from -10 to 10)")
+            return number * across
         try:
             return parse_length(v)
         except Exception as e:  # noqa: BLE001 - CompanionError: its words, here

@@ -14,11 +14,16 @@ element is drawn once per item, `{item...}` and `{index}` naming it, and moved b
 each time) and `vars` (names for values, which a text from the data may use: `vars =
 { type = "{item.name}" }` fills "When {type} wins")."""
 
-from typing import Union
+from typing import Annotated, Union
 
 import msgspec
 
-Length = Union[float, str]  # a fraction of the card, or "3mm"
+# A fraction of the card (a finite number, within ten cards of it), or a length "3mm".
+Length = Union[Annotated[float, msgspec.Meta(ge=-10, le=10)], str]
+Size = Union[Annotated[float, msgspec.Meta(gt=0, le=2)], str]  # a text's or a radius' size
+Width = Union[Annotated[float, msgspec.Meta(ge=0, le=1)], str]  # a line's width
+Dash = Annotated[list[Annotated[float, msgspec.Meta(gt=0, le=100)]], msgspec.Meta(max_length=8)]
+Count = Annotated[int, msgspec.Meta(ge=0, le=1000)]
 
 
 class Step(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
@@ -30,7 +35,7 @@ class Step(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
 class _Element(msgspec.Struct, forbid_unknown_fields=True, kw_only=True, tag_field="type"):
     id: str | None = None  # names it, so that a kind extending this one can replace or remove it
     when: str | None = None  # a condition on the card's fields; drawn only where it holds
-    repeat: Union[int, str, None] = None  # a count, or a list field of the card
+    repeat: Union[Count, str, None] = None  # a count, or a list field of the card
     step: Step | None = None  # how far each repeat moves
     vars: dict[str, str] = {}  # names for values, usable by texts from the data
 
@@ -49,22 +54,22 @@ class Rect(_Element, tag="rect"):
     w: Length = 1.0  # width
     h: Length = 1.0  # height
     inset: Length | None = None  # instead of x, y, w, h: this far inside every edge
-    radius: Length = 0.0  # rounded corners
+    radius: Width = 0.0  # rounded corners
     fill: str | None = None  # a colour, or none for no fill
     stroke: str | None = None  # a colour, or none for no outline
-    stroke_width: Length = "1pt"  # a fraction of the card's width, or "0.8pt"
-    dash: list[float] = []  # dash and gap lengths in points: [2, 1.5]
+    stroke_width: Width = "1pt"  # a fraction of the card's width, or "0.8pt"
+    dash: Dash = []  # dash and gap lengths in points: [2, 1.5]
 
 
 class Circle(_Element, tag="circle"):
     """A circle round (x, y), of radius r."""
     x: Length = 0.5  # centre
     y: Length = 0.5  # centre, from the top
-    r: Length = 0.1  # radius, of the card's width
+    r: Size = 0.1  # radius, of the card's width
     fill: str | None = None  # a colour, or none for no fill
     stroke: str | None = None  # a colour, or none for no outline
-    stroke_width: Length = "1pt"  # a fraction of the card's width, or "0.8pt"
-    dash: list[float] = []  # dash and gap lengths in points
+    stroke_width: Width = "1pt"  # a fraction of the card's width, or "0.8pt"
+    dash: Dash = []  # dash and gap lengths in points
 
 
 class Line(_Element, tag="line"):
@@ -74,8 +79,8 @@ class Line(_Element, tag="line"):
     x2: Length = 1.0  # end
     y2: Length = 0.0  # end, from the top
     stroke: str = "ink"  # a colour
-    stroke_width: Length = "1pt"  # a fraction of the card's width, or "0.8pt"
-    dash: list[float] = []  # dash and gap lengths in points
+    stroke_width: Width = "1pt"  # a fraction of the card's width, or "0.8pt"
+    dash: Dash = []  # dash and gap lengths in points
 
 
 class Text(_Element, tag="text"):
@@ -85,7 +90,7 @@ class Text(_Element, tag="text"):
     text: str  # what it prints: "{name}", "Gain **2** :coin:"
     x: Length = 0.5  # where it is aligned
     y: Length = 0.5  # its baseline, from the top
-    size: Length = 0.05  # of the card's width, or "9pt"
+    size: Size = 0.05  # of the card's width, or "9pt"
     font: str = "regular"  # regular, bold, narrow, narrow-bold
     colour: str = "ink"  # a colour
     align: str = "center"  # left, center, right: from x
@@ -103,11 +108,11 @@ class TextBlock(_Element, tag="textblock"):
     y: Length = 0.1  # the box's top, from the card's top
     w: Length = 0.8  # the box's width
     h: Length = 0.2  # the box's height
-    size: Length = 0.05  # the largest size, shrunk until the text fits
+    size: Size = 0.05  # the largest size, shrunk until the text fits
     font: str = "regular"  # regular, bold, narrow, narrow-bold
     colour: str = "ink"  # a colour
     align: str = "center"  # left, center
-    leading: float = 1.2  # line height, in sizes
+    leading: Annotated[float, msgspec.Meta(ge=0.5, le=5)] = 1.2  # line height, in sizes
     field: str | None = None  # the data key it prints, for the text-limit reports
 
 
@@ -117,7 +122,7 @@ class Symbol(_Element, tag="symbol"):
     name: str  # the symbol's name, or "{field}"
     x: Length = 0.5  # centre
     y: Length = 0.5  # centre, from the top
-    r: Length = 0.1  # radius, of the card's width
+    r: Size = 0.1  # radius, of the card's width
     colour: str = "ink"  # a colour
 
 
@@ -135,11 +140,11 @@ class Badge(_Element, tag="badge"):
     shape: str = "circle"  # circle, rect
     x: Length = 0.5  # centre
     y: Length = 0.5  # centre, from the top
-    r: Length = 0.08  # half its width
+    r: Size = 0.08  # half its width
     fill: str = "ink"  # the shape's colour
     colour: str = "paper"  # the text's colour
     font: str = "bold"  # regular, bold, narrow, narrow-bold
-    size: Length = 0.06  # the text's size, shrunk to the shape
+    size: Size = 0.06  # the text's size, shrunk to the shape
     field: str | None = None  # the data key it prints
 
 
