@@ -124,3 +124,17 @@ def test_a_copy_made_before_kinds_and_components_still_builds_every_card(copy, c
     counts = {c["id"]: c["count"] for f in json.loads((out / "manifest.json").read_text())[
         "files"] for c in f["components"]}
     assert counts["demons"] == 3 and counts["gates"] == 8 and counts["solo"] == 6
+
+
+def test_a_kind_element_may_take_any_field_of_its_type_not_only_the_bundled_ones(
+        copy, cli, tmp_path):
+    """A layout is checked by the engine's schema, not against the bundled file's
+    elements: the emblem given a `when` and a colour the bundled one has not builds."""
+    text = copy.read_text(encoding="utf-8")
+    edited = text.replace('id = "emblem"\ntype = "symbol"\nname = "horns"',
+                          'id = "emblem"\ntype = "symbol"\nname = "horns"\nwhen = "n > 1"')
+    assert edited != text
+    copy.write_text(edited, encoding="utf-8")
+    r = cli("build", "vengeance", "--data", str(copy), "--out", str(tmp_path / "kit"),
+            "--only", "demons")
+    assert r.code == 0, r.err
