@@ -9,6 +9,8 @@ from reportlab.lib.colors import Color, white
 from companion.draw import card, colour, symbols, text
 from companion.draw.card import Pic
 from companion.games.pictures import Kind, Pictures, keyed
+from companion.layout import components
+from companion.layout.face import Engine
 from companion.kit import CardFile, Component, Context, PageFile
 from companion.sheets import Card, Face
 from companion.units import mm, parse_size
@@ -86,61 +88,6 @@ def _look(ctx: Context) -> Look:
 
 
 # ---- faces -------------------------------------------------------------------------
-
-def _corner(c, w, h, lay, value: str, clan: Clan, ink):
-    p, s = lay["corner"], lay["corner_symbol"]
-    c.setFillColor(clan.text_colour)
-    text.line(c, value, p["x"] * w, h - p["y"] * h, "narrow-bold", p["size"] * w,
-              align="center", max_w=0.17 * w, field="game.values")
-    c.setFillColor(clan.colour)
-    symbols.draw(c, clan.symbol, s["x"] * w, h - s["y"] * h, s["r"] * w)
-
-
-def clan_front(c, w, h, bleed, *, clan: Clan, value: int, deck: dict, look: Look, lay: dict,
-               pic: Pic | None = None):
-    dark = deck["style"] == "dark"
-    if not card.picture_ground(c, w, h, bleed, pic):
-        card.background(c, w, h, bleed, clan.colour)
-        inset = lay["frame"] * w
-        card.panel(c, w, h, inset, look.paper)
-        if dark:  # deck B: a tinted panel, so the two decks differ at a glance
-            card.panel(c, w, h, inset * 1.6, colour.mix(look.paper, clan.colour, 0.16), inset)
-    _corner(c, w, h, lay, str(value), clan, look.ink)
-    c.saveState()
-    c.translate(w, h)
-    c.rotate(180)  # the lower corner reads when the cards are fanned
-    _corner(c, w, h, lay, str(value), clan, look.ink)
-    c.restoreState()
-
-    m = lay["deck_mark"]
-    c.setFillColor(look.gold if not dark else look.ink)
-    symbols.draw(c, deck["mark"], m["x"] * w, h - m["y"] * h, m["r"] * w)
-
-    e = lay["emblem"]
-    cx, cy, r = e["x"] * w, h - e["y"] * h, e["r"] * w
-    if card.picture_window(c, w, h, bleed, pic, edge=clan.colour):
-        pass  # the picture stands for the emblem
-    elif dark:
-        c.setFillColor(clan.colour)
-        c.circle(cx, cy, r, stroke=0, fill=1)
-        c.setFillColor(look.paper)
-        symbols.draw(c, clan.symbol, cx, cy, r * 0.68)
-    else:
-        c.setStrokeColor(clan.colour)
-        c.setLineWidth(max(0.6, w * 0.008))
-        c.circle(cx, cy, r, stroke=1, fill=0)
-        c.setFillColor(clan.colour)
-        symbols.draw(c, clan.symbol, cx, cy, r * 0.68)
-
-    n = lay["name"]
-    c.setFillColor(look.ink)
-    text.line(c, clan.name.upper(), w / 2, h - n["y"] * h, "bold", n["size"] * w,
-              align="center", max_w=0.6 * w, field="name")
-    rm = lay["reminder"]
-    c.setFillColor(look.ink)
-    text.block(c, clan.reminder, 0.2 * w, h - rm["y"] * h, 0.6 * w, rm["h"] * h,
-               "narrow", rm["size"] * w, align="center", field="reminder")
-
 
 def card_back(c, w, h, bleed, *, look: Look, title: str, word: str | None,
               pic: Pic | None = None):
@@ -389,15 +336,12 @@ def kit(ctx: Context):
     look = _look(ctx)
     clans = _clans(ctx)
     game_name = data.sub("game").get("name", str)
-    values = data.sub("game").get("values", list)
     titles = data.sub("titles")
     title = lambda k: titles.text(k, ctx.lang)  # noqa: E731
     texts = data.sub("texts")
     tx = lambda k: texts.text(k, ctx.lang)  # noqa: E731
     layout = data.sub("layout")
     lay = {k: layout.geometry(k, shape) for k, shape in LAYOUT.items()}
-    decks = [{"id": d.get("id", str), "mark": symbols.named(d, "mark"), "style": d.get("style", str)}
-             for d in data.items("decks")]
 
     pics = Pictures(ctx, "covenia", ART)
 
@@ -407,20 +351,6 @@ def kit(ctx: Context):
                     key=keyed(f"back-{back}", pic))
 
     main_back = back_face(None, "clan", "clan-cards")
-    entries = {f.get("id", str): f for f in data.items("clans")}
-    clan_cards = []
-    for d in decks:
-        for cl in clans:
-            for v in values:
-                cid = f"{cl.id}-{v}{d['id']}"
-                pic = pics.pic("clan", f"clan-cards/{cid}",
-                               {"id": cid, "clan": cl.id, "value": v, "deck": d["id"]},
-                               entries[cl.id])
-                clan_cards.append(Card(title("clan-cards"),
-                                       Face(partial(clan_front, clan=cl, value=v, deck=d,
-                                                    look=look, lay=lay["clan"], pic=pic)),
-                                       main_back, id=cid))
-
     temple_back = back_face(tx("temple_back"), "temple", "temple")
     temple = [Card(title("temple"),
                    Face(partial(temple_front, clan=cl, look=look, lay=lay["temple"],
@@ -471,9 +401,8 @@ def kit(ctx: Context):
 
     sb = data.sub("scorebook")
     games = sb.get("games_per_page", int) * sb.get("pages", int)
-    return [
+    files = [
         CardFile("cards.pdf", [
-            Component("clan-cards", "cards", title("clan-cards"), len(clan_cards), clan_cards),
             Component("temple", "temple", title("temple"), len(temple), temple),
             Component("aids", "aids", title("aids"), len(aids), aids),
         ], ctx.card, ctx.card_name),
@@ -485,4 +414,8 @@ def kit(ctx: Context):
                  partial(scorebook_pages, ctx=ctx, look=look, clans=clans,
                          game_name=game_name, title=title("scorebook"))),
     ]
+    # The clan cards: [components.clan-cards] and [kinds.clan] in the layouts file.
+    components.add(files, ctx, Engine.of(data, ctx.lang, "covenia"), {"clan": main_back}, pics,
+                   "covenia")
+    return files
 

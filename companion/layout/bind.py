@@ -146,7 +146,14 @@ def _value(node, scope: dict):
 
 def colour(value: str, scope: dict, palette: dict) -> Color:
     """"#1B2631", a name from the game's colours ("night"), a field holding either
-    ("{item.colour}"), or "mix(a, b, 0.2)" (0: a, 1: b)."""
+    ("{item.colour}"), or "mix(a, b, 0.2)" (0: a, 1: b); "A or B": B where A names a
+    field the card does not have ("{clan.text_colour} or {clan.colour}")."""
+    if " or " in value:
+        first, _, rest = value.partition(" or ")
+        try:
+            return colour(first, scope, palette)
+        except BindError:
+            return colour(rest, scope, palette)
     v = text(value, scope, again=False) if "{" in value else value
     v = str(v).strip()
     if v.startswith("mix(") and v.endswith(")"):
@@ -171,8 +178,9 @@ def length(value, across: float, scope: dict | None = None) -> float:
     """A fraction of `across` (the card's width or height), or a length with a unit."""
     if isinstance(value, str):
         v = text(value, scope or {}, again=False) if "{" in value else value
+        factor, star, rest = str(v).partition("*")  # "1.2 * {frame}": a multiple
         try:
-            number = float(v)
+            number = float(factor) * float(rest) if star else float(v)
         except ValueError:
             number = None
         if number is not None:

@@ -10,6 +10,7 @@ come from, which back they get and where they go:
     file = "cards.pdf"             # the sheet file it goes in, after the component
     after = "witches"              # ... named here (or `before` one; default: last)
     title = "demons"               # a key of [titles] (default: NAME)
+    part = "demons"                # what --only calls it (default: NAME)
     todo = "{n}: {note}"           # how the print guide lists a text still to come
     art = "demon"                  # its pictures' kind ([layout.KIND] art; default: kind)
     qty = "ritual"                 # the entry's field giving its copies (default: qty)
@@ -31,7 +32,7 @@ from companion.layout.bind import Placeholder
 from companion.sheets import Card, Face
 
 KEYS = {"kind", "cards", "with", "back", "file", "after", "before", "title", "todo", "art",
-        "qty", "fields", "id", "id_else"}
+        "qty", "fields", "id", "id_else", "art_entry", "part"}
 ROMAN = "I II III IV V VI VII VIII IX X XI XII XIII XIV XV XVI XVII XVIII XIX XX".split()
 
 
@@ -101,9 +102,16 @@ def _add_one(files, ctx, data, engine, backs, pics, name: str, spec) -> None:
     if kind not in engine.kinds:
         raise spec.error("kind", f"no kind {kind!r} in [kinds] (kinds: "
                                  f"{', '.join(engine.kinds) or 'none'})")
-    source_key = spec.get("cards", str, name)
-    if source_key not in data.table:
+    source_key = spec.get("cards", (str, dict), name)
+    if isinstance(source_key, dict):
+        if set(source_key) != {"product"} or not isinstance(source_key["product"], dict):
+            raise spec.error("cards", "a table or list's name, or { product = { deck = "
+                                      "\"decks\", clan = \"clans\" } }")
+        entries = list(_product(data, spec, source_key["product"], lang))
+    elif source_key not in data.table:
         raise spec.error("cards", f"no table or list [{source_key}] in the data")
+    else:
+        entries = list(_entries(data, source_key))
     shared = {}
     for key in spec.get("with", list, []):
         if key not in data.table:
@@ -120,9 +128,10 @@ def _add_one(files, ctx, data, engine, backs, pics, name: str, spec) -> None:
     art_kind = spec.get("art", str, kind)
     id_field, id_else = spec.get("id", str, "id"), spec.get("id_else", str, "{n:02}")
     cards, todo = [], []
-    for n, entry, f in _entries(data, source_key):
-        values = {k: fields_of(v, lang, f, k) for k, v in entry.items()
-                  if k not in ("count", qty_key)}
+    art_entry = spec.get("art_entry", str, None)
+    for n, entry, f in entries:
+        values = {k: (v if isinstance(source_key, dict) else fields_of(v, lang, f, k))
+                  for k, v in entry.items() if k not in ("count", qty_key)}
         cid = _id(entry, values, n, id_field, id_else)
         known = {**engine.shared, **values, "id": cid, "n": n}
         for k, v in extra.items():  # may name the entry's fields and the game's texts
@@ -133,8 +142,12 @@ def _add_one(files, ctx, data, engine, backs, pics, name: str, spec) -> None:
         pic = None
         if pics is not None and art_kind in pics.kinds:
             entry_art = f if pics.kinds[art_kind].entry else None  # [art] only, else
-            pic = pics.pic(art_kind, f"{name}/{cid}", {k: card_fields[k] for k in
-                                                        pics.kinds[art_kind].fields}, entry_art)
+            if art_entry is not None:  # a product's card: the item that takes art
+                entry_art = _item_fields(data, source_key, art_entry, values)
+            named = {k: card_fields[k] for k in pics.kinds[art_kind].fields}
+            named = {k: v.get("id") if isinstance(v, dict) else v  # an item: its id
+                     for k, v in named.items()}
+            pic = pics.pic(art_kind, f"{name}/{cid}", named, entry_art)
         copies = entry.get(qty_key, 1)
         if not isinstance(copies, int) or isinstance(copies, bool) or not 0 <= copies <= 1000:
             raise f.error(qty_key, f"{copies!r} is not a number of copies (0 to 1000)")
@@ -144,8 +157,19 @@ def _add_one(files, ctx, data, engine, backs, pics, name: str, spec) -> None:
         cards += [Card(title, face, back, id=cid)] * copies
         todo += [templates.expand(todo_form, {"n": n, "id": cid, "note": str(v)})
                  for v in values.values() if isinstance(v, Placeholder)] * copies
-    component = Component(name, name, title, len(cards), cards, todo)
+    part = spec.get("part", str, name)  # what --only calls it
+    component = Component(name, part, title, len(cards), cards, todo)
     _place(files, spec, component, ctx)
+
+
+def _item_fields(data, source_key, name: str, values: dict):
+    """The Fields of the item `name` of a product's card (its art may be there)."""
+    path = source_key["product"][name]
+    items = data.items(path) if "." not in path else []
+    for f in items:
+        if f.table.get("id") == (values[name] or {}).get("id"):
+            return f
+    return None
 
 
 def _id(entry: dict, values: dict, n: int, field: str, otherwise: str) -> str:
@@ -154,12 +178,39 @@ def _id(entry: dict, values: dict, n: int, field: str, otherwise: str) -> str:
     by default its number 01, 02...)."""
     from companion.games.pictures import slug
 
+    if "{" in field:  # a template: "{clan.id}-{value}{deck.id}"
+        return templates.expand(field, bind.flat(values))
     value = values.get(field)
     if field == "id" and value is not None:
         return str(value)
     if isinstance(value, str) and not isinstance(value, Placeholder) and slug(value):
         return slug(value)
     return templates.expand(otherwise, {"n": n})
+
+
+def _product(data, spec, product: dict, lang: str):
+    """(n, entry, its Fields) for each card of a product of lists: { deck = "decks",
+    clan = "clans", value = "game.values" } gives a card for each deck, clan and value
+    (the first list outermost), its fields `deck`, `clan` and `value` the items."""
+    import itertools
+
+    lists = []
+    for name, path in product.items():
+        node, where = data, None
+        for part in str(path).split("."):
+            if not isinstance(node.table, dict) or part not in node.table:
+                raise spec.error("cards", f"no list {path!r} in the data")
+            where = part
+            value = node.table[part]
+            node = node.sub(part) if isinstance(value, dict) else node
+        if not isinstance(value, list):
+            raise spec.error("cards", f"{path!r} is not a list")
+        items = node.items(where) if value and isinstance(value[0], dict) else [None] * len(value)
+        lists.append([(name, fields_of(v, lang, f, name), f) for v, f in zip(value, items)])
+    for n, combo in enumerate(itertools.product(*lists), 1):
+        entry = {name: v for name, v, _ in combo}
+        found = [f for _, _, f in combo if f is not None]
+        yield n, entry, found[-1] if found else data
 
 
 def _entries(data, key: str):
