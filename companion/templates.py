@@ -71,8 +71,8 @@ def _pieces(template: str) -> tuple[tuple[str, str | None, str, str | None], ...
 
 
 def _field(piece: str, name: str, form: str | None, card_fields: dict) -> str:
-    fields = ", ".join("{" + k + "}" for k in card_fields)
     if name not in card_fields:
+        fields = ", ".join("{" + k + "}" for k in card_fields)
         own = re.split(r"[.\[!]", name, maxsplit=1)[0]
         if own in card_fields and own != name:
             what = ("a conversion (!r, !s, !a)" if name[len(own)] == "!" else

@@ -4,6 +4,8 @@ keys may hold dots ("item.name", "clan.colour"): nested tables are flattened so.
 
 import ast
 import math
+from collections.abc import Mapping
+from functools import lru_cache
 from dataclasses import dataclass
 
 from reportlab.lib.colors import Color
@@ -64,9 +66,32 @@ def _whole_field(template: str) -> str | None:
     return None
 
 
-def _printable(scope: dict) -> dict:
-    return {k: (str(v) if isinstance(v, Placeholder) else v) for k, v in scope.items()
-            if not isinstance(v, (dict, list))}
+class _Printable(Mapping):
+    """The card's fields as a template reads them: a placeholder as its note; a table or a
+    list is no value to print. A view, not a copy: a card has a hundred fields and a
+    face fills dozens of templates."""
+
+    def __init__(self, scope: dict):
+        self.scope = scope
+
+    def __getitem__(self, key):
+        v = self.scope[key]
+        if isinstance(v, (dict, list)):
+            raise KeyError(key)
+        return str(v) if isinstance(v, Placeholder) else v
+
+    def __contains__(self, key) -> bool:
+        return key in self.scope and not isinstance(self.scope[key], (dict, list))
+
+    def __iter__(self):
+        return (k for k, v in self.scope.items() if not isinstance(v, (dict, list)))
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
+
+
+def _printable(scope: dict) -> Mapping:
+    return _Printable(scope)
 
 
 # ---- conditions: `when = 'deck == "B" and not art'` --------------------------------------
@@ -80,6 +105,7 @@ _COMPARE = {ast.Eq: lambda a, b: a == b, ast.NotEq: lambda a, b: a != b,
             ast.In: lambda a, b: a in b, ast.NotIn: lambda a, b: a not in b}
 
 
+@lru_cache(maxsize=1024)
 def condition(source: str):
     """The parsed condition; BindError if it is not one."""
     try:

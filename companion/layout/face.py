@@ -6,7 +6,7 @@ mode): the manifest gets it without drawing the face a second time."""
 import hashlib
 import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import partial
 
 import msgspec
@@ -25,6 +25,7 @@ class Engine:
     palette: dict
     shared: dict
     source: str
+    facts: dict = field(default_factory=dict, compare=False)  # per kind, for digests
 
     @classmethod
     def of(cls, data, lang: str, game: str | None = None) -> "Engine":
@@ -83,10 +84,7 @@ def _draw(engine: Engine, kind: str, scope: dict, pic, label: str, c, w, h, blee
 
 def _digest(engine: Engine, kind: str, scope: dict, pic, w: float, h: float,
             bleed: float) -> str:
-    k = engine.kinds[kind]
-    nested = sorted(_nested_kinds(k, engine.kinds))
-    specs = [msgspec.to_builtins(k)] + [msgspec.to_builtins(engine.kinds[n]) for n in nested]
-    names, words = _named(specs)
+    specs, names, words = _kind_facts(engine, kind)
     what = {
         "kinds": specs,
         # only what the kind names: a text or colour it does not print changes nothing
@@ -126,6 +124,17 @@ def _named(specs: list) -> tuple[set, set]:
                 names.update(w for w in re.findall(r"[A-Za-z_][\w.]*", v))
     walk(specs)
     return names, words
+
+
+def _kind_facts(engine: Engine, kind: str):
+    """(the kind and the kinds it nests, as plain data; the fields they name; the words in
+    their values), worked out once a kind."""
+    if kind not in engine.facts:
+        k = engine.kinds[kind]
+        nested = sorted(_nested_kinds(k, engine.kinds))
+        specs = [msgspec.to_builtins(k)] + [msgspec.to_builtins(engine.kinds[n]) for n in nested]
+        engine.facts[kind] = (specs, *_named(specs))
+    return engine.facts[kind]
 
 
 def _nested_kinds(kind: schema.Kind, all_kinds: dict, seen=None) -> set:
