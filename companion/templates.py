@@ -24,16 +24,17 @@ class TemplateError(ValueError):
     and clan is text")."""
 
 
-def expand(template: str, card_fields: dict) -> str:
-    """`template` with each {field} or {field:format} replaced by the card's value."""
-    if "\x00" in template:
+def expand(template: str, card_fields: dict, path: bool = True) -> str:
+    """`template` with each {field} or {field:format} replaced by the card's value. A
+    `path` (a file's name) may hold no NUL character; a printed text or an id may."""
+    if path and "\x00" in template:
         raise TemplateError(f"{shown(template)} holds a NUL character: no file is named so")
     out = []
     for literal, piece, name, form in _pieces(template):
         out.append(literal)
         if piece is None:
             continue
-        out.append(_field(piece, name, form, card_fields))
+        out.append(_field(piece, name, form, card_fields, path))
     return "".join(out)
 
 
@@ -70,7 +71,8 @@ def _pieces(template: str) -> tuple[tuple[str, str | None, str, str | None], ...
     return tuple(pieces)
 
 
-def _field(piece: str, name: str, form: str | None, card_fields: dict) -> str:
+def _field(piece: str, name: str, form: str | None, card_fields: dict,
+           path: bool = True) -> str:
     if name not in card_fields:
         fields = ", ".join("{" + k + "}" for k in card_fields)
         own = re.split(r"[.\[!]", name, maxsplit=1)[0]
@@ -89,7 +91,7 @@ def _field(piece: str, name: str, form: str | None, card_fields: dict) -> str:
             raise TemplateError(f"{piece}: cannot write {name} in a path ({e})") from None
     else:
         text = _formatted(piece, name, form, value)
-    if "\x00" in text:
+    if path and "\x00" in text:
         raise TemplateError(f"{piece}: {name} is {shown(text)}, with a NUL character: no file "
                             "is named so")
     return text

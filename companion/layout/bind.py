@@ -51,9 +51,9 @@ def text(template: str, scope: dict, again: bool = True):
     if whole is not None and isinstance(scope.get(whole), Placeholder):
         return scope[whole]
     try:
-        out = templates.expand(template, _printable(scope))
+        out = templates.expand(template, _printable(scope), path=False)
         if again and whole is not None and isinstance(scope.get(whole), str) and "{" in out:
-            out = templates.expand(out, _printable(scope))
+            out = templates.expand(out, _printable(scope), path=False)
     except templates.TemplateError as e:
         raise BindError(str(e)) from None
     return out

@@ -155,7 +155,7 @@ def _add_one(files, ctx, data, engine, backs, pics, name: str, spec) -> None:
         key = keyed(f"{name}-{cid}", pic) if copies > 1 else None
         face = engine.face(kind, card_fields, pic, key=key, label=f"{name}/{cid}")
         cards += [Card(title, face, back, id=cid)] * copies
-        todo += [templates.expand(todo_form, {"n": n, "id": cid, "note": str(v)})
+        todo += [templates.expand(todo_form, {"n": n, "id": cid, "note": str(v)}, path=False)
                  for v in values.values() if isinstance(v, Placeholder)] * copies
     part = spec.get("part", str, name)  # what --only calls it
     component = Component(name, part, title, len(cards), cards, todo)
@@ -179,13 +179,16 @@ def _id(entry: dict, values: dict, n: int, field: str, otherwise: str) -> str:
     from companion.games.pictures import slug
 
     if "{" in field:  # a template: "{clan.id}-{value}{deck.id}"
-        return templates.expand(field, bind.flat(values))
+        try:
+            return templates.expand(field, bind.flat(values), path=False)
+        except templates.TemplateError as e:
+            raise CompanionError(f"id: {e}") from None
     value = values.get(field)
     if field == "id" and value is not None:
         return str(value)
     if isinstance(value, str) and not isinstance(value, Placeholder) and slug(value):
         return slug(value)
-    return templates.expand(otherwise, {"n": n})
+    return templates.expand(otherwise, {"n": n}, path=False)
 
 
 def _product(data, spec, product: dict, lang: str):
