@@ -241,3 +241,35 @@ def picture_back(c, w, h, bleed, pic: Pic | None, fill) -> bool:
     background(c, w, h, bleed, fill)
     art.draw(c, w, h, bleed, pic.box, pic.spec)
     return True
+
+
+def todo_box(c, note: str, word: str, x, top, w, h, size: float, ground, ink,
+             field: str | None = None) -> None:
+    """A text still to be written: a hatched box in `ink` on `ground`, its heading `word`
+    (TO COME) and the note inside."""
+    from companion.draw import colour
+
+    c.saveState()
+    p = c.beginPath()
+    p.roundRect(x, top - h, w, h, size * 0.6)
+    c.clipPath(p, stroke=0, fill=0)
+    c.setFillColor(colour.mix(ground, ink, 0.08))
+    c.rect(x, top - h, w, h, stroke=0, fill=1)
+    c.setStrokeColor(colour.mix(ground, ink, 0.25))
+    c.setLineWidth(0.5)
+    step = size * 0.9
+    k = -h
+    while k < w:
+        c.line(x + k, top - h, x + k + h, top)
+        k += step
+    c.restoreState()
+    c.setStrokeColor(ink)
+    c.setLineWidth(0.8)
+    c.setDash(2.5, 1.5)
+    c.roundRect(x, top - h, w, h, size * 0.6, stroke=1, fill=0)
+    c.setDash()
+    c.setFillColor(ink)
+    text.line(c, word, x + w / 2, top - size * 1.15, "narrow-bold", size * 0.85,
+              align="center", field="texts.to_come")
+    text.block(c, note, x + size * 0.4, top - size * 1.5, w - size * 0.8, h - size * 1.6,
+               "narrow", size * 0.8, align="center", field=field)

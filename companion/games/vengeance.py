@@ -143,30 +143,8 @@ def _slot(c, t: Text, x, top, w, h, look: Look, size: float, align: str = "cente
         c.setFillColor(look.ink)
         text.block(c, t.value, x, top, w, h, "regular", size, align=align, field=t.field)
         return
-    c.saveState()
-    p = c.beginPath()
-    p.roundRect(x, top - h, w, h, size * 0.6)
-    c.clipPath(p, stroke=0, fill=0)
-    c.setFillColor(colour.mix(look.paper, look.todo, 0.08))
-    c.rect(x, top - h, w, h, stroke=0, fill=1)
-    c.setStrokeColor(colour.mix(look.paper, look.todo, 0.25))
-    c.setLineWidth(0.5)
-    step = size * 0.9
-    k = -h
-    while k < w:
-        c.line(x + k, top - h, x + k + h, top)
-        k += step
-    c.restoreState()
-    c.setStrokeColor(look.todo)
-    c.setLineWidth(0.8)
-    c.setDash(2.5, 1.5)
-    c.roundRect(x, top - h, w, h, size * 0.6, stroke=1, fill=0)
-    c.setDash()
-    c.setFillColor(look.todo)
-    text.line(c, look.words["to_come"], x + w / 2, top - size * 1.15, "narrow-bold", size * 0.85,
-              align="center", field="texts.to_come")
-    text.block(c, t.value, x + size * 0.4, top - size * 1.5, w - size * 0.8, h - size * 1.6,
-               "narrow", size * 0.8, align="center", field=t.field)
+    card.todo_box(c, t.value, look.words["to_come"], x, top, w, h, size, look.paper, look.todo,
+                  t.field)
 
 
 # ---- faces ---------------------------------------------------------------------------

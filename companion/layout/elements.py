@@ -5,7 +5,7 @@ pictures), so a kind drawn here prints as the hand-written faces did."""
 
 from dataclasses import dataclass, field
 
-from companion.draw import card, colour as colours, fit, symbols, text as plain
+from companion.draw import card, fit, symbols
 from companion.layout import bind, markup, schema
 from companion.layout.bind import BindError, Placeholder
 
@@ -168,34 +168,10 @@ def _field(name: str | None, scope: dict) -> str | None:
 
 
 def _placeholder(d: Drawing, note: str, x, top, w, h, size, field_name, scope) -> None:
-    """A text still to be written: a hatched box, its heading (TO COME) and the note."""
+    """A text still to be written: the kind's hatched TO COME box holding the note."""
     p = d.placeholder or schema.Placeholders()
-    c = d.c
-    ground, todo = d.colour(p.ground, scope), d.colour(p.ink, scope)
-    c.saveState()
-    path = c.beginPath()
-    path.roundRect(x, top - h, w, h, size * 0.6)
-    c.clipPath(path, stroke=0, fill=0)
-    c.setFillColor(colours.mix(ground, todo, 0.08))
-    c.rect(x, top - h, w, h, stroke=0, fill=1)
-    c.setStrokeColor(colours.mix(ground, todo, 0.25))
-    c.setLineWidth(0.5)
-    step = size * 0.9
-    k = -h
-    while k < w:
-        c.line(x + k, top - h, x + k + h, top)
-        k += step
-    c.restoreState()
-    c.setStrokeColor(todo)
-    c.setLineWidth(0.8)
-    c.setDash(2.5, 1.5)
-    c.roundRect(x, top - h, w, h, size * 0.6, stroke=1, fill=0)
-    c.setDash()
-    c.setFillColor(todo)
-    plain.line(c, str(bind.text(p.word, scope)), x + w / 2, top - size * 1.15, "narrow-bold",
-               size * 0.85, align="center", field="texts.to_come")
-    plain.block(c, note, x + size * 0.4, top - size * 1.5, w - size * 0.8, h - size * 1.6,
-                "narrow", size * 0.8, align="center", field=field_name)
+    card.todo_box(d.c, note, str(bind.text(p.word, scope)), x, top, w, h, size,
+                  d.colour(p.ground, scope), d.colour(p.ink, scope), field_name)
 
 
 def _symbol(d: Drawing, el: schema.Symbol, scope) -> None:
