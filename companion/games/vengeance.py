@@ -226,7 +226,6 @@ def kit(ctx: Context):
     name = data.sub("game").get("name", str)
     titles = data.sub("titles")
     title = lambda k: titles.text(k, lang)  # noqa: E731
-    w = look.words
     faces = partial(back, look=look, name=name)
     pics = Pictures(ctx, "vengeance", ART)
 
@@ -264,16 +263,6 @@ def kit(ctx: Context):
         if spell_text.placeholder:
             todo_s += [f"{wn.value}: {label}: {spell_text.value}" for label, _ in slots]
 
-    violet = plain(title("objects"), "leaf", "titles.objects", fill=look.violet,
-                   key="back-ritual", back_name="ritual")
-    golden = plain(title("transitory"), "flask", "titles.transitory", fill=look.golden,
-                   key="back-transitory", back_name="transitory", ink=look.night)
-
-    art_back = plain(w["artifact"], "book", "texts.artifact", fill=look.artifact,
-                     key="back-artifact", back_name="artifact")
-    inc_back = plain(w["incantation"], "star", "texts.incantation", fill=look.incantation,
-                     key="back-incantation", back_name="incantation")
-
     aid = data.sub("aid")
 
     def side(s):
@@ -306,7 +295,6 @@ def kit(ctx: Context):
     ]
     # What the layouts file declares in [components] (demons, gates, solo cards), drawn
     # by the engine from [kinds].
-    backs = {"common": common, "ritual": violet, "transitory": golden, "artifact": art_back,
-             "incantation": inc_back}
+    backs = {"common": common}
     components.add(files, ctx, Engine.of(data, lang, "vengeance"), backs, pics, "vengeance")
     return files

@@ -121,7 +121,7 @@ def _add_one(files, ctx, data, engine, backs, pics, name: str, spec) -> None:
     title_key = spec.get("title", str, name)
     title = titles.text(title_key, lang) if titles is not None and title_key in titles.table \
         else name
-    back = _back(spec, engine, backs, name)
+    back = _back(spec, engine, backs, name, pics)
     todo_form = spec.get("todo", str, "{note}")
     qty_key = spec.get("qty", str, "qty")
     extra = spec.get("fields", dict, {})
@@ -229,10 +229,26 @@ def _entries(data, key: str):
         yield n, f.table, f
 
 
-def _back(spec, engine, backs: dict, name: str):
+def _back(spec, engine, backs: dict, name: str, pics=None):
+    """The component's back: one the game draws (by name), a kind, or a table
+    { kind = "emblem-back", id = "ritual", fields = { ... } } (`id` names it for its
+    picture, [art] back with {back} = id, and its PDF form)."""
     if "back" not in spec.table:
         return None
-    back = spec.get("back", str)
+    back = spec.get("back", (str, dict))
+    if isinstance(back, dict):
+        b = spec.sub("back")
+        kind, bid = b.get("kind", str), b.get("id", str)
+        if kind not in engine.kinds:
+            raise b.error("kind", f"no kind {kind!r} in [kinds]")
+        fields = {k: bind.text(v, engine.shared) if isinstance(v, str) else v
+                  for k, v in fields_of(b.get("fields", dict, {}), engine.lang,
+                                        b, "fields").items()}
+        pic = None
+        if pics is not None and "back" in pics.kinds:
+            pic = pics.pic("back", f"backs/{bid}", {"id": bid, "back": bid})
+        return engine.face(kind, {**fields, "id": bid, "back": bid}, pic,
+                           key=keyed(f"back-{bid}", pic), label=f"{name}/back")
     if back in backs:
         return backs[back]
     if back in engine.kinds:

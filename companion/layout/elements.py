@@ -22,6 +22,7 @@ class Drawing:
     pic: object = None
     kinds: dict = field(default_factory=dict)
     placeholder: schema.Placeholders | None = None
+    back: object = None  # a back's ground colour when saving ink (see schema.Kind.back)
 
     def x(self, v, scope) -> float:
         return bind.length(v, self.w, scope)
@@ -31,7 +32,15 @@ class Drawing:
         return self.h - bind.length(v, self.h, scope)
 
     def colour(self, v, scope):
-        return bind.colour(v, scope, self.palette)
+        c = bind.colour(v, scope, self.palette)
+        if self.back is None:
+            return c
+        # a back when saving ink: white, each ink kept if it reads on white, else the back's
+        return card.on_back(c)[0] if _same(c, self.back) else card.on_back(self.back, c)[1]
+
+
+def _same(a, b) -> bool:
+    return a.rgb() == b.rgb()
 
 
 def draw_all(d: Drawing, elements, scope: dict) -> None:
@@ -183,6 +192,12 @@ def _symbol(d: Drawing, el: schema.Symbol, scope) -> None:
 
 
 def _picture(d: Drawing, el: schema.Picture, scope) -> None:
+    if el.role == "back":
+        if d.pic is not None:
+            from companion import art
+
+            art.draw(d.c, d.w, d.h, d.bleed, d.pic.box, d.pic.spec)
+        return
     if el.role == "ground":
         card.picture_ground(d.c, d.w, d.h, d.bleed, d.pic)
     else:

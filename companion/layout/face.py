@@ -25,12 +25,14 @@ class Engine:
     palette: dict
     shared: dict
     source: str
+    lang: str = "en"
     facts: dict = field(default_factory=dict, compare=False)  # per kind, for digests
 
     @classmethod
     def of(cls, data, lang: str, game: str | None = None) -> "Engine":
         """The engine for a game's data (companion.data.Fields): [kinds], the colours of
-        [game], and [texts] as `texts.KEY`. A data file written before [kinds] existed
+        [game], and what every card may name: [texts] and [titles] as `texts.KEY` and
+        `titles.KEY`, and `game.name`. A data file written before [kinds] existed
         (an older `companion init` copy) draws with the bundled game's kinds."""
         from companion.draw import colour
 
@@ -48,12 +50,13 @@ class Engine:
         for k, v in game.table.items():
             if isinstance(v, str) and colour.parse(v) is not None:
                 palette[k] = colour.parse(v)
-        shared = {}
-        if "texts" in table:
-            t = data.sub("texts")
-            for k in t.table:
-                shared[f"texts.{k}"] = t.text(k, lang)
-        return cls(kinds, palette, shared, data.source)
+        shared = {"game.name": game.get("name", str)}
+        for part in ("texts", "titles"):  # every card may name them: {texts.to_come}
+            if part in table:
+                t = data.sub(part)
+                for k in t.table:
+                    shared[f"{part}.{k}"] = t.text(k, lang)
+        return cls(kinds, palette, shared, data.source, lang)
 
     def face(self, kind: str, fields: dict, pic=None, key: str | None = None,
              label: str = "") -> Face:
@@ -76,6 +79,8 @@ def _draw(engine: Engine, kind: str, scope: dict, pic, label: str, c, w, h, blee
     k = engine.kinds[kind]
     d = elements.Drawing(c, w, h, bleed, engine.palette, pic, engine.kinds, k.placeholder)
     try:
+        if k.back is not None and grounds.saving():
+            d.back = bind.colour(k.back, scope, engine.palette)
         elements.draw_all(d, k.elements, scope)
     except bind.BindError as e:
         raise CompanionError(f"kinds.{kind}, card {label or '?'}: {e}",

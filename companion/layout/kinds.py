@@ -60,7 +60,8 @@ def _resolved(name: str, raw: dict, source: str, seen: tuple) -> schema.Kind:
                  if el.id is None or el.id not in kind.remove]
     return msgspec.structs.replace(
         kind, extends=None, elements=inherited + kind.elements, replace={}, remove=[],
-        placeholder=kind.placeholder if kind.placeholder is not None else base.placeholder)
+        placeholder=kind.placeholder if kind.placeholder is not None else base.placeholder,
+        back=kind.back if kind.back is not None else base.back)
 
 
 def _walk(elements, prefix: str = ""):
@@ -83,7 +84,7 @@ def _check_values(el, where: str, source: str, kinds: dict) -> None:
         value = getattr(el, name, None)
         allowed = {"align": ("left", "center", "right"),
                    "font": ("regular", "bold", "narrow", "narrow-bold"),
-                   "role": ("ground", "window"), "shape": ("circle", "rect")}[name]
+                   "role": ("ground", "window", "back"), "shape": ("circle", "rect")}[name]
         if value is not None and value not in allowed:
             fail(name, f"{value!r} is not one of {', '.join(allowed)}"
                        f"{_suggest(value, allowed)}")

@@ -131,7 +131,7 @@ class Picture(_Element, tag="picture"):
     """The designer's picture for this card, in the kind's art box. `role = "ground"`
     draws it only when the box is the whole card (under everything, into the bleed);
     "window" only when the box is smaller, with an `edge` line round it if given."""
-    role: str = "window"  # ground, window
+    role: str = "window"  # ground, window, back (a back's picture, in its box, whatever its size)
     edge: str | None = None  # a colour for a thin line round a window
 
 
@@ -185,6 +185,9 @@ class Kind(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     replace: dict[str, Element] = {}  # elements of the extended kind replaced, by their `id`
     remove: list[str] = []  # elements of the extended kind left out, by their `id`
     placeholder: Placeholders | None = None  # how a text still to be written prints
+    # a card back's ground colour: with --ink saver the ground prints white, and an ink that
+    # would not read on white takes this colour
+    back: str | None = None
     description: str = ""  # what this kind of card is, for the reader of the file
 
 
