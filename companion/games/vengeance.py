@@ -191,17 +191,6 @@ def aid_face(c, w, h, bleed, *, title: str, lines: list[str], look: Look, side: 
              size=0.062, title_field=f"aid.{side}_title", lines_field=f"aid.{side}")
 
 
-def back(c, w, h, bleed, *, look: Look, fill: Color, name: str, word: str, symbol: str,
-         word_field: str, ink: Color | None = None, pic: Pic | None = None):
-    """A card back; `ink` (the night colour on the golden backs) draws its frame, emblem and
-    words where the paper colour would not read."""
-    if card.picture_back(c, w, h, bleed, pic, card.on_back(fill)[0]):
-        return
-    card.emblem_back(c, w, h, bleed, fill=fill, frame=ink or look.gold, emblem=ink or look.gold,
-                     symbol=symbol, name=name, word=word, word_ink=ink or look.paper,
-                     word_field=word_field)
-
-
 def token_face(c, w, h, bleed, *, look: Look, symbol: str, label: str,
                pic: Pic | None = None):
     """A round token: its ground runs into the bleed, the cut line stays at its edge, the
@@ -223,18 +212,12 @@ def token_face(c, w, h, bleed, *, look: Look, symbol: str, label: str,
 def kit(ctx: Context):
     data, lang = ctx.data, ctx.lang
     look = _look(ctx)
-    name = data.sub("game").get("name", str)
     titles = data.sub("titles")
     title = lambda k: titles.text(k, lang)  # noqa: E731
-    faces = partial(back, look=look, name=name)
     pics = Pictures(ctx, "vengeance", ART)
-
-    def plain(word, symbol, field, fill=look.night, key=None, back_name="common", **kw):
-        pic = pics.pic("back", f"backs/{back_name}", {"id": back_name, "back": back_name})
-        return Face(partial(faces, fill=fill, word=word, symbol=symbol, word_field=field,
-                            pic=pic, **kw), key=keyed(key or f"back-{word}", pic))
-
-    common = plain(name, "moon", "game.name", key="back-common")
+    engine = Engine.of(data, lang, "vengeance")
+    backs = components.backs(ctx, engine, pics, "vengeance")  # [backs] in the layouts file
+    common = backs["common"]
 
     def component(key, items, todo):
         return Component(key, key, title(key), len(items), items, todo)
@@ -295,6 +278,5 @@ def kit(ctx: Context):
     ]
     # What the layouts file declares in [components] (demons, gates, solo cards), drawn
     # by the engine from [kinds].
-    backs = {"common": common}
-    components.add(files, ctx, Engine.of(data, lang, "vengeance"), backs, pics, "vengeance")
+    components.add(files, ctx, engine, backs, pics, "vengeance")
     return files

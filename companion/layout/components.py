@@ -58,6 +58,20 @@ def _text(value, lang: str, f, key: str) -> str:
     return Fields({"t": value}, getattr(f, "source", ""), key).text("t", lang)
 
 
+def backs(ctx, engine, pics=None, game: str | None = None) -> dict[str, Face]:
+    """The card backs a game's data names in [backs] ({ kind, fields }), each drawn by the
+    engine, by name: components and a game's own cards take them (an older data file
+    without [backs] gets the bundled game's)."""
+    data = ctx.data
+    if "backs" not in data.table and game is not None:
+        data = _with_bundled(data, game, "backs")
+    if "backs" not in data.table:
+        return {}
+    table = data.sub("backs")
+    return {name: _back_face(table.sub(name), name, engine, pics, f"backs/{name}")
+            for name in table.table}
+
+
 def add(files: list, ctx, engine, backs: dict[str, Face], pics=None,
         game: str | None = None) -> None:
     """Puts every component [components] declares into `files` (the game's CardFiles).
@@ -78,15 +92,17 @@ def add(files: list, ctx, engine, backs: dict[str, Face], pics=None,
         _add_one(files, ctx, data, engine, backs, pics, name, spec)
 
 
-def _with_bundled(data, game: str):
-    """`data` with the bundled game's [components] and the card tables they name that
-    `data` lacks."""
+def _with_bundled(data, game: str, key: str = "components"):
+    """`data` with the bundled game's [components] (or [backs]) and the card tables they
+    name that `data` lacks."""
     from companion import paths
     from companion.data import Fields, load_toml
 
     bundled = load_toml(paths.layout(f"{game}.toml"))
     table = dict(data.table)
-    table["components"] = bundled.get("components", {})
+    table[key] = bundled.get(key, {})
+    if key != "components":
+        return Fields(table, data.source, data.path)
     for spec in table["components"].values():
         for key in [spec.get("cards")] + list(spec.get("with", [])):
             if key and key not in table and key in bundled:
@@ -238,23 +254,29 @@ def _back(spec, engine, backs: dict, name: str, pics=None):
     back = spec.get("back", (str, dict))
     if isinstance(back, dict):
         b = spec.sub("back")
-        kind, bid = b.get("kind", str), b.get("id", str)
-        if kind not in engine.kinds:
-            raise b.error("kind", f"no kind {kind!r} in [kinds]")
-        fields = {k: bind.text(v, engine.shared) if isinstance(v, str) else v
-                  for k, v in fields_of(b.get("fields", dict, {}), engine.lang,
-                                        b, "fields").items()}
-        pic = None
-        if pics is not None and "back" in pics.kinds:
-            pic = pics.pic("back", f"backs/{bid}", {"id": bid, "back": bid})
-        return engine.face(kind, {**fields, "id": bid, "back": bid}, pic,
-                           key=keyed(f"back-{bid}", pic), label=f"{name}/back")
+        return _back_face(b, b.get("id", str), engine, pics, f"{name}/back")
     if back in backs:
         return backs[back]
     if back in engine.kinds:
         return engine.face(back, {"id": back}, key=f"back-{back}", label=f"{name}/back")
     raise spec.error("back", f"no back {back!r} (the game's: {', '.join(backs) or 'none'}; "
                              f"or a kind of [kinds])")
+
+
+def _back_face(b, bid: str, engine, pics, label: str) -> Face:
+    """A back drawn by the engine: { kind, fields }; `bid` names it for its picture ([art]
+    back, {back} = bid) and its PDF form."""
+    kind = b.get("kind", str)
+    if kind not in engine.kinds:
+        raise b.error("kind", f"no kind {kind!r} in [kinds] (kinds: {', '.join(engine.kinds)})")
+    fields = {k: bind.text(v, engine.shared) if isinstance(v, str) else v
+              for k, v in fields_of(b.get("fields", dict, {}), engine.lang, b,
+                                    "fields").items()}
+    pic = None
+    if pics is not None and "back" in pics.kinds:
+        pic = pics.pic("back", f"backs/{bid}", {"id": bid, "back": bid})
+    return engine.face(kind, {**fields, "id": bid, "back": bid}, pic,
+                       key=keyed(f"back-{bid}", pic), label=label)
 
 
 def _place(files: list, spec, component, ctx) -> None:
