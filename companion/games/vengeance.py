@@ -181,16 +181,6 @@ def spell_front(c, w, h, bleed, *, witch: Text, slots: list[tuple[str, Text]], c
                align="center", field="spells.tokens")
 
 
-def aid_face(c, w, h, bleed, *, title: str, lines: list[str], look: Look, side: str,
-             pic: Pic | None = None):
-    """Either side of the aid card."""
-    if not card.picture_ground(c, w, h, bleed, pic):
-        _framed(c, w, h, bleed, look, look.night)
-    card.picture_window(c, w, h, bleed, pic)
-    card.aid(c, w, h, title=title.upper(), lines=lines, ink=look.ink, accent=look.gold,
-             size=0.062, title_field=f"aid.{side}_title", lines_field=f"aid.{side}")
-
-
 def token_face(c, w, h, bleed, *, look: Look, symbol: str, label: str,
                pic: Pic | None = None):
     """A round token: its ground runs into the bleed, the cut line stays at its edge, the
@@ -246,16 +236,6 @@ def kit(ctx: Context):
         if spell_text.placeholder:
             todo_s += [f"{wn.value}: {label}: {spell_text.value}" for label, _ in slots]
 
-    aid = data.sub("aid")
-
-    def side(s):
-        pic = pics.pic("aid", "aids/aid", {"id": "aid", "side": s}, aid)
-        return Face(partial(aid_face, title=aid.text(f"{s}_title", lang),
-                            lines=aid.text_list(s, lang), look=look, side=s, pic=pic),
-                    key=keyed(f"aid-{s}", pic))
-
-    aids = [Card(title("aids"), side("front"), side("back"), id="aid")] * aid.get("copies", int)
-
     tok = data.sub("tokens")
     tokens = []
     for i, item in enumerate(tok.get("items", list)):
@@ -270,7 +250,6 @@ def kit(ctx: Context):
     files = [
         CardFile("cards.pdf", [
             component("spells", spells, todo_s),
-            component("aids", aids, []),
         ], ctx.card, ctx.card_name),
         CardFile("tokens.pdf", [component("tokens", tokens, [])],
                  parse_size(tok.get("size", str), field="tokens.size"), tok.get("size", str),

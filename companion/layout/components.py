@@ -151,8 +151,7 @@ def _add_one(files, ctx, data, engine, backs, pics, name: str, spec) -> None:
         cid = _id(entry, values, n, id_field, id_else)
         known = {**engine.shared, **values, "id": cid, "n": n}
         for k, v in extra.items():  # may name the entry's fields and the game's texts
-            v = fields_of(v, lang, spec, k)
-            values[k] = bind.text(v, known) if isinstance(v, str) else v
+            values[k] = _bound(fields_of(v, lang, spec, k), known)
         card_fields = {**values, **shared, "id": cid, "n": n,
                        "roman": ROMAN[n - 1] if n <= len(ROMAN) else str(n)}
         pic = None
@@ -170,7 +169,11 @@ def _add_one(files, ctx, data, engine, backs, pics, name: str, spec) -> None:
         # copies share one face, drawn once as a PDF form
         key = keyed(f"{name}-{cid}", pic) if copies > 1 else None
         face = engine.face(kind, card_fields, pic, key=key, label=f"{name}/{cid}")
-        cards += [Card(title, face, back, id=cid)] * copies
+        card_back = back
+        if not isinstance(back, Face) and back is not None:  # { each = true, kind, fields }
+            card_back = _each_back(back, card_fields, engine, pics, name, cid, copies,
+                                   art_kind, f if art_entry is None else None)
+        cards += [Card(title, face, card_back, id=cid)] * copies
         todo += [templates.expand(todo_form, {"n": n, "id": cid, "note": str(v)}, path=False)
                  for v in values.values() if isinstance(v, Placeholder)] * copies
     part = spec.get("part", str, name)  # what --only calls it
@@ -254,6 +257,8 @@ def _back(spec, engine, backs: dict, name: str, pics=None):
     back = spec.get("back", (str, dict))
     if isinstance(back, dict):
         b = spec.sub("back")
+        if b.get("each", bool, False):  # drawn for each card, from its own fields
+            return b
         return _back_face(b, b.get("id", str), engine, pics, f"{name}/back")
     if back in backs:
         return backs[back]
@@ -261,6 +266,37 @@ def _back(spec, engine, backs: dict, name: str, pics=None):
         return engine.face(back, {"id": back}, key=f"back-{back}", label=f"{name}/back")
     raise spec.error("back", f"no back {back!r} (the game's: {', '.join(backs) or 'none'}; "
                              f"or a kind of [kinds])")
+
+
+def _bound(value, known: dict):
+    """A component's field: a template filled from the card ("{front_title}"); a field
+    named alone that holds a list or a table is that list ("{front}")."""
+    if not isinstance(value, str):
+        return value
+    name = value.strip()[1:-1] if value.strip().startswith("{") else None
+    if name is not None and isinstance(known.get(name), (list, dict)):
+        return known[name]
+    return bind.text(value, known)
+
+
+def _each_back(b, card_fields: dict, engine, pics, name: str, cid: str, copies: int,
+               art_kind: str, entry) -> Face:
+    """A card's own back (an aid's second side): its kind drawn with the card's fields and
+    the back's `fields` over them (`side = "back"`)."""
+    kind = b.get("kind", str)
+    if kind not in engine.kinds:
+        raise b.error("kind", f"no kind {kind!r} in [kinds] (kinds: {', '.join(engine.kinds)})")
+    known = {**engine.shared, **card_fields}
+    fields = dict(card_fields)
+    for k, v in fields_of(b.get("fields", dict, {}), engine.lang, b, "fields").items():
+        fields[k] = _bound(v, known)
+    pic = None
+    if pics is not None and art_kind in pics.kinds:  # the card's picture kind, its side
+        named = {k: fields[k] for k in pics.kinds[art_kind].fields}
+        pic = pics.pic(art_kind, f"{name}/{cid}", named,
+                       entry if pics.kinds[art_kind].entry else None)
+    key = keyed(f"{name}-{cid}-back", pic) if copies > 1 else None
+    return engine.face(kind, fields, pic, key=key, label=f"{name}/{cid} (back)")
 
 
 def _back_face(b, bid: str, engine, pics, label: str) -> Face:

@@ -183,6 +183,32 @@ def _placeholder(d: Drawing, note: str, x, top, w, h, size, field_name, scope) -
                   d.colour(p.ground, scope), d.colour(p.ink, scope), field_name)
 
 
+def _bullets(d: Drawing, el: schema.Bullets, scope) -> None:
+    lines = scope.get(el.lines.strip("{}"))
+    if not isinstance(lines, list):
+        raise BindError(f"lines = {el.lines!r}: not a list field of this card")
+    lines = [str(bind.text(str(ln), scope)) for ln in lines]
+    dot = d.colour(el.mark, scope)
+    by_name = {}
+    if el.marks is not None:
+        for item in scope.get(el.marks.strip("{}")) or []:
+            if isinstance(item, dict) and "name" in item:
+                by_name[str(item["name"]).lower()] = item
+
+    def mark(c, body, x, y, size):
+        item = by_name.get(body.split(":")[0].strip().lower())
+        if item is not None:  # a scoring line: the item's own symbol as its bullet
+            c.setFillColor(d.colour(str(item.get("colour", el.mark)), scope))
+            symbols.draw(c, str(item.get("symbol", "circle")), x, y, size * 0.45)
+        else:
+            c.setFillColor(dot)
+            c.circle(x - size * 0.05, y + size * 0.03, size * 0.18, stroke=0, fill=1)
+    card.bullets(d.c, lines, d.x(el.x, scope), d.y(el.y, scope), d.x(el.w, scope),
+                 bind.length(el.h, d.h, scope), d.x(el.size, scope),
+                 d.colour(el.colour, scope), mark, role=el.font,
+                 field=_field(el.field, scope) or "lines")
+
+
 def _symbol(d: Drawing, el: schema.Symbol, scope) -> None:
     name = str(bind.text(el.name, scope))
     if name not in symbols.SYMBOLS:
@@ -255,5 +281,6 @@ def _nested(d: Drawing, el: schema.Nested, scope) -> None:
 
 DRAW = {schema.Background: _background, schema.Rect: _rect, schema.Circle: _circle,
         schema.Line: _line, schema.Text: _text, schema.TextBlock: _textblock,
+        schema.Bullets: _bullets,
         schema.Symbol: _symbol, schema.Picture: _picture, schema.Badge: _badge,
         schema.Corners: _corners, schema.Nested: _nested}

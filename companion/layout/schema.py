@@ -117,6 +117,24 @@ class TextBlock(_Element, tag="textblock"):
     field: str | None = None  # the data key it prints, for the text-limit reports
 
 
+class Bullets(_Element, tag="bullets"):
+    """Paragraphs from a list field, those starting with "• " as bullets with a mark; all
+    shrink together to fit the box (never under the floor). A bullet whose text starts
+    with an item's name and a colon ("Red: ...") takes that item's symbol and colour
+    (`marks`, a list field of items with name, symbol and colour); else a dot."""
+    lines: str  # the list field: "{front}"
+    x: Length = 0.07  # the box's left edge
+    y: Length = 0.15  # the box's top, from the card's top
+    w: Length = 0.86  # the box's width
+    h: Length = 0.8  # the box's height
+    size: Size = 0.062  # the largest size, shrunk until all fit
+    font: str = "regular"  # regular, bold, narrow, narrow-bold
+    colour: str = "ink"  # the text's colour
+    mark: str = "gold"  # the dots' colour
+    marks: str | None = None  # a list field whose items' names pick a bullet's symbol
+    field: str | None = None  # the data key, for the text-limit reports ("aid.front")
+
+
 class Symbol(_Element, tag="symbol"):
     """A named symbol (the built-in ones, or a game's own SVG icon) centred on (x, y),
     of radius r."""
@@ -165,10 +183,10 @@ class Nested(_Element, tag="card"):
     fields: dict[str, str] = {}  # the inner card's fields, which may name the outer card's
 
 
-Element = Union[Background, Rect, Circle, Line, Text, TextBlock, Symbol, Picture, Badge,
-                Corners, Nested]
-ELEMENTS = (Background, Rect, Circle, Line, Text, TextBlock, Symbol, Picture, Badge, Corners,
-            Nested)
+Element = Union[Background, Rect, Circle, Line, Text, TextBlock, Bullets, Symbol, Picture,
+                Badge, Corners, Nested]
+ELEMENTS = (Background, Rect, Circle, Line, Text, TextBlock, Bullets, Symbol, Picture, Badge,
+            Corners, Nested)
 
 
 class Placeholders(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
