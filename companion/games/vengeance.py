@@ -11,12 +11,11 @@ from reportlab.lib.colors import Color
 from companion.data import Fields
 from companion.draw import card, colour, symbols, text
 from companion.draw.card import Pic
-from companion.games.pictures import Kind as ArtKind, Pictures, keyed, slug
+from companion.games.pictures import Kind as ArtKind, Pictures, slug
 from companion.layout import components
 from companion.layout.face import Engine
 from companion.kit import CardFile, Component, Context
 from companion.sheets import Card, Face
-from companion.units import parse_size
 
 PARTS = ("witches", "demons", "spells", "gates", "objects", "transitory", "artifacts",
          "incantations", "solo", "aids", "tokens")
@@ -181,22 +180,6 @@ def spell_front(c, w, h, bleed, *, witch: Text, slots: list[tuple[str, Text]], c
                align="center", field="spells.tokens")
 
 
-def token_face(c, w, h, bleed, *, look: Look, symbol: str, label: str,
-               pic: Pic | None = None):
-    """A round token: its ground runs into the bleed, the cut line stays at its edge, the
-    label 3 mm or more inside the square it is cut from."""
-    r = min(w, h) / 2
-    if not card.picture_disc(c, w / 2, h / 2, r, w, h, bleed, pic):
-        card.disc(c, w / 2, h / 2, r, bleed, look.night)
-    if not card.picture_window(c, w, h, bleed, pic):
-        c.setFillColor(card.ink_on(look.night, look.gold, look.night))
-        symbols.draw(c, symbol, w / 2, h / 2 + r * 0.2, r * 0.42)
-    c.setFillColor(card.ink_on(look.night, look.paper, look.night))
-    text.line(c, label, w / 2, h / 2 - r * 0.55, "narrow-bold", r * 0.22, align="center",
-              max_w=r * 1.3, field="tokens.items.name")
-    card.cut_circle(c, w / 2, h / 2, r)
-
-
 # ---- the kit -------------------------------------------------------------------------
 
 def kit(ctx: Context):
@@ -236,24 +219,10 @@ def kit(ctx: Context):
         if spell_text.placeholder:
             todo_s += [f"{wn.value}: {label}: {spell_text.value}" for label, _ in slots]
 
-    tok = data.sub("tokens")
-    tokens = []
-    for i, item in enumerate(tok.get("items", list)):
-        f = Fields(item, tok.source, f"tokens.items[{i}]")
-        tid = f.get("id", str)
-        pic = pics.pic("token", f"tokens/{tid}", {"id": tid}, f)
-        face = Face(partial(token_face, look=look, symbol=symbols.named(f, "symbol"),
-                            label=f.text("name", lang), pic=pic),
-                    key=keyed(f"token-{tid}", pic))
-        tokens += [Card(title("tokens"), face, face, id=tid)] * f.get("count", int)
-
     files = [
         CardFile("cards.pdf", [
             component("spells", spells, todo_s),
         ], ctx.card, ctx.card_name),
-        CardFile("tokens.pdf", [component("tokens", tokens, [])],
-                 parse_size(tok.get("size", str), field="tokens.size"), tok.get("size", str),
-                 stock="tokens"),
     ]
     # What the layouts file declares in [components] (demons, gates, solo cards), drawn
     # by the engine from [kinds].

@@ -182,6 +182,14 @@ def colour(value: str, scope: dict, palette: dict) -> Color:
             return colour(rest, scope, palette)
     v = text(value, scope, again=False) if "{" in value else value
     v = str(v).strip()
+    if v.startswith("on(") and v.endswith(")"):  # an ink on a ground paled by --ink saver
+        parts = [p.strip() for p in v[3:-1].split(",")]
+        if len(parts) != 3:
+            raise BindError(f"{value!r}: on takes a ground, an ink and the ink to use when "
+                            "the paled ground would not show it: on(night, gold, night)")
+        from companion.draw import card
+
+        return card.ink_on(*(colour(p, scope, palette) for p in parts))
     if v.startswith("mix(") and v.endswith(")"):
         parts = [p.strip() for p in v[4:-1].split(",")]
         if len(parts) != 3:

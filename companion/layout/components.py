@@ -8,6 +8,8 @@ come from, which back they get and where they go:
     with = ["types"]               # lists of the data every card may name ({item...})
     back = "common"                # a back the game draws, or a kind of [kinds]
     file = "cards.pdf"             # the sheet file it goes in, after the component
+    size = "20x20mm"               # a file of its own: its cards' size (default: the card's)
+    stock = "tokens"               # ... and "tokens" to cut them one by one
     after = "witches"              # ... named here (or `before` one; default: last)
     title = "demons"               # a key of [titles] (default: NAME)
     part = "demons"                # what --only calls it (default: NAME)
@@ -25,6 +27,7 @@ one a TO COME box, listed in the print guide), with `id` (its own, or its number
 import re
 
 from companion import templates
+from companion.units import parse_size
 from companion.errors import CompanionError
 from companion.games.pictures import keyed
 from companion.layout import bind
@@ -32,7 +35,7 @@ from companion.layout.bind import Placeholder
 from companion.sheets import Card, Face
 
 KEYS = {"kind", "cards", "with", "back", "file", "after", "before", "title", "todo", "art",
-        "qty", "fields", "id", "id_else", "art_entry", "part"}
+        "qty", "fields", "id", "id_else", "art_entry", "part", "size", "stock"}
 ROMAN = "I II III IV V VI VII VIII IX X XI XII XIII XIV XV XVI XVII XVIII XIX XX".split()
 
 
@@ -124,10 +127,9 @@ def _add_one(files, ctx, data, engine, backs, pics, name: str, spec) -> None:
             raise spec.error("cards", "a table or list's name, or { product = { deck = "
                                       "\"decks\", clan = \"clans\" } }")
         entries = list(_product(data, spec, source_key["product"], lang))
-    elif source_key not in data.table:
-        raise spec.error("cards", f"no table or list [{source_key}] in the data")
     else:
-        entries = list(_entries(data, source_key))
+        parent, leaf = _at(data, spec, source_key)
+        entries = list(_entries(parent, leaf))
     shared = {}
     for key in spec.get("with", list, []):
         if key not in data.table:
@@ -169,8 +171,8 @@ def _add_one(files, ctx, data, engine, backs, pics, name: str, spec) -> None:
         # copies share one face, drawn once as a PDF form
         key = keyed(f"{name}-{cid}", pic) if copies > 1 else None
         face = engine.face(kind, card_fields, pic, key=key, label=f"{name}/{cid}")
-        card_back = back
-        if not isinstance(back, Face) and back is not None:  # { each = true, kind, fields }
+        card_back = face if back == "same" else back
+        if not isinstance(card_back, Face) and card_back is not None:  # { each = true, ... }
             card_back = _each_back(back, card_fields, engine, pics, name, cid, copies,
                                    art_kind, f if art_entry is None else None)
         cards += [Card(title, face, card_back, id=cid)] * copies
@@ -235,6 +237,19 @@ def _product(data, spec, product: dict, lang: str):
         yield n, entry, found[-1] if found else data
 
 
+def _at(data, spec, path: str):
+    """(the table holding it, its key) for "demons" or "tokens.items"."""
+    *tables, leaf = path.split(".")
+    node = data
+    for part in tables:
+        if part not in node.table or not isinstance(node.table[part], dict):
+            raise spec.error("cards", f"no table or list [{path}] in the data")
+        node = node.sub(part)
+    if leaf not in node.table:
+        raise spec.error("cards", f"no table or list [{path}] in the data")
+    return node, leaf
+
+
 def _entries(data, key: str):
     """(n, entry table, its Fields) for each card: a list gives one card an entry, a
     table with `count` gives that many cards alike."""
@@ -255,6 +270,8 @@ def _back(spec, engine, backs: dict, name: str, pics=None):
     if "back" not in spec.table:
         return None
     back = spec.get("back", (str, dict))
+    if back == "same":  # double-sided alike: a token's back is its front
+        return "same"
     if isinstance(back, dict):
         b = spec.sub("back")
         if b.get("each", bool, False):  # drawn for each card, from its own fields
@@ -315,13 +332,24 @@ def _back_face(b, bid: str, engine, pics, label: str) -> Face:
                        key=keyed(f"back-{bid}", pic), label=label)
 
 
+def _plain_data(data) -> dict:
+    """The data file's values by dotted name ("tokens.size"), for a component's size."""
+    return bind.flat({k: v for k, v in data.table.items() if not isinstance(v, list)})
+
+
 def _place(files: list, spec, component, ctx) -> None:
     from companion.kit import CardFile
 
     path = spec.get("file", str, "cards.pdf")
     target = next((f for f in files if isinstance(f, CardFile) and f.path == path), None)
     if target is None:
-        target = CardFile(path, [], ctx.card, ctx.card_name)
+        size_text = spec.get("size", str, None)
+        if size_text is not None:
+            size_text = str(bind.text(size_text, _plain_data(ctx.data)))
+            size = parse_size(size_text, field=f"components.{component.id}.size")
+        else:
+            size, size_text = ctx.card, ctx.card_name
+        target = CardFile(path, [], size, size_text, stock=spec.get("stock", str, "cards"))
         files.append(target)
     ids = [c.id for c in target.components]
     if component.id in ids:

@@ -96,6 +96,9 @@ def _draw(d: Drawing, el, scope: dict) -> None:
 
 
 def _background(d: Drawing, el: schema.Background, scope) -> None:
+    if el.shape == "disc":
+        card.disc(d.c, d.w / 2, d.h / 2, min(d.w, d.h) / 2, d.bleed, d.colour(el.fill, scope))
+        return
     card.background(d.c, d.w, d.h, d.bleed, d.colour(el.fill, scope), cue=el.cue)
 
 
@@ -224,7 +227,9 @@ def _picture(d: Drawing, el: schema.Picture, scope) -> None:
 
             art.draw(d.c, d.w, d.h, d.bleed, d.pic.box, d.pic.spec)
         return
-    if el.role == "ground":
+    if el.role == "disc":
+        card.picture_disc(d.c, d.w / 2, d.h / 2, min(d.w, d.h) / 2, d.w, d.h, d.bleed, d.pic)
+    elif el.role == "ground":
         card.picture_ground(d.c, d.w, d.h, d.bleed, d.pic)
     else:
         edge = None if el.edge is None else d.colour(el.edge, scope)

@@ -84,7 +84,9 @@ def _check_values(el, where: str, source: str, kinds: dict) -> None:
         value = getattr(el, name, None)
         allowed = {"align": ("left", "center", "right"),
                    "font": ("regular", "bold", "narrow", "narrow-bold"),
-                   "role": ("ground", "window", "back"), "shape": ("circle", "rect")}[name]
+                   "role": ("ground", "window", "back", "disc"),
+                   "shape": ("disc", "card") if isinstance(el, schema.Background)
+                   else ("circle", "rect")}[name]
         if value is not None and value not in allowed:
             fail(name, f"{value!r} is not one of {', '.join(allowed)}"
                        f"{_suggest(value, allowed)}")

@@ -42,9 +42,11 @@ class _Element(msgspec.Struct, forbid_unknown_fields=True, kw_only=True, tag_fie
 
 
 class Background(_Element, tag="background"):
-    """The whole card and its bleed in one colour."""
-    fill: str  # a colour: "#1B2631", a name from the game's colours, "{field}", "mix(a, b, 0.2)"
+    """The whole card and its bleed in one colour; `shape = "disc"`: a round token's ground,
+    a disc running into the bleed past its cut line."""
+    fill: str  # a colour: "#1B2631", a name of [game], "{field}", "mix(a, b, 0.2)", "on(ground, ink, else)"
     cue: bool = False  # the colour is part of the game: never paled by --ink saver
+    shape: str = "card"  # card, disc
 
 
 class Rect(_Element, tag="rect"):
@@ -149,7 +151,7 @@ class Picture(_Element, tag="picture"):
     """The designer's picture for this card, in the kind's art box. `role = "ground"`
     draws it only when the box is the whole card (under everything, into the bleed);
     "window" only when the box is smaller, with an `edge` line round it if given."""
-    role: str = "window"  # ground, window, back (a back's picture, in its box, whatever its size)
+    role: str = "window"  # ground, window, back (in its box, whatever its size), disc (a token's)
     edge: str | None = None  # a colour for a thin line round a window
 
 
