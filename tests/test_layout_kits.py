@@ -97,7 +97,7 @@ def test_the_copy_holds_the_demons_whole_layout_and_an_edit_moves_it(copy, cli, 
 @pytest.mark.parametrize("extra,words", [
     ('[components.omens]\nkind = "omen"\n', "components.omens.kind: no kind 'omen'"),
     ('[components.omens]\nkind = "demon"\nkard = "x"\n', "components.omens.kard: unknown key"),
-    ('[components.omens]\nkind = "demon"\ncards = "demons"\nafter = "wiches"\n',
+    ('[components.omens]\nkind = "demon"\ncards = "demons"\nwith = ["types"]\nafter = "wiches"\n',
      "components.omens.after: no component 'wiches'"),
     ('[components.omens]\nkind = "demon"\ncards = "omens"\n',
      "components.omens.cards: no table or list [omens]"),

@@ -176,8 +176,8 @@ def _add_one(files, ctx, data, engine, backs, pics, name: str, spec) -> None:
             card_back = _each_back(back, card_fields, engine, pics, name, cid, copies,
                                    art_kind, f if art_entry is None else None)
         cards += [Card(title, face, card_back, id=cid)] * copies
-        todo += [templates.expand(todo_form, {"n": n, "id": cid, "note": str(v)}, path=False)
-                 for v in values.values() if isinstance(v, Placeholder)] * copies
+        todo += [templates.expand(todo_form, {"n": n, "id": cid, "note": note}, path=False)
+                 for note in engine.todo(kind, card_fields, f"{name}/{cid}")] * copies
     part = spec.get("part", str, name)  # what --only calls it
     component = Component(name, part, title, len(cards), cards, todo)
     _place(files, spec, component, ctx)

@@ -5,7 +5,7 @@ pictures), so a kind drawn here prints as the hand-written faces did."""
 
 from dataclasses import dataclass, field
 
-from companion.draw import card, fit, symbols
+from companion.draw import card, fit, symbols, text as plain
 from companion.layout import bind, markup, schema
 from companion.layout.bind import BindError, Placeholder
 
@@ -56,7 +56,7 @@ def draw_one(d: Drawing, el, scope: dict) -> None:
         return
     items = _items(el.repeat, scope)
     for i, item in enumerate(items):
-        inner = dict(scope, index=i, item=item)
+        inner = dict(scope, index=i, number=i + 1, item=item)
         if isinstance(item, dict):
             inner.update(bind.flat(item, "item."))
         inner = _with_vars(el, inner)
@@ -74,6 +74,8 @@ def _items(repeat, scope) -> list:
             raise BindError(f"repeat = {repeat}: from 0 to 1000 times")
         return list(range(repeat))
     value = scope.get(repeat)
+    if isinstance(value, int) and not isinstance(value, bool):  # a field holding a count
+        return _items(value, scope)
     if not isinstance(value, list):
         raise BindError(f"repeat = {repeat!r}: not a list field of this card (a number, or "
                         f"one of {', '.join(k for k, v in scope.items() if isinstance(v, list))})")
@@ -84,8 +86,40 @@ def _with_vars(el, scope: dict) -> dict:
     if not el.vars:
         return scope
     out = dict(scope)
-    for k, v in el.vars.items():
-        out[k] = bind.text(v, scope)
+    for k, v in el.vars.items():  # in order: a var may name those before it
+        out[k] = bind.text(v, out)
+    return out
+
+
+def todo_notes(elements, scope: dict) -> list[str]:
+    """The texts still to be written that a face shows (its textblocks' placeholders, each
+    as its `todo` says), in drawing order, each once: the print guide lists them. Nothing
+    is drawn."""
+    out: list[str] = []
+
+    def walk(els, sc):
+        for el in els:
+            if el.when is not None and not bind.holds(bind.condition(el.when), sc):
+                continue
+            if el.repeat is None:
+                scopes = [_with_vars(el, sc)]
+            else:
+                scopes = []
+                for i, item in enumerate(_items(el.repeat, sc)):
+                    inner = dict(sc, index=i, number=i + 1, item=item)
+                    if isinstance(item, dict):
+                        inner.update(bind.flat(item, "item."))
+                    scopes.append(_with_vars(el, inner))
+            for inner in scopes:
+                if isinstance(el, schema.Corners):
+                    walk(el.elements, inner)
+                elif isinstance(el, schema.TextBlock):
+                    value = bind.text(el.text, inner)
+                    if isinstance(value, Placeholder):
+                        note = str(bind.text(el.todo, dict(inner, note=value.note)))
+                        if note not in out:
+                            out.append(note)
+    walk(elements, scope)
     return out
 
 
@@ -169,6 +203,12 @@ def _textblock(d: Drawing, el: schema.TextBlock, scope) -> None:
     if isinstance(value, Placeholder):
         _placeholder(d, value.note, x, top, w, h, size, _field(el.field, scope), scope)
         return
+    if el.upper:
+        value = value.upper()
+    if el.valign == "middle":  # centred in its box when its lines fit at their size
+        lines = len(plain.wrap(value, el.font, size, w)) * size * el.leading
+        if lines <= h:
+            top -= (h - lines) / 2
     d.c.setFillColor(d.colour(el.colour, scope))
     markup.block(d.c, value, x, top, w, h, el.font, size, align=el.align, leading=el.leading,
                  field=_field(el.field, scope))

@@ -58,12 +58,16 @@ class Engine:
                     shared[f"{part}.{k}"] = t.text(k, lang)
         return cls(kinds, palette, shared, data.source, lang)
 
-    def face(self, kind: str, fields: dict, pic=None, key: str | None = None,
-             label: str = "") -> Face:
-        """The face of one card of `kind`; `label` names it in errors (COMPONENT/ID)."""
-        if kind not in self.kinds:
-            raise CompanionError(f"no card kind {kind!r} in [kinds] (kinds: "
-                                 f"{', '.join(self.kinds) or 'none'})", source=self.source)
+    def todo(self, kind: str, fields: dict, label: str = "") -> list[str]:
+        """The texts still to be written a card of `kind` shows, for the print guide."""
+        scope = self._scope(fields, None)
+        try:
+            return elements.todo_notes(self.kinds[kind].elements, scope)
+        except bind.BindError as e:
+            raise CompanionError(f"kinds.{kind}, card {label or '?'}: {e}",
+                                 source=self.source) from None
+
+    def _scope(self, fields: dict, pic) -> dict:
         scope = dict(self.shared)
         scope.update(bind.flat(fields))
         for k, v in list(scope.items()):  # `when = "todo.name"`: a text still to come
@@ -71,6 +75,15 @@ class Engine:
                 scope[f"todo.{k}"] = True
         scope["art"] = pic is not None
         scope["art_whole"] = pic is not None and pic.whole
+        return scope
+
+    def face(self, kind: str, fields: dict, pic=None, key: str | None = None,
+             label: str = "") -> Face:
+        """The face of one card of `kind`; `label` names it in errors (COMPONENT/ID)."""
+        if kind not in self.kinds:
+            raise CompanionError(f"no card kind {kind!r} in [kinds] (kinds: "
+                                 f"{', '.join(self.kinds) or 'none'})", source=self.source)
+        scope = self._scope(fields, pic)
         draw = partial(_draw, self, kind, scope, pic, label)
         return Face(draw, key=key, digest=partial(_digest, self, kind, scope, pic))
 

@@ -80,11 +80,11 @@ def _check_values(el, where: str, source: str, kinds: dict) -> None:
             bind.condition(el.when)
         except bind.BindError as e:
             fail("when", str(e))
-    for name in ("align", "font", "role", "shape"):
+    for name in ("align", "font", "role", "shape", "valign"):
         value = getattr(el, name, None)
         allowed = {"align": ("left", "center", "right"),
                    "font": ("regular", "bold", "narrow", "narrow-bold"),
-                   "role": ("ground", "window", "back", "disc"),
+                   "role": ("ground", "window", "back", "disc"), "valign": ("top", "middle"),
                    "shape": ("disc", "card") if isinstance(el, schema.Background)
                    else ("circle", "rect")}[name]
         if value is not None and value not in allowed:

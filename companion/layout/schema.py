@@ -10,9 +10,9 @@ Placement: `x`, `w` and `r` (and `size`, `radius`) are fractions of the card's w
 value may name the card's fields in braces ("{name}", "{value:02}", "{item.name}").
 
 Every element takes `when` (a condition on the card's fields: `deck == "B"`,
-`not art`, `n > 2 and kind != "gate"`, `todo.name` where the name is a placeholder), `repeat` (a whole number, or a list field: the
-element is drawn once per item, `{item...}` and `{index}` naming it, and moved by `step`
-each time) and `vars` (names for values, which a text from the data may use: `vars =
+`not art`, `n > 2 and kind != "gate"`, `todo.name` where the name is a placeholder), `repeat` (a whole number, a list field, or a field holding a
+number: the element is drawn once per item, `{item...}`, `{index}` (from 0) and
+`{number}` (from 1) naming it, and moved by `step` each time) and `vars` (names for values, which a text from the data may use: `vars =
 { type = "{item.name}" }` fills "When {type} wins")."""
 
 from typing import Annotated, Union
@@ -115,6 +115,9 @@ class TextBlock(_Element, tag="textblock"):
     font: str = "regular"  # regular, bold, narrow, narrow-bold
     colour: str = "ink"  # a colour
     align: str = "center"  # left, center
+    valign: str = "top"  # top, middle: the lines centred in the box when they fit
+    upper: bool = False  # in capitals
+    todo: str = "{note}"  # how a placeholder here is listed in the print guide
     leading: Annotated[float, msgspec.Meta(ge=0.5, le=5)] = 1.2  # line height, in sizes
     field: str | None = None  # the data key it prints, for the text-limit reports
 
