@@ -340,3 +340,26 @@ def test_the_tables_refusals_are_worded_in_french(browser, table):  # noqa: F811
     page.locator("#lugvanion-close").click()  # nothing held yet
     expect(page.locator("#lugvanion-end p.error")).to_have_text(
         "Pas fait\u202f: aucune guilde n’est encore tenue\u202f: il n’y a rien à terminer")
+
+
+def test_the_games_are_read_even_when_the_stream_opened_before_their_script_ran(  # noqa: F811
+        browser, table):
+    """A slow phone: app.js opens the live stream, and games.js arrives only after the
+    stream's "open" has come and gone. The history and the entries must still be read
+    (the page showed "No game closed yet" over three closed games)."""
+    for winner, loser in (("Ana", "Bo"), ("Bo", "Ana")):
+        put(table, winner, {"area": {"purple": [1, 2]}})
+        put(table, loser, {"area": {"purple": [3]}})
+        httpx.post(table.api("covenia/close"), json={}).raise_for_status()
+    page = phone(browser)
+    held = []
+    page.route("**/static/games.js*", lambda route: held.append(route.request.url)
+               or route.abort())
+    page.goto(lan_link(table))
+    expect(page.locator(".live.on")).to_be_visible()  # the stream is open, games.js not run
+    assert held, "games.js was never asked for"
+    page.unroute("**/static/games.js*")
+    page.add_script_tag(url=held[0])  # now it arrives: after the stream's "open"
+    page.locator("#picker").get_by_role("button", name="History").click()
+    expect(page.locator("#per-player tr", has_text="Ana")).to_contain_text(
+        "Covenia: won 1 of 2 (50%)")

@@ -849,6 +849,9 @@
     // The games are read once the stream is open: what changes after reaches the page
     // on it, and a reconnection reads them again.
     source.addEventListener("open", resync);
+    // The stream may have opened while this script was still on its way (app.js opens it
+    // first): then no "open" comes, and the games are read now.
+    if (source.readyState === 1) resync();
     source.addEventListener("covenia", function (e) { got("covenia", JSON.parse(e.data)); });
     source.addEventListener("coverta", function (e) { got("coverta", JSON.parse(e.data)); });
     source.addEventListener("history", function (e) {
