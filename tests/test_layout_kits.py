@@ -138,3 +138,13 @@ def test_a_kind_element_may_take_any_field_of_its_type_not_only_the_bundled_ones
     r = cli("build", "vengeance", "--data", str(copy), "--out", str(tmp_path / "kit"),
             "--only", "demons")
     assert r.code == 0, r.err
+
+
+def test_a_card_table_missing_a_field_its_component_names_is_one_line(copy, cli, tmp_path):
+    """The fuzz found it: [aid] without front_title, which components.aids names."""
+    text = copy.read_text(encoding="utf-8")
+    start = text.index("front_title = ")
+    copy.write_text(text[:start] + text[text.index("\n", start) + 1:], encoding="utf-8")
+    r = cli("build", "vengeance", "--data", str(copy), "--out", str(tmp_path / "kit"))
+    assert r.code == 2 and len(r.err.strip().splitlines()) == 1, r.err
+    assert "components.aids: names {front_title}, not a field" in r.err, r.err

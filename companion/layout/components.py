@@ -71,8 +71,13 @@ def backs(ctx, engine, pics=None, game: str | None = None) -> dict[str, Face]:
     if "backs" not in data.table:
         return {}
     table = data.sub("backs")
-    return {name: _back_face(table.sub(name), name, engine, pics, f"backs/{name}")
-            for name in table.table}
+    out = {}
+    for name in table.table:
+        try:
+            out[name] = _back_face(table.sub(name), name, engine, pics, f"backs/{name}")
+        except bind.BindError as e:
+            raise CompanionError(f"backs.{name}: {e}", source=data.source) from None
+    return out
 
 
 def add(files: list, ctx, engine, backs: dict[str, Face], pics=None,
@@ -92,7 +97,10 @@ def add(files: list, ctx, engine, backs: dict[str, Face], pics=None,
         if unknown:
             bad = sorted(unknown)[0]
             raise spec.error(bad, f"unknown key (keys: {', '.join(sorted(KEYS))})")
-        _add_one(files, ctx, data, engine, backs, pics, name, spec)
+        try:
+            _add_one(files, ctx, data, engine, backs, pics, name, spec)
+        except bind.BindError as e:  # a field a template names, missing from the data
+            raise CompanionError(f"components.{name}: {e}", source=data.source) from None
 
 
 def _with_bundled(data, game: str, key: str = "components"):
