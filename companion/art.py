@@ -17,9 +17,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from companion.errors import CompanionError, shown
+from companion.picture_keys import KEYS  # noqa: F401 - what any entry that makes cards may take
 from companion.templates import TemplateError, expand
 
-KEYS = ("art", "art_fit", "art_anchor")  # what any entry that makes cards may take
 FITS = ("cover", "contain", "stretch")
 ANCHORS = {"c": (0.5, 0.5), "n": (0.5, 1), "ne": (1, 1), "e": (1, 0.5), "se": (1, 0),
            "s": (0.5, 0), "sw": (0, 0), "w": (0, 0.5), "nw": (0, 1)}

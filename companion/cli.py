@@ -2,18 +2,34 @@
 Heavy imports (reportlab) happen inside the commands that need them, so that
 `companion score ...` starts fast. `main` is the one place errors become exit codes."""
 
+import importlib
 import sys
 
 import click
 
-from companion.commands import build, coverta, export, init, lugvanion, score, serve, vengeance
 from companion.commands.common import Failure
 from companion.errors import CompanionError, escape
 
 EXIT_BAD_INPUT = 2
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100},
+# Each command's module, imported only when that command runs (or --help lists them):
+# `companion score ...` loads neither the kit builder, nor the server, nor reportlab.
+COMMANDS = {name: f"companion.commands.{name}" for name in
+            ("build", "export", "init", "score", "lugvanion", "vengeance", "coverta", "serve")}
+
+
+class _Commands(click.Group):
+    def list_commands(self, ctx) -> list[str]:
+        return sorted(COMMANDS)
+
+    def get_command(self, ctx, name: str):
+        if name not in COMMANDS:
+            return None
+        return getattr(importlib.import_module(COMMANDS[name]), name)
+
+
+@click.group(cls=_Commands, context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100},
              epilog="""\b
 Examples:
   companion build all
@@ -28,14 +44,6 @@ def cli():
     Lugvanion and Vengeance."""
 
 
-cli.add_command(build.build)
-cli.add_command(export.export)
-cli.add_command(init.init)
-cli.add_command(score.score)
-cli.add_command(lugvanion.lugvanion)
-cli.add_command(vengeance.vengeance)
-cli.add_command(coverta.coverta)
-cli.add_command(serve.serve)
 
 
 def _tolerant_streams() -> None:

@@ -8,7 +8,7 @@ from typing import Any
 
 from companion import designer_files, inputs
 from companion.errors import CompanionError, escape, shown
-from companion.spreadsheet import Row
+from companion.row import Row
 from companion.typography import typeset
 
 MAX_FILE = 1_000_000  # bytes: every data, score or ledger file is far smaller
@@ -140,9 +140,9 @@ def _known_keys(entries: list, like: list, source: str, where: str) -> None:
     `art_fitt` or `colr` is refused, not silently ignored."""
     import difflib
 
-    from companion import art
+    from companion import picture_keys
 
-    known = {k for e in like if isinstance(e, dict) for k in e} | set(art.KEYS)
+    known = {k for e in like if isinstance(e, dict) for k in e} | set(picture_keys.KEYS)
     if not any(isinstance(e, dict) for e in like):
         return
     for i, entry in enumerate(entries):

@@ -29,13 +29,13 @@ import zlib
 from pathlib import Path
 from typing import Any
 from xml.parsers import expat
-from xml.sax.saxutils import escape as _xml_escape
 
-from companion import art, designer_files, inputs
+from companion import designer_files, inputs, picture_keys
 from companion.errors import CompanionError, shown
+from companion.row import Row
 
 QTY = "qty"
-ART = art.KEYS  # any card entry may take a picture
+ART = picture_keys.KEYS  # any card entry may take a picture
 _NUMBER = re.compile(r"^-?[0-9]+(\.[0-9]+)?$")
 
 # ---- limits: what a real card list needs, many times over ------------------------------
@@ -68,17 +68,6 @@ MAX_PARTS = 10_000  # files in a workbook's zip: Excel writes about 10, a few hu
 #                     pictures; each costs the zip reader an object before anything is read
 MAX_DIRECTORY = 4_000_000  # bytes of a zip's table of contents (MAX_PARTS entries with
 #                            long names)
-
-
-class Row(dict):
-    """A row's fields, with where it was read: `where` ("cards.xlsx, tab Clans, row 3")
-    and `columns` (field -> column letter, nested fields in their own Row)."""
-
-    where: str = ""
-    columns: dict
-
-    def column(self, key: str) -> str:
-        return self.columns.get(key, "?")
 
 
 def is_reference(value: Any) -> bool:
@@ -547,7 +536,9 @@ _CONTENT_TYPES = (
 
 
 def _xml_attr(text: str) -> str:
-    return _xml_escape(text, {'"': "&quot;", "\n": "&#10;", "\r": "&#13;", "\t": "&#9;"})
+    from xml.sax.saxutils import escape  # it imports urllib: only when writing a sheet
+
+    return escape(text, {'"': "&quot;", "\n": "&#10;", "\r": "&#13;", "\t": "&#9;"})
 
 
 def _repack(parts: list[tuple[str, bytes | None]]) -> bytes:

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pypdfium2 as pdfium
 import pytest
+from hypothesis import given, settings, strategies as st
 from PIL import Image, ImageChops, ImageStat
 from reportlab.lib.colors import HexColor
 
@@ -63,6 +64,36 @@ def test_a_rect_lands_in_its_box_fractions_of_the_card_y_from_the_top():
 def test_lengths_with_units_are_absolute_and_inset_frames_the_card():
     ops, _ = drawn(one(type="rect", inset="10mm", fill="blue"), "k", {})
     assert re.search(r"28\.34646 28\.34646 143\.3071 243\.3071 re", ops), ops
+
+
+def test_a_length_may_be_a_sum_and_name_the_other_axis_with_w_or_h():
+    """A band under a frame: its top a fraction of the width ("0.1w" = 20 pt down), its
+    height a fraction of the height less that ("0.5 - 0.1w" = 150 - 20 pt)."""
+    ops, _ = drawn(one(type="rect", x=0.1, y="0.1w", w="1 - 2 * 0.1", h="0.5 - 0.1w",
+                       fill="red"), "k", {})
+    assert "20 150 160 130 re" in ops, ops
+
+
+@given(a=st.floats(-3, 3, allow_nan=False), b=st.floats(0, 50, allow_nan=False),
+       k=st.floats(0.1, 3))
+@settings(max_examples=200, deadline=None)
+def test_a_sum_of_lengths_is_the_sum_of_its_terms(a, b, k):
+    from companion.layout.bind import length
+    from companion.units import mm
+
+    got = length(f"{a!r} + {b!r}mm - {k!r} * 0.5h", 200, {}, (200, 300))
+    assert got == pytest.approx(a * 200 + b * mm(1) - k * 0.5 * 300, abs=1e-6)
+
+
+@pytest.mark.parametrize("bad,words", [("3mm * 2mm", "multiplies two lengths"),
+                                       ("0.2 +", "is not a length"),
+                                       ("0.2 + 3xy", "'3xy'"),
+                                       ("12", "from -10 to 10")])
+def test_a_wrong_sum_is_refused_in_words(bad, words):
+    from companion.layout.bind import BindError, length
+
+    with pytest.raises(BindError, match=re.escape(words)):
+        length(bad, 200, {}, (200, 300))
 
 
 def test_a_circle_a_line_and_a_dash():
@@ -271,7 +302,7 @@ def test_the_reference_in_docs_is_the_one_the_schema_writes():
 
 # ---- any layout: drawn, or refused in one line ------------------------------------------------
 
-from hypothesis import HealthCheck, given, settings, strategies as st  # noqa: E402
+from hypothesis import HealthCheck  # noqa: E402
 
 from companion.layout import schema  # noqa: E402
 

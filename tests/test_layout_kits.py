@@ -148,3 +148,47 @@ def test_a_card_table_missing_a_field_its_component_names_is_one_line(copy, cli,
     r = cli("build", "vengeance", "--data", str(copy), "--out", str(tmp_path / "kit"))
     assert r.code == 2 and len(r.err.strip().splitlines()) == 1, r.err
     assert "components.aids: names {front_title}, not a field" in r.err, r.err
+
+
+def test_an_old_covenia_copy_keeps_its_temple_aids_and_tokens_and_gets_their_new_fields(
+        cli, tmp_path):
+    """A Covenia copy from before [kinds], [components] and [backs], whose tokens lack the
+    label and inks the token kind names: the bundled ones draw every card, the tokens'
+    missing fields come from the bundled tables, and the PDFs print the same words."""
+    r = cli("init", "covenia", str(tmp_path / "c"))
+    assert r.code == 0, r.err
+    path = tmp_path / "c" / "covenia.toml"
+    text = path.read_text(encoding="utf-8")
+    start = text.index("# ---- card kinds drawn by the layout engine")
+    end = text.index("\n[layout.clan]\n")
+    old = text[:start] + text[end:]
+    old = old.replace(old[old.index("first_player = { front"):old.index("\n[scorebook]")],
+                      'first_player = { front = "sun", back = "moon" }\n'
+                      'shield = { front = "shield", back = "shield" }\n')
+    path.write_text(old, encoding="utf-8")
+    assert "[kinds." not in old and "label =" not in old
+    for out, data in ((tmp_path / "old", ["--data", str(path)]), (tmp_path / "new", [])):
+        r = cli("build", "covenia", *data, "--out", str(out))
+        assert r.code == 0, r.err
+    for name in ("cards.pdf", "tokens.pdf"):
+        assert page_texts(tmp_path / "old" / name) == page_texts(tmp_path / "new" / name)
+    counts = {c["id"]: c["count"] for f in json.loads(
+        (tmp_path / "old" / "manifest.json").read_text())["files"] for c in f["components"]}
+    assert counts["temple"] == 5 and counts["aids"] == 4 and counts["tokens"] == 2
+
+
+def test_cards_from_tables_name_each_card_after_its_table_and_refuse_a_list(
+        cli, tmp_path):
+    r = cli("init", "covenia", str(tmp_path / "c"))
+    path = tmp_path / "c" / "covenia.toml"
+    text = path.read_text(encoding="utf-8")
+    manifest = tmp_path / "ok" / "manifest.json"
+    assert cli("build", "covenia", "--data", str(path), "--out", str(manifest.parent),
+               "--only", "tokens").code == 0
+    ids = [c["id"] for c in json.loads(manifest.read_text())["cards"]]
+    assert ids == ["tokens/first-player", "tokens/shield"]
+    path.write_text(text.replace('cards = ["tokens.first_player", "tokens.shield"]',
+                                 'cards = ["tokens.first_player", "clans"]'), encoding="utf-8")
+    r = cli("build", "covenia", "--data", str(path), "--out", str(tmp_path / "bad"))
+    assert r.code == 2 and "components.tokens.cards: [clans] is not a table" in r.err, r.err
+    assert len(r.err.strip().splitlines()) == 1

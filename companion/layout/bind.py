@@ -4,6 +4,7 @@ keys may hold dots ("item.name", "clan.colour"): nested tables are flattened so.
 
 import ast
 import math
+import re
 from collections.abc import Mapping
 from functools import lru_cache
 from dataclasses import dataclass
@@ -12,7 +13,7 @@ from reportlab.lib.colors import Color
 
 from companion import templates
 from companion.draw import colour as colours
-from companion.units import parse_length
+from companion.units import LONGEST, parse_length
 
 
 class BindError(ValueError):
@@ -208,21 +209,76 @@ def colour(value: str, scope: dict, palette: dict) -> Color:
     return found
 
 
-def length(value, across: float, scope: dict | None = None) -> float:
-    """A fraction of `across` (the card's width or height), or a length with a unit."""
-    if isinstance(value, str):
-        v = text(value, scope or {}, again=False) if "{" in value else value
-        factor, star, rest = str(v).partition("*")  # "1.2 * {frame}": a multiple
-        try:
-            number = float(factor) * float(rest) if star else float(v)
-        except ValueError:
-            number = None
-        if number is not None:
-            if not math.isfinite(number) or abs(number) > 10:
+def length(value, across: float, scope: dict | None = None,
+           card: tuple[float, float] | None = None) -> float:
+    """A length: a fraction of `across` (the card's width or height), a length with a unit
+    ("3mm", "8pt"), or a sum of such terms, each maybe a multiple ("1.2 * {frame}",
+    "{band_h} - {frame}w", "0.5 + 2mm"). A term ending in `w` or `h` is a fraction of the
+    card's width or height whichever way it runs (`card` = (width, height))."""
+    if not isinstance(value, str):
+        return float(value) * across
+    v = str(text(value, scope or {}, again=False)) if "{" in value else value
+    total = 0.0
+    for sign, term in _terms(v, value):
+        total += sign * _term(term, value, across, card)
+    return total
+
+
+_TERM = re.compile(r"\s*([+-])?\s*([^+-]+?)\s*(?=[+-]|$)")
+_FACTOR = re.compile(r"(\d+\.?\d*|\.\d+)(?:e([+-]?\d+))?\s*([a-z]*)$")
+
+
+def _terms(v: str, value) -> list[tuple[int, str]]:
+    # exponents ("1e-05", as a float field may print) are not signs between terms
+    v = re.sub(r"(\d)e([+-])(\d)", lambda m: f"{m[1]}e{'p' if m[2] == '+' else 'm'}{m[3]}",
+               v.strip().lower())
+    if not v:
+        raise BindError(f"{value!r} is not a length")
+    out, pos = [], 0
+    for m in _TERM.finditer(v):
+        if m.start() != pos or not m.group(2):
+            break
+        out.append((-1 if m.group(1) == "-" else 1,
+                    m.group(2).replace("ep", "e+").replace("em", "e-")))
+        pos = m.end()
+    if pos != len(v) or not out:
+        raise BindError(f"{value!r} is not a length: a fraction of the card (0.2), a length "
+                        "('3mm', '8pt') or a sum of them ('{band_h} - {frame}w', '0.5 + 2mm')")
+    return out
+
+
+def _term(term: str, value, across: float, card) -> float:
+    """A product of numbers, at most one of them with a unit."""
+    plain, dimension = 1.0, None
+    for factor in term.split("*"):
+        m = _FACTOR.match(factor.strip())
+        if m is None:
+            raise BindError(f"{value!r} is not a length: {factor.strip()!r} is not a number "
+                            "or a length ('3mm', '0.2w')")
+        number = float(m[1]) * (10 ** int(m[2]) if m[2] else 1)
+        unit = m[3]
+        if not unit:
+            plain *= number
+            continue
+        if dimension is not None:
+            raise BindError(f"{value!r}: {term.strip()!r} multiplies two lengths")
+        if unit in ("w", "h"):
+            if card is None:
+                raise BindError(f"{value!r}: w and h (of the card) are not known here")
+            if not abs(number) <= 10:
                 raise BindError(f"{value!r} is not a fraction of the card (from -10 to 10)")
-            return number * across
-        try:
-            return parse_length(v)
-        except Exception as e:  # noqa: BLE001 - CompanionError: its words, here
-            raise BindError(getattr(e, "message", str(e))) from None
-    return float(value) * across
+            dimension = number * card[0 if unit == "w" else 1]
+        else:
+            try:
+                dimension = number * parse_length(f"1{unit}")
+            except Exception:  # noqa: BLE001 - an unknown unit
+                raise BindError(f"{value!r}: {factor.strip()!r} has no unit of length (use "
+                                "mm, cm, in, pt, or w and h for the card's width and "
+                                "height)") from None
+            if not dimension <= LONGEST:
+                raise BindError(f"{value!r} is over a metre")
+    if dimension is not None:
+        return plain * dimension
+    if not math.isfinite(plain) or abs(plain) > 10:
+        raise BindError(f"{value!r} is not a fraction of the card (from -10 to 10)")
+    return plain * across

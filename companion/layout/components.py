@@ -5,6 +5,7 @@ come from, which back they get and where they go:
     [components.demons]
     kind = "demon"                 # [kinds.demon]
     cards = "demons"               # [demons] with count = 3 (three alike), or [[demons]]
+                                   # (or ["tokens.sun", "tokens.moon"]: one card a table)
     with = ["types"]               # lists of the data every card may name ({item...})
     back = "common"                # a back the game draws, or a kind of [kinds]
     file = "cards.pdf"             # the sheet file it goes in, after the component
@@ -115,10 +116,26 @@ def _with_bundled(data, game: str, key: str = "components"):
     if key != "components":
         return Fields(table, data.source, data.path)
     for spec in table["components"].values():
-        for key in [spec.get("cards")] + list(spec.get("with", [])):
+        cards = spec.get("cards")
+        named = cards if isinstance(cards, list) else [cards] if isinstance(cards, str) else []
+        for key in [str(k).split(".")[0] for k in named] + list(spec.get("with", [])):
             if key and key not in table and key in bundled:
                 table[key] = bundled[key]
+            elif isinstance(table.get(key), dict) and isinstance(bundled.get(key), dict):
+                table[key] = _missing_from(table[key], bundled[key])
     return Fields(table, data.source, data.path)
+
+
+def _missing_from(mine: dict, bundled: dict) -> dict:
+    """`mine` with the keys of `bundled` it lacks (a card table of an older copy, before
+    the kinds named fields such as a token's label)."""
+    out = dict(mine)
+    for k, v in bundled.items():
+        if k not in out:
+            out[k] = v
+        elif isinstance(out[k], dict) and isinstance(v, dict):
+            out[k] = _missing_from(out[k], v)
+    return out
 
 
 def _add_one(files, ctx, data, engine, backs, pics, name: str, spec) -> None:
@@ -129,8 +146,10 @@ def _add_one(files, ctx, data, engine, backs, pics, name: str, spec) -> None:
     if kind not in engine.kinds:
         raise spec.error("kind", f"no kind {kind!r} in [kinds] (kinds: "
                                  f"{', '.join(engine.kinds) or 'none'})")
-    source_key = spec.get("cards", (str, dict), name)
-    if isinstance(source_key, dict):
+    source_key = spec.get("cards", (str, dict, list), name)
+    if isinstance(source_key, list):  # tables, one card each: ["tokens.first_player", ...]
+        entries = list(_tables(data, spec, source_key))
+    elif isinstance(source_key, dict):
         if set(source_key) != {"product"} or not isinstance(source_key["product"], dict):
             raise spec.error("cards", "a table or list's name, or { product = { deck = "
                                       "\"decks\", clan = \"clans\" } }")
@@ -169,7 +188,7 @@ def _add_one(files, ctx, data, engine, backs, pics, name: str, spec) -> None:
             entry_art = f if pics.kinds[art_kind].entry else None  # [art] only, else
             if art_entry is not None:  # a product's card: the item that takes art
                 entry_art = _item_fields(data, source_key, art_entry, values)
-            named = {k: card_fields[k] for k in pics.kinds[art_kind].fields}
+            named = _art_fields(pics.kinds[art_kind], art_kind, card_fields)
             named = {k: v.get("id") if isinstance(v, dict) else v  # an item: its id
                      for k, v in named.items()}
             pic = pics.pic(art_kind, f"{name}/{cid}", named, entry_art)
@@ -189,6 +208,15 @@ def _add_one(files, ctx, data, engine, backs, pics, name: str, spec) -> None:
     part = spec.get("part", str, name)  # what --only calls it
     component = Component(name, part, title, len(cards), cards, todo)
     _place(files, spec, component, ctx)
+
+
+def _art_fields(kind, art_kind: str, fields: dict) -> dict:
+    """The fields a picture's path may name ({id}, {clan}...), from the card's."""
+    missing = [k for k in kind.fields if k not in fields]
+    if missing:
+        raise bind.BindError(f"its cards have no field {missing[0]!r}, which the paths of "
+                             f"{art_kind} pictures name (give it in `fields`)")
+    return {k: fields[k] for k in kind.fields}
 
 
 def _item_fields(data, source_key, name: str, values: dict):
@@ -243,6 +271,18 @@ def _product(data, spec, product: dict, lang: str):
         entry = {name: v for name, v, _ in combo}
         found = [f for _, _, f in combo if f is not None]
         yield n, entry, found[-1] if found else data
+
+
+def _tables(data, spec, paths: list):
+    """(n, entry, its Fields) for each table named: its id, unless it has one, is its name
+    ("first_player" -> first-player)."""
+    for n, path in enumerate(paths, 1):
+        parent, leaf = _at(data, spec, str(path))
+        if not isinstance(parent.table[leaf], dict):
+            raise spec.error("cards", f"[{path}] is not a table (a list of tables: one card "
+                                      "each)")
+        f = parent.sub(leaf)
+        yield n, {"id": leaf.replace("_", "-"), **f.table}, f
 
 
 def _at(data, spec, path: str):
@@ -317,7 +357,7 @@ def _each_back(b, card_fields: dict, engine, pics, name: str, cid: str, copies: 
         fields[k] = _bound(v, known)
     pic = None
     if pics is not None and art_kind in pics.kinds:  # the card's picture kind, its side
-        named = {k: fields[k] for k in pics.kinds[art_kind].fields}
+        named = _art_fields(pics.kinds[art_kind], art_kind, fields)
         pic = pics.pic(art_kind, f"{name}/{cid}", named,
                        entry if pics.kinds[art_kind].entry else None)
     key = keyed(f"{name}-{cid}-back", pic) if copies > 1 else None

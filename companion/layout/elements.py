@@ -25,11 +25,16 @@ class Drawing:
     back: object = None  # a back's ground colour when saving ink (see schema.Kind.back)
 
     def x(self, v, scope) -> float:
-        return bind.length(v, self.w, scope)
+        """A length across the card (x, w, r, sizes: fractions of its width)."""
+        return bind.length(v, self.w, scope, (self.w, self.h))
+
+    def v(self, v, scope) -> float:
+        """A length down the card (h: fractions of its height)."""
+        return bind.length(v, self.h, scope, (self.w, self.h))
 
     def y(self, v, scope) -> float:
         """A y measured from the top, as the canvas has it (from the bottom)."""
-        return self.h - bind.length(v, self.h, scope)
+        return self.h - self.v(v, scope)
 
     def colour(self, v, scope):
         c = bind.colour(v, scope, self.palette)
@@ -60,8 +65,8 @@ def draw_one(d: Drawing, el, scope: dict) -> None:
         if isinstance(item, dict):
             inner.update(bind.flat(item, "item."))
         inner = _with_vars(el, inner)
-        dx = bind.length(el.step.x, d.w, inner) * i if el.step else 0.0
-        dy = bind.length(el.step.y, d.h, inner) * i if el.step else 0.0
+        dx = d.x(el.step.x, inner) * i if el.step else 0.0
+        dy = d.v(el.step.y, inner) * i if el.step else 0.0
         d.c.saveState()
         d.c.translate(dx, -dy)
         _draw(d, el, inner)
@@ -156,7 +161,7 @@ def _rect(d: Drawing, el: schema.Rect, scope) -> None:
         x, y, w, h = i, i, d.w - 2 * i, d.h - 2 * i
     else:
         x, w = d.x(el.x, scope), d.x(el.w, scope)
-        h = bind.length(el.h, d.h, scope)
+        h = d.v(el.h, scope)
         y = d.y(el.y, scope) - h
     stroke, fill = _stroked(d, el, scope)
     r = d.x(el.radius, scope)
@@ -199,7 +204,7 @@ def _text(d: Drawing, el: schema.Text, scope) -> None:
 def _textblock(d: Drawing, el: schema.TextBlock, scope) -> None:
     value = bind.text(el.text, scope)
     x, top, w = d.x(el.x, scope), d.y(el.y, scope), d.x(el.w, scope)
-    h, size = bind.length(el.h, d.h, scope), d.x(el.size, scope)
+    h, size = d.v(el.h, scope), d.x(el.size, scope)
     if isinstance(value, Placeholder):
         _placeholder(d, value.note, x, top, w, h, size, _field(el.field, scope), scope)
         return
@@ -247,7 +252,7 @@ def _bullets(d: Drawing, el: schema.Bullets, scope) -> None:
             c.setFillColor(dot)
             c.circle(x - size * 0.05, y + size * 0.03, size * 0.18, stroke=0, fill=1)
     card.bullets(d.c, lines, d.x(el.x, scope), d.y(el.y, scope), d.x(el.w, scope),
-                 bind.length(el.h, d.h, scope), d.x(el.size, scope),
+                 d.v(el.h, scope), d.x(el.size, scope),
                  d.colour(el.colour, scope), mark, role=el.font,
                  field=_field(el.field, scope) or "lines")
 
@@ -307,7 +312,7 @@ def _nested(d: Drawing, el: schema.Nested, scope) -> None:
     if inner_kind is None:
         raise BindError(f"card: no kind {el.kind!r} (kinds: {', '.join(d.kinds)})")
     x, top, w = d.x(el.x, scope), d.y(el.y, scope), d.x(el.w, scope)
-    h = bind.length(el.h, d.h, scope)
+    h = d.v(el.h, scope)
     inner_scope = dict(scope)
     for k, v in el.fields.items():
         inner_scope[k] = bind.text(v, scope)

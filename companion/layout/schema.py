@@ -4,7 +4,9 @@ structs are the format's one definition: msgspec validates a file against them o
 
 Placement: `x`, `w` and `r` (and `size`, `radius`) are fractions of the card's width,
 `y` and `h` fractions of its height, y measured from the top; a length with a unit
-("3mm", "0.2in", "8pt") is absolute, and "1.2 * {frame}" a multiple of a field;
+("3mm", "0.2in", "8pt") is absolute, "1.2 * {frame}" a multiple of a field, and
+"{band_h} - {frame}w" a sum of terms (a term ending in w or h is a fraction of the card's
+width or height, whichever way the length runs);
 `stroke_width` likewise (a fraction of the width, or
 "0.8pt"). `dash` is in points. Any text
 value may name the card's fields in braces ("{name}", "{value:02}", "{item.name}").
