@@ -81,10 +81,12 @@ def backs(ctx, engine, pics=None, game: str | None = None) -> dict[str, Face]:
 
 
 def add(files: list, ctx, engine, backs: dict[str, Face], pics=None,
-        game: str | None = None) -> None:
+        game: str | None = None, derived: dict | None = None) -> None:
     """Puts every component [components] declares into `files` (the game's CardFiles).
     A data file written before [components] existed (an older `companion init` copy)
-    gets the bundled game's, and any card table it lacks, the bundled one."""
+    gets the bundled game's, and any card table it lacks, the bundled one. `derived`:
+    cards the game works out from its rules, by the name a component's `cards` gives:
+    {name: [(fields, the data entry its errors and pictures name, or None)]}."""
     data = ctx.data
     if "components" not in data.table and game is not None:
         data = _with_bundled(data, game)
@@ -98,7 +100,7 @@ def add(files: list, ctx, engine, backs: dict[str, Face], pics=None,
             bad = sorted(unknown)[0]
             raise spec.error(bad, f"unknown key (keys: {', '.join(sorted(KEYS))})")
         try:
-            _add_one(files, ctx, data, engine, backs, pics, name, spec)
+            _add_one(files, ctx, data, engine, backs, pics, name, spec, derived or {})
         except bind.BindError as e:  # a field a template names, missing from the data
             raise CompanionError(f"components.{name}: {e}", source=data.source) from None
 
@@ -121,7 +123,7 @@ def _with_bundled(data, game: str, key: str = "components"):
     return Fields(table, data.source, data.path)
 
 
-def _add_one(files, ctx, data, engine, backs, pics, name: str, spec) -> None:
+def _add_one(files, ctx, data, engine, backs, pics, name: str, spec, derived: dict) -> None:
     from companion.kit import Component
 
     lang = ctx.lang
@@ -135,6 +137,8 @@ def _add_one(files, ctx, data, engine, backs, pics, name: str, spec) -> None:
             raise spec.error("cards", "a table or list's name, or { product = { deck = "
                                       "\"decks\", clan = \"clans\" } }")
         entries = list(_product(data, spec, source_key["product"], lang))
+    elif source_key in derived:  # fields the game worked out: as they are
+        entries = [(n, fields, f or data) for n, (fields, f) in enumerate(derived[source_key], 1)]
     else:
         parent, leaf = _at(data, spec, source_key)
         entries = list(_entries(parent, leaf))
@@ -156,7 +160,8 @@ def _add_one(files, ctx, data, engine, backs, pics, name: str, spec) -> None:
     cards, todo = [], []
     art_entry = spec.get("art_entry", str, None)
     for n, entry, f in entries:
-        values = {k: (v if isinstance(source_key, dict) else fields_of(v, lang, f, k))
+        values = {k: (v if isinstance(source_key, dict) or source_key in derived
+                      else fields_of(v, lang, f, k))
                   for k, v in entry.items() if k not in ("count", qty_key)}
         cid = _id(entry, values, n, id_field, id_else)
         known = {**engine.shared, **values, "id": cid, "n": n}

@@ -169,8 +169,15 @@ def _rect(d: Drawing, el: schema.Rect, scope) -> None:
 
 
 def _circle(d: Drawing, el: schema.Circle, scope) -> None:
+    shape = str(bind.text(el.shape, scope))
+    if shape not in ("circle", "square"):
+        raise BindError(f"shape = {el.shape!r}: {shape!r} is not circle or square")
     stroke, fill = _stroked(d, el, scope)
-    d.c.circle(d.x(el.x, scope), d.y(el.y, scope), d.x(el.r, scope), stroke=stroke, fill=fill)
+    x, y, r = d.x(el.x, scope), d.y(el.y, scope), d.x(el.r, scope)
+    if shape == "square":  # its sides of the card's width, so square at any card size
+        d.c.rect(x - r, y - r, 2 * r, 2 * r, stroke=stroke, fill=fill)
+    else:
+        d.c.circle(x, y, r, stroke=stroke, fill=fill)
     if el.dash and stroke:
         d.c.setDash()
 
@@ -191,9 +198,42 @@ def _text(d: Drawing, el: schema.Text, scope) -> None:
     if el.upper:
         value = value.upper()
     d.c.setFillColor(d.colour(el.colour, scope))
+    max_w = None if el.max_w is None else d.x(el.max_w, scope)
+    if el.suffix is not None:
+        _suffixed(d, el, value, max_w, scope)
+        return
     markup.line(d.c, value, d.x(el.x, scope), d.y(el.y, scope), el.font, d.x(el.size, scope),
-                align=el.align, max_w=None if el.max_w is None else d.x(el.max_w, scope),
-                field=_field(el.field, scope))
+                align=el.align, max_w=max_w, field=_field(el.field, scope))
+
+
+def _width(s: str, font: str, size: float) -> float:
+    if not markup.has_markup(s):
+        return plain.width(s, font, size)
+    return markup._line_width(markup.runs(s.replace("\n", " "))[0], font, size)
+
+
+CAP = 0.73  # a capital's or a figure's height, of the size: a suffix's top is set level with it
+
+
+def _suffixed(d: Drawing, el: schema.Text, value: str, max_w, scope) -> None:
+    """A text and its smaller suffix, aligned at x as one; the text alone shrinks so that
+    both fit in max_w."""
+    sfx = el.suffix
+    tail = str(bind.text(sfx.text, scope))
+    tail_size, gap = d.x(sfx.size, scope), d.x(sfx.gap, scope)
+    tail_w = _width(tail, el.font, tail_size)
+    size = d.x(el.size, scope)
+    room = None if max_w is None else max_w - gap - tail_w
+    w = _width(value, el.font, size)
+    if room is not None and w > room:  # as markup.line shrinks a text to its max_w
+        size = max(plain._floor(d.c, 4.0), size * room / w)
+        w = _width(value, el.font, size)
+    total = w + gap + tail_w
+    x = d.x(el.x, scope) - {"center": total / 2, "right": total}.get(el.align, 0.0)
+    y = d.y(el.y, scope)
+    markup.line(d.c, value, x, y, el.font, size, max_w=room, field=_field(el.field, scope))
+    markup.line(d.c, tail, x + w + gap, y + CAP * (size - tail_size), el.font, tail_size,
+                field=_field(sfx.field, scope))
 
 
 def _textblock(d: Drawing, el: schema.TextBlock, scope) -> None:
@@ -309,6 +349,11 @@ def _nested(d: Drawing, el: schema.Nested, scope) -> None:
     x, top, w = d.x(el.x, scope), d.y(el.y, scope), d.x(el.w, scope)
     h = bind.length(el.h, d.h, scope)
     inner_scope = dict(scope)
+    if el.of is not None:  # a table of the card's fields: the inner card's own
+        table = scope.get(el.of.strip("{}"))
+        if not isinstance(table, dict):
+            raise BindError(f"of = {el.of!r}: not a table field of this card")
+        inner_scope.update(bind.flat(table))
     for k, v in el.fields.items():
         inner_scope[k] = bind.text(v, scope)
     c = d.c
