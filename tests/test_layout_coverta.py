@@ -160,3 +160,17 @@ def test_a_suffix_with_an_unknown_key_is_one_line_naming_it():
                                         "suffix": {"text": "S", "sise": 1}}]}}, "test.toml")
     assert "(text): sise: unknown field (did you mean size?) (fields: text, size, gap, field)" \
         in e.value.line(), e.value.line()
+
+
+def test_a_mark_beside_a_shape_is_placed_in_its_radii_whatever_the_card():
+    el = {"type": "circle", "x": 0.5, "y": 0.5, "r": 0.1, "fill": "blue",
+          "mark": {"name": "sun", "x": 1.5, "y": 1.0, "r": 0.05, "colour": "red"}}
+    ops = ops_of({"k": {"elements": [el]}}, "k", {})
+    # the sun's disc round (100 + 1.5 * 20, 150 - 20), of radius 0.5 * 10 (symbols.sun),
+    # its path starting at its right: (135, 130)
+    assert ops.index("0 0 1 rg") < ops.index("1 0 0 rg")
+    assert re.search(r"\n135 130 m", ops), ops
+    with pytest.raises(CompanionError) as e:
+        kinds.load({"k": {"elements": [dict(el, mark={"name": "sun", "x": float("nan")})]}},
+                   "test.toml")
+    assert "\n" not in e.value.line() and "mark.x" in e.value.line(), e.value.line()

@@ -180,6 +180,9 @@ def _circle(d: Drawing, el: schema.Circle, scope) -> None:
         d.c.circle(x, y, r, stroke=stroke, fill=fill)
     if el.dash and stroke:
         d.c.setDash()
+    if el.mark is not None:  # beside it in its radii: in place whatever the card's shape
+        m = el.mark
+        _symbol_at(d, m.name, x + m.x * r, y - m.y * r, d.x(m.r, scope), m.colour, scope)
 
 
 def _line(d: Drawing, el: schema.Line, scope) -> None:
@@ -293,11 +296,17 @@ def _bullets(d: Drawing, el: schema.Bullets, scope) -> None:
 
 
 def _symbol(d: Drawing, el: schema.Symbol, scope) -> None:
-    name = str(bind.text(el.name, scope))
+    _symbol_at(d, el.name, d.x(el.x, scope), d.y(el.y, scope), d.x(el.r, scope), el.colour,
+               scope)
+
+
+def _symbol_at(d: Drawing, name: str, x: float, y: float, r: float, colour: str,
+               scope) -> None:
+    name = str(bind.text(name, scope))
     if name not in symbols.SYMBOLS:
         raise BindError(f"unknown symbol {name!r} (have {', '.join(symbols.SYMBOLS)})")
-    d.c.setFillColor(d.colour(el.colour, scope))
-    symbols.draw(d.c, name, d.x(el.x, scope), d.y(el.y, scope), d.x(el.r, scope))
+    d.c.setFillColor(d.colour(colour, scope))
+    symbols.draw(d.c, name, x, y, r)
 
 
 def _picture(d: Drawing, el: schema.Picture, scope) -> None:

@@ -162,6 +162,8 @@ def _where(path: str, kind: str, body):
                 struct = schema.Step
             elif name == "suffix":
                 struct = schema.Suffix
+            elif name == "mark":
+                struct = schema.Mark
         i += 1
     return where, struct, key
 

@@ -41,6 +41,16 @@ class Suffix(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     field: str | None = None  # the data key it prints, for the text-limit reports
 
 
+class Mark(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    """A small symbol beside a shape (its colour told by a mark, for colour-blind players),
+    placed in the shape's radii, so it keeps its place at any card size."""
+    name: str  # the symbol's name, or "{field}"
+    x: Annotated[float, msgspec.Meta(ge=-10, le=10)] = 1.35  # right of the shape's centre, in radii
+    y: Annotated[float, msgspec.Meta(ge=-10, le=10)] = 1.05  # below the shape's centre, in radii
+    r: Size = 0.06  # its radius, of the card's width
+    colour: str = "ink"  # a colour
+
+
 class _Element(msgspec.Struct, forbid_unknown_fields=True, kw_only=True, tag_field="type"):
     id: str | None = None  # names it, so that a kind extending this one can replace or remove it
     when: str | None = None  # a condition on the card's fields; drawn only where it holds
@@ -79,6 +89,7 @@ class Circle(_Element, tag="circle"):
     y: Length = 0.5  # centre, from the top
     r: Size = 0.1  # radius, of the card's width
     shape: str = "circle"  # circle, square, or a field holding either: "{shape}"
+    mark: Mark | None = None  # { name, x, y, r, colour }: a small symbol beside it
     fill: str | None = None  # a colour, or none for no fill
     stroke: str | None = None  # a colour, or none for no outline
     stroke_width: Width = "1pt"  # a fraction of the card's width, or "0.8pt"
