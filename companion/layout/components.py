@@ -82,10 +82,12 @@ def backs(ctx, engine, pics=None, game: str | None = None) -> dict[str, Face]:
 
 
 def add(files: list, ctx, engine, backs: dict[str, Face], pics=None,
-        game: str | None = None) -> None:
+        game: str | None = None, derived: dict | None = None) -> None:
     """Puts every component [components] declares into `files` (the game's CardFiles).
     A data file written before [components] existed (an older `companion init` copy)
-    gets the bundled game's, and any card table it lacks, the bundled one."""
+    gets the bundled game's, and any card table it lacks, the bundled one. `derived`:
+    cards the game works out from its rules, by the name a component's `cards` gives:
+    {name: [(fields, the data entry its errors and pictures name, or None)]}."""
     data = ctx.data
     if "components" not in data.table and game is not None:
         data = _with_bundled(data, game)
@@ -99,7 +101,7 @@ def add(files: list, ctx, engine, backs: dict[str, Face], pics=None,
             bad = sorted(unknown)[0]
             raise spec.error(bad, f"unknown key (keys: {', '.join(sorted(KEYS))})")
         try:
-            _add_one(files, ctx, data, engine, backs, pics, name, spec)
+            _add_one(files, ctx, data, engine, backs, pics, name, spec, derived or {})
         except bind.BindError as e:  # a field a template names, missing from the data
             raise CompanionError(f"components.{name}: {e}", source=data.source) from None
 
@@ -138,7 +140,7 @@ def _missing_from(mine: dict, bundled: dict) -> dict:
     return out
 
 
-def _add_one(files, ctx, data, engine, backs, pics, name: str, spec) -> None:
+def _add_one(files, ctx, data, engine, backs, pics, name: str, spec, derived: dict) -> None:
     from companion.kit import Component
 
     lang = ctx.lang
@@ -154,6 +156,8 @@ def _add_one(files, ctx, data, engine, backs, pics, name: str, spec) -> None:
             raise spec.error("cards", "a table or list's name, or { product = { deck = "
                                       "\"decks\", clan = \"clans\" } }")
         entries = list(_product(data, spec, source_key["product"], lang))
+    elif source_key in derived:  # fields the game worked out: as they are
+        entries = [(n, fields, f or data) for n, (fields, f) in enumerate(derived[source_key], 1)]
     else:
         parent, leaf = _at(data, spec, source_key)
         entries = list(_entries(parent, leaf))
@@ -174,8 +178,10 @@ def _add_one(files, ctx, data, engine, backs, pics, name: str, spec) -> None:
     id_field, id_else = spec.get("id", str, "id"), spec.get("id_else", str, "{n:02}")
     cards, todo = [], []
     art_entry = spec.get("art_entry", str, None)
+    # a product's items and a game's derived fields are read already
+    read = isinstance(source_key, dict) or (isinstance(source_key, str) and source_key in derived)
     for n, entry, f in entries:
-        values = {k: (v if isinstance(source_key, dict) else fields_of(v, lang, f, k))
+        values = {k: (v if read else fields_of(v, lang, f, k))
                   for k, v in entry.items() if k not in ("count", qty_key)}
         cid = _id(entry, values, n, id_field, id_else)
         known = {**engine.shared, **values, "id": cid, "n": n}

@@ -174,10 +174,20 @@ def _rect(d: Drawing, el: schema.Rect, scope) -> None:
 
 
 def _circle(d: Drawing, el: schema.Circle, scope) -> None:
+    shape = str(bind.text(el.shape, scope))
+    if shape not in ("circle", "square"):
+        raise BindError(f"shape = {el.shape!r}: {shape!r} is not circle or square")
     stroke, fill = _stroked(d, el, scope)
-    d.c.circle(d.x(el.x, scope), d.y(el.y, scope), d.x(el.r, scope), stroke=stroke, fill=fill)
+    x, y, r = d.x(el.x, scope), d.y(el.y, scope), d.x(el.r, scope)
+    if shape == "square":  # its sides of the card's width, so square at any card size
+        d.c.rect(x - r, y - r, 2 * r, 2 * r, stroke=stroke, fill=fill)
+    else:
+        d.c.circle(x, y, r, stroke=stroke, fill=fill)
     if el.dash and stroke:
         d.c.setDash()
+    if el.mark is not None:  # beside it in its radii: in place whatever the card's shape
+        m = el.mark
+        _symbol_at(d, m.name, x + m.x * r, y - m.y * r, d.x(m.r, scope), m.colour, scope)
 
 
 def _line(d: Drawing, el: schema.Line, scope) -> None:
@@ -196,9 +206,42 @@ def _text(d: Drawing, el: schema.Text, scope) -> None:
     if el.upper:
         value = value.upper()
     d.c.setFillColor(d.colour(el.colour, scope))
+    max_w = None if el.max_w is None else d.x(el.max_w, scope)
+    if el.suffix is not None:
+        _suffixed(d, el, value, max_w, scope)
+        return
     markup.line(d.c, value, d.x(el.x, scope), d.y(el.y, scope), el.font, d.x(el.size, scope),
-                align=el.align, max_w=None if el.max_w is None else d.x(el.max_w, scope),
-                field=_field(el.field, scope))
+                align=el.align, max_w=max_w, field=_field(el.field, scope))
+
+
+def _width(s: str, font: str, size: float) -> float:
+    if not markup.has_markup(s):
+        return plain.width(s, font, size)
+    return markup._line_width(markup.runs(s.replace("\n", " "))[0], font, size)
+
+
+CAP = 0.73  # a capital's or a figure's height, of the size: a suffix's top is set level with it
+
+
+def _suffixed(d: Drawing, el: schema.Text, value: str, max_w, scope) -> None:
+    """A text and its smaller suffix, aligned at x as one; the text alone shrinks so that
+    both fit in max_w."""
+    sfx = el.suffix
+    tail = str(bind.text(sfx.text, scope))
+    tail_size, gap = d.x(sfx.size, scope), d.x(sfx.gap, scope)
+    tail_w = _width(tail, el.font, tail_size)
+    size = d.x(el.size, scope)
+    room = None if max_w is None else max_w - gap - tail_w
+    w = _width(value, el.font, size)
+    if room is not None and w > room:  # as markup.line shrinks a text to its max_w
+        size = max(plain._floor(d.c, 4.0), size * room / w)
+        w = _width(value, el.font, size)
+    total = w + gap + tail_w
+    x = d.x(el.x, scope) - {"center": total / 2, "right": total}.get(el.align, 0.0)
+    y = d.y(el.y, scope)
+    markup.line(d.c, value, x, y, el.font, size, max_w=room, field=_field(el.field, scope))
+    markup.line(d.c, tail, x + w + gap, y + CAP * (size - tail_size), el.font, tail_size,
+                field=_field(sfx.field, scope))
 
 
 def _textblock(d: Drawing, el: schema.TextBlock, scope) -> None:
@@ -258,11 +301,17 @@ def _bullets(d: Drawing, el: schema.Bullets, scope) -> None:
 
 
 def _symbol(d: Drawing, el: schema.Symbol, scope) -> None:
-    name = str(bind.text(el.name, scope))
+    _symbol_at(d, el.name, d.x(el.x, scope), d.y(el.y, scope), d.x(el.r, scope), el.colour,
+               scope)
+
+
+def _symbol_at(d: Drawing, name: str, x: float, y: float, r: float, colour: str,
+               scope) -> None:
+    name = str(bind.text(name, scope))
     if name not in symbols.SYMBOLS:
         raise BindError(f"unknown symbol {name!r} (have {', '.join(symbols.SYMBOLS)})")
-    d.c.setFillColor(d.colour(el.colour, scope))
-    symbols.draw(d.c, name, d.x(el.x, scope), d.y(el.y, scope), d.x(el.r, scope))
+    d.c.setFillColor(d.colour(colour, scope))
+    symbols.draw(d.c, name, x, y, r)
 
 
 def _picture(d: Drawing, el: schema.Picture, scope) -> None:
@@ -314,6 +363,11 @@ def _nested(d: Drawing, el: schema.Nested, scope) -> None:
     x, top, w = d.x(el.x, scope), d.y(el.y, scope), d.x(el.w, scope)
     h = d.v(el.h, scope)
     inner_scope = dict(scope)
+    if el.of is not None:  # a table of the card's fields: the inner card's own
+        table = scope.get(el.of.strip("{}"))
+        if not isinstance(table, dict):
+            raise BindError(f"of = {el.of!r}: not a table field of this card")
+        inner_scope.update(bind.flat(table))
     for k, v in el.fields.items():
         inner_scope[k] = bind.text(v, scope)
     c = d.c

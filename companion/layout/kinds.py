@@ -86,7 +86,10 @@ def _check_values(el, where: str, source: str, kinds: dict) -> None:
                    "font": ("regular", "bold", "narrow", "narrow-bold"),
                    "role": ("ground", "window", "back", "disc"), "valign": ("top", "middle"),
                    "shape": ("disc", "card") if isinstance(el, schema.Background)
+                   else ("circle", "square") if isinstance(el, schema.Circle)
                    else ("circle", "rect")}[name]
+        if name == "shape" and isinstance(el, schema.Circle) and "{" in value:
+            continue  # a field's value, checked as it is drawn
         if value is not None and value not in allowed:
             fail(name, f"{value!r} is not one of {', '.join(allowed)}"
                        f"{_suggest(value, allowed)}")
@@ -157,6 +160,10 @@ def _where(path: str, kind: str, body):
                 struct = schema.Placeholders
             elif name == "step":
                 struct = schema.Step
+            elif name == "suffix":
+                struct = schema.Suffix
+            elif name == "mark":
+                struct = schema.Mark
         i += 1
     return where, struct, key
 

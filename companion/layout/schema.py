@@ -35,6 +35,24 @@ class Step(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     y: Length = 0.0
 
 
+class Suffix(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    """A smaller text set after a text, level with its top (a suit mark after a number)."""
+    text: str  # what it prints: "{suit}"
+    size: Size = 0.05  # of the card's width, or "6pt"
+    gap: Length = 0.0  # between the text and it, of the card's width
+    field: str | None = None  # the data key it prints, for the text-limit reports
+
+
+class Mark(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    """A small symbol beside a shape (its colour told by a mark, for colour-blind players),
+    placed in the shape's radii, so it keeps its place at any card size."""
+    name: str  # the symbol's name, or "{field}"
+    x: Annotated[float, msgspec.Meta(ge=-10, le=10)] = 1.35  # right of the shape's centre, in radii
+    y: Annotated[float, msgspec.Meta(ge=-10, le=10)] = 1.05  # below the shape's centre, in radii
+    r: Size = 0.06  # its radius, of the card's width
+    colour: str = "ink"  # a colour
+
+
 class _Element(msgspec.Struct, forbid_unknown_fields=True, kw_only=True, tag_field="type"):
     id: str | None = None  # names it, so that a kind extending this one can replace or remove it
     when: str | None = None  # a condition on the card's fields; drawn only where it holds
@@ -67,10 +85,13 @@ class Rect(_Element, tag="rect"):
 
 
 class Circle(_Element, tag="circle"):
-    """A circle round (x, y), of radius r."""
+    """A circle round (x, y), of radius r; `shape = "square"`: the square round it (sides
+    2 r, of the card's width, at any card size)."""
     x: Length = 0.5  # centre
     y: Length = 0.5  # centre, from the top
     r: Size = 0.1  # radius, of the card's width
+    shape: str = "circle"  # circle, square, or a field holding either: "{shape}"
+    mark: Mark | None = None  # { name, x, y, r, colour }: a small symbol beside it
     fill: str | None = None  # a colour, or none for no fill
     stroke: str | None = None  # a colour, or none for no outline
     stroke_width: Width = "1pt"  # a fraction of the card's width, or "0.8pt"
@@ -91,7 +112,8 @@ class Line(_Element, tag="line"):
 class Text(_Element, tag="text"):
     """One line of text, its baseline at y; shrinks to `max_w` (never under the card's
     6 pt floor: what still does not fit is reported by --strict). Takes **bold**,
-    *italic* and :icon: markup."""
+    *italic* and :icon: markup. A `suffix` (a suit mark after a number) is aligned with
+    the text as one, and only the text shrinks to leave it room in `max_w`."""
     text: str  # what it prints: "{name}", "Gain **2** :coin:"
     x: Length = 0.5  # where it is aligned
     y: Length = 0.5  # its baseline, from the top
@@ -102,6 +124,7 @@ class Text(_Element, tag="text"):
     max_w: Length | None = None  # shrinks to this width
     upper: bool = False  # in capitals
     field: str | None = None  # the data key it prints, for the text-limit reports
+    suffix: Suffix | None = None  # { text, size, gap, field }: a smaller text after it, level with its top
 
 
 class TextBlock(_Element, tag="textblock"):
@@ -188,6 +211,7 @@ class Nested(_Element, tag="card"):
     w: Length = 0.4  # the box's width
     h: Length = 0.4  # the box's height
     fields: dict[str, str] = {}  # the inner card's fields, which may name the outer card's
+    of: str | None = None  # a table field holding the inner card's fields: "item" in a repeat
 
 
 Element = Union[Background, Rect, Circle, Line, Text, TextBlock, Bullets, Symbol, Picture,
