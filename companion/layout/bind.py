@@ -182,6 +182,8 @@ def colour(value: str, scope: dict, palette: dict) -> Color:
             return colour(rest, scope, palette)
     v = text(value, scope, again=False) if "{" in value else value
     v = str(v).strip()
+    if " or " in v and v != value:  # a field naming "A or B": read as written so
+        return colour(v, scope, palette)
     if v.startswith("on(") and v.endswith(")"):  # an ink on a ground paled by --ink saver
         parts = [p.strip() for p in v[3:-1].split(",")]
         if len(parts) != 3:
@@ -209,14 +211,16 @@ def colour(value: str, scope: dict, palette: dict) -> Color:
 
 
 def length(value, across: float, scope: dict | None = None) -> float:
-    """A fraction of `across` (the card's width or height), or a length with a unit."""
+    """A fraction of `across` (the card's width or height), or a length with a unit. A
+    fraction may be worked out: "1.2 * {frame}", "1 - {band} - {frame} * w" (+ - * /,
+    brackets, min and max; `w` and `h` are the card's width and height, so "0.045 * w" in
+    a y is 4.5% of the width)."""
     if isinstance(value, str):
         v = text(value, scope or {}, again=False) if "{" in value else value
-        factor, star, rest = str(v).partition("*")  # "1.2 * {frame}": a multiple
         try:
-            number = float(factor) * float(rest) if star else float(v)
+            number = float(v)
         except ValueError:
-            number = None
+            number = _worked(str(v), across, scope or {})
         if number is not None:
             if not math.isfinite(number) or abs(number) > 10:
                 raise BindError(f"{value!r} is not a fraction of the card (from -10 to 10)")
@@ -226,3 +230,52 @@ def length(value, across: float, scope: dict | None = None) -> float:
         except Exception as e:  # noqa: BLE001 - CompanionError: its words, here
             raise BindError(getattr(e, "message", str(e))) from None
     return float(value) * across
+
+
+# ---- lengths worked out: "1 - {band} - 0.045 * w" -------------------------------------------
+# The card's size, in points, as a face's scope holds it (face.py), for `w` and `h`.
+CARD_W, CARD_H = "card.w", "card.h"
+_ARITH = {ast.Add: lambda a, b: a + b, ast.Sub: lambda a, b: a - b,
+          ast.Mult: lambda a, b: a * b, ast.Div: lambda a, b: a / b}
+
+
+@lru_cache(maxsize=1024)
+def _sum(source: str):
+    """The parsed arithmetic, or None if `source` is none (a length with a unit: "3mm")."""
+    try:
+        tree = ast.parse(source.strip(), mode="eval").body
+    except SyntaxError:
+        return None
+    for n in ast.walk(tree):
+        ok = isinstance(n, (ast.BinOp, ast.UnaryOp, ast.USub, ast.UAdd, ast.Load, *_ARITH)) or \
+            (isinstance(n, ast.Constant) and type(n.value) in (int, float)) or \
+            (isinstance(n, ast.Name) and n.id in ("w", "h", "min", "max")) or \
+            (isinstance(n, ast.Call) and isinstance(n.func, ast.Name)
+             and n.func.id in ("min", "max") and n.args and not n.keywords)
+        if not ok:
+            return None
+    return tree
+
+
+def _worked(source: str, across: float, scope: dict) -> float | None:
+    tree = _sum(source)
+    if tree is None:
+        return None
+
+    def value(n):
+        if isinstance(n, ast.Constant):
+            return float(n.value)
+        if isinstance(n, ast.Name):
+            size = scope.get(CARD_W if n.id == "w" else CARD_H)
+            if not isinstance(size, float):
+                raise BindError(f"{source!r}: {n.id} (the card's size) only in a card's lengths")
+            return size / across
+        if isinstance(n, ast.UnaryOp):
+            return -value(n.operand) if isinstance(n.op, ast.USub) else value(n.operand)
+        if isinstance(n, ast.Call):
+            return (min if n.func.id == "min" else max)(value(a) for a in n.args)
+        try:
+            return _ARITH[type(n.op)](value(n.left), value(n.right))
+        except ZeroDivisionError:
+            raise BindError(f"{source!r} divides by zero") from None
+    return value(tree)
