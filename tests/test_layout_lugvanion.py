@@ -171,3 +171,33 @@ def test_a_back_with_a_template_id_is_shared_by_the_cards_it_names(tmp_path):
              for t in ("red", "blue") for n in range(3)]
     assert len({id(f) for f in faces}) == 2 and faces[0] is faces[2]
     assert faces[0].key == "back-team-red" and faces[3].key == "back-team-blue"
+
+
+def _ops(face, w=180.0, h=252.0) -> str:
+    import tempfile
+
+    from companion.pdf import open_canvas
+
+    with tempfile.TemporaryDirectory() as folder:
+        c = open_canvas(Path(folder) / "f.pdf", (w, h), "test", "")
+        face.draw(c, w, h, 0.0)
+        return "\n".join(c._code)
+
+
+@pytest.mark.parametrize("old,new,component", [
+    ("name = { y = 0.285,", "name = { y = 0.3,", "characters"),  # [layout.character]
+    ("top = 0.115", "top = 0.2", "aids")])  # [layout.reference]: the aid's back
+def test_a_designers_layout_edits_still_move_things(tmp_path, old, new, component):
+    text = (ROOT / "layouts/lugvanion.toml").read_text(encoding="utf-8")
+    assert old in text
+    path = tmp_path / "lugvanion.toml"
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+    def first(k):
+        comp = next(c for f in k.files for c in f.components if c.id == component)
+        return comp.cards[0]
+    before, after = first(_kit()), first(_kit(kit.Options(data=path)))
+    side = "front" if component == "characters" else "back"
+    a, b = getattr(before, side), getattr(after, side)
+    assert a.digest(180, 252, 0) != b.digest(180, 252, 0)
+    assert _ops(a) != _ops(b)

@@ -45,10 +45,10 @@ ART = {
 
 
 def joined(data: Fields) -> Fields:
-    """The data with each character's `guild` and `circle` the tables they name (the circle
-    { id = "copied", copied = true } for the copiers: theirs is the copied character's), and each team's
-    `partisans` its count ([game] partisans_per_team): the cards print them. (The copied
-    circle's `copied` also keeps it from reading as a text { id = ... } in a language.)"""
+    """The data with each character's `guild` and `circle` the tables they name (for the
+    copiers, whose circle is the copied character's: { id = "copied", copied = true }, its
+    `copied` also keeping it from reading as a text in a language), and each team's
+    `partisans` its count ([game] partisans_per_team): the cards print them."""
     by_id = {k: {f.get("id", str): f.table for f in data.items(k)} for k in ("guilds", "circles")}
     characters = []
     for f in data.items("characters"):

@@ -6,15 +6,17 @@ Placement: `x`, `w` and `r` (and `size`, `radius`) are fractions of the card's w
 `y` and `h` fractions of its height, y measured from the top; a length with a unit
 ("3mm", "0.2in", "8pt") is absolute, and a fraction may be worked out: "1.2 * {frame}",
 "1 - {band} - {frame} * w" (+ - * /, brackets, min and max; `w` and `h` are the card's
-width and height, so "0.045 * w" in a y is 4.5% of the width); `stroke_width` likewise (a fraction of the width, or
-"0.8pt"). `dash` is in points. Any text
+width and height, so "0.045 * w" in a y is 4.5% of the width); `stroke_width` likewise
+(a fraction of the width, or "0.8pt"). `dash` is in points. Any text
 value may name the card's fields in braces ("{name}", "{value:02}", "{item.name}").
 
 Every element takes `when` (a condition on the card's fields: `deck == "B"`,
-`not art`, `n > 2 and kind != "gate"`, `todo.name` where the name is a placeholder, `ink_saver` when built with --ink saver), `repeat` (a whole number, a list field, or a field holding a
+`not art`, `n > 2 and kind != "gate"`, `todo.name` where the name is a placeholder,
+`ink_saver` when built with --ink saver), `repeat` (a whole number, a list field, or a field holding a
 number: the element is drawn once per item, `{item...}`, `{index}` (from 0) and
 `{number}` (from 1), `{count}` (of items) and `odd` / `even` (of number) naming it, its
-`when` holding item by item, and moved by `step` each time) and `vars` (names for values, which a text from the data may use: `vars =
+`when` holding item by item, and moved by `step` each time) and `vars` (names for
+values, which a text from the data may use: `vars =
 { type = "{item.name}" }` fills "When {type} wins")."""
 
 from typing import Annotated, Union
