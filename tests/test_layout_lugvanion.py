@@ -52,10 +52,11 @@ def test_a_team_shares_one_back_keyed_by_its_id():
         "back-team-blue", "back-team-green", "back-team-red", "back-team-yellow"]
 
 
-def test_an_unknown_guild_or_circle_is_one_line(tmp_path):
+def test_an_unknown_guild_or_circle_or_a_cost_not_in_gold_is_one_line(tmp_path):
     text = (ROOT / "layouts/lugvanion.toml").read_text(encoding="utf-8")
     for old, new, word in (('guild = "forge"', 'guild = "smithy"', "unknown guild"),
-                           ('circle = "blades"', 'circle = "knives"', "unknown circle")):
+                           ('circle = "blades"', 'circle = "knives"', "unknown circle"),
+                           ("{ gold = 3,", '{ gold = "x",', "costs[2].gold: must be int")):
         path = tmp_path / "lugvanion.toml"
         path.write_text(text.replace(old, new, 1), encoding="utf-8")
         with pytest.raises(CompanionError) as e:

@@ -58,6 +58,8 @@ def joined(data: Fields) -> Fields:
         if ci != "copied" and ci not in by_id["circles"]:
             raise f.error("circle", f"unknown circle {shown(ci)} (have "
                                     f"{', '.join(by_id['circles'])}, copied)")
+        for cost in f.items("costs"):  # a list of { gold = 2, buys = ... }: the gold a number
+            cost.get("gold", int)
         circle = {"id": "copied", "copied": True} if ci == "copied" else by_id["circles"][ci]
         characters.append({**f.table, "guild": by_id["guilds"][g], "circle": circle})
     per_team = data.sub("game").get("partisans_per_team", int)
