@@ -4,7 +4,6 @@ keys may hold dots ("item.name", "clan.colour"): nested tables are flattened so.
 
 import ast
 import math
-import re
 from collections.abc import Mapping
 from functools import lru_cache
 from dataclasses import dataclass
@@ -13,7 +12,7 @@ from reportlab.lib.colors import Color
 
 from companion import templates
 from companion.draw import colour as colours
-from companion.units import LONGEST, parse_length
+from companion.units import parse_length
 
 
 class BindError(ValueError):
@@ -183,6 +182,8 @@ def colour(value: str, scope: dict, palette: dict) -> Color:
             return colour(rest, scope, palette)
     v = text(value, scope, again=False) if "{" in value else value
     v = str(v).strip()
+    if " or " in v and v != value:  # a field naming "A or B": read as written so
+        return colour(v, scope, palette)
     if v.startswith("on(") and v.endswith(")"):  # an ink on a ground paled by --ink saver
         parts = [p.strip() for p in v[3:-1].split(",")]
         if len(parts) != 3:
@@ -209,76 +210,72 @@ def colour(value: str, scope: dict, palette: dict) -> Color:
     return found
 
 
-def length(value, across: float, scope: dict | None = None,
-           card: tuple[float, float] | None = None) -> float:
-    """A length: a fraction of `across` (the card's width or height), a length with a unit
-    ("3mm", "8pt"), or a sum of such terms, each maybe a multiple ("1.2 * {frame}",
-    "{band_h} - {frame}w", "0.5 + 2mm"). A term ending in `w` or `h` is a fraction of the
-    card's width or height whichever way it runs (`card` = (width, height))."""
-    if not isinstance(value, str):
-        return float(value) * across
-    v = str(text(value, scope or {}, again=False)) if "{" in value else value
-    total = 0.0
-    for sign, term in _terms(v, value):
-        total += sign * _term(term, value, across, card)
-    return total
-
-
-_TERM = re.compile(r"\s*([+-])?\s*([^+-]+?)\s*(?=[+-]|$)")
-_FACTOR = re.compile(r"(\d+\.?\d*|\.\d+)(?:e([+-]?\d+))?\s*([a-z]*)$")
-
-
-def _terms(v: str, value) -> list[tuple[int, str]]:
-    # exponents ("1e-05", as a float field may print) are not signs between terms
-    v = re.sub(r"(\d)e([+-])(\d)", lambda m: f"{m[1]}e{'p' if m[2] == '+' else 'm'}{m[3]}",
-               v.strip().lower())
-    if not v:
-        raise BindError(f"{value!r} is not a length")
-    out, pos = [], 0
-    for m in _TERM.finditer(v):
-        if m.start() != pos or not m.group(2):
-            break
-        out.append((-1 if m.group(1) == "-" else 1,
-                    m.group(2).replace("ep", "e+").replace("em", "e-")))
-        pos = m.end()
-    if pos != len(v) or not out:
-        raise BindError(f"{value!r} is not a length: a fraction of the card (0.2), a length "
-                        "('3mm', '8pt') or a sum of them ('{band_h} - {frame}w', '0.5 + 2mm')")
-    return out
-
-
-def _term(term: str, value, across: float, card) -> float:
-    """A product of numbers, at most one of them with a unit."""
-    plain, dimension = 1.0, None
-    for factor in term.split("*"):
-        m = _FACTOR.match(factor.strip())
-        if m is None:
-            raise BindError(f"{value!r} is not a length: {factor.strip()!r} is not a number "
-                            "or a length ('3mm', '0.2w')")
-        number = float(m[1]) * (10 ** int(m[2]) if m[2] else 1)
-        unit = m[3]
-        if not unit:
-            plain *= number
-            continue
-        if dimension is not None:
-            raise BindError(f"{value!r}: {term.strip()!r} multiplies two lengths")
-        if unit in ("w", "h"):
-            if card is None:
-                raise BindError(f"{value!r}: w and h (of the card) are not known here")
-            if not abs(number) <= 10:
+def length(value, across: float, scope: dict | None = None) -> float:
+    """A fraction of `across` (the card's width or height), or a length with a unit. A
+    fraction may be worked out: "1.2 * {frame}", "1 - {band} - {frame} * w" (+ - * /,
+    brackets, min and max; `w` and `h` are the card's width and height, so "0.045 * w" in
+    a y is 4.5% of the width)."""
+    if isinstance(value, str):
+        v = text(value, scope or {}, again=False) if "{" in value else value
+        try:
+            number = float(v)
+        except ValueError:
+            number = _worked(str(v), across, scope or {})
+        if number is not None:
+            if not math.isfinite(number) or abs(number) > 10:
                 raise BindError(f"{value!r} is not a fraction of the card (from -10 to 10)")
-            dimension = number * card[0 if unit == "w" else 1]
-        else:
-            try:
-                dimension = number * parse_length(f"1{unit}")
-            except Exception:  # noqa: BLE001 - an unknown unit
-                raise BindError(f"{value!r}: {factor.strip()!r} has no unit of length (use "
-                                "mm, cm, in, pt, or w and h for the card's width and "
-                                "height)") from None
-            if not dimension <= LONGEST:
-                raise BindError(f"{value!r} is over a metre")
-    if dimension is not None:
-        return plain * dimension
-    if not math.isfinite(plain) or abs(plain) > 10:
-        raise BindError(f"{value!r} is not a fraction of the card (from -10 to 10)")
-    return plain * across
+            return number * across
+        try:
+            return parse_length(v)
+        except Exception as e:  # noqa: BLE001 - CompanionError: its words, here
+            raise BindError(getattr(e, "message", str(e))) from None
+    return float(value) * across
+
+
+# ---- lengths worked out: "1 - {band} - 0.045 * w" -------------------------------------------
+# The card's size, in points, as a face's scope holds it (face.py), for `w` and `h`.
+CARD_W, CARD_H = "card.w", "card.h"
+_ARITH = {ast.Add: lambda a, b: a + b, ast.Sub: lambda a, b: a - b,
+          ast.Mult: lambda a, b: a * b, ast.Div: lambda a, b: a / b}
+
+
+@lru_cache(maxsize=1024)
+def _sum(source: str):
+    """The parsed arithmetic, or None if `source` is none (a length with a unit: "3mm")."""
+    try:
+        tree = ast.parse(source.strip(), mode="eval").body
+    except SyntaxError:
+        return None
+    for n in ast.walk(tree):
+        ok = isinstance(n, (ast.BinOp, ast.UnaryOp, ast.USub, ast.UAdd, ast.Load, *_ARITH)) or \
+            (isinstance(n, ast.Constant) and type(n.value) in (int, float)) or \
+            (isinstance(n, ast.Name) and n.id in ("w", "h", "min", "max")) or \
+            (isinstance(n, ast.Call) and isinstance(n.func, ast.Name)
+             and n.func.id in ("min", "max") and n.args and not n.keywords)
+        if not ok:
+            return None
+    return tree
+
+
+def _worked(source: str, across: float, scope: dict) -> float | None:
+    tree = _sum(source)
+    if tree is None:
+        return None
+
+    def value(n):
+        if isinstance(n, ast.Constant):
+            return float(n.value)
+        if isinstance(n, ast.Name):
+            size = scope.get(CARD_W if n.id == "w" else CARD_H)
+            if not isinstance(size, float):
+                raise BindError(f"{source!r}: {n.id} (the card's size) only in a card's lengths")
+            return size / across
+        if isinstance(n, ast.UnaryOp):
+            return -value(n.operand) if isinstance(n.op, ast.USub) else value(n.operand)
+        if isinstance(n, ast.Call):
+            return (min if n.func.id == "min" else max)(value(a) for a in n.args)
+        try:
+            return _ARITH[type(n.op)](value(n.left), value(n.right))
+        except ZeroDivisionError:
+            raise BindError(f"{source!r} divides by zero") from None
+    return value(tree)

@@ -7,7 +7,9 @@ come from, which back they get and where they go:
     cards = "demons"               # [demons] with count = 3 (three alike), or [[demons]]
                                    # (or ["tokens.sun", "tokens.moon"]: one card a table)
     with = ["types"]               # lists of the data every card may name ({item...})
-    back = "common"                # a back the game draws, or a kind of [kinds]
+    back = "common"                # a back the game draws, or a kind of [kinds]; or
+                                   # { each = true, kind, fields, id = "team-{team.id}" }:
+                                   # drawn from each card's fields, one per id
     file = "cards.pdf"             # the sheet file it goes in, after the component
     size = "20x20mm"               # a file of its own: its cards' size (default: the card's)
     stock = "tokens"               # ... and "tokens" to cut them one by one
@@ -119,6 +121,8 @@ def _with_bundled(data, game: str, key: str = "components"):
         return Fields(table, data.source, data.path)
     for spec in table["components"].values():
         cards = spec.get("cards")
+        if isinstance(cards, dict):  # { product = { team = "teams", ... } }: each list's table
+            cards = [str(v) for v in cards.get("product", {}).values()]
         named = cards if isinstance(cards, list) else [cards] if isinstance(cards, str) else []
         for key in [str(k).split(".")[0] for k in named] + list(spec.get("with", [])):
             if key and key not in table and key in bundled:
@@ -176,7 +180,7 @@ def _add_one(files, ctx, data, engine, backs, pics, name: str, spec, derived: di
     extra = spec.get("fields", dict, {})
     art_kind = spec.get("art", str, kind)
     id_field, id_else = spec.get("id", str, "id"), spec.get("id_else", str, "{n:02}")
-    cards, todo = [], []
+    cards, todo, shared_backs = [], [], {}
     art_entry = spec.get("art_entry", str, None)
     # a product's items and a game's derived fields are read already
     read = isinstance(source_key, dict) or (isinstance(source_key, str) and source_key in derived)
@@ -184,7 +188,7 @@ def _add_one(files, ctx, data, engine, backs, pics, name: str, spec, derived: di
         values = {k: (v if read else fields_of(v, lang, f, k))
                   for k, v in entry.items() if k not in ("count", qty_key)}
         cid = _id(entry, values, n, id_field, id_else)
-        known = {**engine.shared, **values, "id": cid, "n": n}
+        known = {**engine.shared, **bind.flat(values), "id": cid, "n": n}  # {team.id}
         for k, v in extra.items():  # may name the entry's fields and the game's texts
             values[k] = _bound(fields_of(v, lang, spec, k), known)
         card_fields = {**values, **shared, "id": cid, "n": n,
@@ -207,7 +211,7 @@ def _add_one(files, ctx, data, engine, backs, pics, name: str, spec, derived: di
         card_back = face if back == "same" else back
         if not isinstance(card_back, Face) and card_back is not None:  # { each = true, ... }
             card_back = _each_back(back, card_fields, engine, pics, name, cid, copies,
-                                   art_kind, f if art_entry is None else None)
+                                   art_kind, f if art_entry is None else None, shared_backs)
         cards += [Card(title, face, card_back, id=cid)] * copies
         todo += [templates.expand(todo_form, {"n": n, "id": cid, "note": note}, path=False)
                  for note in engine.todo(kind, card_fields, f"{name}/{cid}")] * copies
@@ -351,16 +355,27 @@ def _bound(value, known: dict):
 
 
 def _each_back(b, card_fields: dict, engine, pics, name: str, cid: str, copies: int,
-               art_kind: str, entry) -> Face:
+               art_kind: str, entry, shared: dict) -> Face:
     """A card's own back (an aid's second side): its kind drawn with the card's fields and
-    the back's `fields` over them (`side = "back"`)."""
+    the back's `fields` over them (`side = "back"`). With an `id` ("team-{team.id}"), the
+    cards whose id comes out the same share one back, a back's picture ([art] back,
+    {back} = that id) and its PDF form."""
     kind = b.get("kind", str)
     if kind not in engine.kinds:
         raise b.error("kind", f"no kind {kind!r} in [kinds] (kinds: {', '.join(engine.kinds)})")
-    known = {**engine.shared, **card_fields}
+    known = {**engine.shared, **bind.flat(card_fields)}
     fields = dict(card_fields)
     for k, v in fields_of(b.get("fields", dict, {}), engine.lang, b, "fields").items():
         fields[k] = _bound(v, known)
+    if "id" in b.table:
+        bid = str(bind.text(b.get("id", str), known))
+        if bid not in shared:
+            pic = None
+            if pics is not None and "back" in pics.kinds:
+                pic = pics.pic("back", f"{name}/back", {"id": bid, "back": bid})
+            shared[bid] = engine.face(kind, {**fields, "id": bid, "back": bid}, pic,
+                                      key=keyed(f"back-{bid}", pic), label=f"{name}/{bid}")
+        return shared[bid]
     pic = None
     if pics is not None and art_kind in pics.kinds:  # the card's picture kind, its side
         named = _art_fields(pics.kinds[art_kind], art_kind, fields)

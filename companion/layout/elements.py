@@ -26,11 +26,11 @@ class Drawing:
 
     def x(self, v, scope) -> float:
         """A length across the card (x, w, r, sizes: fractions of its width)."""
-        return bind.length(v, self.w, scope, (self.w, self.h))
+        return bind.length(v, self.w, scope)
 
     def v(self, v, scope) -> float:
         """A length down the card (h: fractions of its height)."""
-        return bind.length(v, self.h, scope, (self.w, self.h))
+        return bind.length(v, self.h, scope)
 
     def y(self, v, scope) -> float:
         """A y measured from the top, as the canvas has it (from the bottom)."""
@@ -53,17 +53,20 @@ def draw_all(d: Drawing, elements, scope: dict) -> None:
         draw_one(d, el, scope)
 
 
+def _holds(el, scope: dict) -> bool:
+    return el.when is None or bind.holds(bind.condition(el.when), scope)
+
+
 def draw_one(d: Drawing, el, scope: dict) -> None:
-    if el.when is not None and not bind.holds(bind.condition(el.when), scope):
-        return
     if el.repeat is None:
-        _draw(d, el, _with_vars(el, scope))
+        if _holds(el, scope):
+            _draw(d, el, _with_vars(el, scope))
         return
-    items = _items(el.repeat, scope)
+    items = _repeated(el, scope)
     for i, item in enumerate(items):
-        inner = dict(scope, index=i, number=i + 1, item=item)
-        if isinstance(item, dict):
-            inner.update(bind.flat(item, "item."))
+        inner = _item_scope(scope, items, i)
+        if not _holds(el, inner):  # a repeat's condition holds item by item: `odd`
+            continue
         inner = _with_vars(el, inner)
         dx = d.x(el.step.x, inner) * i if el.step else 0.0
         dy = d.v(el.step.y, inner) * i if el.step else 0.0
@@ -71,6 +74,28 @@ def draw_one(d: Drawing, el, scope: dict) -> None:
         d.c.translate(dx, -dy)
         _draw(d, el, inner)
         d.c.restoreState()
+
+
+def _repeated(el, scope: dict) -> list:
+    """A repeat's items; none where its list is missing and its condition fails for the
+    card (`when = "golden"` on a list only golden cards have)."""
+    try:
+        return _items(el.repeat, scope)
+    except BindError:
+        if _holds(el, scope):
+            raise
+        return []
+
+
+def _item_scope(scope: dict, items: list, i: int) -> dict:
+    """A repeat's scope for its item i: {item...}, {index} (from 0), {number} (from 1),
+    {count} (of items), and `odd` / `even` (of number: every other row shaded)."""
+    item = items[i]
+    inner = dict(scope, index=i, number=i + 1, item=item, count=len(items),
+                 odd=i % 2 == 0, even=i % 2 == 1)
+    if isinstance(item, dict):
+        inner.update(bind.flat(item, "item."))
+    return inner
 
 
 def _items(repeat, scope) -> list:
@@ -104,17 +129,12 @@ def todo_notes(elements, scope: dict) -> list[str]:
 
     def walk(els, sc):
         for el in els:
-            if el.when is not None and not bind.holds(bind.condition(el.when), sc):
-                continue
             if el.repeat is None:
-                scopes = [_with_vars(el, sc)]
+                scopes = [_with_vars(el, sc)] if _holds(el, sc) else []
             else:
-                scopes = []
-                for i, item in enumerate(_items(el.repeat, sc)):
-                    inner = dict(sc, index=i, number=i + 1, item=item)
-                    if isinstance(item, dict):
-                        inner.update(bind.flat(item, "item."))
-                    scopes.append(_with_vars(el, inner))
+                items = _repeated(el, sc)
+                inners = (_item_scope(sc, items, i) for i in range(len(items)))
+                scopes = [_with_vars(el, inner) for inner in inners if _holds(el, inner)]
             for inner in scopes:
                 if isinstance(el, schema.Corners):
                     walk(el.elements, inner)

@@ -75,6 +75,7 @@ class Engine:
                 scope[f"todo.{k}"] = True
         scope["art"] = pic is not None
         scope["art_whole"] = pic is not None and pic.whole
+        scope["ink_saver"] = grounds.saving()  # `when = "ink_saver"`: a lighter back
         return scope
 
     def face(self, kind: str, fields: dict, pic=None, key: str | None = None,
@@ -91,6 +92,7 @@ class Engine:
 def _draw(engine: Engine, kind: str, scope: dict, pic, label: str, c, w, h, bleed) -> None:
     k = engine.kinds[kind]
     d = elements.Drawing(c, w, h, bleed, engine.palette, pic, engine.kinds, k.placeholder)
+    scope = {**scope, bind.CARD_W: float(w), bind.CARD_H: float(h)}  # `w`, `h` in lengths
     try:
         if k.back is not None and grounds.saving():
             d.back = bind.colour(k.back, scope, engine.palette)

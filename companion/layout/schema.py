@@ -4,17 +4,19 @@ structs are the format's one definition: msgspec validates a file against them o
 
 Placement: `x`, `w` and `r` (and `size`, `radius`) are fractions of the card's width,
 `y` and `h` fractions of its height, y measured from the top; a length with a unit
-("3mm", "0.2in", "8pt") is absolute, "1.2 * {frame}" a multiple of a field, and
-"{band_h} - {frame}w" a sum of terms (a term ending in w or h is a fraction of the card's
-width or height, whichever way the length runs);
-`stroke_width` likewise (a fraction of the width, or
-"0.8pt"). `dash` is in points. Any text
+("3mm", "0.2in", "8pt") is absolute, and a fraction may be worked out: "1.2 * {frame}",
+"1 - {band} - {frame} * w" (+ - * /, brackets, min and max; `w` and `h` are the card's
+width and height, so "0.045 * w" in a y is 4.5% of the width); `stroke_width` likewise
+(a fraction of the width, or "0.8pt"). `dash` is in points. Any text
 value may name the card's fields in braces ("{name}", "{value:02}", "{item.name}").
 
 Every element takes `when` (a condition on the card's fields: `deck == "B"`,
-`not art`, `n > 2 and kind != "gate"`, `todo.name` where the name is a placeholder), `repeat` (a whole number, a list field, or a field holding a
+`not art`, `n > 2 and kind != "gate"`, `todo.name` where the name is a placeholder,
+`ink_saver` when built with --ink saver), `repeat` (a whole number, a list field, or a field holding a
 number: the element is drawn once per item, `{item...}`, `{index}` (from 0) and
-`{number}` (from 1) naming it, and moved by `step` each time) and `vars` (names for values, which a text from the data may use: `vars =
+`{number}` (from 1), `{count}` (of items) and `odd` / `even` (of number) naming it, its
+`when` holding item by item, and moved by `step` each time) and `vars` (names for
+values, which a text from the data may use: `vars =
 { type = "{item.name}" }` fills "When {type} wins")."""
 
 from typing import Annotated, Union
