@@ -128,12 +128,18 @@ def test_bad_options_exit_2_with_one_line_and_write_nothing(tmp_path, cli, args,
     assert not out.exists()
 
 
-def test_bad_data_names_the_file_and_field(tmp_path, cli):
-    data = (paths.LAYOUTS / "covenia.toml").read_text().replace('colour = "#C0392B"',
-                                                                 'colour = "crimson"')
+@pytest.mark.parametrize("old,new,where", [
+    ('colour = "#C0392B"', 'colour = "crimson"', "clans[0].colour: 'crimson' is not a colour"),
+    ('symbol = "flame"', 'symbol = "flam"', "clans[0].symbol: unknown symbol 'flam'"),
+])
+def test_bad_data_names_the_file_and_field(tmp_path, cli, old, new, where):
+    """A clan's value that a card prints wrong is named in the clan's entry, not in the
+    kind that draws it."""
+    data = (paths.LAYOUTS / "covenia.toml").read_text().replace(old, new)
     (tmp_path / "d.toml").write_text(data)
     r = cli("build", "covenia", "--data", tmp_path / "d.toml", "--out", tmp_path / "o")
-    assert r.code == 2 and "d.toml: clans[0].colour:" in r.err
+    assert r.code == 2 and f"d.toml: {where}" in r.err, r.err
+    assert len(r.err.strip().splitlines()) == 1
 
 
 def test_a_failed_build_leaves_the_previous_kit_untouched(tmp_path, cli, monkeypatch):

@@ -84,7 +84,7 @@ def test_a_worked_out_length_is_its_arithmetic(a, k):
     assert got == pytest.approx(a * 200 - k * 0.5 * 300 + min(0.1, k) * 200, abs=1e-6)
 
 
-@pytest.mark.parametrize("bad,words", [("3mm * 2", "is not a length"),
+@pytest.mark.parametrize("bad,words", [("2 ** 3", "is not a length"),
                                        ("0.2 +", "is not a length"),
                                        ("1 / 0", "divides by zero"),
                                        ("12", "from -10 to 10")])
@@ -93,6 +93,35 @@ def test_a_wrong_length_is_refused_in_words(bad, words):
 
     with pytest.raises(BindError, match=re.escape(words)):
         length(bad, 200, {"card.w": 200.0, "card.h": 300.0})
+
+
+def test_a_table_lays_its_header_rows_cells_and_grid_in_its_box():
+    """Two rows under a header, two value columns after a label column of half the width:
+    each row 100 pt high, each value column 50 pt wide; a cell fills its own box and
+    prints the row's value for its column; a thicker line above the `strong` row."""
+    rows = [{"name": "a", "colour": "red", "values": ["1", "2"]},
+            {"name": "b", "colour": "blue", "values": ["3", "4"], "total": True}]
+    ops, im = drawn(one(
+        type="table", rows=["{items}"], columns=2, label_w=0.5, grid="ink", strong="row.total",
+        column_head=[{"type": "text", "text": "P{column}", "x": 0.5, "y": 0.5, "size": 0.2}],
+        label=[{"type": "text", "text": "{row.name}", "x": 0.1, "y": 0.5, "size": 0.1,
+                "align": "left"}],
+        cell=[{"type": "rect", "x": 0.1, "y": 0.1, "w": 0.8, "h": 0.8, "fill": "{row.colour}"},
+              {"type": "text", "text": "{value}", "x": 0.5, "y": 0.5, "size": 0.2}]),
+        "k", {"items": rows})
+    assert px(im, 125, 150) == (255, 0, 0) and px(im, 175, 250) == (0, 0, 255)
+    assert px(im, 50, 150) == (255, 255, 255)  # the label column holds no cell
+    for word in ("(P1)", "(P2)", "(a)", "(b)", "(1)", "(4)"):
+        assert word in ops, word
+    for y in (300, 200, 100, 0):  # above the header, between the rows, under the last
+        assert f"0 {y} m 200 {y} l" in ops, y
+    assert "1.2 w\nn 0 100 m 200 100 l" in ops  # the strong row's line
+    assert "150 300 m 150 0 l" in ops  # down the side of a value column
+
+
+def test_a_table_names_a_missing_row_source_in_words():
+    with pytest.raises(CompanionError, match="rows: '{nothing}' is not a list or a table"):
+        drawn(one(type="table", rows=["{nothing}"]), "k", {})
 
 
 def test_a_circle_a_line_and_a_dash():

@@ -192,3 +192,66 @@ def test_cards_from_tables_name_each_card_after_its_table_and_refuse_a_list(
     r = cli("build", "covenia", "--data", str(path), "--out", str(tmp_path / "bad"))
     assert r.code == 2 and "components.tokens.cards: [clans] is not a table" in r.err, r.err
     assert len(r.err.strip().splitlines()) == 1
+
+
+NOTES = """
+[components.notes]
+kind = "notes-page"
+page = true
+cards = "notes"
+count = "pages"
+you_get = "{pages} * {lines}"
+file = "notes.pdf"
+
+[notes]
+pages = 3
+lines = 20
+
+[kinds.notes-page]
+[[kinds.notes-page.elements]]
+type = "text"
+text = "Notes {n} / {pages}"
+x = "12mm"
+y = "20mm"
+size = "14pt"
+align = "left"
+[[kinds.notes-page.elements]]
+type = "line"
+repeat = "lines"
+step = { y = "10mm" }
+x1 = "12mm"
+y1 = "30mm"
+x2 = "1 - 12mm"
+y2 = "30mm"
+"""
+
+
+def test_whole_pages_from_data_alone_a_file_of_their_own_counted_as_the_data_says(
+        copy, cli, tmp_path):
+    """A page kind (a notes pad) added in the data: each of its cards is a whole page of
+    the paper, in its own file, and the print guide counts what `you_get` says."""
+    copy.write_text(copy.read_text(encoding="utf-8") + NOTES, encoding="utf-8")
+    out = tmp_path / "kit"
+    r = cli("build", "vengeance", "--data", str(copy), "--out", str(out))
+    assert r.code == 0, r.err
+    files = {f["path"]: f for f in json.loads((out / "manifest.json").read_text())["files"]}
+    assert files["notes.pdf"]["pages"] == 3
+    assert files["notes.pdf"]["components"] == [{"id": "notes", "count": 60}]
+    assert [t.strip() for t in page_texts(out / "notes.pdf")] == [
+        "Notes 1 / 3", "Notes 2 / 3", "Notes 3 / 3"]
+
+
+@pytest.mark.parametrize("edit,words", [
+    (('file = "notes.pdf"', 'file = "notes.pdf"\nback = "common"'),
+     "components.notes.back: a page has no back"),
+    (('file = "notes.pdf"', 'file = "cards.pdf"'),
+     "components.notes.file: cards.pdf holds other cards already"),
+    (("pages = 3", "pages = 3000"), "notes.pages: 3000 is not a number of cards"),
+    (('you_get = "{pages} * {lines}"', 'you_get = "{pages} / 7"'),
+     "is not a whole number"),
+])
+def test_a_wrong_page_component_is_one_line(copy, cli, tmp_path, edit, words):
+    copy.write_text(copy.read_text(encoding="utf-8") + NOTES.replace(*edit), encoding="utf-8")
+    r = cli("build", "vengeance", "--data", str(copy), "--out", str(tmp_path / "kit"))
+    assert r.code == 2 and words in r.err, r.err
+    assert len(r.err.strip().splitlines()) == 1

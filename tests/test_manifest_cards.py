@@ -57,3 +57,16 @@ def test_changed_since_needs_a_real_manifest(tmp_path, cli):
     (tmp_path / "m.json").write_text("{}")
     r = cli("build", "covenia", "--out", tmp_path / "o", "--changed-since", tmp_path / "m.json")
     assert r.code == 2 and "--changed-since" in r.err and not (tmp_path / "o").exists()
+
+
+def test_a_clan_name_the_aids_marks_read_changes_the_aids_too(tmp_path, cli):
+    """An aid's scoring lines take their mark from the clan they name: renaming a clan
+    changes its clan cards, its Temple card and the aids whose marks read it, not the
+    tokens."""
+    assert cli("build", "covenia", "--out", tmp_path / "v1").code == 0
+    data = edited(tmp_path, 'name = { en = "Purple"', 'name = { en = "Violet"')
+    r = cli("build", "covenia", "--data", data, "--out", tmp_path / "v2",
+            "--changed-since", tmp_path / "v1" / "manifest.json")
+    assert r.code == 0, r.err
+    printed = {c["id"] for f in manifest(tmp_path / "v2")["files"] for c in f["components"]}
+    assert printed == {"clan-cards", "temple", "aids"}

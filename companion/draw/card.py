@@ -105,23 +105,26 @@ def cut_circle(c, cx, cy, r) -> None:
 BULLET = "• "
 
 
-def _height(lines: list[str], w: float, size: float, role: str) -> float:
+def _height(lines: list[str], w: float, size: float, role: str,
+            gap: float | None = None) -> float:
     total = 0.0
     for ln in lines:
         indent = size * 1.1 if ln.startswith(BULLET) else 0
         body = ln[len(BULLET):] if ln.startswith(BULLET) else ln
-        total += len(text.wrap(body, role, size, w - indent)) * size * 1.2 + size * 0.35
+        total += len(text.wrap(body, role, size, w - indent)) * size * 1.2 + \
+            (size * 0.35 if gap is None else gap)
     return total
 
 
 def bullets(c, lines: list[str], x: float, top: float, w: float, h: float, size: float,
             ink, mark: Callable[[object, str, float, float, float], None],
-            role: str = "regular", min_size: float = 4.6, field: str = "lines") -> float:
+            role: str = "regular", min_size: float = 4.6, field: str = "lines",
+            gap: float | None = None) -> float:
     """Paragraphs, those starting with '• ' as bullets; all shrink together to fit h (not
-    below the card's floor). mark(c, body, x, y, size) draws a bullet's mark. Returns the
-    size used."""
+    below the card's floor). mark(c, body, x, y, size) draws a bullet's mark. `gap`: the
+    space after each paragraph (default: 0.35 of the size). Returns the size used."""
     floor = text._floor(c, min_size)
-    while _height(lines, w, size, role) > h and size > floor:
+    while _height(lines, w, size, role, gap) > h and size > floor:
         size = max(floor, size * 0.95)
     bottom = top - h
     for i, ln in enumerate(lines):
@@ -133,7 +136,8 @@ def bullets(c, lines: list[str], x: float, top: float, w: float, h: float, size:
         c.setFillColor(ink)
         # Each paragraph gets what is left of the box, so an overflow is reported where it is.
         top -= text.block(c, body, x + indent, top, w - indent, top - bottom, role, size,
-                          min_size=size, field=f"{field}[{i}]") + size * 0.35
+                          min_size=size, field=f"{field}[{i}]") + \
+            (size * 0.35 if gap is None else gap)
     return size
 
 

@@ -4,6 +4,7 @@ keys may hold dots ("item.name", "clan.colour"): nested tables are flattened so.
 
 import ast
 import math
+import re
 from collections.abc import Mapping
 from functools import lru_cache
 from dataclasses import dataclass
@@ -17,7 +18,20 @@ from companion.units import parse_length
 
 class BindError(ValueError):
     """What is wrong with a value of an element, in words; kinds.py and face.py name the
-    file, the kind and the element."""
+    file, the kind and the element. `field`: the card's field whose value is wrong, when
+    the element names one alone ("{clan.colour}"), so the error can name the data entry."""
+
+    def __init__(self, message: str, field: str | None = None):
+        super().__init__(message)
+        self.field = field
+
+
+def whole_field(template: str) -> str | None:
+    """"name" for the template "{name}" (one field alone, no format), else None."""
+    t = template.strip()
+    if t.startswith("{") and t.endswith("}") and t.count("{") == 1 and ":" not in t:
+        return t[1:-1]
+    return None
 
 
 @dataclass(frozen=True)
@@ -47,7 +61,7 @@ def text(template: str, scope: dict, again: bool = True):
     fields itself (a rulebook line "When {type} wins"): filled once more, when `again`."""
     if "{" not in template and "}" not in template:
         return template
-    whole = _whole_field(template)
+    whole = whole_field(template)
     if whole is not None and isinstance(scope.get(whole), Placeholder):
         return scope[whole]
     try:
@@ -57,13 +71,6 @@ def text(template: str, scope: dict, again: bool = True):
     except templates.TemplateError as e:
         raise BindError(str(e)) from None
     return out
-
-
-def _whole_field(template: str) -> str | None:
-    t = template.strip()
-    if t.startswith("{") and t.endswith("}") and t.count("{") == 1 and ":" not in t:
-        return t[1:-1]
-    return None
 
 
 class _Printable(Mapping):
@@ -205,8 +212,10 @@ def colour(value: str, scope: dict, palette: dict) -> Color:
         return palette[v]
     found = colours.parse(v)
     if found is None:
-        raise BindError(f"{value!r} is not a colour: '#C0392B', one of the game's colours "
-                        f"({', '.join(sorted(palette)) or 'none'}) or mix(a, b, 0.2)")
+        field = whole_field(value)
+        raise BindError(f"{v if field else value!r} is not a colour: '#C0392B', one of the "
+                        f"game's colours ({', '.join(sorted(palette)) or 'none'}) or "
+                        "mix(a, b, 0.2)", field)
     return found
 
 
@@ -214,7 +223,7 @@ def length(value, across: float, scope: dict | None = None) -> float:
     """A fraction of `across` (the card's width or height), or a length with a unit. A
     fraction may be worked out: "1.2 * {frame}", "1 - {band} - {frame} * w" (+ - * /,
     brackets, min and max; `w` and `h` are the card's width and height, so "0.045 * w" in
-    a y is 4.5% of the width)."""
+    a y is 4.5% of the width), and hold lengths: "1 - 12mm", "min(10pt, 0.4 * h)"."""
     if isinstance(value, str):
         v = text(value, scope or {}, again=False) if "{" in value else value
         try:
@@ -239,17 +248,24 @@ _ARITH = {ast.Add: lambda a, b: a + b, ast.Sub: lambda a, b: a - b,
           ast.Mult: lambda a, b: a * b, ast.Div: lambda a, b: a / b}
 
 
+# A length with a unit inside arithmetic ("1 - 12mm"): read as a number of that unit.
+_UNITS = {"_mm": 72 / 25.4, "_cm": 720 / 25.4, "_in": 72.0, "_pt": 1.0}
+_WITH_UNIT = re.compile(r"(?<![\w.])(\d+\.?\d*|\.\d+)\s*(mm|cm|in|pt)\b")
+
+
 @lru_cache(maxsize=1024)
 def _sum(source: str):
-    """The parsed arithmetic, or None if `source` is none (a length with a unit: "3mm")."""
+    """The parsed arithmetic, or None if `source` is none (a length alone: "3mm")."""
+    if _WITH_UNIT.fullmatch(source.strip()):
+        return None
     try:
-        tree = ast.parse(source.strip(), mode="eval").body
+        tree = ast.parse(_WITH_UNIT.sub(r"(\1 * _\2)", source.strip()), mode="eval").body
     except SyntaxError:
         return None
     for n in ast.walk(tree):
         ok = isinstance(n, (ast.BinOp, ast.UnaryOp, ast.USub, ast.UAdd, ast.Load, *_ARITH)) or \
             (isinstance(n, ast.Constant) and type(n.value) in (int, float)) or \
-            (isinstance(n, ast.Name) and n.id in ("w", "h", "min", "max")) or \
+            (isinstance(n, ast.Name) and n.id in ("w", "h", "min", "max", *_UNITS)) or \
             (isinstance(n, ast.Call) and isinstance(n.func, ast.Name)
              and n.func.id in ("min", "max") and n.args and not n.keywords)
         if not ok:
@@ -265,6 +281,8 @@ def _worked(source: str, across: float, scope: dict) -> float | None:
     def value(n):
         if isinstance(n, ast.Constant):
             return float(n.value)
+        if isinstance(n, ast.Name) and n.id in _UNITS:
+            return _UNITS[n.id] / across
         if isinstance(n, ast.Name):
             size = scope.get(CARD_W if n.id == "w" else CARD_H)
             if not isinstance(size, float):
@@ -279,3 +297,17 @@ def _worked(source: str, across: float, scope: dict) -> float | None:
         except ZeroDivisionError:
             raise BindError(f"{source!r} divides by zero") from None
     return value(tree)
+
+
+def number(source: str, scope: dict) -> int:
+    """A whole number worked out from fields: "{games_per_page} * {pages}"."""
+    v = str(text(source, scope, again=False)) if "{" in source else source
+    tree = _sum(v)
+    try:
+        value = float(v) if tree is None else _worked(v, 1.0, {})
+    except (ValueError, TypeError):
+        value = None
+    if value is None or not math.isfinite(value) or value != int(value) or \
+            not 0 <= value <= 100_000:
+        raise BindError(f"{source!r} is not a whole number from 0 to 100000")
+    return int(value)

@@ -22,6 +22,10 @@ come from, which back they get and where they go:
     fields = { golden = true }     # more fields for every card (texts may name others)
     id = "name"                    # the field whose slug is each card's id (default: id)
     id_else = "witch-{n}"          # the id when that field is a placeholder (default: 01...)
+    count = "pages"                # a table's field giving how many cards (default: count)
+    page = true                    # whole pages of the paper (a score book), not cards:
+                                   # its kind drawn at the page's size, no back
+    you_get = "{games} * {pages}"  # what the print guide says you get (default: the cards)
 
 A card's fields are its entry's values in the build's language (a `{ placeholder = ... }`
 one a TO COME box, listed in the print guide), with `id` (its own, or its number 01, 02,
@@ -38,7 +42,8 @@ from companion.layout.bind import Placeholder
 from companion.sheets import Card, Face
 
 KEYS = {"kind", "cards", "with", "back", "file", "after", "before", "title", "todo", "art",
-        "qty", "fields", "id", "id_else", "art_entry", "part", "size", "stock"}
+        "qty", "fields", "id", "id_else", "art_entry", "part", "size", "stock", "count", "page",
+        "you_get"}
 ROMAN = "I II III IV V VI VII VIII IX X XI XII XIII XIV XV XVI XVII XVIII XIX XX".split()
 
 
@@ -164,7 +169,9 @@ def _add_one(files, ctx, data, engine, backs, pics, name: str, spec, derived: di
         entries = [(n, fields, f or data) for n, (fields, f) in enumerate(derived[source_key], 1)]
     else:
         parent, leaf = _at(data, spec, source_key)
-        entries = list(_entries(parent, leaf))
+        entries = list(_entries(parent, leaf, spec.get("count", str, "count")))
+    # where each card's values come from: a wrong one is named in its data entry
+    entries = [(e[0], e[1], e[2], e[3] if len(e) > 3 else {"": e[2]}) for e in entries]
     shared = {}
     for key in spec.get("with", list, []):
         if key not in data.table:
@@ -184,7 +191,7 @@ def _add_one(files, ctx, data, engine, backs, pics, name: str, spec, derived: di
     art_entry = spec.get("art_entry", str, None)
     # a product's items and a game's derived fields are read already
     read = isinstance(source_key, dict) or (isinstance(source_key, str) and source_key in derived)
-    for n, entry, f in entries:
+    for n, entry, f, origins in entries:
         values = {k: (v if read else fields_of(v, lang, f, k))
                   for k, v in entry.items() if k not in ("count", qty_key)}
         cid = _id(entry, values, n, id_field, id_else)
@@ -207,7 +214,8 @@ def _add_one(files, ctx, data, engine, backs, pics, name: str, spec, derived: di
             raise f.error(qty_key, f"{copies!r} is not a number of copies (0 to 1000)")
         # copies share one face, drawn once as a PDF form
         key = keyed(f"{name}-{cid}", pic) if copies > 1 else None
-        face = engine.face(kind, card_fields, pic, key=key, label=f"{name}/{cid}")
+        face = engine.face(kind, card_fields, pic, key=key, label=f"{name}/{cid}",
+                           origins=origins)
         card_back = face if back == "same" else back
         if not isinstance(card_back, Face) and card_back is not None:  # { each = true, ... }
             card_back = _each_back(back, card_fields, engine, pics, name, cid, copies,
@@ -216,8 +224,34 @@ def _add_one(files, ctx, data, engine, backs, pics, name: str, spec, derived: di
         todo += [templates.expand(todo_form, {"n": n, "id": cid, "note": note}, path=False)
                  for note in engine.todo(kind, card_fields, f"{name}/{cid}")] * copies
     part = spec.get("part", str, name)  # what --only calls it
-    component = Component(name, part, title, len(cards), cards, todo)
+    you_get = len(cards)
+    if "you_get" in spec.table:
+        known = {**engine.shared, **bind.flat(entries[0][1] if entries else {})}
+        you_get = bind.number(spec.get("you_get", str), known)
+    if spec.get("page", bool, False):
+        if back is not None:
+            raise spec.error("back", "a page has no back (page = true)")
+        _place_pages(files, spec, Component(name, part, title, you_get, [], todo),
+                     [card.front for card in cards], ctx)
+        return
+    component = Component(name, part, title, you_get, cards, todo)
     _place(files, spec, component, ctx)
+
+
+def _place_pages(files: list, spec, component, faces: list, ctx) -> None:
+    """Whole pages, each a face drawn at the paper's size, in a file of their own."""
+    from companion.kit import PageFile
+
+    path = spec.get("file", str, f"{component.id}.pdf")
+    if any(f.path == path for f in files):
+        raise spec.error("file", f"{path} holds other cards already: pages need their own file")
+
+    def draw(c) -> int:
+        for face in faces:
+            face.draw(c, *ctx.page, 0.0)
+            c.showPage()
+        return len(faces)
+    files.append(PageFile(path, [component], draw))
 
 
 def _art_fields(kind, art_kind: str, fields: dict) -> dict:
@@ -259,7 +293,7 @@ def _id(entry: dict, values: dict, n: int, field: str, otherwise: str) -> str:
 
 
 def _product(data, spec, product: dict, lang: str):
-    """(n, entry, its Fields) for each card of a product of lists: { deck = "decks",
+    """(n, entry, its Fields, each item's Fields by name) for each card of a product of lists: { deck = "decks",
     clan = "clans", value = "game.values" } gives a card for each deck, clan and value
     (the first list outermost), its fields `deck`, `clan` and `value` the items."""
     import itertools
@@ -280,7 +314,8 @@ def _product(data, spec, product: dict, lang: str):
     for n, combo in enumerate(itertools.product(*lists), 1):
         entry = {name: v for name, v, _ in combo}
         found = [f for _, _, f in combo if f is not None]
-        yield n, entry, found[-1] if found else data
+        # each item's own entry, for an error in one of its values ("clans[0].colour")
+        yield n, entry, found[-1] if found else data, {name: f for name, _, f in combo if f}
 
 
 def _tables(data, spec, paths: list):
@@ -308,7 +343,7 @@ def _at(data, spec, path: str):
     return node, leaf
 
 
-def _entries(data, key: str):
+def _entries(data, key: str, count: str = "count"):
     """(n, entry table, its Fields) for each card: a list gives one card an entry, a
     table with `count` gives that many cards alike."""
     value = data.table[key]
@@ -317,7 +352,10 @@ def _entries(data, key: str):
             yield i, f.table, f
         return
     f = data.sub(key)
-    for n in range(1, f.get("count", int, 1) + 1):
+    how_many = f.get(count, int, 1)
+    if not 0 <= how_many <= 1000:
+        raise f.error(count, f"{how_many} is not a number of cards (0 to 1000)")
+    for n in range(1, how_many + 1):
         yield n, f.table, f
 
 

@@ -294,6 +294,11 @@ def _placeholder(d: Drawing, note: str, x, top, w, h, size, field_name, scope) -
                   d.colour(p.ground, scope), d.colour(p.ink, scope), field_name)
 
 
+# The keys of a list's items the engine reads itself, named by no template: a bullet's
+# mark (the item's name, symbol and colour) and a table row's values.
+ITEM_KEYS = frozenset({"name", "symbol", "colour", "values"})
+
+
 def _bullets(d: Drawing, el: schema.Bullets, scope) -> None:
     lines = scope.get(el.lines.strip("{}"))
     if not isinstance(lines, list):
@@ -317,6 +322,7 @@ def _bullets(d: Drawing, el: schema.Bullets, scope) -> None:
     card.bullets(d.c, lines, d.x(el.x, scope), d.y(el.y, scope), d.x(el.w, scope),
                  d.v(el.h, scope), d.x(el.size, scope),
                  d.colour(el.colour, scope), mark, role=el.font,
+                 gap=None if el.gap is None else d.v(el.gap, scope),
                  field=_field(el.field, scope) or "lines")
 
 
@@ -327,9 +333,10 @@ def _symbol(d: Drawing, el: schema.Symbol, scope) -> None:
 
 def _symbol_at(d: Drawing, name: str, x: float, y: float, r: float, colour: str,
                scope) -> None:
-    name = str(bind.text(name, scope))
+    template, name = name, str(bind.text(name, scope))
     if name not in symbols.SYMBOLS:
-        raise BindError(f"unknown symbol {name!r} (have {', '.join(symbols.SYMBOLS)})")
+        raise BindError(f"unknown symbol {name!r} (have {', '.join(symbols.SYMBOLS)})",
+                        bind.whole_field(template))
     d.c.setFillColor(d.colour(colour, scope))
     symbols.draw(d.c, name, x, y, r)
 
@@ -403,8 +410,106 @@ def _nested(d: Drawing, el: schema.Nested, scope) -> None:
     c.restoreState()
 
 
+def _table(d: Drawing, el: schema.Table, scope) -> None:
+    rows = _table_rows(el.rows, scope)
+    value = el.columns if isinstance(el.columns, int) else scope.get(el.columns.strip("{}"))
+    if isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= 1000:
+        columns = list(range(1, value + 1))  # a count: numbered from 1
+    elif isinstance(value, list):
+        columns = value
+    else:
+        raise BindError(f"columns = {el.columns!r}: a number from 0 to 1000, or a list")
+    x, top, w = d.x(el.x, scope), d.y(el.y, scope), d.x(el.w, scope)
+    label_w = bind.length(el.label_w, w, scope)
+    row_h = d.v(el.row_h, scope) if el.row_h is not None else \
+        d.v(el.h, scope) / (el.above + el.head_h + len(rows) or 1)
+    col_w = (w - label_w) / max(len(columns), 1)
+    head_top = top - el.above * row_h
+    head_h = el.head_h * row_h
+    body_top = head_top - head_h
+    if el.above:
+        _in_box(d, el.caption, scope, x, top, w, el.above * row_h)
+    _in_box(d, el.head, scope, x, head_top, w, head_h)
+    col_scopes = [_column_scope(scope, col, j) for j, col in enumerate(columns)]
+    for j, cs in enumerate(col_scopes):
+        _in_box(d, el.column_head, cs, x + label_w + j * col_w, head_top, col_w, head_h)
+    row_scopes = []
+    for i, row in enumerate(rows):
+        rs = dict(scope, row=row, index=i, number=i + 1)
+        if isinstance(row, dict):
+            rs.update(bind.flat(row, "row."))
+        row_scopes.append(rs)
+        y = body_top - i * row_h
+        _in_box(d, el.row, rs, x, y, w, row_h)
+        _in_box(d, el.label, rs, x, y, label_w, row_h)
+        values = row.get("values") if isinstance(row, dict) else None
+        for j, cs in enumerate(col_scopes):
+            value = values[j] if isinstance(values, list) and j < len(values) else ""
+            _in_box(d, el.cell, {**rs, **{k: v for k, v in cs.items() if k.startswith(
+                "column")}, "value": value}, x + label_w + j * col_w, y, col_w, row_h)
+    if el.grid is not None:
+        _grid(d, el, scope, row_scopes, x, w, label_w, col_w, len(columns), head_top,
+              body_top, row_h)
+
+
+def _table_rows(sources: list[str], scope: dict) -> list:
+    """The rows: each source a list field (its items) or a table field (one row)."""
+    rows = []
+    for source in sources:
+        name = source.strip().strip("{}")
+        value = scope.get(name)
+        if isinstance(value, list):
+            rows.extend(value)
+        elif isinstance(value, dict):
+            rows.append(value)
+        else:
+            raise BindError(f"rows: {source!r} is not a list or a table of this card")
+    return rows
+
+
+def _column_scope(scope: dict, column, j: int) -> dict:
+    cs = dict(scope, column=column, column_index=j)
+    if isinstance(column, dict):
+        cs.update(bind.flat(column, "column."))
+    return cs
+
+
+def _in_box(d: Drawing, elements: list, scope: dict, x, top, w, h) -> None:
+    """Elements drawn in a box of the face as if it were a card of its own."""
+    if not elements or w <= 0 or h <= 0:
+        return
+    d.c.saveState()
+    d.c.translate(x, top - h)
+    box = Drawing(d.c, w, h, 0.0, d.palette, None, d.kinds, d.placeholder, d.back)
+    draw_all(box, elements, {**scope, bind.CARD_W: float(w), bind.CARD_H: float(h)})
+    d.c.restoreState()
+
+
+def _grid(d: Drawing, el: schema.Table, scope, row_scopes, x, w, label_w, col_w, n_cols,
+          head_top, body_top, row_h) -> None:
+    """The lines: above the header, between the rows (a thicker one above a `strong` row),
+    and down the sides of every column."""
+    c = d.c
+    bottom = body_top - len(row_scopes) * row_h
+    c.setStrokeColor(d.colour(el.grid, scope))
+    width = d.x(el.grid_width, scope)
+    c.setLineWidth(width)
+    for yy in [head_top] + [body_top - i * row_h for i in range(len(row_scopes) + 1)]:
+        c.line(x, yy, x + w, yy)
+    if el.strong is not None:
+        c.setLineWidth(d.x(el.strong_width, scope))
+        for i, rs in enumerate(row_scopes):
+            if bind.holds(bind.condition(el.strong), rs):
+                c.line(x, body_top - i * row_h, x + w, body_top - i * row_h)
+        c.setLineWidth(width)
+    for j in range(n_cols + 1):
+        xx = x + label_w + j * col_w
+        c.line(xx, head_top, xx, bottom)
+    c.line(x, head_top, x, bottom)
+
+
 DRAW = {schema.Background: _background, schema.Rect: _rect, schema.Circle: _circle,
         schema.Line: _line, schema.Text: _text, schema.TextBlock: _textblock,
         schema.Bullets: _bullets,
         schema.Symbol: _symbol, schema.Picture: _picture, schema.Badge: _badge,
-        schema.Corners: _corners, schema.Nested: _nested}
+        schema.Corners: _corners, schema.Nested: _nested, schema.Table: _table}

@@ -51,6 +51,8 @@ class Engine:
             if isinstance(v, str) and colour.parse(v) is not None:
                 palette[k] = colour.parse(v)
         shared = {"game.name": game.get("name", str)}
+        if "credits" in game.table:  # a score book's foot
+            shared["game.credits"] = game.text("credits", lang)
         for part in ("texts", "titles"):  # every card may name them: {texts.to_come}
             if part in table:
                 t = data.sub(part)
@@ -79,17 +81,20 @@ class Engine:
         return scope
 
     def face(self, kind: str, fields: dict, pic=None, key: str | None = None,
-             label: str = "") -> Face:
-        """The face of one card of `kind`; `label` names it in errors (COMPONENT/ID)."""
+             label: str = "", origins: dict | None = None) -> Face:
+        """The face of one card of `kind`; `label` names it in errors (COMPONENT/ID);
+        `origins`: the data entries its fields come from ({"clan": clans[0], "": entry}),
+        so a wrong value is named where it is written."""
         if kind not in self.kinds:
             raise CompanionError(f"no card kind {kind!r} in [kinds] (kinds: "
                                  f"{', '.join(self.kinds) or 'none'})", source=self.source)
         scope = self._scope(fields, pic)
-        draw = partial(_draw, self, kind, scope, pic, label)
+        draw = partial(_draw, self, kind, scope, pic, label, origins or {})
         return Face(draw, key=key, digest=partial(_digest, self, kind, scope, pic))
 
 
-def _draw(engine: Engine, kind: str, scope: dict, pic, label: str, c, w, h, bleed) -> None:
+def _draw(engine: Engine, kind: str, scope: dict, pic, label: str, origins: dict,
+          c, w, h, bleed) -> None:
     k = engine.kinds[kind]
     d = elements.Drawing(c, w, h, bleed, engine.palette, pic, engine.kinds, k.placeholder)
     scope = {**scope, bind.CARD_W: float(w), bind.CARD_H: float(h)}  # `w`, `h` in lengths
@@ -98,8 +103,23 @@ def _draw(engine: Engine, kind: str, scope: dict, pic, label: str, c, w, h, blee
             d.back = bind.colour(k.back, scope, engine.palette)
         elements.draw_all(d, k.elements, scope)
     except bind.BindError as e:
+        entry = _entry_of(e.field, origins)
+        if entry is not None:  # a value written wrong in the data: named where it is
+            raise entry[0].error(entry[1], str(e)) from None
         raise CompanionError(f"kinds.{kind}, card {label or '?'}: {e}",
                              source=engine.source) from None
+
+
+def _entry_of(field: str | None, origins: dict):
+    """(the data entry, its key) holding the card's field `field` ("clan.colour": the
+    clan's entry, "colour"), or None when no entry of the data holds it as written."""
+    if not field:
+        return None
+    head, _, rest = field.partition(".")
+    for entry, key in ((origins.get(head), rest), (origins.get(""), field)):
+        if entry is not None and key and key.split(".")[0] in entry.table:
+            return entry, key
+    return None
 
 
 def _digest(engine: Engine, kind: str, scope: dict, pic, w: float, h: float,
@@ -108,8 +128,8 @@ def _digest(engine: Engine, kind: str, scope: dict, pic, w: float, h: float,
     what = {
         "kinds": specs,
         # only what the kind names: a text or colour it does not print changes nothing
-        "fields": {key: v for key, v in _plain(scope).items()
-                   if key in names},
+        "fields": {key: _pruned(v, names[1]) for key, v in _plain(scope).items()
+                   if key in names[0]},
         "palette": {n: c.hexval() for n, c in sorted(engine.palette.items()) if n in words},
         "size": [round(w, 4), round(h, 4), round(bleed, 4)],
         "ink_saver": grounds.saving(),
@@ -125,9 +145,20 @@ _NAME = re.compile(r"\{([A-Za-z_][\w.]*)")
 _WORD = re.compile(r"[A-Za-z_][\w-]*")
 
 
-def _named(specs: list) -> tuple[set, set]:
-    """(the fields the kinds name: in braces, in conditions, repeated over; every bare word
-    in their values, for the colours they name)."""
+def _pruned(value, keys: set):
+    """A list's items or a table with only the keys the kind may read: a clan's reminder
+    that an aid's marks do not print changes nothing."""
+    if isinstance(value, list):
+        return [_pruned(v, keys) for v in value]
+    if isinstance(value, dict):
+        return {k: _pruned(v, keys) for k, v in value.items() if k in keys}
+    return value
+
+
+def _named(specs: list) -> tuple[tuple[set, set], set]:
+    """((the fields the kinds name: in braces, in conditions, repeated over; every part of
+    those names and the keys the engine reads of an item itself), every bare word in
+    their values, for the colours they name)."""
     names, words = {"art", "art_whole"}, set()
 
     def walk(v, key=None):
@@ -143,7 +174,8 @@ def _named(specs: list) -> tuple[set, set]:
             if key in ("when", "repeat"):
                 names.update(w for w in re.findall(r"[A-Za-z_][\w.]*", v))
     walk(specs)
-    return names, words
+    parts = {p for n in names for p in n.split(".")} | elements.ITEM_KEYS
+    return (names, parts), words
 
 
 def _kind_facts(engine: Engine, kind: str):
@@ -160,7 +192,7 @@ def _kind_facts(engine: Engine, kind: str):
 def _nested_kinds(kind: schema.Kind, all_kinds: dict, seen=None) -> set:
     seen = set() if seen is None else seen
     for el in kind.elements:
-        inner = [el] + (list(el.elements) if isinstance(el, schema.Corners) else [])
+        inner = [el] + schema.inner(el)
         for e in inner:
             if isinstance(e, schema.Nested) and e.kind not in seen and e.kind in all_kinds:
                 seen.add(e.kind)

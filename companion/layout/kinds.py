@@ -68,8 +68,11 @@ def _walk(elements, prefix: str = ""):
     for i, el in enumerate(elements, 1):
         where = f"{prefix}element {i} ({schema.kind_of(el)}{', ' + el.id if el.id else ''})"
         yield where, el
-        if isinstance(el, schema.Corners):
-            yield from _walk(el.elements, where + ", ")
+        for part in schema.INNER:  # a corner's elements, a table's parts
+            inner = getattr(el, part, None)
+            if isinstance(inner, list):
+                yield from _walk(inner, f"{where}, {part}: " if part != "elements"
+                                 else where + ", ")
 
 
 def _check_values(el, where: str, source: str, kinds: dict) -> None:

@@ -164,6 +164,7 @@ class Bullets(_Element, tag="bullets"):
     colour: str = "ink"  # the text's colour
     mark: str = "gold"  # the dots' colour
     marks: str | None = None  # a list field whose items' names pick a bullet's symbol
+    gap: Length | None = None  # the space after each paragraph (default: 0.35 of the size)
     field: str | None = None  # the data key, for the text-limit reports ("aid.front")
 
 
@@ -216,10 +217,49 @@ class Nested(_Element, tag="card"):
     of: str | None = None  # a table field holding the inner card's fields: "item" in a repeat
 
 
+class Table(_Element, tag="table"):
+    """Rows of a table in the box (x, y, w, h): a label column, value columns, a header
+    row and a row per item of `rows`, then a grid. Each part draws its own elements in its
+    own box, where x, y, w, h are fractions of that box and `w`, `h` in a length its size:
+    `caption` in the rows left `above` the header, `head` across the header row,
+    `column_head` in each value column's header, `row` across each row, `label` in each
+    row's label cell and `cell` in each of its value cells. They name the row's item
+    `{row.name}`, the column `{column}` (its number from 1, or its item) and `{value}` (the
+    row's `values` item for that column)."""
+    rows: list[str]  # fields spliced in order: a list field gives a row an item, a table one row
+    columns: Union[Count, str] = 1  # value columns: a number, a field holding one, or a list
+    x: Length = 0.0  # the box's left edge
+    y: Length = 0.0  # the box's top, from the top
+    w: Length = 1.0  # the box's width
+    h: Length = 1.0  # the box's height: shared by the rows, unless `row_h` is given
+    label_w: Length = 0.3  # the label column's width, of the table's width
+    row_h: Length | None = None  # a row's height (of the page's or card's height)
+    head_h: Annotated[float, msgspec.Meta(ge=0, le=10)] = 1.0  # the header's height, in rows
+    above: Annotated[float, msgspec.Meta(ge=0, le=10)] = 0.0  # rows left above the header
+    caption: list["Element"] = []  # drawn in the rows above the header
+    head: list["Element"] = []  # drawn across the header row
+    column_head: list["Element"] = []  # drawn in each value column's header cell
+    row: list["Element"] = []  # drawn across each row (a shading)
+    label: list["Element"] = []  # drawn in each row's label cell
+    cell: list["Element"] = []  # drawn in each value cell
+    grid: str | None = None  # the grid's colour, drawn last over the header and rows
+    grid_width: Width = "0.5pt"  # its lines' width
+    strong: str | None = None  # a condition on a row: a thicker line above it ("not row.symbol")
+    strong_width: Width = "1.2pt"  # that line's width
+
+
 Element = Union[Background, Rect, Circle, Line, Text, TextBlock, Bullets, Symbol, Picture,
-                Badge, Corners, Nested]
+                Badge, Corners, Nested, Table]
 ELEMENTS = (Background, Rect, Circle, Line, Text, TextBlock, Bullets, Symbol, Picture, Badge,
-            Corners, Nested)
+            Corners, Nested, Table)
+# The elements' lists of elements (drawn inside them): a table's parts, a corner's.
+INNER = ("elements", "caption", "head", "column_head", "row", "label", "cell")
+
+
+def inner(el) -> list:
+    """The elements drawn inside `el` (a corner's, a table's parts), in order."""
+    return [e for part in INNER if isinstance(getattr(el, part, None), list)
+            for e in getattr(el, part)]
 
 
 class Placeholders(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):

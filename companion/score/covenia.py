@@ -211,8 +211,9 @@ def write_pdf(path: Path, result: scorer.Result, data: Fields, lang: str, paper:
 
     from companion import fonts, presets
     from companion.atomic import replaced
-    from companion.games import covenia as game
     from companion.kit import Context
+    from companion.layout import components
+    from companion.layout.face import Engine
     from companion.pdf import open_canvas
 
     words_path = paths.LAYOUTS / "strings.toml"
@@ -226,13 +227,21 @@ def write_pdf(path: Path, result: scorer.Result, data: Fields, lang: str, paper:
     lines = [explain_line(p, data, lang) for p in result.players]
     if boxed:
         lines.append(data.sub("score").text("unprintable", lang).format(box=fonts.PLACEHOLDER))
+    # The page is [kinds.scorebook-filled]: the clans', bonus and total rows get the
+    # players' points as their `values`.
+    points = {row: [str(p.points(row)) for p in result.players] for row in (*ROWS, "total")}
+    clans = [dict(clan, values=points[clan["id"]])
+             for clan in components.fields_of(data.table["clans"], lang, data, "clans")]
+    fields = {"names": [p.name for p in result.players], "clans": clans,
+              "verdict": report(result, data, lang).splitlines()[-1], "report": lines}
+    for row in ("bonus", "total"):
+        fields[row] = dict(components.fields_of(data.table[row], lang, data, row),
+                           values=points[row])
+    face = Engine.of(data, lang, "covenia").face("scorebook-filled", fields, label="score")
     with replaced(Path(path)) as tmp:
         c = open_canvas(tmp, ctx.page, "Covenia: score", data.sub("game").text("credits", lang))
-        game.filled_scorebook(c, ctx, [p.name for p in result.players],
-                              {row: [p.points(row) for p in result.players]
-                               for row in (*ROWS, "total")},
-                              report_lines=lines,
-                              verdict=report(result, data, lang).splitlines()[-1])
+        face.draw(c, *ctx.page, 0.0)
+        c.showPage()
         c.save()
     return boxed
 
