@@ -46,14 +46,6 @@ def texts_at(ops: str) -> list[tuple[float, float, float, str]]:
 
 # ---- the kit: every face is the engine's -----------------------------------------------------
 
-def test_games_coverta_draws_no_card_only_the_score_sheet():
-    """No function of games/coverta.py takes a canvas but the score sheet's."""
-    tree = ast.parse((ROOT / "companion/games/coverta.py").read_text(encoding="utf-8"))
-    drawing = [f.name for f in ast.walk(tree) if isinstance(f, ast.FunctionDef)
-               and f.args.args and f.args.args[0].arg == "c"]
-    assert drawing == ["score_sheet"]
-
-
 def test_every_card_face_and_back_of_the_kit_is_drawn_by_the_engine():
     prepared = kit.prepare("coverta", kit.Options())
     cards = [card for f in prepared.files for comp in getattr(f, "components", [])

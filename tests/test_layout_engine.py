@@ -119,8 +119,22 @@ def test_a_table_lays_its_header_rows_cells_and_grid_in_its_box():
     assert "150 300 m 150 0 l" in ops  # down the side of a value column
 
 
+def test_a_table_of_a_number_of_rows_numbers_them_and_draws_labels_over_the_cells():
+    """rows = ["{rounds}"] with rounds = 3: three rows, each label printing its number; a
+    row's label is drawn after its cells, so its outline shows whole over their edge."""
+    ops, im = drawn(one(
+        type="table", rows=["{rounds}"], columns=1, label_w=0.5, head_h=0, row_h=0.25,
+        cell=[{"type": "rect", "fill": "blue"}],
+        label=[{"type": "text", "text": "R{number}", "x": 0.5, "y": 0.5, "size": 0.1},
+               {"type": "rect", "x": 0.9, "w": 0.2, "fill": "red"}]),
+        "k", {"rounds": 3})
+    assert [w for w in ("(R1)", "(R2)", "(R3)", "(R4)") if w in ops] == ["(R1)", "(R2)", "(R3)"]
+    assert px(im, 105, 30) == (255, 0, 0)  # the label's box reaches over the cell's edge
+    assert px(im, 150, 30) == (0, 0, 255) and px(im, 150, 250) == (255, 255, 255)
+
+
 def test_a_table_names_a_missing_row_source_in_words():
-    with pytest.raises(CompanionError, match="rows: '{nothing}' is not a list or a table"):
+    with pytest.raises(CompanionError, match="rows: '{nothing}' is not a list, a table or a number"):
         drawn(one(type="table", rows=["{nothing}"]), "k", {})
 
 

@@ -4,11 +4,18 @@ kind and its cards added in the data alone print on their own sheets, with their
 the manifest; the copy carries the whole layout of the demon card, whose elements a
 designer moves or removes there; a wrong component is one line naming its key."""
 
+import ast
 import json
+import re
+from pathlib import Path
 
 import pytest
 
+from companion import kit
+from companion.layout import face as face_mod
 from tests.pdfs import page_texts
+
+ROOT = Path(__file__).resolve().parent.parent
 
 OMENS = '''
 [components.omens]
@@ -255,3 +262,21 @@ def test_a_wrong_page_component_is_one_line(copy, cli, tmp_path, edit, words):
     r = cli("build", "vengeance", "--data", str(copy), "--out", str(tmp_path / "kit"))
     assert r.code == 2 and words in r.err, r.err
     assert len(r.err.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("game", ["covenia", "coverta", "lugvanion", "vengeance"])
+def test_no_game_module_draws_every_page_of_its_kit_is_the_engines(game):
+    """What stays in games/GAME.py draws nothing: no canvas, no drawing module; every
+    card face and back, and every whole page (score books, sheets), is an engine face."""
+    source = (ROOT / f"companion/games/{game}.py").read_text(encoding="utf-8")
+    tree = ast.parse(source)
+    assert not {"c", "canvas"} & {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
+    assert not re.search(r"\bc\.\w+\(|reportlab|companion\.draw|PageFile", source)
+    prepared = kit.prepare(game, kit.Options())
+    faces = [f for cf in prepared.files for comp in cf.components for card in comp.cards
+             for f in (card.front, card.back) if f is not None]
+    assert faces and all(f.draw.func is face_mod._draw for f in faces)
+    pages = [cf for cf in prepared.files if isinstance(cf, kit.PageFile)]
+    assert pages or game in ("lugvanion", "vengeance")
+    for page_file in pages:  # a score book's pages: drawn by components, page = true
+        assert page_file.draw.__module__ == "companion.layout.components", page_file.path

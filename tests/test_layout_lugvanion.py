@@ -30,14 +30,6 @@ def _kit(opts: kit.Options | None = None) -> kit.Kit:
 
 # ---- the game's module draws nothing; the engine draws every face ---------------------------
 
-def test_the_game_module_draws_nothing():
-    source = (ROOT / "companion/games/lugvanion.py").read_text(encoding="utf-8")
-    tree = ast.parse(source)
-    names = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
-    assert not {"c", "canvas"} & names
-    assert not re.search(r"\bc\.\w+\(|reportlab|companion\.draw", source)
-
-
 def test_every_face_and_back_of_the_kit_is_an_engine_face():
     faces = [f for cf in _kit().files for comp in cf.components for card in comp.cards
              for f in (card.front, card.back)]

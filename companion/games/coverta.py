@@ -1,25 +1,20 @@
 """Coverta's kit: the 40 number cards, 14 rule cards, memo cards, player aids and the score
-sheet. The deck and every text come from layouts/coverta.toml, and every card, its faces
-and its backs are drawn by the layout engine from its [backs], [components] and [kinds].
-What stays here draws no card: the fields the rulebook (scorers/coverta.py) decides, the
-score sheet, and where each kind's pictures go. Each of the seven features reads without
+sheet. The deck and every text come from layouts/coverta.toml; every card, its faces and
+backs, and the score sheet are drawn by the layout engine from its [backs], [components]
+and [kinds]. What stays here draws nothing: the fields the rulebook (scorers/coverta.py)
+decides and where each kind's pictures go. Each of the seven features reads without
 colour vision: the ink colour also shows as a suit mark (♦ red, ♠ black), the symbol
 colour as a small drop (blue) or sun (yellow)."""
 
 import json
 import re
-from dataclasses import dataclass
-from functools import partial
 
 import msgspec
-from reportlab.lib.colors import Color
 
-from companion.draw import colour, text
 from companion.games.pictures import Kind, Pictures
-from companion.kit import Component, Context, PageFile
+from companion.kit import Context
 from companion.layout import components
 from companion.layout.face import Engine
-from companion.units import mm
 from scorers import coverta as rules
 
 PARTS = ("numbers", "rules", "memo", "aids", "scoresheet")
@@ -45,77 +40,6 @@ ART = {
     "back": Kind("Card backs", "", ("id", "back"),
                  "The whole back: the picture is the back ({back}: number or rule)."),
 }
-
-
-@dataclass(frozen=True)
-class Look:
-    paper: Color
-    ink: Color
-    red: Color
-    blue: Color
-    yellow: Color
-    black: Color
-    white: Color
-    rule: Color
-    back: Color
-    gold: Color
-    frame: float
-
-
-def _look(ctx: Context) -> Look:
-    g = ctx.data.sub("game")
-    get = lambda k: colour.field(g, k)  # noqa: E731
-    return Look(*(get(k) for k in ("paper", "ink", "red_ink", "blue", "yellow", "card_black",
-                                   "card_white", "rule_colour", "back_colour", "gold")),
-                float(ctx.data.sub("layout").get("frame", (int, float))))
-
-
-# ---- the score sheet -----------------------------------------------------------------
-
-def score_sheet(c, *, ctx: Context, look: Look, name: str, title: str, words: dict) -> int:
-    sb = ctx.data.sub("scoresheet")
-    rounds, players = sb.get("rounds", int), sb.get("players", int)
-    t = words["texts"]
-    pw, ph = ctx.page
-    m = mm(12)
-    c.setFillColor(look.ink)
-    text.line(c, f"{name} · {title}", m, ph - m - mm(2), "bold", 14, field="titles.scoresheet")
-    text.block(c, t["sheet_note"], m, ph - m - mm(6), pw - 2 * m, mm(12), "regular", 8,
-               field="texts.sheet_note")
-    top = ph - m - mm(22)
-    label_w = mm(22)
-    col_w = (pw - 2 * m - label_w) / players
-    sub_w = col_w / 3
-    row_h = min(mm(14), (top - m - mm(6)) / (rounds + 1.5))
-    c.setLineWidth(0.5)
-    c.setStrokeColor(look.ink)
-    head = row_h * 1.5
-    for p in range(players):  # header: a box for the player's name over hand / bonus / total
-        x = m + label_w + p * col_w
-        c.setFillColor(colour.mix(look.paper, look.rule, 0.15))
-        c.rect(x, top - head, col_w, head, stroke=1, fill=1)
-        c.line(x, top - head * 0.62, x + col_w, top - head * 0.62)
-        c.setFillColor(look.ink)
-        for k, key in enumerate(("sheet_hand", "sheet_bonus", "sheet_total")):
-            text.line(c, t[key], x + (k + 0.5) * sub_w, top - head * 0.88, "narrow", 7,
-                      align="center", max_w=sub_w - 2, field=f"texts.{key}")
-    for r in range(rounds):
-        y = top - head - row_h * (r + 1)
-        c.setFillColor(look.ink)
-        text.line(c, f"{t['sheet_round']} {r + 1}", m + mm(2), y + row_h * 0.35, "bold", 9,
-                  field="texts.sheet_round")
-        for p in range(players):
-            x = m + label_w + p * col_w
-            for k in range(3):
-                shade = 0.12 if k == 2 else 0.0  # the running total, shaded
-                c.setFillColor(colour.mix(look.white, look.rule, shade))
-                c.rect(x + k * sub_w, y, sub_w, row_h, stroke=1, fill=1)
-        c.rect(m, y, label_w, row_h, stroke=1, fill=0)
-    c.setFillColor(colour.mix(look.ink, look.white, 0.4))
-    text.line(c, ctx.data.sub("game").text("credits", ctx.lang), pw / 2, m - mm(5), "regular",
-              6.5, align="center", max_w=pw - 2 * m, field="game.credits")
-    c.showPage()
-    return 1
 
 
 # ---- the kit -------------------------------------------------------------------------
@@ -194,7 +118,6 @@ def _check_texts(data, engine: Engine, lang: str) -> None:
 
 def kit(ctx: Context):
     data, lang = ctx.data, ctx.lang
-    look = _look(ctx)
     deck = data.get("cards", list)
     try:
         rules.check_deck(deck)
@@ -211,9 +134,4 @@ def kit(ctx: Context):
     files: list = []
     components.add(files, ctx, engine, components.backs(ctx, engine, pics, "coverta"), pics,
                    "coverta", derived)
-    name = data.sub("game").get("name", str)
-    title = data.sub("titles").text("scoresheet", lang)
-    files.append(PageFile("scoresheet.pdf", [Component("scoresheet", "scoresheet", title, 1)],
-                          partial(score_sheet, ctx=ctx, look=look, name=name, title=title,
-                                  words=words)))
     return files

@@ -441,19 +441,21 @@ def _table(d: Drawing, el: schema.Table, scope) -> None:
         row_scopes.append(rs)
         y = body_top - i * row_h
         _in_box(d, el.row, rs, x, y, w, row_h)
-        _in_box(d, el.label, rs, x, y, label_w, row_h)
         values = row.get("values") if isinstance(row, dict) else None
         for j, cs in enumerate(col_scopes):
             value = values[j] if isinstance(values, list) and j < len(values) else ""
             _in_box(d, el.cell, {**rs, **{k: v for k, v in cs.items() if k.startswith(
                 "column")}, "value": value}, x + label_w + j * col_w, y, col_w, row_h)
+        # the label after the cells: its outline shows whole over their edge
+        _in_box(d, el.label, rs, x, y, label_w, row_h)
     if el.grid is not None:
         _grid(d, el, scope, row_scopes, x, w, label_w, col_w, len(columns), head_top,
               body_top, row_h)
 
 
 def _table_rows(sources: list[str], scope: dict) -> list:
-    """The rows: each source a list field (its items) or a table field (one row)."""
+    """The rows: each source a list field (its items), a table field (one row) or a field
+    holding a whole number (that many rows, each its number)."""
     rows = []
     for source in sources:
         name = source.strip().strip("{}")
@@ -462,8 +464,11 @@ def _table_rows(sources: list[str], scope: dict) -> list:
             rows.extend(value)
         elif isinstance(value, dict):
             rows.append(value)
+        elif isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= 1000:
+            rows.extend(range(1, value + 1))
         else:
-            raise BindError(f"rows: {source!r} is not a list or a table of this card")
+            raise BindError(f"rows: {source!r} is not a list, a table or a number from 0 "
+                            "to 1000 of this card")
     return rows
 
 

@@ -226,7 +226,7 @@ class Table(_Element, tag="table"):
     row's label cell and `cell` in each of its value cells. They name the row's item
     `{row.name}`, the column `{column}` (its number from 1, or its item) and `{value}` (the
     row's `values` item for that column)."""
-    rows: list[str]  # fields spliced in order: a list field gives a row an item, a table one row
+    rows: list[str]  # fields spliced in order: a list gives a row an item, a table one row, a number that many rows
     columns: Union[Count, str] = 1  # value columns: a number, a field holding one, or a list
     x: Length = 0.0  # the box's left edge
     y: Length = 0.0  # the box's top, from the top
@@ -240,8 +240,8 @@ class Table(_Element, tag="table"):
     head: list["Element"] = []  # drawn across the header row
     column_head: list["Element"] = []  # drawn in each value column's header cell
     row: list["Element"] = []  # drawn across each row (a shading)
-    label: list["Element"] = []  # drawn in each row's label cell
     cell: list["Element"] = []  # drawn in each value cell
+    label: list["Element"] = []  # drawn in each row's label cell, after its value cells
     grid: str | None = None  # the grid's colour, drawn last over the header and rows
     grid_width: Width = "0.5pt"  # its lines' width
     strong: str | None = None  # a condition on a row: a thicker line above it ("not row.symbol")
@@ -253,7 +253,7 @@ Element = Union[Background, Rect, Circle, Line, Text, TextBlock, Bullets, Symbol
 ELEMENTS = (Background, Rect, Circle, Line, Text, TextBlock, Bullets, Symbol, Picture, Badge,
             Corners, Nested, Table)
 # The elements' lists of elements (drawn inside them): a table's parts, a corner's.
-INNER = ("elements", "caption", "head", "column_head", "row", "label", "cell")
+INNER = ("elements", "caption", "head", "column_head", "row", "cell", "label")
 
 
 def inner(el) -> list:
