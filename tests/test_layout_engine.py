@@ -27,13 +27,15 @@ PALETTE = {"ink": HexColor("#000000"), "paper": HexColor("#FFFFFF"),
 DATA = Path(__file__).parent / "data"
 
 
-def engine(table: dict, shared: dict | None = None) -> Engine:
-    return Engine(kinds.load(table, "test.toml"), PALETTE, shared or {}, "test.toml")
+def engine(table: dict, shared: dict | None = None, icons: dict | None = None) -> Engine:
+    return Engine(kinds.load(table, "test.toml"), PALETTE, shared or {}, "test.toml",
+                  icons=icons or {})
 
 
-def drawn(table: dict, kind: str, fields: dict, pic=None) -> tuple[str, Image.Image]:
+def drawn(table: dict, kind: str, fields: dict, pic=None,
+          icons: dict | None = None) -> tuple[str, Image.Image]:
     """(the PDF operators the face emits, the face rendered at 72 dpi)."""
-    face = engine(table).face(kind, fields, pic)
+    face = engine(table, icons=icons).face(kind, fields, pic)
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "face.pdf"
         c = open_canvas(path, (W, H), "test", "")

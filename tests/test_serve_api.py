@@ -6,7 +6,7 @@ import threading
 from concurrent.futures import ThreadPoolExecutor
 
 import httpx
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 import pytest
 
@@ -397,11 +397,13 @@ bodies = st.one_of(
 
 @settings(max_examples=300, deadline=None)
 @given(bodies)
+@example({"guild": "forge", "bag": {"red": 8}})  # a valid draw, whatever hypothesis finds
+@example({"guild": "forge", "bag": {"red": 4, "blue": 4}, "commitment": "c0ffee"})
 def test_any_json_body_is_a_checked_draw_or_a_400_naming_a_field(body):
     from companion.web.app import WebError, _check_draw
 
     try:
-        guild, bag = _check_draw(body, GUILDS, list(BAG))
+        guild, bag, _commitment = _check_draw(body, GUILDS, list(BAG))
     except WebError as e:
         assert e.status == 400 and e.field and e.message
         return

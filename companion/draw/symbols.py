@@ -1,6 +1,8 @@
 """Vector symbols by name. Data files name them (a clan's symbol, a deck mark); each draws
 centred on (cx, cy) inside a circle of radius r, so it reads in greyscale and at any size."""
 
+from contextlib import contextmanager
+from contextvars import ContextVar
 from math import atan2, cos, degrees, pi, sin, sqrt
 
 from companion.errors import shown
@@ -251,16 +253,45 @@ SYMBOLS = {"flame": flame, "star": star, "leaf": leaf, "drop": drop, "gem": gem,
            "crystal": crystal, "flask": flask, "gate": gate, "chain": chain, "horns": horns}
 
 
+# A designer's own icons (companion.draw.icons), by name, while a face is drawn: they
+# take the place of a built-in symbol of the same name.
+_icons: ContextVar[dict] = ContextVar("icons", default={})
+
+
+@contextmanager
+def using(icons: dict):
+    """Draws with a game's own icons as symbols, within the block."""
+    token = _icons.set(icons)
+    try:
+        yield
+    finally:
+        _icons.reset(token)
+
+
+def known(name: str) -> bool:
+    return name in _icons.get() or name in SYMBOLS
+
+
+def names() -> list[str]:
+    """Every symbol a face may name: the built-in ones, then the game's own icons."""
+    return list(SYMBOLS) + [n for n in _icons.get() if n not in SYMBOLS]
+
+
 def named(f, key: str) -> str:
     """A symbol name read from a data table (companion.data.Fields), checked."""
     name = f.get(key, str)
-    if name not in SYMBOLS:
-        raise f.error(key, f"unknown symbol {shown(name)} (have {', '.join(SYMBOLS)})")
+    if not known(name):
+        raise f.error(key, f"unknown symbol {shown(name)} (have {', '.join(names())})")
     return name
 
 
 def draw(c, name: str, cx: float, cy: float, r: float) -> None:
-    SYMBOLS[name](c, cx, cy, r)
+    """`name` centred on (cx, cy) in a circle of radius r, in the canvas's fill colour."""
+    icon = _icons.get().get(name)
+    if icon is not None:
+        icon.draw(c, cx, cy, r)
+    else:
+        SYMBOLS[name](c, cx, cy, r)
 
 
 def rotated(c, cx, cy, angle_deg, fn):

@@ -334,8 +334,8 @@ def _symbol(d: Drawing, el: schema.Symbol, scope) -> None:
 def _symbol_at(d: Drawing, name: str, x: float, y: float, r: float, colour: str,
                scope) -> None:
     template, name = name, str(bind.text(name, scope))
-    if name not in symbols.SYMBOLS:
-        raise BindError(f"unknown symbol {name!r} (have {', '.join(symbols.SYMBOLS)})",
+    if not symbols.known(name):
+        raise BindError(f"unknown symbol {name!r} (have {', '.join(symbols.names())})",
                         bind.whole_field(template))
     d.c.setFillColor(d.colour(colour, scope))
     symbols.draw(d.c, name, x, y, r)

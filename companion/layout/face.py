@@ -11,7 +11,7 @@ from functools import partial
 
 import msgspec
 
-from companion.draw import card as grounds
+from companion.draw import card as grounds, icons, symbols
 from companion.errors import CompanionError
 from companion.layout import bind, elements, kinds as kinds_mod, schema
 from companion.sheets import Face
@@ -27,6 +27,7 @@ class Engine:
     source: str
     lang: str = "en"
     facts: dict = field(default_factory=dict, compare=False)  # per kind, for digests
+    icons: dict = field(default_factory=dict, compare=False)  # [icons]: the game's own SVGs
 
     @classmethod
     def of(cls, data, lang: str, game: str | None = None) -> "Engine":
@@ -58,7 +59,7 @@ class Engine:
                 t = data.sub(part)
                 for k in t.table:
                     shared[f"{part}.{k}"] = t.text(k, lang)
-        return cls(kinds, palette, shared, data.source, lang)
+        return cls(kinds, palette, shared, data.source, lang, icons=icons.load(data))
 
     def todo(self, kind: str, fields: dict, label: str = "") -> list[str]:
         """The texts still to be written a card of `kind` shows, for the print guide."""
@@ -99,9 +100,10 @@ def _draw(engine: Engine, kind: str, scope: dict, pic, label: str, origins: dict
     d = elements.Drawing(c, w, h, bleed, engine.palette, pic, engine.kinds, k.placeholder)
     scope = {**scope, bind.CARD_W: float(w), bind.CARD_H: float(h)}  # `w`, `h` in lengths
     try:
-        if k.back is not None and grounds.saving():
-            d.back = bind.colour(k.back, scope, engine.palette)
-        elements.draw_all(d, k.elements, scope)
+        with symbols.using(engine.icons):
+            if k.back is not None and grounds.saving():
+                d.back = bind.colour(k.back, scope, engine.palette)
+            elements.draw_all(d, k.elements, scope)
     except bind.BindError as e:
         entry = _entry_of(e.field, origins)
         if entry is not None:  # a value written wrong in the data: named where it is
@@ -137,6 +139,10 @@ def _digest(engine: Engine, kind: str, scope: dict, pic, w: float, h: float,
             {"box": [pic.box.x, pic.box.y, pic.box.w, pic.box.h], "fit": pic.spec.fit,
              "anchor": pic.spec.anchor})],
     }
+    if engine.icons:  # the icons it may print: named by the kind, a field or :icon: in a text
+        said = json.dumps(what["fields"], ensure_ascii=False, default=str)
+        what["icons"] = {n: i.digest for n, i in sorted(engine.icons.items())
+                         if n in words or f'"{n}"' in said or f":{n}:" in said}
     blob = json.dumps(what, sort_keys=True, ensure_ascii=False, default=str)
     return hashlib.sha256(blob.encode("utf-8", "surrogatepass")).hexdigest()[:16]
 

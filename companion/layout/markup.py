@@ -35,7 +35,7 @@ def has_markup(s: str) -> bool:
     drawn as plain text, exactly as before markup existed)."""
     if "*" in s and ("\\*" in s or any(_closers(para) for para in s.split("\n"))):
         return True
-    return ":" in s and any(m.group(1) in symbols.SYMBOLS for m in _TOKEN.finditer(s)
+    return ":" in s and any(symbols.known(m.group(1)) for m in _TOKEN.finditer(s)
                             if m.group(1))
 
 
@@ -76,7 +76,7 @@ def runs(s: str) -> list[list[Run]]:
             elif tok == "*" and (italic or m.start() in closers):
                 flush()
                 italic = not italic
-            elif m.group(1) and m.group(1) in symbols.SYMBOLS:
+            elif m.group(1) and symbols.known(m.group(1)):
                 flush()
                 out.append(Run(m.group(1), bold, italic, True, space))
                 space = False

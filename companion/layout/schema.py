@@ -169,8 +169,9 @@ class Bullets(_Element, tag="bullets"):
 
 
 class Symbol(_Element, tag="symbol"):
-    """A named symbol (the built-in ones, or a game's own SVG icon) centred on (x, y),
-    of radius r."""
+    """A named symbol centred on (x, y), of radius r: a built-in one, or one of the
+    game's own SVG icons ([icons] potion = "icons/potion.svg"), drawn as vectors, its
+    `currentColor` the symbol's colour."""
     name: str  # the symbol's name, or "{field}"
     x: Length = 0.5  # centre
     y: Length = 0.5  # centre, from the top
