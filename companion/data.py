@@ -116,14 +116,15 @@ def load_fields(path: Path | str, template: dict | None = None) -> "Fields":
 
 
 def _with_sheets(table: dict, template: dict, base: Path, source: str, at: str) -> dict:
-    from companion import spreadsheet
-
     for key, value in table.items():
         where = f"{at}.{key}" if at else key
         if where == "kinds":  # card layouts: the layout engine's schema checks them
             continue
         like = template.get(key) if isinstance(template, dict) else None
-        if spreadsheet.is_reference(value):
+        # the spreadsheet reader is imported only for a file that names a sheet: the
+        # score commands start without it
+        if isinstance(value, dict) and "sheet" in value and _sheets().is_reference(value):
+            spreadsheet = _sheets()
             known, required = (spreadsheet.fields_of(like) if isinstance(like, list)
                                else (None, set()))
             table[key] = spreadsheet.read(value, base, source, where, known, required)
@@ -132,6 +133,12 @@ def _with_sheets(table: dict, template: dict, base: Path, source: str, at: str) 
         elif isinstance(value, dict):
             _with_sheets(value, like if isinstance(like, dict) else {}, base, source, where)
     return table
+
+
+def _sheets():
+    from companion import spreadsheet
+
+    return spreadsheet
 
 
 def _known_keys(entries: list, like: list, source: str, where: str) -> None:

@@ -12,7 +12,7 @@ from pypdf import PdfReader
 from pypdf.generic import ContentStream
 
 from companion import kit, presets
-from companion.games import pictures
+from companion.layout import pictures
 from companion.imposition import plan_grid
 from tests.conftest import GAMES
 

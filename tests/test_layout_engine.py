@@ -334,6 +334,24 @@ def test_kit_pages_match_the_pages_drawn_before_the_engine(kits, game, page):
     assert _close(now.convert("RGB"), before) < 0.5
 
 
+@pytest.mark.parametrize("game,file", [("covenia", "scorebook"), ("coverta", "scoresheet")])
+def test_score_pages_match_the_pages_drawn_before_the_engine(kits, game, file):
+    """The score book and the score sheet, tables in the engine now, as drawn by hand."""
+    folder, _ = kits(game, "a4", "en")
+    now = pdfium.PdfDocument(folder / f"{file}.pdf")[0].render(scale=30 / 72).to_pil()
+    before = Image.open(DATA / "pages" / f"{game}-{file}-1.png").convert("RGB")
+    assert _close(now.convert("RGB"), before) < 0.5
+
+
+def test_the_filled_score_page_matches_the_page_drawn_before_the_engine(cli, tmp_path):
+    """`score covenia --pdf`: the rulebook's worked example on the score book's page."""
+    pdf = tmp_path / "s.pdf"
+    assert cli("score", "covenia", str(DATA / "covenia-rulebook.toml"), "--pdf", str(pdf)).code == 0
+    now = pdfium.PdfDocument(pdf)[0].render(scale=30 / 72).to_pil()
+    before = Image.open(DATA / "pages" / "covenia-filled-1.png").convert("RGB")
+    assert _close(now.convert("RGB"), before) < 0.5
+
+
 def test_the_reference_in_docs_is_the_one_the_schema_writes():
     from companion.layout import reference
 

@@ -28,7 +28,7 @@ def init(game, folder, sheets):
 
     from companion import kit, paths
     from companion.atomic import write_text
-    from companion.games import pictures
+    from companion.layout import pictures
 
     kit.game_module(game)  # an unknown game fails before anything is written
     target = Path(folder or game) / f"{game}.toml"

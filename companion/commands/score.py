@@ -46,9 +46,7 @@ def score_covenia(file, as_json, lang, pdf, paper, save):
     FILE is a TOML score file ('-' for standard input); without it, type the table in."""
     import json
 
-    from companion.atomic import write_text
     from companion.score import covenia as sc
-    from companion.score import entry
     from scorers.covenia import score as compute
     from scorers.errors import ScoreError
 
@@ -64,6 +62,8 @@ def score_covenia(file, as_json, lang, pdf, paper, save):
         presets.paper_size(paper)
     data = sc.words()
     if file is None:
+        from companion.score import entry
+
         table, source = sc.ask(entry.prompt, entry.echo, data, lang), "entry"
     else:
         text, source = common.read_input(file)
@@ -79,6 +79,8 @@ def score_covenia(file, as_json, lang, pdf, paper, save):
             click.echo(f"Note: {pdf} prints as {PLACEHOLDER} the characters of names that the "
                        "bundled font cannot draw.", err=True)
     if keep:
+        from companion.atomic import write_text
+
         write_text(save, sc.to_toml(table))
     if as_json:
         click.echo(json.dumps(sc.as_json(result), ensure_ascii=False))

@@ -183,7 +183,7 @@ def emblem_back(c, w, h, bleed, *, fill, frame, emblem, symbol: str, name: str, 
               field=word_field)
 
 
-# ---- the designer's pictures (companion.art; which card gets which: games/pictures.py) ----
+# ---- the designer's pictures (companion.art; which card gets which: layout/pictures.py) ----
 
 @dataclass(frozen=True)
 class Pic:

@@ -2,7 +2,7 @@
 in layouts/covenia.toml ([backs], [components], [kinds]), drawn by the layout engine. What
 stays here draws nothing: the parts `--only` takes and where each kind's pictures go."""
 
-from companion.games.pictures import Kind, Pictures
+from companion.layout.pictures import Kind, Pictures
 from companion.layout import components
 from companion.layout.face import Engine
 from companion.kit import Context
@@ -11,7 +11,7 @@ PARTS = ("cards", "temple", "aids", "tokens", "scorebook")
 
 EXAMPLE = ('art = "art/{clan}-{value}{deck}.jpg" on a [[clans]] entry gives each of its '
            '20 cards its own picture')
-# Each kind of card and where its picture goes ([layout.KIND] art, games/pictures.py).
+# Each kind of card and where its picture goes ([layout.KIND] art, layout/pictures.py).
 ART = {
     "clan": Kind("Clan cards", "[[clans]]", ("id", "clan", "value", "deck"),
                  "A window in place of the emblem, edged in the clan's colour."),

@@ -11,7 +11,7 @@ import re
 
 import msgspec
 
-from companion.games.pictures import Kind, Pictures
+from companion.layout.pictures import Kind, Pictures
 from companion.kit import Context
 from companion.layout import components
 from companion.layout.face import Engine
@@ -24,7 +24,7 @@ COLOUR_MARK = {"blue": "drop", "yellow": "sun"}  # the symbol colour's mark
 
 EXAMPLE = ('[art] number = "art/{code}.jpg" gives each of the 40 number cards its own '
            'picture (C01.jpg ... C40.jpg)')
-# Each kind of card and where its picture goes ([layout.KIND] art, games/pictures.py).
+# Each kind of card and where its picture goes ([layout.KIND] art, layout/pictures.py).
 ART = {
     "number": Kind("Number cards", "[[cards]]", ("id", "code", "number", "ink", "shape",
                                                       "symbol_colour", "fill", "background"),

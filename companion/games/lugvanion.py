@@ -8,7 +8,7 @@ from dataclasses import replace
 
 from companion.data import Fields
 from companion.errors import shown
-from companion.games.pictures import Kind, Pictures
+from companion.layout.pictures import Kind, Pictures
 from companion.kit import Context
 from companion.layout import components
 from companion.layout.face import Engine
@@ -17,7 +17,7 @@ PARTS = ("characters", "guilds", "circles", "bounties", "objectives", "aids", "t
 
 EXAMPLE = ('art = "art/{character}.jpg" on a [[characters]] entry puts one picture on '
            'its four team cards')
-# Each kind of card and where its picture goes ([layout.KIND] art, games/pictures.py).
+# Each kind of card and where its picture goes ([layout.KIND] art, layout/pictures.py).
 ART = {
     "character": Kind("Characters", "[[characters]]",
                       ("id", "character", "team", "guild", "circle"),

@@ -10,4 +10,6 @@ in their layouts file (`[kinds.NAME]`); nothing here knows any game.
 - markup.py: text with **bold**, *italic* and :icon: runs, measured and wrapped;
 - elements.py: what each element draws;
 - face.py: a card's face from its kind and fields, and its digest (resolved elements and
-  picture bytes: never drawn twice)."""
+  picture bytes: never drawn twice);
+- components.py: a game's cards, backs and pages from [components] and [backs];
+- pictures.py: which card gets which of the designer's pictures, in which art box."""

@@ -36,7 +36,7 @@ import re
 from companion import templates
 from companion.units import parse_size
 from companion.errors import CompanionError
-from companion.games.pictures import keyed
+from companion.layout.pictures import keyed
 from companion.layout import bind
 from companion.layout.bind import Placeholder
 from companion.sheets import Card, Face
@@ -277,7 +277,7 @@ def _id(entry: dict, values: dict, n: int, field: str, otherwise: str) -> str:
     """A card's id: its `id`, or (the component's `id = "name"`) that field made a slug
     ("Virág" -> "virag"); for a placeholder or no such field, `id_else` ("witch-{n}",
     by default its number 01, 02...)."""
-    from companion.games.pictures import slug
+    from companion.layout.pictures import slug
 
     if "{" in field:  # a template: "{clan.id}-{value}{deck.id}"
         try:

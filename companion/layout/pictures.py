@@ -267,5 +267,5 @@ def markdown(games: list[str]) -> str:
     return "\n".join(out)
 
 
-if __name__ == "__main__":  # python -m companion.games.pictures: the README's table
+if __name__ == "__main__":  # python -m companion.layout.pictures: the README's table
     print(markdown(["covenia", "lugvanion", "coverta", "vengeance"]))
