@@ -129,8 +129,8 @@ def test_bad_options_exit_2_with_one_line_and_write_nothing(tmp_path, cli, args,
 
 
 @pytest.mark.parametrize("old,new,where", [
-    ('colour = "#C0392B"', 'colour = "crimson"', "clans[0].colour: 'crimson' is not a colour"),
-    ('symbol = "flame"', 'symbol = "flam"', "clans[0].symbol: unknown symbol 'flam'"),
+    ('colour = "#C0392B"', 'colour = "crimson"', "clans[0].colour: \"crimson\" is not a colour"),
+    ('symbol = "flame"', 'symbol = "flam"', "clans[0].symbol: unknown symbol \"flam\""),
 ])
 def test_bad_data_names_the_file_and_field(tmp_path, cli, old, new, where):
     """A clan's value that a card prints wrong is named in the clan's entry, not in the

@@ -297,7 +297,7 @@ def test_a_value_wrong_only_for_one_card_names_the_kind_and_the_card():
                                                              label="demons/01")
     with pytest.raises(CompanionError) as e:
         face.draw(open_canvas(io.BytesIO(), (W, H), "t", ""), W, H, 0)
-    assert "kinds.k, card demons/01: unknown symbol 'dragon'" in e.value.line()
+    assert "kinds.k, card demons/01: unknown symbol \"dragon\"" in e.value.line()
 
 
 # ---- digests ---------------------------------------------------------------------------------

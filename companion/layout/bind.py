@@ -13,6 +13,7 @@ from reportlab.lib.colors import Color
 
 from companion import templates
 from companion.draw import colour as colours
+from companion.errors import shown
 from companion.units import parse_length
 
 
@@ -69,7 +70,7 @@ def text(template: str, scope: dict, again: bool = True):
         if again and whole is not None and isinstance(scope.get(whole), str) and "{" in out:
             out = templates.expand(out, _printable(scope), path=False)
     except templates.TemplateError as e:
-        raise BindError(str(e)) from None
+        raise BindError(str(e), whole) from None
     return out
 
 
@@ -213,7 +214,7 @@ def colour(value: str, scope: dict, palette: dict) -> Color:
     found = colours.parse(v)
     if found is None:
         field = whole_field(value)
-        raise BindError(f"{v if field else value!r} is not a colour: '#C0392B', one of the "
+        raise BindError(f"{shown(v if field else value)} is not a colour: '#C0392B', one of the "
                         f"game's colours ({', '.join(sorted(palette)) or 'none'}) or "
                         "mix(a, b, 0.2)", field)
     return found

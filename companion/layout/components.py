@@ -66,6 +66,9 @@ def fields_of(value, lang: str, f=None, key: str = ""):
 def _text(value, lang: str, f, key: str) -> str:
     from companion.data import Fields
 
+    if f is not None and isinstance(getattr(f, "table", None), dict) and \
+            f.table.get(key) is value:  # read where it is written: a sheet's cell named
+        return f.text(key, lang)
     return Fields({"t": value}, getattr(f, "source", ""), key).text("t", lang)
 
 

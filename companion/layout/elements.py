@@ -6,6 +6,7 @@ pictures), so a kind drawn here prints as the hand-written faces did."""
 from dataclasses import dataclass, field
 
 from companion.draw import card, fit, symbols, text as plain
+from companion.errors import shown
 from companion.layout import bind, markup, schema
 from companion.layout.bind import BindError, Placeholder
 
@@ -335,7 +336,7 @@ def _symbol_at(d: Drawing, name: str, x: float, y: float, r: float, colour: str,
                scope) -> None:
     template, name = name, str(bind.text(name, scope))
     if not symbols.known(name):
-        raise BindError(f"unknown symbol {name!r} (have {', '.join(symbols.names())})",
+        raise BindError(f"unknown symbol {shown(name)} (have {', '.join(symbols.names())})",
                         bind.whole_field(template))
     d.c.setFillColor(d.colour(colour, scope))
     symbols.draw(d.c, name, x, y, r)

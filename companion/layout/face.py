@@ -106,21 +106,27 @@ def _draw(engine: Engine, kind: str, scope: dict, pic, label: str, origins: dict
             elements.draw_all(d, k.elements, scope)
     except bind.BindError as e:
         entry = _entry_of(e.field, origins)
-        if entry is not None:  # a value written wrong in the data: named where it is
-            raise entry[0].error(entry[1], str(e)) from None
+        if entry is not None:  # a value written wrong, or not at all: named where it goes
+            where, key = entry
+            said = str(e) if key.split(".")[0] in where.table else \
+                f"missing (kinds.{kind} prints it)"
+            raise where.error(key, said) from None
         raise CompanionError(f"kinds.{kind}, card {label or '?'}: {e}",
                              source=engine.source) from None
 
 
 def _entry_of(field: str | None, origins: dict):
-    """(the data entry, its key) holding the card's field `field` ("clan.colour": the
-    clan's entry, "colour"), or None when no entry of the data holds it as written."""
+    """(the data entry, its key) where the card's field `field` is written or belongs
+    ("clan.colour": the clan's entry, "colour"), or None when it is none of the data's
+    (a field the game derives, a typo in the kind)."""
     if not field:
         return None
     head, _, rest = field.partition(".")
-    for entry, key in ((origins.get(head), rest), (origins.get(""), field)):
-        if entry is not None and key and key.split(".")[0] in entry.table:
-            return entry, key
+    if rest and origins.get(head) is not None:  # an item of a product: its own entry
+        return origins[head], rest
+    entry = origins.get("")
+    if entry is not None and field.split(".")[0] in entry.table:
+        return entry, field
     return None
 
 
