@@ -1,13 +1,15 @@
 """Where things are. The data (layouts/) and fonts (fonts/) travel inside the distribution
-as the packages companion.layouts and companion.fontfiles, so they are found through
-importlib.resources wherever the package is installed. Output goes under the folder the
-command runs in."""
+as the packages companion.layouts and companion.fontfiles, so they are found as those
+packages' folders wherever the package is installed (importlib.resources would do it too,
+at a cost a scorer's start-up feels). Output goes under the folder the command runs in."""
 
-from importlib.resources import files
 from pathlib import Path
 
-LAYOUTS = files("companion.layouts")
-FONTS = files("companion.fontfiles")
+import companion.fontfiles
+import companion.layouts
+
+LAYOUTS = Path(next(iter(companion.layouts.__path__)))
+FONTS = Path(next(iter(companion.fontfiles.__path__)))
 
 
 def layout(name: str) -> Path:

@@ -2,8 +2,9 @@
 
 Run: python tests/bench/bench_covenia_kit.py
 The floor draws the same number of poker cards 9-up on A4 with crop marks and a back
-drawn once as a form: the least any kit builder must do. Targets (issue 2): the kit in
-under 0.6 s wall, at most 2.5x the floor, cards.pdf under 300 KB.
+drawn once as a form: the least any kit builder must do. Targets: the kit in under 0.6 s
+wall and cards.pdf under 300 KB (issue 2); at most 2.0x the floor, measured in the same
+run (issue 21: faces are data, and a face's digest hashes what it names, drawing nothing).
 """
 
 import os
@@ -53,9 +54,19 @@ def wall(cmd: list[str], runs: int) -> float:
     return statistics.median(times)
 
 
+def compile_ours(root: Path) -> None:
+    """Our modules' bytecode, as an installed package has it (pip compiles at install; a
+    checkout under PYTHONDONTWRITEBYTECODE=1 would compile them again at every start)."""
+    import compileall
+
+    for folder in ("companion", "scorers"):
+        compileall.compile_dir(str(root / folder), quiet=1)
+
+
 def main() -> None:
     runs = int(os.environ.get("BENCH_RUNS", "7"))
     root = Path(__file__).resolve().parents[2]
+    compile_ours(root)
     font = str(root / "fonts" / "DejaVuSans.ttf")
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
@@ -83,7 +94,9 @@ def main() -> None:
     print(f"companion build covenia (whole kit) {kit * 1000:6.0f} ms wall   "
           + ", ".join(f"{k} {v / 1024:.0f} KB" for k, v in sorted(sizes.items())))
     print(f"kit build in process (warm)        {kit_in * 1000:7.0f} ms")
-    print(f"ratio kit / floor (wall)           {kit / floor:7.2f}x   (target <= 2.5x)")
+    ratio = kit / floor
+    print(f"ratio kit / floor (wall)           {ratio:7.2f}x   (target <= 2.0x: "
+          f"{'met' if ratio <= 2.0 else 'MISSED'})")
     print(f"target: kit < 600 ms wall: {'met' if kit < 0.6 else 'MISSED'}; "
           f"cards.pdf < 300 KB: {'met' if sizes['cards.pdf'] < 300 * 1024 else 'MISSED'}")
 
