@@ -2,7 +2,6 @@
 and print guide. A game module supplies components (cards or pages); this module imposes,
 draws, writes them atomically and describes them."""
 
-import importlib
 import json
 from collections import Counter
 from dataclasses import dataclass, field, replace
@@ -21,8 +20,6 @@ from companion.sheets import Card, Face, SheetText, render
 from companion.typography import number, typeset
 from companion.units import parse_length, to_mm
 
-GAMES = {"covenia": "companion.games.covenia", "lugvanion": "companion.games.lugvanion",
-         "vengeance": "companion.games.vengeance", "coverta": "companion.games.coverta"}
 LANGS = ("en", "fr")
 INKS = ("normal", "saver")
 
@@ -91,10 +88,12 @@ class Context:
 
 
 def game_module(name: str):
-    if name not in GAMES:
-        raise CompanionError(f"unknown game {shown(name)} (have {', '.join(GAMES)}, or all)",
-                             field="GAME")
-    return importlib.import_module(GAMES[name])
+    """The code of the game `name` names (a bundled game's id or a game file's path):
+    its own module, or the one that draws any game from its file alone."""
+    from companion import games
+    from companion.games import drawn
+
+    return games.find(name).module or drawn
 
 
 def _check(opts: Options, game) -> None:
@@ -126,23 +125,28 @@ class Kit:
 def prepare(name: str, opts: Options) -> Kit:
     """Reads and checks everything a build or an export needs, and lays the game out; draws
     nothing, writes nothing."""
-    game = game_module(name)
+    from companion import games
+    from companion.games import drawn
+
+    game = games.find(name)
     _check(opts, game)
     stamp.build_date()  # a bad SOURCE_DATE_EPOCH fails here, before anything is drawn
     page = presets.paper_size(opts.paper)
     card = presets.card_size(opts.card_size)
-    bundled = paths.layout(f"{name}.toml")
-    data_path = Path(opts.data) if opts.data else bundled
-    # The bundled file tells which columns a designer's spreadsheet may and must have.
-    data = load_fields(data_path, template=load_toml(bundled) if opts.data else None)
+    data_path = Path(opts.data) if opts.data else game.path
+    # A bundled game's file tells which columns a designer's spreadsheet for an edited
+    # copy of it may and must have; a game of the designer's own takes any.
+    bundled = games.bundled().get(game.id)
+    template = load_toml(bundled) if bundled is not None and data_path != bundled else None
+    data = load_fields(data_path, template=template)
     words = load_fields(paths.layout("strings.toml"))
     ctx = Context(data, opts.lang, page, card, opts.card_size, words,
                   Path.cwd() if str(data_path) == "-" else Path(data_path).parent)
 
-    files = game.kit(ctx)
+    files = game.module.kit(ctx) if game.module else drawn.kit(ctx, game.id)
     # The game's parts, and the components its data declares ([components]).
-    parts = list(game.PARTS) + [c.key for f in files for c in f.components
-                                if c.key not in game.PARTS]
+    parts = list(game.parts) + [c.key for f in files for c in f.components
+                                if c.key not in game.parts]
     for key in opts.only or []:
         if key not in parts:
             raise CompanionError(f"unknown part {shown(key)} (use {', '.join(parts)})",
@@ -152,7 +156,7 @@ def prepare(name: str, opts: Options) -> Kit:
         f.components = [c for c in f.components if c.key in only]
     files = [f for f in files if f.components]
     game_info = data.sub("game")
-    return Kit(name, opts, ctx, files, game_info.get("name", str),
+    return Kit(game.id, opts, ctx, files, game_info.get("name", str),
                game_info.text("credits", opts.lang))
 
 
@@ -191,6 +195,7 @@ def _build(name: str, opts: Options, progress, warn) -> dict:
     game_name, author = kit.game_name, kit.author
     version = stamp.text(ctx.data.sub("game").get("version", str, None))
     sheet = ctx.words.sub("sheet")
+    name = kit.name  # the game's id, whether it was named by its id or its file's path
     out = Path(opts.out) if opts.out else paths.output() / name
     manifest = {"game": name, "paper": opts.paper, "lang": opts.lang, "ink": opts.ink,
                 "files": [],

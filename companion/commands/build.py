@@ -51,7 +51,9 @@ def build(game, paper, lang, card_size, bleed, flip, only, out, data, strict, ch
 
     from companion import kit
 
-    games = list(kit.GAMES) if game == "all" else [game]
+    from companion.games import bundled
+
+    games = list(bundled()) if game == "all" else [game]
     for option, value in (("--data", data), ("--changed-since", changed_since),
                           ("--watch", watch)):
         if value and game == "all":
@@ -70,10 +72,11 @@ def build(game, paper, lang, card_size, bleed, flip, only, out, data, strict, ch
             manifest = kit.build(name, opts, progress, warnings.append)
         for line in warnings:
             click.echo(f"companion: warning: {escape(line)}", err=True)
-        where = target or kit.paths.output() / name
+        gid = manifest["game"]  # its id, when named by its file
+        where = target or kit.paths.output() / gid
         files = ", ".join(f"{f['path']} ({f['pages']} page{'s' * (f['pages'] != 1)})"
                           for f in manifest["files"])
-        click.echo(f"{name}: {where}/ {files + ', ' if files else ''}manifest.json, "
+        click.echo(f"{gid}: {where}/ {files + ', ' if files else ''}manifest.json, "
                    "print-guide.txt")
         if changed_since:
             printed = sum(c["count"] for f in manifest["files"] for c in f["components"])

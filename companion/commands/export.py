@@ -43,9 +43,11 @@ def export(game, format, lang, card_size, only, out, data, bleed, dpi, shop):
     """Export a game's cards (or all games') in FORMAT: cards-pdf, png, tts or preview."""
     from pathlib import Path
 
-    from companion import export as exports, kit
+    from companion import export as exports
 
-    games = list(kit.GAMES) if game == "all" else [game]
+    from companion.games import bundled
+
+    games = list(bundled()) if game == "all" else [game]
     if data and game == "all":
         raise CompanionError("--data names one game's file; export one game with it",
                              field="--data")

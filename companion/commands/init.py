@@ -26,11 +26,15 @@ def init(game, folder, sheets):
     import os
     from pathlib import Path
 
-    from companion import kit, paths
+    from companion import paths
     from companion.atomic import write_text
     from companion.layout import pictures
 
-    kit.game_module(game)  # an unknown game fails before anything is written
+    from companion import games
+
+    if games.is_path(game) or game not in games.bundled():
+        raise CompanionError(f"init copies a bundled game ({', '.join(games.bundled())}); "
+                             "for a game of your own, companion new NAME", field="GAME")
     target = Path(folder or game) / f"{game}.toml"
     text = paths.layout(f"{game}.toml").read_text(encoding="utf-8")
     tabs, text = _lists_to_sheets(text, game, sheets) if sheets else ({}, text)

@@ -129,8 +129,8 @@ def plan(game: str, fmt: str, opts: Options) -> Context:
     if not found:
         raise CompanionError("nothing to export: no cards in the parts asked for",
                              field="--only")
-    out = Path(opts.out) if opts.out else default_out(game, fmt)
-    ctx = Context(game, fmt, opts, prepared, found, out.resolve(), bleed, dpi, shop, shop_card)
+    out = Path(opts.out) if opts.out else default_out(prepared.name, fmt)
+    ctx = Context(prepared.name, fmt, opts, prepared, found, out.resolve(), bleed, dpi, shop, shop_card)
     if hasattr(module, "check"):
         module.check(ctx)
     return ctx

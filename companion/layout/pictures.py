@@ -83,7 +83,7 @@ class Pictures:
             own = self.layout is not None and kind in self.layout.table \
                 and "art" in self.layout.sub(kind).table
             self._boxes[kind] = art.box(self.layout.sub(kind)) if own else bundled_box(
-                self.game, kind)
+                self.game, kind) if _is_bundled(self.game) else art.Box(0.0, 0.0, 1.0, 1.0)
         return self._boxes[kind]
 
     def pic(self, kind: str, card: str, fields: dict, entry: Fields | None = None,
@@ -105,6 +105,12 @@ def keyed(key: str, pic: Pic | None) -> str:
     s = pic.spec
     tag = hashlib.sha256(repr((str(s.path), s.fit, s.anchor, pic.box)).encode()).hexdigest()
     return f"{key}-art{tag[:12]}"
+
+
+def _is_bundled(game: str) -> bool:
+    from companion import games
+
+    return game in games.bundled()
 
 
 def bundled_box(game: str, kind: str) -> art.Box:

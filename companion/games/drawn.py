@@ -1,0 +1,46 @@
+"""A game drawn from its file alone (a designer's own, with no code here): every card,
+back and page its [components], [backs] and [kinds] declare. Each kind that holds a
+picture element takes the designer's pictures like the bundled games' kinds: `art` on the
+entry that makes a card (a `art` column of a card list), or `[art] KIND = "art/{id}.png"`
+for every card of the kind; the box is `[layout.KIND] art`, the whole card without one."""
+
+from companion.layout import components, schema
+from companion.layout.face import Engine
+from companion.layout.pictures import Kind, Pictures
+
+PARTS: tuple[str, ...] = ()  # --only takes the components' names
+
+
+def art_kinds(data, engine: Engine) -> dict[str, Kind]:
+    """The game's picture kinds: a kind of its components that draws a picture, by the
+    kind's name, and `back` for the backs."""
+    out = {}
+    specs = data.table.get("components", {})
+    for name, spec in specs.items() if isinstance(specs, dict) else ():
+        kind = spec.get("kind") if isinstance(spec, dict) else None
+        if kind in out or kind not in engine.kinds or not _draws_picture(engine, kind):
+            continue
+        cards = spec.get("cards", name)
+        out[kind] = Kind(kind.replace("-", " ").capitalize(),
+                         f"[[{cards}]]" if isinstance(cards, str) else "", ("id",),
+                         "its art box: [layout.KIND] art, else the whole card")
+    out["back"] = Kind("Card backs", "", ("id", "back"), "The whole back ({back}: which).")
+    return out
+
+
+def _draws_picture(engine: Engine, kind: str) -> bool:
+    todo = list(engine.kinds[kind].elements)
+    while todo:
+        el = todo.pop()
+        if isinstance(el, schema.Picture):
+            return True
+        todo.extend(schema.inner(el))
+    return False
+
+
+def kit(ctx, game_id: str):
+    engine = Engine.of(ctx.data, ctx.lang)
+    pics = Pictures(ctx, game_id, art_kinds(ctx.data, engine))
+    files: list = []
+    components.add(files, ctx, engine, components.backs(ctx, engine, pics), pics)
+    return files

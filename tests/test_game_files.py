@@ -1,0 +1,71 @@
+"""A game is a game file (issue 22): a path to one works wherever a bundled game's name
+does, a game with no code of ours is drawn from its file alone, and the bundled games are
+found as the files of layouts/ that hold a [game] table (no list of games in the code)."""
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from companion import games
+from tests.pdfs import page_texts
+
+GAME = Path(__file__).parent / "data" / "games" / "mygame.toml"
+
+
+@pytest.fixture
+def mygame(tmp_path):
+    folder = tmp_path / "mygame"
+    folder.mkdir()
+    shutil.copy(GAME, folder / "mygame.toml")
+    return folder / "mygame.toml"
+
+
+def test_the_bundled_games_are_the_layouts_files_with_a_game_table():
+    assert sorted(games.bundled()) == ["covenia", "coverta", "lugvanion", "vengeance"]
+    assert all(games.find(g).module is not None for g in games.bundled())
+
+
+def test_a_game_file_builds_by_its_path_into_output_its_id(mygame, cli, tmp_path,
+                                                           monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    r = cli("build", str(mygame))
+    assert r.code == 0, r.err
+    out = tmp_path / "output" / "mygame"
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert manifest["game"] == "mygame"
+    assert [c["id"] for c in manifest["cards"]] == ["cards/fox", "cards/fox-2", "cards/owl"]
+    texts = " ".join(page_texts(out / "cards.pdf"))
+    assert "Fox" in texts and "Steal a card." in texts and "My Game" in texts
+
+
+def test_a_game_file_in_french_and_exported_by_its_path(mygame, cli, tmp_path):
+    r = cli("build", str(mygame), "--lang", "fr", "--out", str(tmp_path / "kit"))
+    assert r.code == 0, r.err
+    assert "Renard" in " ".join(page_texts(tmp_path / "kit" / "cards.pdf"))
+    r = cli("export", str(mygame), "tts", "--out", str(tmp_path / "tts"))
+    assert r.code == 0, r.err
+    assert list((tmp_path / "tts").glob("*.json"))
+
+
+@pytest.mark.parametrize("body,words", [
+    ("[cards]\nx = 1\n", "no [game] table"),
+    ('[game]\nid = "../x"\nname = "X"\n', 'game.id: "../x": letters, digits'),
+])
+def test_a_file_that_is_no_game_is_one_line(tmp_path, cli, body, words):
+    path = tmp_path / "g.toml"
+    path.write_text(body, encoding="utf-8")
+    r = cli("build", str(path), "--out", str(tmp_path / "o"))
+    assert r.code == 2 and words in r.err, r.err
+    assert len(r.err.strip().splitlines()) == 1
+
+
+def test_an_unknown_name_lists_the_games_and_says_a_path_works(cli, tmp_path):
+    r = cli("build", "mygame", "--out", str(tmp_path / "o"))
+    assert r.code == 2 and "unknown game \"mygame\"" in r.err and "game file's path" in r.err
+
+
+def test_init_copies_only_a_bundled_game(cli, tmp_path, mygame):
+    r = cli("init", str(mygame), str(tmp_path / "copy"))
+    assert r.code == 2 and "companion new NAME" in r.err, r.err
