@@ -4,20 +4,21 @@ draws, writes them atomically and describes them."""
 
 import json
 from collections import Counter
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from functools import partial
 from pathlib import Path
 from typing import Callable
 
 from companion import art, faces, paths, presets, stamp
 from companion.atomic import kit_folder
-from companion.data import Fields, load_fields, load_toml, read_text
+from companion.data import load_fields, load_toml, read_text
 from companion.errors import CompanionError, shown
 from companion.imposition import FLIPS, plan_grid
 from companion.pdf import open_canvas
 from companion.draw import fit
 from companion.sheets import Card, Face, SheetText, render
 from companion.typography import number, typeset
+from companion.parts import CardFile, Component, Context, PageFile  # noqa: F401 (kit.PageFile...)
 from companion.units import parse_length, to_mm
 
 LANGS = ("en", "fr")
@@ -38,53 +39,6 @@ class Options:
     changed_since: Path | None = None  # an earlier build's manifest.json: print what changed
     draft: bool = False  # a missing picture prints as a labelled placeholder, not an error
     ink: str = "normal"  # "saver": light backs and pale grounds
-
-
-@dataclass
-class Component:
-    id: str  # as in the manifest
-    key: str  # as named by --only
-    title: str
-    count: int
-    cards: list[Card] = field(default_factory=list)
-    placeholders: list[str] = field(default_factory=list)  # contents still to be written
-
-
-@dataclass
-class CardFile:
-    """Cards or tokens imposed on sheets, fronts followed by their backs."""
-    path: str
-    components: list[Component]
-    size: tuple[float, float]
-    size_name: str
-    stock: str = "cards"
-    flip: str | None = None  # None: the build's --flip
-
-    @property
-    def spaced(self) -> bool:
-        """Tokens are cut out one by one: with bleed, a gap between them too."""
-        return self.stock == "tokens"
-
-
-@dataclass
-class PageFile:
-    """Whole pages (a score book): draw(canvas) draws them and returns how many."""
-    path: str
-    components: list[Component]
-    draw: Callable[[object], int]
-    stock: str = "paper"
-
-
-@dataclass
-class Context:
-    """What a game module needs to lay out its kit."""
-    data: Fields
-    lang: str
-    page: tuple[float, float]
-    card: tuple[float, float]
-    card_name: str
-    words: Fields  # layouts/strings.toml
-    base: Path | None = None  # the data file's folder: pictures' paths are relative to it
 
 
 def game_module(name: str):

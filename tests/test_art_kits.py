@@ -12,6 +12,7 @@ from pypdf import PdfReader
 from pypdf.generic import ContentStream
 
 from companion import kit, presets
+from companion.games import art_readme
 from companion.layout import pictures
 from companion.imposition import plan_grid
 from tests.conftest import GAMES
@@ -505,7 +506,7 @@ def test_a_picture_under_300_dpi_is_reported_once(tmp_path, cli):
     r = cli("build", "lugvanion", "--data", data, "--out", tmp_path / "kit", "--only", "guilds")
     assert r.code == 0, r.err
     (line,) = [ln for ln in r.err.splitlines() if "dpi" in ln]
-    guild = next(r for r in pictures.rows("lugvanion") if r.kind == "guild")
+    guild = next(r for r in art_readme.rows("lugvanion") if r.kind == "guild")
     assert "small.jpg" in line and f"{guild.mm[0]:.1f} × {guild.mm[1]:.1f} mm" in line
 
 
@@ -594,7 +595,7 @@ def test_init_writes_each_kinds_box_and_fields_into_art_readme(tmp_path, cli, ga
     assert r.code == 0, r.err
     text = (tmp_path / "p" / "art" / "README.txt").read_text(encoding="utf-8")
     module = kit.game_module(game)
-    for row in pictures.rows(game):
+    for row in art_readme.rows(game):
         assert f"\n{row.kind}: {row.title}\n" in text
         assert f"{row.px[0]} x {row.px[1]} px" in text
         assert "fields: " + ", ".join("{" + f + "}" for f in module.ART[row.kind].fields) in text
@@ -604,11 +605,11 @@ def test_init_writes_each_kinds_box_and_fields_into_art_readme(tmp_path, cli, ga
 
 def test_the_readme_lists_every_kinds_box_as_the_data_says():
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    assert pictures.markdown(["covenia", "lugvanion", "coverta", "vengeance"]) in readme
+    assert art_readme.markdown(["covenia", "lugvanion", "coverta", "vengeance"]) in readme
 
 
 def test_the_art_box_sizes_are_the_layouts_at_poker_size():
-    rows = {(r.game, r.kind): r for g in GAMES for r in pictures.rows(g)}
+    rows = {(r.game, r.kind): r for g in GAMES for r in art_readme.rows(g)}
     clan = rows["covenia", "clan"]
     assert clan.mm == (31.8, 40.4) and clan.px == (375, 478)
     back = rows["vengeance", "back"]

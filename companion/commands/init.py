@@ -28,7 +28,7 @@ def init(game, folder, sheets):
 
     from companion import paths
     from companion.atomic import write_text
-    from companion.layout import pictures
+    from companion.games.art_readme import readme_text
 
     from companion import games
 
@@ -58,7 +58,7 @@ def init(game, folder, sheets):
         made += [target.parent / name for name in tabs]
         write_text(target, text)
         made.append(target)
-        write_text(art_readme, pictures.readme_text(game))
+        write_text(art_readme, readme_text(game))
     except (CompanionError, OSError) as e:
         for path in reversed(made):
             try:

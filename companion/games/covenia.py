@@ -5,7 +5,7 @@ stays here draws nothing: the parts `--only` takes and where each kind's picture
 from companion.layout.pictures import Kind, Pictures
 from companion.layout import components
 from companion.layout.face import Engine
-from companion.kit import Context
+from companion.parts import Context
 
 PARTS = ("cards", "temple", "aids", "tokens", "scorebook")
 

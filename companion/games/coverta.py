@@ -12,7 +12,7 @@ import re
 import msgspec
 
 from companion.layout.pictures import Kind, Pictures
-from companion.kit import Context
+from companion.parts import Context
 from companion.layout import components
 from companion.layout.face import Engine
 from scorers import coverta as rules

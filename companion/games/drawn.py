@@ -40,7 +40,7 @@ def _draws_picture(engine: Engine, kind: str) -> bool:
 
 def kit(ctx, game_id: str):
     engine = Engine.of(ctx.data, ctx.lang)
-    pics = Pictures(ctx, game_id, art_kinds(ctx.data, engine))
+    pics = Pictures(ctx, game_id, art_kinds(ctx.data, engine), bundled=False)
     files: list = []
     components.add(files, ctx, engine, components.backs(ctx, engine, pics), pics)
     return files

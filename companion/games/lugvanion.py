@@ -9,7 +9,7 @@ from dataclasses import replace
 from companion.data import Fields
 from companion.errors import shown
 from companion.layout.pictures import Kind, Pictures
-from companion.kit import Context
+from companion.parts import Context
 from companion.layout import components
 from companion.layout.face import Engine
 

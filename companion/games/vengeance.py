@@ -7,7 +7,7 @@ listed in the print guide (RULINGS G1). What stays here draws nothing: the parts
 from companion.layout.pictures import Kind as ArtKind, Pictures
 from companion.layout import components
 from companion.layout.face import Engine
-from companion.kit import Context
+from companion.parts import Context
 
 PARTS = ("witches", "demons", "spells", "gates", "objects", "transitory", "artifacts",
          "incantations", "solo", "aids", "tokens")

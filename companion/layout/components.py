@@ -153,7 +153,7 @@ def _missing_from(mine: dict, bundled: dict) -> dict:
 
 
 def _add_one(files, ctx, data, engine, backs, pics, name: str, spec, derived: dict) -> None:
-    from companion.kit import Component
+    from companion.parts import Component
 
     lang = ctx.lang
     kind = spec.get("kind", str)
@@ -243,7 +243,7 @@ def _add_one(files, ctx, data, engine, backs, pics, name: str, spec, derived: di
 
 def _place_pages(files: list, spec, component, faces: list, ctx) -> None:
     """Whole pages, each a face drawn at the paper's size, in a file of their own."""
-    from companion.kit import PageFile
+    from companion.parts import PageFile
 
     path = spec.get("file", str, f"{component.id}.pdf")
     if any(f.path == path for f in files):
@@ -448,7 +448,7 @@ def _plain_data(data) -> dict:
 
 
 def _place(files: list, spec, component, ctx) -> None:
-    from companion.kit import CardFile
+    from companion.parts import CardFile
 
     path = spec.get("file", str, "cards.pdf")
     target = next((f for f in files if isinstance(f, CardFile) and f.path == path), None)

@@ -211,7 +211,7 @@ def write_pdf(path: Path, result: scorer.Result, data: Fields, lang: str, paper:
 
     from companion import fonts, presets
     from companion.atomic import replaced
-    from companion.kit import Context
+    from companion.parts import Context
     from companion.layout import components
     from companion.layout.face import Engine
     from companion.pdf import open_canvas
