@@ -53,9 +53,12 @@ def find(name: str) -> Game:
 
 
 def _from_file(path: Path) -> Game:
-    from companion.data import load_fields
+    from companion.data import Fields, parse_toml, read_text
 
-    data = load_fields(path)
+    # Only its [game] table is wanted here: its card lists' spreadsheets are read once,
+    # by the build.
+    text, name = read_text(path)
+    data = Fields(parse_toml(text, name), name)
     if "game" not in data.table or not isinstance(data.table["game"], dict):
         raise CompanionError("no [game] table: a game file starts with one (id, name, "
                              "credits); `companion new NAME` writes a whole one",
