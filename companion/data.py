@@ -48,12 +48,13 @@ _QUOTE_OR_COMMENT = re.compile(r"[\"'#]")
 _ONE_LINE = {'"': re.compile(r'"(?:[^"\\\n]|\\.)*"?'), "'": re.compile(r"'[^'\n]*'?")}
 
 
-def _keys_only(text: str) -> str:
-    """The text with each string as "" and comments gone, in one pass (no backtracking)."""
-    out, i = [], 0
+def _outside_strings(text: str):
+    """(start, end, sign) of each stretch of `text` outside strings and comments, in one
+    pass (no backtracking); `sign` opens what follows the stretch: a quote, "#" or ""."""
+    i = 0
     while (m := _QUOTE_OR_COMMENT.search(text, i)) is not None:
         j, ch = m.start(), m[0]
-        out.append(text[i:j])
+        yield i, j, ch
         if ch == "#":
             end = text.find("\n", j)
         elif text.startswith(ch * 3, j):
@@ -61,13 +62,46 @@ def _keys_only(text: str) -> str:
             end = -1 if end < 0 else end + 3
         else:
             end = _ONE_LINE[ch].match(text, j).end()
-        out.append("" if ch == "#" else '""')
         i = len(text) if end < 0 else end
-    out.append(text[i:])
-    return "".join(out)
+    yield i, len(text), ""
 
 
-def parse_toml(text: str, source: str) -> dict[str, Any]:
+def _keys_only(text: str) -> str:
+    """The text with each string as "" and comments gone."""
+    return "".join(text[i:j] + ('""' if ch in "\"'" and ch else "")
+                   for i, j, ch in _outside_strings(text))
+
+
+_BRACKET = re.compile(r"[\[\]{}]")
+_TABLE = re.compile(r"""\[\[?[ \t]*(?:"([^"\n]*)"|'([^'\n]*)'|([A-Za-z0-9_-]+))""")
+
+
+def _tables_only(text: str, names: frozenset[str]) -> str:
+    """The text of the top-level tables in `names` alone (and what comes before the first
+    [table]): a command that reads a few tables of a big file parses only those. A header is
+    a "[" first on its line, outside strings, comments and brackets."""
+    starts, depth = [], 0
+    for i, j, _ in _outside_strings(text):
+        for m in _BRACKET.finditer(text, i, j):
+            if m[0] in "]}":
+                depth = max(0, depth - 1)
+                continue
+            if depth == 0 and m[0] == "[" and \
+                    not text[text.rfind("\n", 0, m.start()) + 1:m.start()].strip():
+                starts.append(m.start())
+            depth += 1
+    kept = [text[:starts[0]] if starts else text]
+    for start, end in zip(starts, [*starts[1:], len(text)]):
+        name = _TABLE.match(text, start)
+        if name is None or next(g for g in name.groups() if g is not None) in names:
+            kept.append(text[start:end])
+    return "".join(kept)
+
+
+def parse_toml(text: str, source: str, only: frozenset[str] | None = None) -> dict[str, Any]:
+    """The checked table of a TOML text; with `only`, of those top-level tables alone."""
+    if only is not None:
+        text = _tables_only(text, only)
     if _DEEP_KEY.search(_keys_only(text)):
         raise CompanionError(f"nested over {MAX_DEPTH} levels deep (a dotted key of "
                              f"{MAX_DEPTH} parts or more)", source=source)
@@ -84,7 +118,7 @@ def parse_toml(text: str, source: str) -> dict[str, Any]:
         # Checked once here, so no code reading the data can recurse out of the stack
         # (a dotted key can nest 5,000 tables in one line).
         raise CompanionError(f"nested over {MAX_DEPTH} levels deep", source=source)
-    return table
+    return table if only is None else {k: v for k, v in table.items() if k in only}
 
 
 def _depth(value) -> int:
@@ -100,13 +134,14 @@ def _depth(value) -> int:
     return deepest
 
 
-def load_toml(path: Path | str, template: dict | None = None) -> dict[str, Any]:
+def load_toml(path: Path | str, template: dict | None = None,
+              only: frozenset[str] | None = None) -> dict[str, Any]:
     """The one way data files are read: a path (or '-') to a checked TOML table, with
     every list written { sheet = FILE, tab = NAME } read from that spreadsheet (beside
     the file). `template`: the bundled data of the same kind, whose lists tell which
-    headers a spreadsheet may and must have."""
+    headers a spreadsheet may and must have. `only`: the top-level tables to read."""
     text, name = read_text(path)
-    table = parse_toml(text, name)
+    table = parse_toml(text, name, only)
     base = Path(path).parent if str(path) != "-" else Path.cwd()
     return _with_sheets(table, template or {}, base, name, "")
 

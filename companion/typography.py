@@ -11,19 +11,21 @@ import re
 NNBSP = "\u202f"  # narrow no-break space
 _SPACES = "[ \u00a0\u202f]"
 
+# Patterns compiled at their first use (by re's own cache): an English command never
+# pays for them.
 # A space (of any kind) or none before ; ! ? », but not inside "://" or "10:30".
-_BEFORE_HIGH = re.compile(rf"(?:{_SPACES}+|(?<=[\w)\]…%*]))([;!?»])")
+_BEFORE_HIGH = rf"(?:{_SPACES}+|(?<=[\w)\]…%*]))([;!?»])"
 # A colon that ends a phrase: after a space, or right after a word and before a space/end.
-_BEFORE_COLON = re.compile(rf"{_SPACES}+:|(?<=[\w)\]…%*]):(?=\s|$)")
-_AFTER_OPEN = re.compile(rf"«{_SPACES}*")
-_APOSTROPHE = re.compile(r"(?<=[^\W\d_])'(?=[^\W\d_])")  # letter ' letter only
+_BEFORE_COLON = rf"{_SPACES}+:|(?<=[\w)\]…%*]):(?=\s|$)"
+_AFTER_OPEN = rf"«{_SPACES}*"
+_APOSTROPHE = r"(?<=[^\W\d_])'(?=[^\W\d_])"  # letter ' letter only
 
 
 def french(text: str) -> str:
-    text = _APOSTROPHE.sub("\u2019", text)
-    text = _BEFORE_HIGH.sub(lambda m: NNBSP + m.group(1), text)
-    text = _BEFORE_COLON.sub(NNBSP + ":", text)
-    return _AFTER_OPEN.sub("«" + NNBSP, text)
+    text = re.sub(_APOSTROPHE, "\u2019", text)
+    text = re.sub(_BEFORE_HIGH, lambda m: NNBSP + m.group(1), text)
+    text = re.sub(_BEFORE_COLON, NNBSP + ":", text)
+    return re.sub(_AFTER_OPEN, "«" + NNBSP, text)
 
 
 def typeset(text: str, lang: str) -> str:

@@ -19,18 +19,24 @@ RED_MOST, RED_OTHER, BONUS_PER_ROW = 7, 4, 10
 
 @dataclass(frozen=True)
 class Reason:
+    """Why a figure is what it is: a key the caller words, and its numbers."""
+
     key: str  # e.g. "red_most", "yellow", "yellow_empty_hand"
     numbers: dict = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
 class Figure:
+    """One row's points for one player, and why."""
+
     points: int
     reason: Reason
 
 
 @dataclass(frozen=True)
 class Player:
+    """A player's table as read from the score file."""
+
     name: str
     area: dict[str, tuple[int, ...]]  # clan -> column, top to bottom
     hand: tuple[tuple[str, int], ...]  # (clan, value)
@@ -38,6 +44,8 @@ class Player:
 
 @dataclass(frozen=True)
 class PlayerScore:
+    """A player's figures per row, total and rank."""
+
     name: str
     figures: dict[str, Figure]  # red, yellow, green, blue, purple, bonus
     total: int
@@ -49,6 +57,8 @@ class PlayerScore:
 
 @dataclass(frozen=True)
 class Result:
+    """The decks in play, every player's score, and the winners (several on a tie)."""
+
     decks: str
     players: list[PlayerScore]
     winners: list[str]

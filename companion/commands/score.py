@@ -60,7 +60,7 @@ def score_covenia(file, as_json, lang, pdf, paper, save):
         from companion import presets
 
         presets.paper_size(paper)
-    data = sc.words()
+    data = sc.words(layouts=bool(pdf))
     if file is None:
         from companion.score import entry
 

@@ -15,9 +15,14 @@ from companion.typography import listing
 ROWS = (*scorer.CLANS, "bonus")
 
 
-def words(data_path: Path | None = None) -> Fields:
+# What the scores are worded with; the card layouts (most of the file) are read only for
+# the filled score-book page.
+WORDS = frozenset({"game", "clans", "bonus", "total", "score"})
+
+
+def words(data_path: Path | None = None, layouts: bool = False) -> Fields:
     path = Path(data_path) if data_path else paths.LAYOUTS / "covenia.toml"
-    return Fields(load_toml(path), str(path))
+    return Fields(load_toml(path, only=None if layouts else WORDS), str(path))
 
 
 def clan_names(data: Fields, lang: str) -> dict[str, str]:

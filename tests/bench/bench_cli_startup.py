@@ -46,7 +46,10 @@ def compile_ours(root: Path) -> None:
 def main() -> None:
     runs = int(os.environ.get("BENCH_RUNS", "15"))
     compile_ours(Path(__file__).resolve().parents[2])
-    script = shutil.which("companion") or f"{sys.executable} -m companion"
+    # The command as installed: the console script beside this interpreter (pip writes it).
+    beside = Path(sys.executable).with_name("companion")
+    script = str(beside) if beside.is_file() else (
+        shutil.which("companion") or f"{sys.executable} -m companion")
     base, base_max = wall([sys.executable, "-c", "pass"], runs)
     print(f"runs per figure: {runs} (median, max); companion = {script}")
     print(f"{'python -c pass':<64}{base * 1000:6.0f} ms {base_max * 1000:6.0f} ms")

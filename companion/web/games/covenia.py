@@ -341,7 +341,7 @@ def routes(web: Web) -> list:
         def draw() -> bytes:
             with tempfile.TemporaryDirectory() as folder:
                 path = Path(folder) / "scorebook.pdf"
-                sc.write_pdf(path, res, sc.words(), lang, paper)
+                sc.write_pdf(path, res, sc.words(layouts=True), lang, paper)
                 return path.read_bytes()
 
         pdf = await asyncio.to_thread(draw)
