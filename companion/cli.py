@@ -16,7 +16,8 @@ EXIT_BAD_INPUT = 2
 # Each command's module, imported only when that command runs (or --help lists them):
 # `companion score ...` loads neither the kit builder, nor the server, nor reportlab.
 COMMANDS = {name: f"companion.commands.{name}" for name in
-            ("build", "export", "init", "score", "lugvanion", "vengeance", "coverta", "serve")}
+            ("build", "export", "init", "new", "score", "lugvanion", "vengeance", "coverta",
+             "serve")}
 
 
 class _Commands(click.Group):

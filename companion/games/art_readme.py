@@ -28,21 +28,24 @@ class Row:
     stock: str = "cards"
 
 
-def rows(game: str, data: dict | None = None, card_size: str = "poker") -> list[Row]:
+def rows(game: str, data: dict | None = None, card_size: str = "poker",
+         kinds: dict | None = None) -> list[Row]:
     """Each card kind's art box at `card_size` (tokens at their own size), from `data` (a
-    game's data file as read) or the bundled one."""
+    game's data file as read) or the bundled one. `kinds`: a designer's game's picture
+    kinds (games/drawn.py), whose kinds without a box of their own take the whole card."""
     from companion import presets
     from companion.units import mm as MM, parse_size
 
-    module = _module(game)
+    art_kinds = kinds if kinds is not None else _module(game).ART
     data = data if data is not None else tomllib.loads(
         paths.layout(f"{game}.toml").read_text("utf-8"))
     layout = Fields(data.get("layout", {}), game, "layout")
     card = presets.card_size(card_size)
     out = []
-    for name, k in module.ART.items():
+    for name, k in art_kinds.items():
         own = name in layout.table and "art" in layout.sub(name).table
-        b = art.box(layout.sub(name)) if own else bundled_box(game, name)
+        b = art.box(layout.sub(name)) if own else bundled_box(game, name) if kinds is None \
+            else art.Box(0.0, 0.0, 1.0, 1.0)
         size = parse_size(data["tokens"]["size"], field="tokens.size") \
             if k.stock == "tokens" else card
         bw, bh = (min(b.w, 1 - max(b.x, 0)) * size[0], min(b.h, 1 - max(b.y, 0)) * size[1])
@@ -78,14 +81,16 @@ def _num(v: float) -> str:
     return f"{v:.1f}".rstrip("0").rstrip(".")
 
 
-def readme_text(game: str, data: dict | None = None) -> str:
-    """art/README.txt, as `companion init` writes it beside a game's data copy."""
+def readme_text(game: str, data: dict | None = None, kinds: dict | None = None,
+                example: str | None = None) -> str:
+    """art/README.txt, as `companion init` writes it beside a game's data copy (and
+    `companion new` beside a new game's file: its `kinds` and an `example`)."""
     import textwrap
 
     from companion import presets
     from companion.units import mm as MM
 
-    module = _module(game)
+    example = example or _module(game).EXAMPLE
     w, h = (_num(round(v / MM(1), 1)) for v in presets.card_size("poker"))
     lines = [
         f"Pictures for {game.capitalize()}: put them in this folder and name them in "
@@ -94,7 +99,7 @@ def readme_text(game: str, data: dict | None = None) -> str:
         *textwrap.wrap(
             "A card's picture comes from the entry that makes the card (listed below), or, "
             "for every card of a kind, from the [art] table, one key per kind. For "
-            f"instance: {module.EXAMPLE}. In [art], back = \"art/back-{{back}}.jpg\" puts "
+            f"instance: {example}. In [art], back = \"art/back-{{back}}.jpg\" puts "
             "a picture on every card back (a back with a picture is that picture). Paths "
             "are relative to the data file; braces name the card's own fields.", 88),
         "",
@@ -119,7 +124,7 @@ def readme_text(game: str, data: dict | None = None) -> str:
             "missing.", 88),
         "",
     ]
-    for r in rows(game, data):
+    for r in rows(game, data, kinds=kinds):
         mm, px = _size(r, " x ")
         whole = f"the whole {'token' if r.stock == 'tokens' else 'card'}, " if r.whole else ""
         lines += [f"{r.kind}: {r.title}",
@@ -148,11 +153,11 @@ def markdown(games: list[str]) -> str:
     return "\n".join(out)
 
 
-if __name__ == "__main__":  # python -m companion.layout.pictures: the README's table
-    print(markdown(["covenia", "lugvanion", "coverta", "vengeance"]))
-
-
 def _module(game: str):
     from companion import games
 
     return games.find(game).module
+
+
+if __name__ == "__main__":  # python -m companion.games.art_readme: the README's table
+    print(markdown(["covenia", "lugvanion", "coverta", "vengeance"]))

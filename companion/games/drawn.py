@@ -17,13 +17,16 @@ def art_kinds(data, engine: Engine) -> dict[str, Kind]:
     out = {}
     specs = data.table.get("components", {})
     for name, spec in specs.items() if isinstance(specs, dict) else ():
-        kind = spec.get("kind") if isinstance(spec, dict) else None
-        if kind in out or kind not in engine.kinds or not _draws_picture(engine, kind):
-            continue
+        form = spec.get("kind") if isinstance(spec, dict) else None
+        # kind = "{kind}": any kind a card may name
+        named = list(engine.kinds) if isinstance(form, str) and "{" in form else [form]
         cards = spec.get("cards", name)
-        out[kind] = Kind(kind.replace("-", " ").capitalize(),
-                         f"[[{cards}]]" if isinstance(cards, str) else "", ("id",),
-                         "its art box: [layout.KIND] art, else the whole card")
+        for kind in named:
+            if kind in out or kind not in engine.kinds or not _draws_picture(engine, kind):
+                continue
+            out[kind] = Kind(kind.replace("-", " ").capitalize(),
+                             f"[[{cards}]]" if isinstance(cards, str) else "", ("id",),
+                             "its art box: [layout.KIND] art, else the whole card")
     out["back"] = Kind("Card backs", "", ("id", "back"), "The whole back ({back}: which).")
     return out
 

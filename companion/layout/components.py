@@ -35,7 +35,7 @@ import re
 
 from companion import templates
 from companion.units import parse_size
-from companion.errors import CompanionError
+from companion.errors import CompanionError, shown
 from companion.layout.pictures import keyed
 from companion.layout import bind
 from companion.layout.bind import Placeholder
@@ -156,8 +156,9 @@ def _add_one(files, ctx, data, engine, backs, pics, name: str, spec, derived: di
     from companion.parts import Component
 
     lang = ctx.lang
-    kind = spec.get("kind", str)
-    if kind not in engine.kinds:
+    kind_form = spec.get("kind", str)
+    kind = kind_form
+    if "{" not in kind_form and kind not in engine.kinds:
         raise spec.error("kind", f"no kind {kind!r} in [kinds] (kinds: "
                                  f"{', '.join(engine.kinds) or 'none'})")
     source_key = spec.get("cards", (str, dict, list), name)
@@ -175,6 +176,14 @@ def _add_one(files, ctx, data, engine, backs, pics, name: str, spec, derived: di
         entries = list(_entries(parent, leaf, spec.get("count", str, "count")))
     # where each card's values come from: a wrong one is named in its data entry
     entries = [(e[0], e[1], e[2], e[3] if len(e) > 3 else {"": e[2]}) for e in entries]
+    # a spreadsheet gives a row `qty` times over (the same row): one entry, that many copies
+    repeats: list[int] = []
+    for i, e in enumerate(entries):
+        if i and e[1] is entries[i - 1][1]:
+            repeats[-1] += 1
+        else:
+            repeats.append(1)
+    entries = [e for i, e in enumerate(entries) if not i or e[1] is not entries[i - 1][1]]
     shared = {}
     for key in spec.get("with", list, []):
         if key not in data.table:
@@ -188,13 +197,13 @@ def _add_one(files, ctx, data, engine, backs, pics, name: str, spec, derived: di
     todo_form = spec.get("todo", str, "{note}")
     qty_key = spec.get("qty", str, "qty")
     extra = spec.get("fields", dict, {})
-    art_kind = spec.get("art", str, kind)
+    art_form = spec.get("art", str, kind_form)
     id_field, id_else = spec.get("id", str, "id"), spec.get("id_else", str, "{n:02}")
     cards, todo, shared_backs = [], [], {}
     art_entry = spec.get("art_entry", str, None)
     # a product's items and a game's derived fields are read already
     read = isinstance(source_key, dict) or (isinstance(source_key, str) and source_key in derived)
-    for n, entry, f, origins in entries:
+    for (n, entry, f, origins), repeated in zip(entries, repeats):
         values = {k: (v if read else fields_of(v, lang, f, k))
                   for k, v in entry.items() if k not in ("count", qty_key)}
         cid = _id(entry, values, n, id_field, id_else)
@@ -203,6 +212,9 @@ def _add_one(files, ctx, data, engine, backs, pics, name: str, spec, derived: di
             values[k] = _bound(fields_of(v, lang, spec, k), known)
         card_fields = {**values, **shared, "id": cid, "n": n,
                        "roman": ROMAN[n - 1] if n <= len(ROMAN) else str(n)}
+        # kind = "{kind}": each card's own (a card list's kind column)
+        kind = _card_kind(kind_form, values, f, engine) if "{" in kind_form else kind_form
+        art_kind = kind if art_form == kind_form else art_form
         pic = None
         if pics is not None and art_kind in pics.kinds:
             entry_art = f if pics.kinds[art_kind].entry else None  # [art] only, else
@@ -215,6 +227,7 @@ def _add_one(files, ctx, data, engine, backs, pics, name: str, spec, derived: di
         copies = entry.get(qty_key, 1)
         if not isinstance(copies, int) or isinstance(copies, bool) or not 0 <= copies <= 1000:
             raise f.error(qty_key, f"{copies!r} is not a number of copies (0 to 1000)")
+        copies *= repeated
         # copies share one face, drawn once as a PDF form
         key = keyed(f"{name}-{cid}", pic) if copies > 1 else None
         face = engine.face(kind, card_fields, pic, key=key, label=f"{name}/{cid}",
@@ -255,6 +268,19 @@ def _place_pages(files: list, spec, component, faces: list, ctx) -> None:
             c.showPage()
         return len(faces)
     files.append(PageFile(path, [component], draw))
+
+
+def _card_kind(form: str, values: dict, f, engine) -> str:
+    """The kind a card's fields name (kind = "{kind}"), one of [kinds]; else an error in
+    the card's entry (a card list's row and column)."""
+    kind = str(bind.text(form, bind.flat(values), again=False))
+    if kind not in engine.kinds:
+        field = bind.whole_field(form)
+        message = f"{shown(kind)} is no kind of [kinds] ({', '.join(engine.kinds)})"
+        if field is not None and f is not None and hasattr(f, "error"):
+            raise f.error(field, message)
+        raise bind.BindError(f"kind: {message}")
+    return kind
 
 
 def _art_fields(kind, art_kind: str, fields: dict) -> dict:

@@ -1,0 +1,82 @@
+"""A game of your own from a blank folder (issue 22): `companion new` writes a game file,
+a card list, two icons and a picture guide holding a starter game that builds as it is;
+the card list drives the cards; a wrong row is one line naming its file, row and column;
+every export takes the game's file."""
+
+import json
+
+import pytest
+from PIL import Image
+
+from tests.pdfs import page_texts
+
+STARTER_CARDS = 2 + 2 + 1 + 3 + 3 + 1 + 1 + 1 + 1  # qty of cards.csv's rows
+
+
+@pytest.fixture
+def game(tmp_path, cli, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    r = cli("new", "Moth Lanterns")
+    assert r.code == 0, r.err
+    return tmp_path / "moth-lanterns" / "moth-lanterns.toml"
+
+
+def _build(cli, game, out, *args):
+    r = cli("build", str(game), "--out", str(out), *args)
+    assert r.code == 0, r.err
+    return json.loads((out / "manifest.json").read_text())
+
+
+def test_new_writes_a_game_that_builds_with_no_edit(game, cli, tmp_path):
+    folder = game.parent
+    assert sorted(p.relative_to(folder).as_posix() for p in folder.rglob("*") if p.is_file()) \
+        == ["art/README.txt", "cards.csv", "icons/shell.svg", "icons/wave.svg",
+            "moth-lanterns.toml"]
+    m = _build(cli, game, tmp_path / "kit")
+    counts = {c["id"]: c["count"] for f in m["files"] for c in f["components"]}
+    assert counts == {"cards": STARTER_CARDS, "aids": 4}
+    assert m["game"] == "moth-lanterns"
+    text = " ".join(page_texts(tmp_path / "kit" / "cards.pdf"))
+    for words in ("Hermit Crab", "HIGH TIDE", "Moth Lanterns", "Highest total wins."):
+        assert words in text, words
+    readme = (folder / "art" / "README.txt").read_text()
+    assert "creature" in readme and "53.3 x 37.3 mm" in readme
+
+
+def test_a_row_added_to_the_card_list_appears_on_its_card(game, cli, tmp_path):
+    cards = game.parent / "cards.csv"
+    cards.write_text(cards.read_text(encoding="utf-8")
+                     + "creature,Sea Otter,Floats on its back.,1,6,wave,\n", encoding="utf-8")
+    m = _build(cli, game, tmp_path / "kit")
+    assert "cards/sea-otter" in [c["id"] for c in m["cards"]]
+    assert "Sea Otter" in " ".join(page_texts(tmp_path / "kit" / "cards.pdf"))
+
+
+@pytest.mark.parametrize("old,new,words", [
+    ("creature,Sea Star", "monster,Sea Star", 'cards.csv, row 3: column A (kind): "monster" is no kind'),
+    ("1,4,wave", "1,4,kraken", 'cards.csv, row 4: column F (icon): unknown symbol "kraken"'),
+])
+def test_a_wrong_row_is_one_line_naming_its_row_and_column(game, cli, tmp_path, old, new,
+                                                           words):
+    cards = game.parent / "cards.csv"
+    cards.write_text(cards.read_text(encoding="utf-8").replace(old, new, 1), encoding="utf-8")
+    r = cli("build", str(game), "--out", str(tmp_path / "kit"))
+    assert r.code == 2 and words in r.err, r.err
+    assert len(r.err.strip().splitlines()) == 1 and not (tmp_path / "kit").exists()
+
+
+def test_new_never_writes_over_a_folder_in_use(game, cli):
+    r = cli("new", "Moth Lanterns")
+    assert r.code == 2 and "already exists" in r.err
+    assert cli("new", 'A "quoted" name').code == 2
+
+
+def test_the_starter_game_exports_for_a_shop_and_for_tabletop_simulator(game, cli, tmp_path):
+    r = cli("export", str(game), "png", "--shop", "tgc", "--out", str(tmp_path / "png"))
+    assert r.code == 0, r.err
+    pngs = sorted((tmp_path / "png").rglob("*.png"))
+    assert pngs and {Image.open(p).size for p in pngs} == {(825, 1125)}
+    r = cli("export", str(game), "tts", "--out", str(tmp_path / "tts"))
+    assert r.code == 0, r.err
+    saves = list((tmp_path / "tts").glob("*.json"))
+    assert saves
