@@ -176,14 +176,19 @@ def _add_one(files, ctx, data, engine, backs, pics, name: str, spec, derived: di
         entries = list(_entries(parent, leaf, spec.get("count", str, "count")))
     # where each card's values come from: a wrong one is named in its data entry
     entries = [(e[0], e[1], e[2], e[3] if len(e) > 3 else {"": e[2]}) for e in entries]
-    # a spreadsheet gives a row `qty` times over (the same row): one entry, that many copies
+    # a spreadsheet gives a row `qty` times over (the same Row): one entry, that many
+    # copies (a table's `count` cards are each numbered: they stay apart)
+    from companion.row import Row
+
+    def again(i: int) -> bool:
+        return i > 0 and isinstance(entries[i][1], Row) and entries[i][1] is entries[i - 1][1]
     repeats: list[int] = []
-    for i, e in enumerate(entries):
-        if i and e[1] is entries[i - 1][1]:
+    for i in range(len(entries)):
+        if again(i):
             repeats[-1] += 1
         else:
             repeats.append(1)
-    entries = [e for i, e in enumerate(entries) if not i or e[1] is not entries[i - 1][1]]
+    entries = [e for i, e in enumerate(entries) if not again(i)]
     shared = {}
     for key in spec.get("with", list, []):
         if key not in data.table:
