@@ -16,6 +16,7 @@ from contextvars import ContextVar
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from companion import designer_files
 from companion.errors import CompanionError, shown
 from companion.picture_keys import KEYS  # noqa: F401 - what any entry that makes cards may take
 from companion.templates import TemplateError, expand
@@ -120,16 +121,7 @@ def spec(entry, card_fields: dict, base: Path, card: str, key: str = "art") -> S
                                            f"{', '.join(ANCHORS)}")
     p = Path(path)
     full = p if p.is_absolute() else base / p
-    return Spec(full, fit, anchor, card, outside=not _inside(full, base))
-
-
-def _inside(path: Path, folder: Path) -> bool:
-    """Whether `path` stays in `folder` once "..", and links, are followed."""
-    try:
-        path.resolve().relative_to(folder.resolve())
-        return True
-    except (ValueError, OSError, RuntimeError):
-        return False
+    return Spec(full, fit, anchor, card, outside=not designer_files.inside(full, base))
 
 
 def box(layout, key: str = "art") -> Box:

@@ -29,6 +29,15 @@ def _kind(mode: int) -> str:
     return next((name for test, name in KINDS if test(mode)), "not a regular file")
 
 
+def inside(path: Path, folder: Path) -> bool:
+    """Whether `path` stays in `folder` once "..", and links, are followed."""
+    try:
+        Path(path).resolve().relative_to(Path(folder).resolve())
+        return True
+    except (ValueError, OSError, RuntimeError):
+        return False
+
+
 def read_bytes(path: Path | str, limit: int, what: str = "file") -> bytes:
     """The bytes of the regular file `path`, at most `limit` of them (more is an error
     naming the file, its size and the limit). `what` names the file in messages ("data

@@ -1,11 +1,40 @@
 """The one font loader: bundled TTF files, embedded as subsets, and a glyph check
-so that a string the font cannot show fails the build instead of printing empty boxes."""
+so that a string the font cannot show fails the build instead of printing empty boxes.
 
+A game's file may name fonts of its own, TTF files beside it, for a role of ours
+(regular, bold, narrow, narrow-bold) or a role of its own that its kinds name:
+
+    [fonts]
+    title = "fonts/MyHand.ttf"      # font = "title" in an element
+
+A font file is untrusted input: a regular file of at most 15 MB inside the game's folder,
+TrueType outlines only (an .otf with CFF outlines, which reportlab cannot read, is refused
+saying to use a TTF), read by reportlab from the bytes read once."""
+
+import hashlib
+import io
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass
 from functools import cache
+from pathlib import Path
 
 from companion import paths
 from companion.errors import CompanionError, shown
 from companion.presets import table
+
+LIMIT = 15_000_000  # bytes: a font with every Latin, Greek and Cyrillic glyph is ~1 MB
+ROLES = ("regular", "bold", "narrow", "narrow-bold")
+
+
+@dataclass(frozen=True)
+class GameFont:
+    role: str
+    name: str  # as registered with reportlab: the file's name and its digest
+    digest: str  # of the file's bytes: a face's digest follows the fonts it prints
+
+
+_game: ContextVar[dict] = ContextVar("game_fonts", default={})
 
 
 @cache
@@ -27,7 +56,70 @@ def register() -> dict[str, str]:
     return names
 
 
+def load(data) -> dict[str, GameFont]:
+    """The fonts [fonts] names in a game's data (companion.data.Fields), read, checked and
+    registered; by role."""
+    if "fonts" not in data.table:
+        return {}
+    from companion import designer_files
+
+    roles = data.sub("fonts")
+    base = Path(data.source).parent if data.source else Path.cwd()
+    out = {}
+    for role in roles.table:
+        if not role or not all(ch.isalnum() or ch in "-_" for ch in role):
+            raise roles.error(role, "a font's role is letters, digits, - and _")
+        rel = roles.get(role, str)
+        path = base / rel
+        if not designer_files.inside(path, base):
+            raise roles.error(role, f"{rel} is outside the game file's folder: keep fonts "
+                                    "beside it")
+        out[role] = _game_font(role, path, designer_files.read_bytes(path, LIMIT, "font"))
+    return out
+
+
+@cache
+def _registered(name: str, raw: bytes, source: str) -> None:
+    from reportlab.pdfbase import pdfmetrics
+    from reportlab.pdfbase.ttfonts import TTFont
+
+    try:
+        font = TTFont(name, io.BytesIO(raw))
+    except Exception as e:  # noqa: BLE001 - reportlab's TTFError and whatever a bad file raises
+        raise CompanionError(f"not a TrueType font reportlab can read ({e})",
+                             source=source) from None
+    pdfmetrics.registerFont(font)
+
+
+def _game_font(role: str, path: Path, raw: bytes) -> GameFont:
+    head = raw[:4]
+    if head == b"OTTO":
+        raise CompanionError("an OpenType font with CFF outlines, which reportlab cannot "
+                             "read: use the TTF version of the font", source=str(path))
+    if head == b"ttcf":
+        raise CompanionError("a font collection (.ttc): give one TTF font", source=str(path))
+    if head not in (b"\x00\x01\x00\x00", b"true"):
+        raise CompanionError("not a TrueType (.ttf) font file", source=str(path))
+    digest = hashlib.sha256(raw).hexdigest()[:12]
+    name = f"{path.stem}-{digest}"
+    _registered(name, raw, str(path))
+    return GameFont(role, name, digest)
+
+
+@contextmanager
+def using(game_fonts: dict):
+    """Draws with a game's own fonts for their roles, within the block."""
+    token = _game.set(game_fonts)
+    try:
+        yield
+    finally:
+        _game.reset(token)
+
+
 def font(role: str) -> str:
+    own = _game.get()
+    if role in own:
+        return own[role].name
     names = register()
     if role not in names:
         raise CompanionError(f"no font role {role!r} (have {', '.join(names)})")

@@ -34,7 +34,7 @@ def test_new_writes_a_game_that_builds_with_no_edit(game, cli, tmp_path):
             "moth-lanterns.toml"]
     m = _build(cli, game, tmp_path / "kit")
     counts = {c["id"]: c["count"] for f in m["files"] for c in f["components"]}
-    assert counts == {"cards": STARTER_CARDS, "aids": 4}
+    assert counts == {"cards": STARTER_CARDS, "aids": 4, "scorepad": 6}  # 3 games, 2 pages
     assert m["game"] == "moth-lanterns"
     text = " ".join(page_texts(tmp_path / "kit" / "cards.pdf"))
     for words in ("Hermit Crab", "HIGH TIDE", "Moth Lanterns", "Highest total wins."):

@@ -7,14 +7,67 @@ from companion.data import parse_toml
 from companion.errors import CompanionError
 
 
-@click.group(epilog="""\b
+class _Games(click.Group):
+    """The bundled games' commands, and a designer's game by its file's path: `companion
+    score mygame/mygame.toml scores.toml` scores it from its [[scoring]]."""
+
+    def get_command(self, ctx, name):
+        if name not in self.commands:
+            from companion import games
+
+            if games.is_path(name):
+                return _own_game(name)
+        return super().get_command(ctx, name)
+
+
+@click.group(cls=_Games, epilog="""\b
 Examples:
   companion score covenia game.toml
   companion score covenia game.toml --json
   companion score covenia --save game.toml
-  companion score coverta ledger.toml --json""")
+  companion score coverta ledger.toml --json
+  companion score mygame/mygame.toml scores.toml    (your own game: its [[scoring]])""")
 def score():
     """Score a finished game from what lies on the table."""
+
+
+def _own_game(game_file: str) -> click.Command:
+    @click.command(game_file, epilog="""\b
+scores.toml: a table per player, a whole number per category of [[scoring]]:
+  [[players]]
+  name = "Ana"
+  creatures = 12
+  pairs = 3""")
+    @click.argument("file")
+    @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+    @click.option("--lang", default="en", show_default=True, help="Words: en or fr.")
+    def own(file, as_json, lang):
+        """Your own game's end scores, from its game file's score categories."""
+        import json
+
+        from companion.data import load_fields
+        from companion.score import sheet
+        from scorers.errors import ScoreError
+        from scorers.sheet import score as compute
+
+        lang = common.lang(lang)
+        data = load_fields(game_file)
+        if not sheet.has_scoring(data):
+            raise CompanionError("lists no score categories: add [[scoring]] tables (id, "
+                                 "name, score)", source=game_file, field="scoring")
+        rules = sheet.rules(data)
+        text, source = common.read_input(file)
+        table = parse_toml(text, source)
+        if set(table) - {"players"}:
+            raise CompanionError("unknown field (a score file holds [[players]])",
+                                 source=source, field=sorted(set(table) - {"players"})[0])
+        try:
+            result = compute(rules, table.get("players"))
+        except ScoreError as e:
+            raise CompanionError(e.message, source=source, field=e.field or None) from None
+        click.echo(json.dumps(sheet.as_json(result), ensure_ascii=False) if as_json
+                   else sheet.report(rules, result, data, lang))
+    return own
 
 
 @score.command("covenia", epilog="""\b

@@ -39,6 +39,7 @@ Examples:
   companion serve
   companion serve --players red=Alice,blue=Bob,green=Chloé --qr-pdf table-qr.pdf
   companion serve --data output/tuesday.sqlite3 --port 8765
+  companion serve --game tidepool/tidepool.toml     (your own game scored on the phones)
 Start it again with the same --data to go on with the same table: the token, the link,
 the holders and every draw are kept.""")
 @click.option("--host", help="Address to serve on, IPv4 or IPv6 (0.0.0.0 or :: for all of this "
@@ -60,7 +61,9 @@ the holders and every draw are kept.""")
               help="Also write a printable page with the QR code and the link.")
 @click.option("--paper", default="a4", show_default=True, help="Paper of the --qr-pdf page.")
 @click.option("--lang", default="en", show_default=True, help="Language of the --qr-pdf page.")
-def serve(host, port, players, data, tie_rule, names, qr_pdf, paper, lang):
+@click.option("--game", "own", multiple=True, type=click.Path(dir_okay=False, path_type=Path),
+              help="Your own game's file (its [[scoring]]) on the phones too; repeatable.")
+def serve(host, port, players, data, tie_rule, names, qr_pdf, paper, lang, own):
     """Serve the Lugvanion bag draw to the phones on this network, with a QR link."""
     from companion import lock
     from companion.web import games, look, network, store
@@ -71,7 +74,7 @@ def serve(host, port, players, data, tie_rule, names, qr_pdf, paper, lang):
         from companion.presets import paper_size
 
         page_size = paper_size(paper)  # checked before anything is written
-    the_look = look.load()
+    the_look = look.load(own)
     wanted = parse_players(players, the_look.teams)
     names = [network.host_name(n) for n in names]
     found = network.candidates()

@@ -67,21 +67,13 @@ def load(data) -> dict[str, Icon]:
     for name in table.table:
         rel = table.get(name, str)
         path = (base / rel).resolve()
-        if not _inside(path, base.resolve()):
+        if not designer_files.inside(path, base):
             raise table.error(name, f"{rel} is outside the data file's folder: keep icons "
                                     "beside it")
         if path.suffix.lower() != ".svg":
             raise table.error(name, f"{rel} is not an .svg file")
         out[name] = _checked(name, path)
     return out
-
-
-def _inside(path: Path, folder: Path) -> bool:
-    try:
-        path.relative_to(folder)
-        return True
-    except ValueError:
-        return False
 
 
 def _checked(name: str, path: Path) -> Icon:
@@ -166,4 +158,10 @@ def _render(icon: Icon, ink: str):
         .render(root)
     if drawing is None:
         raise CompanionError("could not be drawn as an SVG icon", source=icon.path)
+    # reportlab's renderer starts every drawing by setting its default font, Helvetica,
+    # which the PDF would then name without embedding it (a print shop refuses that): the
+    # drawing starts with ours. (An icon's own text is outlines, or absent.)
+    from companion import fonts
+
+    drawing.initialFontName = fonts.font("regular")
     return drawing

@@ -2,7 +2,11 @@
 back and page its [components], [backs] and [kinds] declare. Each kind that holds a
 picture element takes the designer's pictures like the bundled games' kinds: `art` on the
 entry that makes a card (a `art` column of a card list), or `[art] KIND = "art/{id}.png"`
-for every card of the kind; the box is `[layout.KIND] art`, the whole card without one."""
+for every card of the kind; the box is `[layout.KIND] art`, the whole card without one.
+A game whose file lists score categories ([[scoring]]) gets a score pad too
+(layouts/scorepad.toml, under what its own file sets)."""
+
+import dataclasses
 
 from companion.layout import components, schema
 from companion.layout.face import Engine
@@ -41,7 +45,25 @@ def _draws_picture(engine: Engine, kind: str) -> bool:
     return False
 
 
+def with_scorepad(data):
+    """The game's data with the score pad's tables under its own, when it scores."""
+    from companion import paths
+    from companion.data import Fields, load_toml
+    from companion.score import sheet
+
+    if not sheet.has_scoring(data):
+        return data
+    sheet.rules(data)  # its categories checked, errors naming the game file
+    table = dict(data.table)
+    for key, value in load_toml(paths.LAYOUTS / "scorepad.toml").items():
+        own = table.setdefault(key, value)
+        if isinstance(own, dict) and own is not value:  # its own first (the pad comes last)
+            table[key] = {**own, **{k: v for k, v in value.items() if k not in own}}
+    return Fields(table, data.source)
+
+
 def kit(ctx, game_id: str):
+    ctx = dataclasses.replace(ctx, data=with_scorepad(ctx.data))
     engine = Engine.of(ctx.data, ctx.lang)
     pics = Pictures(ctx, game_id, art_kinds(ctx.data, engine), bundled=False)
     files: list = []

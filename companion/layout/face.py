@@ -11,6 +11,7 @@ from functools import partial
 
 import msgspec
 
+from companion import fonts
 from companion.draw import card as grounds, icons, symbols
 from companion.errors import CompanionError
 from companion.layout import bind, elements, kinds as kinds_mod, schema
@@ -28,6 +29,7 @@ class Engine:
     lang: str = "en"
     facts: dict = field(default_factory=dict, compare=False)  # per kind, for digests
     icons: dict = field(default_factory=dict, compare=False)  # [icons]: the game's own SVGs
+    fonts: dict = field(default_factory=dict, compare=False)  # [fonts]: the game's own TTFs
 
     @classmethod
     def of(cls, data, lang: str, game: str | None = None) -> "Engine":
@@ -45,7 +47,8 @@ class Engine:
 
             source = str(paths.layout(f"{game}.toml"))
             raw = load_toml(source).get("kinds", {})
-        kinds = kinds_mod.load(raw or {}, source)
+        own_fonts = fonts.load(data)
+        kinds = kinds_mod.load(raw or {}, source, tuple(own_fonts))
         palette = {}
         game = data.sub("game")
         for k, v in game.table.items():
@@ -59,7 +62,8 @@ class Engine:
                 t = data.sub(part)
                 for k in t.table:
                     shared[f"{part}.{k}"] = t.text(k, lang)
-        return cls(kinds, palette, shared, data.source, lang, icons=icons.load(data))
+        return cls(kinds, palette, shared, data.source, lang, icons=icons.load(data),
+                   fonts=own_fonts)
 
     def todo(self, kind: str, fields: dict, label: str = "") -> list[str]:
         """The texts still to be written a card of `kind` shows, for the print guide."""
@@ -100,7 +104,7 @@ def _draw(engine: Engine, kind: str, scope: dict, pic, label: str, origins: dict
     d = elements.Drawing(c, w, h, bleed, engine.palette, pic, engine.kinds, k.placeholder)
     scope = {**scope, bind.CARD_W: float(w), bind.CARD_H: float(h)}  # `w`, `h` in lengths
     try:
-        with symbols.using(engine.icons):
+        with symbols.using(engine.icons), fonts.using(engine.fonts):
             if k.back is not None and grounds.saving():
                 d.back = bind.colour(k.back, scope, engine.palette)
             elements.draw_all(d, k.elements, scope)
@@ -149,6 +153,8 @@ def _digest(engine: Engine, kind: str, scope: dict, pic, w: float, h: float,
         said = json.dumps(what["fields"], ensure_ascii=False, default=str)
         what["icons"] = {n: i.digest for n, i in sorted(engine.icons.items())
                          if n in words or f'"{n}"' in said or f":{n}:" in said}
+    if engine.fonts:  # the game's own fonts, whichever roles the face draws with
+        what["fonts"] = {r: f.digest for r, f in sorted(engine.fonts.items())}
     blob = json.dumps(what, sort_keys=True, ensure_ascii=False, default=str)
     return hashlib.sha256(blob.encode("utf-8", "surrogatepass")).hexdigest()[:16]
 

@@ -10,14 +10,16 @@ import re
 import msgspec
 
 from companion.errors import CompanionError
+from companion.fonts import ROLES
 from companion.layout import bind, schema
 
 _AT = re.compile(r"^(?P<message>.*?)(?: - at `(?P<path>[^`]*)`)?$", re.S)
 
 
-def load(table: dict, source: str) -> dict[str, schema.Kind]:
+def load(table: dict, source: str, fonts: tuple = ()) -> dict[str, schema.Kind]:
     """{name: Kind} from a layouts file's [kinds] table, each checked, `extends` resolved
-    and every condition parsed (a wrong one fails here, not halfway through a build)."""
+    and every condition parsed (a wrong one fails here, not halfway through a build).
+    `fonts`: the font roles of the game's own besides ours ([fonts])."""
     if not isinstance(table, dict):
         raise CompanionError("kinds: a table of card kinds ([kinds.NAME])", source=source)
     raw = {}
@@ -29,7 +31,7 @@ def load(table: dict, source: str) -> dict[str, schema.Kind]:
     out = {name: _resolved(name, raw, source, ()) for name in raw}
     for name, kind in out.items():
         for where, el in _walk(kind.elements):
-            _check_values(el, f"kinds.{name}, {where}", source, out)
+            _check_values(el, f"kinds.{name}, {where}", source, out, fonts)
     return out
 
 
@@ -75,7 +77,7 @@ def _walk(elements, prefix: str = ""):
                                  else where + ", ")
 
 
-def _check_values(el, where: str, source: str, kinds: dict) -> None:
+def _check_values(el, where: str, source: str, kinds: dict, fonts: tuple = ()) -> None:
     def fail(field: str, message: str):
         raise CompanionError(f"{where}: {field}: {message}", source=source)
     if el.when is not None:
@@ -86,7 +88,7 @@ def _check_values(el, where: str, source: str, kinds: dict) -> None:
     for name in ("align", "font", "role", "shape", "valign"):
         value = getattr(el, name, None)
         allowed = {"align": ("left", "center", "right"),
-                   "font": ("regular", "bold", "narrow", "narrow-bold"),
+                   "font": (*ROLES, *(f for f in fonts if f not in ROLES)),
                    "role": ("ground", "window", "back", "disc"), "valign": ("top", "middle"),
                    "shape": ("disc", "card") if isinstance(el, schema.Background)
                    else ("circle", "square") if isinstance(el, schema.Circle)

@@ -319,7 +319,7 @@ def create_app(store: Store, look: Look, allowed_hosts: list[str],
         Route("/t/{token}/api/draw", draw, methods=["POST"]),
         Route("/t/{token}/api/undo", undo, methods=["POST"]),
         Route("/t/{token}/api/events", events),
-        *game_routes(Web(store, run, hub.publish, table, _json_body)),
+        *game_routes(Web(store, run, hub.publish, table, _json_body, look.own)),
         Route("/static/{name}", static),
         Route("/favicon.ico", favicon),
     ]

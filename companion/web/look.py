@@ -1,8 +1,10 @@
 """What the phone page shows that is data, not code: team colours and names, guild names
-(layouts/lugvanion.toml), each game's credits (layouts/GAME.toml) and the page's words in
-English and French (layouts/phone.toml)."""
+(layouts/lugvanion.toml), each game's credits (layouts/GAME.toml), the page's words in
+English and French (layouts/phone.toml), and a designer's games served with --game
+(their game files' [game] and [[scoring]])."""
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from pathlib import Path
 
 from companion.data import Fields, load_toml
 from companion.paths import LAYOUTS
@@ -17,10 +19,12 @@ class Look:
     guilds: dict[str, dict]  # id -> {"name": {...}}
     texts: dict[str, dict]   # key -> {"en":..., "fr":...}
     credits: dict[str, dict]  # game -> {"en":..., "fr":...}: each game's authors
+    own: dict = field(default_factory=dict)  # id -> web.games.own.OwnGame
 
     def for_page(self) -> dict:
         return {"teams": self.teams, "guilds": self.guilds, "texts": self.texts,
-                "credits": self.credits}
+                "credits": {**self.credits, **{g.id: g.page["credits"] for g in self.own.values()}},
+                "own": [g.page for g in self.own.values()]}
 
     def all_credits(self, lang: str) -> list[str]:
         """Every game's credits, for the table's printed QR card."""
@@ -31,6 +35,45 @@ def _names(f: Fields, key: str) -> dict[str, str]:
     return {lang: f.text(key, lang) for lang in LANGS}
 
 
+def _names_or_english(f: Fields, key: str) -> dict[str, str]:
+    """A designer's text in each language of the page; English where it has none."""
+    from companion.errors import CompanionError
+
+    out = {}
+    for lang in LANGS:
+        try:
+            out[lang] = f.text(key, lang)
+        except CompanionError:
+            out[lang] = f.text(key, "en")
+    return out
+
+
+def own_game(path: Path):
+    """A designer's game file as the table serves it: its [game] and [[scoring]] alone;
+    one without score categories, or with a bundled game's id, refused naming the file."""
+    from companion.errors import CompanionError
+    from companion.score import sheet
+    from companion.web.games.own import BUNDLED, OwnGame
+
+    data = Fields(load_toml(path, only=frozenset({"game", "scoring"})), str(path))
+    game = data.sub("game")
+    gid = game.get("id", str, path.stem)
+    if gid in BUNDLED or not gid or not all(c.isalnum() or c in "-_" for c in gid):
+        raise game.error("id", f"{gid!r}: a game of your own needs an id of its own (letters, "
+                               "digits, - and _; not a bundled game's)")
+    if not sheet.has_scoring(data):
+        raise CompanionError("lists no score categories: add [[scoring]] tables (id, name, "
+                             "score) to score it on the phones", source=str(path),
+                             field="scoring")
+    rules = sheet.rules(data)
+    page = {"id": gid, "name": {lang: game.get("name", str) for lang in LANGS},
+            "credits": _names_or_english(game, "credits"), "wins": rules.wins,
+            "categories": [{"id": c.id, "score": c.score, "points": c.points,
+                            "name": _names_or_english(f, "name")}
+                           for c, f in zip(rules.categories, data.items("scoring"))]}
+    return OwnGame(gid, rules, page)
+
+
 def _hex(team: Fields) -> str:
     """The team's colour as written, once checked by the kits' own colour reader."""
     from companion.draw import colour
@@ -39,7 +82,7 @@ def _hex(team: Fields) -> str:
     return team.get("colour", str)
 
 
-def load() -> Look:
+def load(own: list[Path] | tuple = ()) -> Look:
     game = Fields(load_toml(LAYOUTS / "lugvanion.toml"), str(LAYOUTS / "lugvanion.toml"))
     # The words on a team's colour in its ink (the kit's `ink_on_colour`: dark on yellow),
     # so that a chip on a phone reads as well as the printed card.
@@ -56,4 +99,13 @@ def load() -> Look:
         path = LAYOUTS / f"{name}.toml"
         data = game if name == "lugvanion" else Fields(load_toml(path), str(path))
         each[name] = _names(data.sub("game"), "credits")
-    return Look(teams, guilds, texts, each)
+    games = {}
+    for path in own:
+        game = own_game(Path(path))
+        if game.id in games:
+            from companion.errors import CompanionError
+
+            raise CompanionError(f"names the game {game.id!r}, as another --game does",
+                                 source=str(path), field="game.id")
+        games[game.id] = game
+    return Look(teams, guilds, texts, each, games)

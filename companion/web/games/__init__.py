@@ -3,7 +3,7 @@ store (companion/web/store.py) and announced on the event stream. A module per g
 `routes(web)` gathers them."""
 
 import unicodedata
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Awaitable, Callable
 
 from starlette.requests import Request
@@ -26,6 +26,7 @@ class Web:
     publish: Callable[[str, dict], None]
     table: Callable[[Request], None]
     body: Callable[[Request], Awaitable]
+    own: dict = field(default_factory=dict)  # a designer's games served (own.OwnGame by id)
 
 
 def player_name(raw, field: str = "name") -> str:
@@ -131,7 +132,9 @@ def self_check(store: Store) -> None:
 
 
 def routes(web: Web) -> list:
-    from companion.web.games import covenia, coverta, history, lugvanion, players, vengeance
+    from companion.web.games import (covenia, coverta, history, lugvanion, own, players,
+                                     vengeance)
 
     return [*covenia.routes(web), *coverta.routes(web), *vengeance.routes(web),
-            *lugvanion.routes(web), *history.routes(web), *players.routes(web)]
+            *lugvanion.routes(web), *history.routes(web), *players.routes(web),
+            *own.routes(web)]

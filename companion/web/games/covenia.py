@@ -6,18 +6,14 @@ each entry {"name", "area", "hand"} as sent, in the order the players first ente
 "id" is drawn when the game opens, so an entry of an ended game never passes for one of
 the next.
 
-Two phones editing one entry are told apart with HTTP's preconditions (RFC 9110): every
-entry has an ETag (GET players/NAME, and "etags" in the game's view); a PUT or DELETE
-with If-Match is refused with 412 when the entry changed since (or is gone: a game was
-ended), with If-None-Match: * when she already has one; nothing is written then, and the
-412 carries the entry the table holds. A request without them (a script) still works.
+Two phones editing one entry are told apart with HTTP's preconditions (entries.py): every
+entry has an ETag (GET players/NAME, and "etags" in the game's view).
 
 The decks in play are the chosen ones, or else those of the number of players at the
 table (the table's players, or the entries if more): a 3-player table scores with both
 decks while its entries are still coming in."""
 
 import asyncio
-import hashlib
 import json
 import secrets
 import tempfile
@@ -31,6 +27,7 @@ from starlette.routing import Route
 from companion.errors import shown
 from companion.web.errors import WebError, coded, why_of
 from companion.web.games import Web, idempotency_key, player_name, scored
+from companion.web.games.entries import entry_of, etag, precondition, require
 from scorers import covenia as scorer
 from scorers.errors import ScoreError
 
@@ -54,16 +51,6 @@ def result(state: dict, at_table: int = 0) -> scorer.Result:
         return scorer.score(score_file(state, at_table))
     except ScoreError as e:
         raise WebError(409, e.field or "players", e.message, why_of(e)) from None
-
-
-def etag(state: dict, entry: dict) -> str:
-    """The entry's strong ETag: its content in this game."""
-    text = json.dumps([state.get("id", ""), entry], sort_keys=True, ensure_ascii=False)
-    return '"' + hashlib.sha256(text.encode()).hexdigest()[:24] + '"'
-
-
-def entry_of(state: dict, name: str) -> dict | None:
-    return next((p for p in state["players"] if p["name"] == name), None)
 
 
 def view(state: dict, at_table: int = 0) -> dict:
@@ -91,31 +78,6 @@ def check(state: dict) -> None:
     yet chosen, the most copies the game allows (both decks)."""
     scored(scorer.check_players, [dict(p) for p in state["players"]],
            state.get("decks") or "AB")
-
-
-def precondition(request: Request) -> tuple[str | None, str | None]:
-    """(If-Match, If-None-Match) as sent."""
-    return request.headers.get("if-match"), request.headers.get("if-none-match")
-
-
-def require(cond: tuple[str | None, str | None], state: dict, name: str) -> None:
-    """A 412 when the entry is not as the phone last read it; nothing is written."""
-    if_match, if_none = cond
-    current = entry_of(state, name)
-    tag = etag(state, current) if current else None
-    if if_match is not None:
-        tags = {t.strip() for t in if_match.split(",")}
-        ok = current is not None and ("*" in tags or tag in tags)
-    elif if_none is not None:
-        tags = {t.strip() for t in if_none.split(",")}
-        ok = current is None or not ("*" in tags or tag in tags)
-    else:
-        return
-    if not ok:
-        raise WebError(412, "If-Match" if if_match is not None else "If-None-Match",
-                       f"{shown(name, 40)}'s entry changed since this phone read it "
-                       "(saved or deleted elsewhere): nothing was written",
-                       coded("entry_changed", player=name), {"entry": current, "etag": tag})
 
 
 @lru_cache(maxsize=1)

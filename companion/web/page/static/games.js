@@ -8,10 +8,14 @@
   var api = location.pathname.replace(/\/+$/, "") + "/api/";
   var shared = window.tableApi;  // app.js: talking to the table, wording its refusals
   var request = shared.request, why = shared.why, newKey = shared.newKey;
-  var GAMES = ["covenia", "coverta", "lugvanion", "vengeance", "history"];
+  // A designer's games served with --game, by id: name, credits, wins, categories.
+  var OWN = {};
+  (setup.own || []).forEach(function (g) { OWN[g.id] = g; });
+  var GAMES = ["covenia", "coverta", "lugvanion", "vengeance"].concat(Object.keys(OWN), ["history"]);
   var CLANS = ["red", "yellow", "green", "blue", "purple"];
   var current = "lugvanion";
-  var data = { covenia: null, coverta: null, history: null, players: null };
+  var data = { covenia: null, coverta: null, history: null, players: null, own: {} };
+  var mine = {};  // her entry in each of the designer's games, as `me` is Covenia's
   // Covenia's figures in words: the answer shown (for `key`), the state wanted, and at
   // most one request pending (updates while it is out ask once more when it is answered).
   var explained = { key: "", answer: null, want: null, pending: false };
@@ -80,7 +84,13 @@
     render();
   }
 
-  function resync() { load("covenia"); load("coverta"); load("history"); load("players"); }
+  function resync() {
+    load("covenia"); load("coverta"); load("history"); load("players");
+    Object.keys(OWN).forEach(loadOwn);
+  }
+
+  // A game's name on the page: ours in the page's words, a designer's as her file has it.
+  function gameName(g) { return OWN[g] ? OWN[g].name[lang()] : t("g_" + g); }
 
   // The table's players by name, the same in every game, in table order.
   function tablePlayers() { return data.players ? data.players.players : []; }
@@ -102,7 +112,7 @@
   function renderPicker() {
     var nav = clear(document.getElementById("picker"));
     GAMES.forEach(function (g) {
-      var b = button(t("g_" + g), g === current ? "tab on" : "tab", function () { pick(g); });
+      var b = button(gameName(g), g === current ? "tab on" : "tab", function () { pick(g); });
       b.setAttribute("aria-pressed", g === current ? "true" : "false");
       nav.appendChild(b);
     });
@@ -507,6 +517,10 @@
       me.error = "";
     }
     if (game === "coverta") round = freshRound();
+    if (OWN[game] && mine[game]) {
+      mine[game].values = {}; mine[game].etag = null; mine[game].game = null;
+      mine[game].dirty = false; mine[game].error = "";
+    }
     render();
   }
 
@@ -744,6 +758,232 @@
     main.appendChild(section);
   }
 
+  // ---- a designer's own games (companion serve --game FILE) ---------------------------
+  // Each player writes a whole number per score category; the table scores them
+  // (scorers/sheet.py) and every phone shows the totals and the winner. Her entry is kept
+  // as Covenia's is: the table's copy, unless she changed it here and has not saved.
+
+  function ownMine(id) {
+    if (!mine[id]) {
+      mine[id] = { name: "", values: {}, etag: null, game: null, dirty: false, error: "",
+                   busy: false };
+    }
+    return mine[id];
+  }
+
+  function ownTake(id) {
+    var m = ownMine(id), d = data.own[id];
+    var e = null;
+    (d ? d.entries : []).forEach(function (x) { if (x.name === m.name) e = x; });
+    m.values = {};
+    OWN[id].categories.forEach(function (c) {
+      if (e && e[c.id] !== undefined) m.values[c.id] = String(e[c.id]);
+    });
+    m.etag = d && d.etags ? d.etags[m.name] || null : null;
+    m.game = d ? d.id : null;
+    m.dirty = false;
+  }
+
+  function ownFollow(id) {
+    var m = ownMine(id), d = data.own[id];
+    if (!d || !m.name || m.busy) return;
+    if ((m.game && d.id !== m.game) || !m.dirty) ownTake(id);
+    else if (!m.game) m.game = d.id;
+  }
+
+  function ownStart(id, name) {
+    var m = ownMine(id);
+    m.name = name; m.error = ""; m.busy = false;
+    ownTake(id);
+    try { localStorage.setItem("player", name); } catch (x) { /* private */ }
+    render();
+  }
+
+  function ownHeaders(m) {
+    var h = { "Idempotency-Key": newKey() };
+    if (m.etag) h["If-Match"] = m.etag; else h["If-None-Match"] = "*";
+    return h;
+  }
+
+  function ownFailed(id, e) {
+    var m = ownMine(id);
+    m.busy = false;
+    if (e.status === 412 && e.body) {
+      // Another phone saved (or deleted) her entry since: the table's entry is shown.
+      loadOwn(id).then(function () { ownTake(id); m.etag = e.body.etag || null; render(); });
+    }
+    m.error = e.message;
+    render();
+  }
+
+  function ownSave(id) {
+    var m = ownMine(id);
+    if (m.busy) return;
+    var body = {};
+    OWN[id].categories.forEach(function (c) {
+      var v = String(m.values[c.id] || "").trim().replace("\u2212", "-");
+      if (v === "") return;
+      body[c.id] = /^-?[0-9]{1,7}$/.test(v) ? parseInt(v, 10) : v;  // else refused in words
+    });
+    m.busy = true; m.error = "";
+    request("PUT", "games/" + id + "/players/" + encodeURIComponent(m.name), body,
+            ownHeaders(m))
+      .then(function (d) {
+        m.busy = false;
+        data.own[id] = d;
+        ownTake(id);
+        m.etag = d.etag;
+        render();
+      })
+      .catch(function (e) { ownFailed(id, e); });
+    render();
+  }
+
+  function ownDelete(id) {
+    var m = ownMine(id);
+    if (m.busy || !window.confirm(t("delete_confirm", { name: m.name }))) return;
+    m.busy = true; m.error = "";
+    request("DELETE", "games/" + id + "/players/" + encodeURIComponent(m.name), undefined,
+            ownHeaders(m))
+      .then(function (d) { m.busy = false; data.own[id] = d; ownTake(id); render(); })
+      .catch(function (e) { ownFailed(id, e); });
+    render();
+  }
+
+  function loadOwn(id) {
+    return request("GET", "games/" + id).then(function (d) {
+      data.own[id] = d; ownFollow(id); render();
+    }).catch(function () { /* the stream's reconnection will resync */ });
+  }
+
+  function ownHow(c) {
+    if (c.score === "each") return t("own_each", { points: c.points });
+    if (c.score === "squared") return t("own_squared");
+    return t("own_points");
+  }
+
+  function ownTable(id, score) {
+    var table = el("table", "scores");
+    table.id = "own-" + id + "-scores";
+    var head = el("tr");
+    head.appendChild(el("th"));
+    score.players.forEach(function (p) { head.appendChild(el("th", null, p.name)); });
+    table.appendChild(head);
+    OWN[id].categories.forEach(function (c) {
+      var tr = el("tr");
+      tr.appendChild(el("th", null, c.name[lang()]));
+      score.players.forEach(function (p) { tr.appendChild(el("td", null, String(p.points[c.id]))); });
+      table.appendChild(tr);
+    });
+    var total = el("tr", "total-row");
+    total.appendChild(el("th", null, t("row_total")));
+    score.players.forEach(function (p) { total.appendChild(el("td", null, String(p.total))); });
+    table.appendChild(total);
+    return table;
+  }
+
+  function renderOwn(id) {
+    var g = OWN[id], m = ownMine(id), d = data.own[id];
+    var main = clear(document.getElementById("game-" + id));
+    var who = el("section", "panel");
+    who.appendChild(el("h2", null, g.name[lang()]));
+    who.appendChild(el("p", "help", t(g.wins === "lowest" ? "own_wins_lowest" : "own_wins_highest")));
+    var known = tablePlayers();
+    if (known.length) {
+      who.appendChild(el("p", "help", t("who_are_you")));
+      var seats = el("div", "names");
+      known.forEach(function (name, i) {
+        var b = button(name, name === m.name ? "quiet on" : "quiet", function () { ownStart(id, name); });
+        b.id = "own-" + id + "-seat-" + i;
+        b.setAttribute("aria-pressed", name === m.name ? "true" : "false");
+        seats.appendChild(b);
+      });
+      who.appendChild(seats);
+    }
+    var join = form("join", function () {
+      var name = input.value.trim();
+      if (!name || joining.busy) return;
+      joining = { error: "", busy: true, draft: "" };
+      render();
+      request("POST", "players", { name: name })  // the table's player, in every game
+        .then(function (a) {
+          joining.busy = false;
+          data.players = { players: a.players };
+          ownStart(id, a.player);
+        })
+        .catch(function (e) { joining = { error: e.message, busy: false, draft: name }; render(); });
+    });
+    var label = el("label", "label", t(known.length ? "add_player" : "your_name"));
+    var input = el("input", "name");
+    input.id = "own-" + id + "-name";
+    input.maxLength = 40;
+    input.autocomplete = "off";
+    input.value = joining.draft || "";
+    input.addEventListener("input", function () { joining.draft = input.value; });
+    label.appendChild(input);
+    join.appendChild(label);
+    var go = submit(t("pick_name"), "primary");
+    go.id = "own-" + id + "-join";
+    go.disabled = joining.busy;
+    join.appendChild(go);
+    who.appendChild(join);
+    if (joining.error) who.appendChild(el("p", "error", t("error", { message: joining.error })));
+    main.appendChild(who);
+
+    if (m.name) {
+      var edit = form("panel entry", function () { ownSave(id); });
+      edit.id = "own-" + id + "-entry";
+      edit.appendChild(el("h2", null, m.name));
+      edit.appendChild(el("p", "help", t("own_enter")));
+      g.categories.forEach(function (c) {
+        var row = el("label", "label");
+        row.appendChild(el("span", null, c.name[lang()] + " (" + ownHow(c) + ")"));
+        var n = el("input", "count");
+        n.id = "own-" + id + "-" + c.id;
+        n.inputMode = c.score === "points" ? "text" : "numeric";
+        n.autocomplete = "off";
+        n.value = m.values[c.id] || "";
+        n.addEventListener("input", function () {
+          m.values[c.id] = n.value; m.dirty = true; m.error = "";
+        });
+        row.appendChild(n);
+        edit.appendChild(row);
+      });
+      if (m.error) edit.appendChild(el("p", "error", t("error", { message: m.error })));
+      var actions = el("div", "actions");
+      var s = submit(m.busy ? t("saving") : m.dirty || !m.etag ? t("save") : t("saved"),
+                     "primary big");
+      s.id = "own-" + id + "-save";
+      s.disabled = m.busy;
+      actions.appendChild(s);
+      if (m.etag) {
+        var del = button(t("delete_entry"), "quiet danger", function () { ownDelete(id); });
+        del.id = "own-" + id + "-delete";
+        del.disabled = m.busy;
+        actions.appendChild(del);
+      }
+      edit.appendChild(actions);
+      main.appendChild(edit);
+    }
+
+    var board = el("section", "panel");
+    board.appendChild(el("h2", null, t("entries")));
+    if (!d || !d.entries.length) board.appendChild(el("p", "help", t("no_entries")));
+    if (d && d.score) {
+      board.appendChild(scrolling(ownTable(id, d.score)));
+      var w = d.score.winners;
+      var line = el("p", "winner", t(w.length === 1 ? "winner" : "winners", { names: listing(w) }));
+      line.id = "own-" + id + "-winner";
+      board.appendChild(line);
+      var endIt = button(t("end_game"), "quiet danger", function () { end("games/" + id); });
+      endIt.id = "own-" + id + "-close";
+      board.appendChild(el("div", "actions")).appendChild(endIt);
+    } else if (d && d.problem && d.entries.length) {
+      board.appendChild(el("p", "help", t("not_scored", { message: why(d) })));
+    }
+    main.appendChild(board);
+  }
+
   // ---- history -----------------------------------------------------------------------
 
   function renderHistory() {
@@ -758,7 +998,7 @@
       var item = el("li");
       var head = el("div", "line");
       head.appendChild(el("span", "num", g.date.slice(0, 10)));
-      head.appendChild(el("span", "gname", t("g_" + g.game)));
+      head.appendChild(el("span", "gname", gameName(g.game)));
       item.appendChild(head);
       item.appendChild(el("div", "help", g.players.map(function (p) {
         return p + " " + (g.scores[p] === undefined ? "" : g.scores[p]);
@@ -791,7 +1031,7 @@
       Object.keys(p.games || {}).forEach(function (g) {
         var n = p.games[g];
         cell.appendChild(el("div", "rate", t("win_rate", {
-          game: t("g_" + g), won: n.won, played: n.played,
+          game: gameName(g), won: n.won, played: n.played,
           rate: Math.round(100 * n.won / n.played) })));
       });
       tr.appendChild(cell);
@@ -806,7 +1046,7 @@
 
   // A game ended by mistake leaves the history (asked first).
   function removeGame(g) {
-    if (!window.confirm(t("remove_game_confirm", { game: t("g_" + g.game), date: g.date.slice(0, 10) }))) return;
+    if (!window.confirm(t("remove_game_confirm", { game: gameName(g.game), date: g.date.slice(0, 10) }))) return;
     request("DELETE", "history/" + g.id)
       .then(function () { historyError = ""; load("history"); })
       .catch(function (e) { historyError = e.message; load("history"); render(); });
@@ -843,6 +1083,7 @@
     if (current === "coverta") renderCoverta();
     if (current === "vengeance") renderVengeance();
     if (current === "history") renderHistory();
+    if (OWN[current]) renderOwn(current);
   }
 
   function listen(source) {
@@ -860,9 +1101,23 @@
       load("history");
     });
     source.addEventListener("players", function (e) { data.players = JSON.parse(e.data); render(); });
+    source.addEventListener("own", function (e) {
+      var d = JSON.parse(e.data);
+      if (!OWN[d.game]) return;
+      data.own[d.game] = d;
+      ownFollow(d.game);
+      render();
+    });
     source.addEventListener("closed", function () { ending.error = ""; render(); });
   }
 
+  // Each designer's game gets its page, before the history's.
+  Object.keys(OWN).forEach(function (id) {
+    var page = document.createElement("main");
+    page.id = "game-" + id;
+    page.hidden = true;
+    document.body.insertBefore(page, document.getElementById("game-history"));
+  });
   if (window.tableSource) listen(window.tableSource);
   document.addEventListener("table-source", function (e) { listen(e.detail); });
   document.addEventListener("table-lang", render);

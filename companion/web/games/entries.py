@@ -1,0 +1,51 @@
+"""A player's entry in a game scored from the phones (Covenia's, a designer's game's):
+found by name, tagged by its content, and guarded by HTTP's preconditions (RFC 9110), so
+that two phones editing one entry never overwrite each other unseen.
+
+Every entry has a strong ETag; a PUT or DELETE with If-Match is refused with 412 when
+the entry changed since (or is gone: a game was ended), with If-None-Match: * when the
+player already has one; nothing is written then, and the 412 carries the entry the table
+holds. A request without them (a script) still works."""
+
+import hashlib
+import json
+
+from starlette.requests import Request
+
+from companion.errors import shown
+from companion.web.errors import WebError, coded
+
+
+def etag(state: dict, entry: dict) -> str:
+    """The entry's strong ETag: its content in this game."""
+    text = json.dumps([state.get("id", ""), entry], sort_keys=True, ensure_ascii=False)
+    return '"' + hashlib.sha256(text.encode()).hexdigest()[:24] + '"'
+
+
+def entry_of(state: dict, name: str) -> dict | None:
+    return next((p for p in state["players"] if p["name"] == name), None)
+
+
+def precondition(request: Request) -> tuple[str | None, str | None]:
+    """(If-Match, If-None-Match) as sent."""
+    return request.headers.get("if-match"), request.headers.get("if-none-match")
+
+
+def require(cond: tuple[str | None, str | None], state: dict, name: str) -> None:
+    """A 412 when the entry is not as the phone last read it; nothing is written."""
+    if_match, if_none = cond
+    current = entry_of(state, name)
+    tag = etag(state, current) if current else None
+    if if_match is not None:
+        tags = {t.strip() for t in if_match.split(",")}
+        ok = current is not None and ("*" in tags or tag in tags)
+    elif if_none is not None:
+        tags = {t.strip() for t in if_none.split(",")}
+        ok = current is None or not ("*" in tags or tag in tags)
+    else:
+        return
+    if not ok:
+        raise WebError(412, "If-Match" if if_match is not None else "If-None-Match",
+                       f"{shown(name, 40)}'s entry changed since this phone read it "
+                       "(saved or deleted elsewhere): nothing was written",
+                       coded("entry_changed", player=name), {"entry": current, "etag": tag})

@@ -1,0 +1,209 @@
+"""A designer's own games at the table (`companion serve --game FILE`): each player's
+numbers, one per score category of the game file's [[scoring]], scored by scorers.sheet
+as `companion score FILE` scores them; live totals and the winner on every phone, and
+the game into the history when it ends.
+
+A game's open state: {"id", "players": [entry, ...]}, each entry {"name", CATEGORY: n}
+as sent, in the order the players first entered them; "id" is drawn when the game opens.
+Two phones editing one entry are told apart as Covenia's are (entries.py: ETags,
+If-Match); a resent save or close (the same Idempotency-Key) is answered as the first.
+
+Routes: GET games (every game of the table, with its title); GET games/ID (the state,
+with the score); GET, PUT, DELETE games/ID/players/NAME; POST games/ID/close."""
+
+import json
+import secrets
+from dataclasses import dataclass
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse
+from starlette.routing import Route
+
+from companion.errors import shown
+from companion.web.errors import WebError, coded, why_of
+from companion.web.games import Web, idempotency_key, player_name, scored
+from companion.web.games.entries import entry_of, etag, precondition, require
+from scorers import sheet as scorer
+from scorers.errors import ScoreError
+
+MAX_PLAYERS = 12
+BUNDLED = ("lugvanion", "covenia", "coverta", "vengeance")
+
+
+@dataclass(frozen=True)
+class OwnGame:
+    """A designer's game as the table serves it: its rules and what a phone shows."""
+    id: str
+    rules: scorer.Rules
+    page: dict  # {"id", "name", "credits": {lang: text}, "wins", "categories": [...]}
+
+
+def view(game: OwnGame, state: dict | None) -> dict:
+    """What the phones show: the entries with their ETags, and the score or why there is
+    none yet (the scorer's line, and its code for the page to word)."""
+    state = state or {"players": []}
+    out = {"game": game.id, "id": state.get("id"), "open": bool(state["players"]),
+           "entries": state["players"],
+           "etags": {p["name"]: etag(state, p) for p in state["players"]},
+           "score": None, "problem": None, "why": None}
+    if state["players"]:
+        from companion.score.sheet import as_json
+
+        try:
+            out["score"] = as_json(scorer.score(game.rules, state["players"]))
+        except ScoreError as e:
+            out["problem"] = f"{e.field}: {e.message}" if e.field else e.message
+            out["why"] = why_of(e)
+    return out
+
+
+def routes(web: Web) -> list:
+    store, own = web.store, web.own
+
+    def game_of(request: Request) -> OwnGame:
+        gid = request.path_params["game"]
+        if gid not in own:
+            raise WebError(404, "game", f"no game {shown(gid, 40)} at this table (the games "
+                                        f"served with --game: {', '.join(own) or 'none'})")
+        return own[gid]
+
+    def shown_now(game: OwnGame, now: dict | None = None) -> dict:
+        return view(game, store.games.get(game.id) if now is None else now)
+
+    def put(game: OwnGame, name: str, body, cond, key: str | None) -> tuple[dict, bool]:
+        request = json.dumps({"put": name, "body": body}, sort_keys=True)
+        done = store.replayed(key and f"{game.id}:{key}", request, "entry")
+        if done is not None:  # a resend after a lost answer: saved the first time
+            return {**shown_now(game), "etag": done["etag"]}, False
+        if not isinstance(body, dict):
+            raise WebError(400, "body", "must be a JSON object: a whole number per category ("
+                           + ", ".join(c.id for c in game.rules.categories) + ")")
+        if "name" in body and (not isinstance(body["name"], str)
+                               or player_name(body["name"]) != name):
+            raise WebError(400, "name", "the name is the one in the path")
+        entry = {**{k: v for k, v in body.items() if k != "name"}, "name": name}
+        scored(scorer.entry, entry, game.rules)  # its numbers, in the CLI's words
+        now = store.games.get(game.id) or {"players": [], "id": secrets.token_hex(8)}
+        require(cond, now, name)
+        players = list(now["players"])
+        at = next((i for i, p in enumerate(players) if p["name"] == name), None)
+        if at is None:
+            if len(players) >= MAX_PLAYERS:
+                raise WebError(409, "players", f"a game holds up to {MAX_PLAYERS} players "
+                                               "(delete one first)",
+                               coded("own_full", most=MAX_PLAYERS))
+            players.append(entry)
+        else:
+            players[at] = entry
+        new = {**now, "players": players}
+        scored(scorer.entries, players, game.rules)  # one name once
+        tag = etag(new, entry)
+        store.save_game(game.id, new, key and (f"{game.id}:{key}", request, {"etag": tag}))
+        return {**shown_now(game, new), "etag": tag}, True
+
+    def delete(game: OwnGame, name: str, cond, key: str | None) -> tuple[dict, bool]:
+        request = json.dumps({"delete": name})
+        if store.replayed(key and f"{game.id}:{key}", request, "entry") is not None:
+            return shown_now(game), False
+        now = store.games.get(game.id) or {"players": []}
+        require(cond, now, name)
+        players = [p for p in now["players"] if p["name"] != name]
+        if len(players) == len(now["players"]):
+            raise WebError(404, "name", f"{shown(name, 40)} has no entry in this game",
+                           coded("no_entry", player=name))
+        new = {**now, "players": players}
+        store.save_game(game.id, new if players else None,
+                        key and (f"{game.id}:{key}", request, {}))
+        return shown_now(game, new), True
+
+    def close(game: OwnGame, key: str | None) -> tuple[dict, dict, bool]:
+        from companion.score.sheet import as_json
+
+        done = store.replayed(key and f"{game.id}:{key}", "close", "close")
+        if done is not None:
+            return done, shown_now(game), False
+        now = store.games.get(game.id)
+        if not now or not now["players"]:
+            raise WebError(409, "game", f"no {game.page['name']['en']} game is open",
+                           coded("no_game"))
+        try:
+            answer = as_json(scorer.score(game.rules, now["players"]))
+        except ScoreError as e:
+            raise WebError(409, e.field or "players", e.message, why_of(e)) from None
+        entry = store.close_game(game.id, {
+            "players": [p["name"] for p in answer["players"]],
+            "scores": {p["name"]: p["total"] for p in answer["players"]},
+            "winners": answer["winners"], "result": answer, "entries": now["players"]},
+            key and (f"{game.id}:{key}", "close"))
+        return entry, shown_now(game), True
+
+    def tagged(answer: dict) -> JSONResponse:
+        tag = answer.get("etag")
+        return JSONResponse(answer, headers={"ETag": tag} if tag else None)
+
+    async def changed(game: OwnGame, fn, *args):
+        answer, made = await web.run(fn, game, *args)
+        if made:
+            web.publish("own", {k: v for k, v in answer.items() if k != "etag"})
+        return tagged(answer)
+
+    async def list_games(request: Request):
+        web.table(request)
+        return JSONResponse({"games": [
+            *({"id": g, "own": False} for g in BUNDLED),
+            *({"id": g.id, "own": True, "name": g.page["name"]} for g in own.values())]})
+
+    async def get_state(request: Request):
+        web.table(request)
+        game = game_of(request)
+        return JSONResponse(await web.run(shown_now, game))
+
+    async def get_player(request: Request):
+        web.table(request)
+        game = game_of(request)
+        name = player_name(request.path_params["name"])
+
+        def read() -> dict:
+            now = store.games.get(game.id) or {"players": []}
+            entry = entry_of(now, name)
+            if entry is None:
+                raise WebError(404, "name", f"{shown(name, 40)} has no entry in this game",
+                               coded("no_entry", player=name))
+            return {**entry, "etag": etag(now, entry)}
+        return tagged(await web.run(read))
+
+    async def put_player(request: Request):
+        web.table(request)
+        game = game_of(request)
+        name = player_name(request.path_params["name"])
+        key = idempotency_key(request, "save", required=False)
+        return await changed(game, put, name, await web.body(request), precondition(request),
+                             key)
+
+    async def delete_player(request: Request):
+        web.table(request)
+        game = game_of(request)
+        name = player_name(request.path_params["name"])
+        key = idempotency_key(request, "delete", required=False)
+        return await changed(game, delete, name, precondition(request), key)
+
+    async def post_close(request: Request):
+        web.table(request)
+        game = game_of(request)
+        key = idempotency_key(request, "close", required=False)
+        await web.body(request)
+        entry, now, made = await web.run(close, game, key)
+        if made:
+            web.publish("own", now)
+            web.publish("history", {"closed": entry})
+        return JSONResponse(entry)
+
+    base = "/t/{token}/api/games/{game}"
+    return [
+        Route("/t/{token}/api/games", list_games),
+        Route(base, get_state),
+        Route(f"{base}/players/{{name:path}}", get_player, methods=["GET"]),
+        Route(f"{base}/players/{{name:path}}", put_player, methods=["PUT"]),
+        Route(f"{base}/players/{{name:path}}", delete_player, methods=["DELETE"]),
+        Route(f"{base}/close", post_close, methods=["POST"]),
+    ]
