@@ -20,7 +20,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from companion import designer_files, inputs
+from companion import designer_files, inputs, paths
 from companion.errors import CompanionError
 
 JPEG_QUALITY = 92
@@ -59,13 +59,8 @@ class Picture:
 
 
 def cache_folder() -> Path:
-    """platformdirs' user cache folder (TABLE_COMPANION_CACHE overrides it, e.g. in tests)."""
-    override = os.environ.get("TABLE_COMPANION_CACHE")
-    if override:
-        return Path(override)
-    import platformdirs
-
-    return Path(platformdirs.user_cache_dir("table-companion")) / "images"
+    """Where pictures ready for a PDF are kept: our cache's images/ (paths.cache)."""
+    return paths.cache("images")
 
 
 def picture(path: Path) -> Picture:

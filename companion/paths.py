@@ -17,6 +17,19 @@ def layout(name: str) -> Path:
     return LAYOUTS / name
 
 
+def cache(part: str) -> Path:
+    """A folder of our cache (pictures ready for a PDF, card lists read from the web):
+    platformdirs' user cache folder, or TABLE_COMPANION_CACHE (e.g. in tests)."""
+    import os
+
+    override = os.environ.get("TABLE_COMPANION_CACHE")
+    if override:
+        return Path(override) / part
+    import platformdirs
+
+    return Path(platformdirs.user_cache_dir("table-companion")) / part
+
+
 def output() -> Path:
     """./output under the current folder: the default for builds and the phone table."""
     return Path.cwd() / "output"

@@ -89,9 +89,18 @@ def read(ref: dict, base: Path, source: str, field: str,
     if tab is not None and not isinstance(tab, str):
         raise CompanionError(f"must be a tab's name, not {shown(tab)}", source=source,
                              field=f"{field}.tab")
-    path = (base / sheet) if not Path(sheet).is_absolute() else Path(sheet)
-    cells = _cells(path, tab)
-    name = f"{path}" + (f", tab {tab}" if tab else "")
+    from companion import web_sheets
+
+    if web_sheets.is_url(sheet):  # a Google Sheet or a CSV on the web (its tab in its address)
+        if tab is not None:
+            raise CompanionError("a sheet on the web names its tab in its address (#gid=N): "
+                                 "no tab here", source=source, field=f"{field}.tab")
+        raw, name = web_sheets.read(sheet, MAX_CSV, source, f"{field}.sheet")
+        cells = _csv_text(raw, name)
+    else:
+        path = (base / sheet) if not Path(sheet).is_absolute() else Path(sheet)
+        cells = _cells(path, tab)
+        name = f"{path}" + (f", tab {tab}" if tab else "")
     if not cells:
         raise CompanionError("is empty: the first row names the fields", source=name)
     header = [_header(h) for h in cells[0]]
@@ -251,9 +260,12 @@ def _too_much_text(shared: bool = True) -> str:
 
 
 def _csv_cells(path: Path, name: str) -> list[list]:
+    return _csv_text(designer_files.read_bytes(path, MAX_CSV, "spreadsheet"), name)
+
+
+def _csv_text(raw: bytes, name: str) -> list[list]:
     """CSV's rows, read with every line end (\\n, \\r\\n and old Macs' \\r), each field
     and the whole measured against the limits as it is read."""
-    raw = designer_files.read_bytes(path, MAX_CSV, "spreadsheet")
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as e:

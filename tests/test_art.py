@@ -123,7 +123,7 @@ def test_a_jpeg_goes_into_the_pdf_byte_for_byte_and_once(tmp_path):
 def test_a_png_is_converted_once_and_kept_in_the_cache(tmp_path):
     pic = quadrants(tmp_path / "q.png", fmt="PNG")
     one_card_pdf(tmp_path / "a.pdf", [art.Spec(pic)])
-    cached = list((tmp_path / "cache").iterdir())
+    cached = list((tmp_path / "cache" / "images").iterdir())
     assert len(cached) == 1 and cached[0].suffix == ".jpg"
     stamp = cached[0].stat().st_mtime_ns
     from companion import images
@@ -157,7 +157,7 @@ def images_in(pdf):
 def test_a_transparent_picture_is_cached_ready_for_the_pdf_and_never_decoded_again(tmp_path, monkeypatch):
     pic = quadrants(tmp_path / "a.png", fmt="PNG", alpha=True)
     one_card_pdf(tmp_path / "a.pdf", [art.Spec(pic)])
-    (cached,) = (tmp_path / "cache").iterdir()
+    (cached,) = (tmp_path / "cache" / "images").iterdir()
     assert cached.suffix == ".flate"
     from companion import images
 
@@ -187,13 +187,13 @@ def test_what_the_alpha_hides_does_not_darken_an_edge(tmp_path):
 def test_a_png_saved_with_alpha_but_opaque_all_over_is_cached_as_a_jpeg(tmp_path):
     Image.new("RGBA", (300, 200), (10, 200, 30, 255)).save(tmp_path / "opaque.png")
     one_card_pdf(tmp_path / "a.pdf", [art.Spec(tmp_path / "opaque.png")])
-    assert [f.suffix for f in (tmp_path / "cache").iterdir()] == [".jpg"]
+    assert [f.suffix for f in (tmp_path / "cache" / "images").iterdir()] == [".jpg"]
 
 
 def test_a_damaged_cache_file_is_one_error_naming_it(tmp_path):
     pic = quadrants(tmp_path / "a.png", fmt="PNG", alpha=True)
     one_card_pdf(tmp_path / "a.pdf", [art.Spec(pic)])
-    (cached,) = (tmp_path / "cache").iterdir()
+    (cached,) = (tmp_path / "cache" / "images").iterdir()
     cached.write_bytes(b"garbage")
     from companion import images
 

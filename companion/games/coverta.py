@@ -111,7 +111,8 @@ def _check_texts(data, engine: Engine, lang: str) -> None:
     """Every [texts] or [titles] key the kinds and components print is in the data: a
     missing one is one line naming it (texts.KEY: missing)."""
     named = json.dumps([msgspec.to_builtins(engine.kinds),
-                        data.table.get("components", {}), data.table.get("backs", {})])
+                        data.table.get("components", {}), data.table.get("backs", {})],
+                       default=str)  # a TOML date or time where a text goes: a text
     for part, key in sorted(set(re.findall(r"\{(texts|titles)\.(\w+)\}", named))):
         data.sub(part).text(key, lang)
 

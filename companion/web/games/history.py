@@ -6,9 +6,9 @@ history.csv has one row per player of each closed game, with these columns, in t
 order (a column is only ever added at the end, so a spreadsheet built on it keeps
 working):
 - id: the game's number in the history; date: when it was closed (UTC, ISO 8601);
-  game: covenia, coverta or lugvanion;
+  game: covenia, coverta, lugvanion, or the id of a designer's game (serve --game);
 - player: her name; score: her score (Covenia's total, Coverta's points, for Lugvanion
-  the number of guilds she won); won: 1 if she is among the winners, else 0 (Lugvanion:
+  the number of guilds she won, a designer's game's total); won: 1 if she is among the winners, else 0 (Lugvanion:
   the Governor);
 - guilds: Lugvanion only, the guilds she won at the close (their ids, e.g.
   "forge jewellery", space-separated, in the table's guild order; empty if none);
