@@ -197,6 +197,41 @@ def _known_keys(entries: list, like: list, source: str, where: str) -> None:
                                      field=f"{where}[{i}].{key}")
 
 
+NO_TRANSLATION: set[str] = set()
+
+
+def ours(source: str) -> bool:
+    """Whether a data file is one we ship (layouts/), not a designer's."""
+    from companion import paths
+
+    return bool(source) and Path(source).parent == paths.LAYOUTS
+
+
+def english_for(lang: str) -> None:
+    """Says once (a build: kit.prepare starts anew) that our own words have no `lang`
+    translation and print in English."""
+    if lang not in NO_TRANSLATION:
+        NO_TRANSLATION.add(lang)
+        print(f"Note: table-companion's own words (the sheets' labels, the print guide, the "
+              f"score pad) have no {shown(lang)} translation: they print in English.",
+              file=sys.stderr)
+
+
+def english_where_missing(value, lang: str):
+    """`value` (our own data) with each {en = ..., fr = ...} text lacking `lang` given its
+    English (and the note said once)."""
+    if isinstance(value, dict):
+        texts = value and all(isinstance(v, str) and re.fullmatch(r"[a-z]{2,3}", k)
+                              for k, v in value.items())
+        if texts and lang not in value and "en" in value:
+            english_for(lang)
+            return {**value, lang: value["en"]}
+        return {k: english_where_missing(v, lang) for k, v in value.items()}
+    if isinstance(value, list):
+        return [english_where_missing(v, lang) for v in value]
+    return value
+
+
 class Fields:
     """A view of one table of a data file that reports missing or mistyped fields by path."""
 
@@ -240,9 +275,14 @@ class Fields:
 
     def text(self, key: str, lang: str) -> str:
         """A printed string given as {en = ..., fr = ...}, typeset for its language (the
-        one place French punctuation spacing is applied)."""
+        one place French punctuation spacing is applied). Our own words (the files we
+        ship) in a language we have no translation for are printed in English, and a note
+        says so once; a designer's own texts must be in the language asked for."""
         value = self.get(key, (str, dict))
         if isinstance(value, dict):
+            if lang not in value and ours(self.source) and isinstance(value.get("en"), str):
+                english_for(lang)
+                value = {lang: value["en"]}
             if lang not in value or not isinstance(value[lang], str):
                 raise self.error(key, f"has no {shown(lang)} text")
             value = value[lang]

@@ -3,13 +3,14 @@ and print guide. A game module supplies components (cards or pages); this module
 draws, writes them atomically and describes them."""
 
 import json
+import re
 from collections import Counter
 from dataclasses import dataclass, replace
 from functools import partial
 from pathlib import Path
 from typing import Callable
 
-from companion import art, faces, paths, presets, stamp
+from companion import art, data as data_mod, faces, paths, presets, stamp
 from companion.atomic import kit_folder
 from companion.data import load_fields, load_toml, read_text
 from companion.errors import CompanionError, shown
@@ -21,7 +22,7 @@ from companion.typography import number, typeset
 from companion.parts import CardFile, Component, Context, PageFile  # noqa: F401 (kit.PageFile...)
 from companion.units import parse_length, to_mm
 
-LANGS = ("en", "fr")
+LANGS = ("en", "fr")  # ours; a game's file may be written in any other (de, it...)
 INKS = ("normal", "saver")
 
 
@@ -51,8 +52,9 @@ def game_module(name: str):
 
 
 def _check(opts: Options, game) -> None:
-    if opts.lang not in LANGS:
-        raise CompanionError(f"unknown language {shown(opts.lang)} (use {', '.join(LANGS)})",
+    if not re.fullmatch(r"[a-z]{2,3}", opts.lang or ""):
+        raise CompanionError(f"{shown(opts.lang)} is not a language code: en, fr, or the "
+                             "code of a language your game file is written in (de, it...)",
                              field="--lang")
     if opts.ink not in INKS:
         raise CompanionError(f"unknown ink {shown(opts.ink)} (use {', '.join(INKS)})",
@@ -84,6 +86,7 @@ def prepare(name: str, opts: Options) -> Kit:
 
     game = games.find(name)
     _check(opts, game)
+    data_mod.NO_TRANSLATION.clear()  # what has no translation is said once a build
     stamp.build_date()  # a bad SOURCE_DATE_EPOCH fails here, before anything is drawn
     page = presets.paper_size(opts.paper)
     card = presets.card_size(opts.card_size)

@@ -69,3 +69,38 @@ def test_an_unknown_name_lists_the_games_and_says_a_path_works(cli, tmp_path):
 def test_init_copies_only_a_bundled_game(cli, tmp_path, mygame):
     r = cli("init", str(mygame), str(tmp_path / "copy"))
     assert r.code == 2 and "companion new NAME" in r.err, r.err
+
+
+def test_a_game_written_in_german_builds_in_german_our_words_in_english(mygame, cli,
+                                                                           tmp_path):
+    """The game's own texts in any language its file is written in (`--lang de`); the
+    sheets' own words and the print guide, which we have in English and French only,
+    print in English, and a note says so once."""
+    text = mygame.read_text(encoding="utf-8")
+    text = text.replace('fr = "Renard" }', 'fr = "Renard", de = "Fuchs" }')
+    text = text.replace('fr = "Volez une carte." }', 'fr = "Volez une carte.", de = "Stiehl eine Karte." }')
+    text = text.replace('fr = "Hibou" }', 'fr = "Hibou", de = "Eule" }')
+    text = text.replace('fr = "Regardez la carte du dessus." }', 'fr = "Regardez la carte du dessus.", de = "Sieh die oberste Karte an." }')
+    text = text.replace('fr = "My Game : un jeu d’Ada." }', 'fr = "My Game : un jeu d’Ada.", de = "My Game: ein Spiel von Ada." }')
+    game = tmp_path / "game" / "mygame.toml"
+    game.parent.mkdir()
+    game.write_text(text, encoding="utf-8")
+    r = cli("build", str(game), "--lang", "de", "--out", str(tmp_path / "kit"))
+    assert r.code == 0, r.err
+    pages = " ".join(page_texts(tmp_path / "kit" / "cards.pdf"))
+    assert "Fuchs" in pages and "Stiehl eine Karte." in pages and "Fox" not in pages
+    assert "print at 100 %" in pages  # the sheet's own caption, in English
+    assert r.err.count('no "de" translation: they print in English') == 1
+    guide = (tmp_path / "kit" / "print-guide.txt").read_text(encoding="utf-8")
+    assert guide.startswith("My Game: print-and-play kit, print guide")
+    assert "My Game: ein Spiel von Ada." in guide
+    # A text of the game's own missing in that language is the designer's to write.
+    game.write_text(text.replace(', de = "Eule"', ""), encoding="utf-8")
+    r = cli("build", str(game), "--lang", "de", "--out", str(tmp_path / "kit2"))
+    assert r.code == 2 and 'cards[1].title: has no "de" text' in r.err, r.err
+
+
+@pytest.mark.parametrize("lang", ["deutsch", "DE", "e1", ""])
+def test_a_language_code_is_two_or_three_small_letters(mygame, cli, tmp_path, lang):
+    r = cli("build", str(mygame), "--lang", lang, "--out", str(tmp_path / "kit"))
+    assert r.code == 2 and "--lang: " in r.err and "is not a language code" in r.err

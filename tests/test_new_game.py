@@ -78,5 +78,19 @@ def test_the_starter_game_exports_for_a_shop_and_for_tabletop_simulator(game, cl
     assert pngs and {Image.open(p).size for p in pngs} == {(825, 1125)}
     r = cli("export", str(game), "tts", "--out", str(tmp_path / "tts"))
     assert r.code == 0, r.err
-    saves = list((tmp_path / "tts").glob("*.json"))
-    assert saves
+    save = json.loads((tmp_path / "tts" / "moth-lanterns.json").read_text())
+    assert [(o["Name"], o["Nickname"], len(o["DeckIDs"])) for o in save["ObjectStates"]] == [
+        ("DeckCustom", "Cards", STARTER_CARDS), ("DeckCustom", "Player aids", 4)]
+    r = cli("export", str(game), "cards-pdf", "--out", str(tmp_path / "cards-pdf"))
+    assert r.code == 0, r.err
+    from pypdf import PdfReader
+
+    page = PdfReader(tmp_path / "cards-pdf" / "cards.pdf").pages[0]
+    mm = 72 / 25.4
+    trim, bleed = page.trimbox, page.bleedbox
+    assert (round(float(trim.width) / mm, 1), round(float(trim.height) / mm, 1)) == (63.5, 88.9)
+    assert float(trim.left) == 9 and float(bleed.width) - float(trim.width) == 18  # 1/8 in
+    r = cli("export", str(game), "preview", "--out", str(tmp_path / "preview"))
+    assert r.code == 0, r.err
+    assert sorted(p.name for p in (tmp_path / "preview").glob("*.png")) == [
+        "aids.png", "cards.png"]

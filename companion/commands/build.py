@@ -18,7 +18,8 @@ Examples:
   companion build all""")
 @click.argument("game")
 @click.option("--paper", default="a4", show_default=True, help="a4 or letter.")
-@click.option("--lang", default="en", show_default=True, help="Printed language: en or fr.")
+@click.option("--lang", default="en", show_default=True,
+              help="Printed language: en, fr, or one your game file is written in (de, it...).")
 @click.option("--card-size", default="poker", show_default=True,
               help="poker, bridge, euro, mini-euro, mini-usa, tarot, square, or WxH like 63x88mm.")
 @click.option("--bleed", default="0mm", show_default=True,

@@ -26,7 +26,8 @@ Examples:
   companion export covenia preview --out docs/preview""")
 @click.argument("game")
 @click.argument("format", metavar="FORMAT")
-@click.option("--lang", default="en", show_default=True, help="Printed language: en or fr.")
+@click.option("--lang", default="en", show_default=True,
+              help="Printed language: en, fr, or one your game file is written in (de, it...).")
 @click.option("--card-size", default="poker", show_default=True,
               help="poker, bridge, euro, mini-euro, mini-usa, tarot, square, or WxH like "
                    "63x88mm; with --shop, one of the shop's sizes.")

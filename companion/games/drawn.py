@@ -45,17 +45,19 @@ def _draws_picture(engine: Engine, kind: str) -> bool:
     return False
 
 
-def with_scorepad(data):
-    """The game's data with the score pad's tables under its own, when it scores."""
+def with_scorepad(data, lang: str = "en"):
+    """The game's data with the score pad's tables under its own, when it scores (our
+    words in English where we have no `lang` translation)."""
     from companion import paths
-    from companion.data import Fields, load_toml
+    from companion.data import Fields, english_where_missing, load_toml
     from companion.score import sheet
 
     if not sheet.has_scoring(data):
         return data
     sheet.rules(data)  # its categories checked, errors naming the game file
     table = dict(data.table)
-    for key, value in load_toml(paths.LAYOUTS / "scorepad.toml").items():
+    pad = english_where_missing(load_toml(paths.LAYOUTS / "scorepad.toml"), lang)
+    for key, value in pad.items():
         own = table.setdefault(key, value)
         if isinstance(own, dict) and own is not value:  # its own first (the pad comes last)
             table[key] = {**own, **{k: v for k, v in value.items() if k not in own}}
@@ -63,7 +65,7 @@ def with_scorepad(data):
 
 
 def kit(ctx, game_id: str):
-    ctx = dataclasses.replace(ctx, data=with_scorepad(ctx.data))
+    ctx = dataclasses.replace(ctx, data=with_scorepad(ctx.data, ctx.lang))
     engine = Engine.of(ctx.data, ctx.lang)
     pics = Pictures(ctx, game_id, art_kinds(ctx.data, engine), bundled=False)
     files: list = []
