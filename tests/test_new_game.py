@@ -55,6 +55,8 @@ def test_a_row_added_to_the_card_list_appears_on_its_card(game, cli, tmp_path):
 @pytest.mark.parametrize("old,new,words", [
     ("creature,Sea Star", "monster,Sea Star", 'cards.csv, row 3: column A (kind): "monster" is no kind'),
     ("1,4,wave", "1,4,kraken", 'cards.csv, row 4: column F (icon): unknown symbol "kraken"'),
+    ("kind,title,", "kind,name,", "cards.csv, row 2: no column title: kinds.creature prints "
+                                  "{title} (the columns: kind, name, text, points, icon)"),
 ])
 def test_a_wrong_row_is_one_line_naming_its_row_and_column(game, cli, tmp_path, old, new,
                                                            words):

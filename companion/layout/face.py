@@ -15,6 +15,7 @@ from companion import fonts
 from companion.draw import card as grounds, icons, symbols
 from companion.errors import CompanionError
 from companion.layout import bind, elements, kinds as kinds_mod, schema
+from companion.row import Row
 from companion.sheets import Face
 
 
@@ -110,6 +111,12 @@ def _draw(engine: Engine, kind: str, scope: dict, pic, label: str, origins: dict
             elements.draw_all(d, k.elements, scope)
     except bind.BindError as e:
         entry = _entry_of(e.field, origins)
+        row = origins.get("")
+        if entry is None and e.field and "." not in e.field and row is not None \
+                and isinstance(row.table, Row):  # a column the card list lacks
+            columns = ", ".join(k for k in row.table if k != "qty")
+            raise CompanionError(f"no column {e.field}: kinds.{kind} prints {{{e.field}}} "
+                                 f"(the columns: {columns})", source=row.source) from None
         if entry is not None:  # a value written wrong, or not at all: named where it goes
             where, key = entry
             said = str(e) if key.split(".")[0] in where.table else \
