@@ -4,21 +4,31 @@ target is at least 44 px, the dark mode follows the phone's setting, and the tea
 and clan values read at 4.5:1 or more. Screenshots of every screen, light and dark, in
 output/screenshots/fit/."""
 
+import contextlib
+import io
+
 import httpx
 import pytest
 from playwright.sync_api import expect
 
+from companion.cli import main
+
 from tests.test_serve_phone_page import SHOTS, browser, lan_link  # noqa: F401
 from tests.web import Server
 
-SCREENS = ("Lugvanion", "Covenia", "Coverta", "Vengeance", "History")
+# "tidepool": a designer's own game (companion new's starter), served with --game.
+SCREENS = ("Lugvanion", "Covenia", "Coverta", "Vengeance", "tidepool", "History")
 SIZES = {"320": (320, 720), "390": (390, 844), "landscape": (844, 390)}
 
 
 @pytest.fixture(scope="module")
 def table(tmp_path_factory):
-    s = Server(tmp_path_factory.mktemp("fit") / "t.sqlite3", "--name", "table.lan",
-               "--players", "red=Alexandrine-Léonore,blue=Bo,yellow=Cy,green=Dominique").start()
+    folder = tmp_path_factory.mktemp("fit")
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.suppress(SystemExit):
+        main(["new", "tidepool", str(folder / "tidepool")])
+    s = Server(folder / "t.sqlite3", "--name", "table.lan",
+               "--players", "red=Alexandrine-Léonore,blue=Bo,yellow=Cy,green=Dominique",
+               "--game", str(folder / "tidepool" / "tidepool.toml")).start()
     s.draw("forge", {"red": 3, "blue": 2, "yellow": 2, "green": 1})
     for i, name in enumerate(("Alexandrine-Léonore", "Bo", "Cy", "Dominique")):
         v = [2 * i + 1, 2 * i + 2]
@@ -28,6 +38,9 @@ def table(tmp_path_factory):
     httpx.post(s.api("coverta/rounds"), json={"hands": {
         "Alexandrine-Léonore": 0, "Bo": 3, "Cy": 5, "Dominique": 1}},
         headers={"Idempotency-Key": "fit"}).raise_for_status()
+    for i, name in enumerate(("Alexandrine-Léonore", "Bo", "Cy", "Dominique")):
+        httpx.put(s.api(f"games/tidepool/players/{name}"),
+                  json={"creatures": 10 + i, "pairs": i}).raise_for_status()
     yield s
     s.stop()
 
@@ -47,6 +60,10 @@ def open_screen(browser, table, screen, size, scheme="light", locale="en-GB",  #
         page.locator("#table-players button").first.click()
         expect(page.locator("#covenia-entry")).to_be_visible()
         expect(page.locator("#covenia-winner")).to_be_visible()
+    if screen == "tidepool":
+        page.locator("#own-tidepool-seat-0").click()
+        expect(page.locator("#own-tidepool-entry")).to_be_visible()
+        expect(page.locator("#own-tidepool-winner")).to_be_visible()
     if screen == "Lugvanion":
         page.locator("#vote-academy").click()
         expect(page.locator("#vote")).to_be_visible()
