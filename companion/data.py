@@ -146,8 +146,10 @@ def load_toml(path: Path | str, template: dict | None = None,
     return _with_sheets(table, template or {}, base, name, "")
 
 
-def load_fields(path: Path | str, template: dict | None = None) -> "Fields":
-    return Fields(load_toml(path, template), str(path) if str(path) != "-" else "<stdin>")
+def load_fields(path: Path | str, template: dict | None = None,
+                english: bool = False) -> "Fields":
+    return Fields(load_toml(path, template), str(path) if str(path) != "-" else "<stdin>",
+                  english=english)
 
 
 def _with_sheets(table: dict, template: dict, base: Path, source: str, at: str) -> dict:
@@ -200,13 +202,6 @@ def _known_keys(entries: list, like: list, source: str, where: str) -> None:
 NO_TRANSLATION: set[str] = set()
 
 
-def ours(source: str) -> bool:
-    """Whether a data file is one we ship (layouts/), not a designer's."""
-    from companion import paths
-
-    return bool(source) and Path(source).parent == paths.LAYOUTS
-
-
 def english_for(lang: str) -> None:
     """Says once (a build: kit.prepare starts anew) that our own words have no `lang`
     translation and print in English."""
@@ -235,10 +230,12 @@ def english_where_missing(value, lang: str):
 class Fields:
     """A view of one table of a data file that reports missing or mistyped fields by path."""
 
-    def __init__(self, table: Any, source: str, path: str = ""):
+    def __init__(self, table: Any, source: str, path: str = "", english: bool = False):
+        """`english`: our own words (the files of layouts/ that are no game): a text
+        missing in the language asked for prints in English (`text`)."""
         if not isinstance(table, dict):
             raise CompanionError("must be a table", source=source, field=path or None)
-        self.table, self.source, self.path = table, source, path
+        self.table, self.source, self.path, self.english = table, source, path, english
         if isinstance(table, Row):  # a spreadsheet row: errors name its file, row, column
             self.source = table.where
 
@@ -262,25 +259,25 @@ class Fields:
         return value
 
     def sub(self, key: str) -> "Fields":
-        return Fields(self.get(key, dict), self.source, self._name(key))
+        return Fields(self.get(key, dict), self.source, self._name(key), self.english)
 
     def items(self, key: str) -> list["Fields"]:
-        return [Fields(t, self.source, f"{self._name(key)}[{i}]")
+        return [Fields(t, self.source, f"{self._name(key)}[{i}]", self.english)
                 for i, t in enumerate(self.get(key, list))]
 
     def text_list(self, key: str, lang: str) -> list[str]:
         """A list of printed strings, each {en = ..., fr = ...}."""
-        return [Fields({"line": v}, self.source, f"{self._name(key)}[{i}]").text("line", lang)
-                for i, v in enumerate(self.get(key, list))]
+        return [Fields({"line": v}, self.source, f"{self._name(key)}[{i}]", self.english)
+                .text("line", lang) for i, v in enumerate(self.get(key, list))]
 
     def text(self, key: str, lang: str) -> str:
         """A printed string given as {en = ..., fr = ...}, typeset for its language (the
-        one place French punctuation spacing is applied). Our own words (the files we
-        ship) in a language we have no translation for are printed in English, and a note
-        says so once; a designer's own texts must be in the language asked for."""
+        one place French punctuation spacing is applied). Our own words in a language we
+        have no translation for are printed in English, and a note says so once; a game's
+        texts (ours or a designer's) must be in the language asked for."""
         value = self.get(key, (str, dict))
         if isinstance(value, dict):
-            if lang not in value and ours(self.source) and isinstance(value.get("en"), str):
+            if lang not in value and self.english and isinstance(value.get("en"), str):
                 english_for(lang)
                 value = {lang: value["en"]}
             if lang not in value or not isinstance(value[lang], str):

@@ -56,6 +56,10 @@ def _check(opts: Options, game) -> None:
         raise CompanionError(f"{shown(opts.lang)} is not a language code: en, fr, or the "
                              "code of a language your game file is written in (de, it...)",
                              field="--lang")
+    if game.bundled and opts.lang not in LANGS:
+        raise CompanionError(f"{game.id} is written in {' and '.join(LANGS)}, not "
+                             f"{shown(opts.lang)} (a game file of your own may be in any "
+                             "language)", field="--lang")
     if opts.ink not in INKS:
         raise CompanionError(f"unknown ink {shown(opts.ink)} (use {', '.join(INKS)})",
                              field="--ink")
@@ -96,7 +100,7 @@ def prepare(name: str, opts: Options) -> Kit:
     bundled = games.bundled().get(game.id)
     template = load_toml(bundled) if bundled is not None and data_path != bundled else None
     data = load_fields(data_path, template=template)
-    words = load_fields(paths.layout("strings.toml"))
+    words = load_fields(paths.layout("strings.toml"), english=True)  # our words
     ctx = Context(data, opts.lang, page, card, opts.card_size, words,
                   Path.cwd() if str(data_path) == "-" else Path(data_path).parent)
 

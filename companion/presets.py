@@ -31,7 +31,7 @@ class SheetSettings:
 def table() -> Fields:
     """layouts/presets.toml, read once."""
     path = paths.LAYOUTS / "presets.toml"
-    return Fields(load_toml(path), str(path))
+    return Fields(load_toml(path), str(path), english=True)  # our words
 
 
 def _lookup(kind: str, name: str) -> tuple[float, float] | None:

@@ -39,7 +39,7 @@ class Shop:
 @cache
 def table() -> Fields:
     path = paths.LAYOUTS / "shops.toml"
-    return Fields(load_toml(path), str(path))
+    return Fields(load_toml(path), str(path), english=True)  # our words
 
 
 def names() -> list[str]:

@@ -26,7 +26,8 @@ def has_scoring(data: Fields) -> bool:
 
 def words() -> Fields:
     path = paths.LAYOUTS / "scorepad.toml"
-    return Fields(load_toml(path, only=frozenset({"scorepad"})), str(path)).sub("scorepad")
+    return Fields(load_toml(path, only=frozenset({"scorepad"})), str(path),
+                  english=True).sub("scorepad")
 
 
 def names(data: Fields, lang: str) -> dict[str, str]:
