@@ -4,6 +4,12 @@ the card list drives the cards; a wrong row is one line naming its file, row and
 every export takes the game's file."""
 
 import json
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
 
 import pytest
 from PIL import Image
@@ -96,3 +102,49 @@ def test_the_starter_game_exports_for_a_shop_and_for_tabletop_simulator(game, cl
     assert r.code == 0, r.err
     assert sorted(p.name for p in (tmp_path / "preview").glob("*.png")) == [
         "aids.png", "cards.png"]
+
+
+def test_a_game_file_takes_draft_strict_and_changed_since(game, cli, tmp_path):
+    assert cli("build", str(game), "--strict", "--out", str(tmp_path / "one")).code == 0
+    cards = game.parent / "cards.csv"
+    cards.write_text(cards.read_text(encoding="utf-8")
+                     + "creature,Sea Otter,Floats.,1,5,wave,art/otter.png\n", encoding="utf-8")
+    r = cli("build", str(game), "--out", str(tmp_path / "two"))
+    assert r.code == 2 and "art/otter.png: cards/sea-otter: no such picture" in r.err
+    r = cli("build", str(game), "--draft", "--changed-since",
+            str(tmp_path / "one" / "manifest.json"), "--out", str(tmp_path / "three"))
+    assert r.code == 0, r.err
+    assert "printed as placeholders: " in r.err and "1 of 20 cards changed" in r.out
+    assert "Sea Otter" in " ".join(page_texts(tmp_path / "three" / "cards.pdf"))
+
+
+def test_a_game_file_is_watched_with_its_card_list(game, tmp_path):
+    """A save of the card list beside the game file rebuilds (waits on the build's own
+    lines, with room for a loaded machine)."""
+    out = tmp_path / "kit"
+    lines: list[str] = []
+    p = subprocess.Popen([sys.executable, "-m", "companion", "build", str(game), "--out",
+                          str(out), "--watch"], stdout=subprocess.PIPE,
+                         stderr=subprocess.STDOUT, text=True,
+                         env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    threading.Thread(target=lambda: [lines.append(x) for x in p.stdout], daemon=True).start()
+
+    def wait_for(text: str, after: int = 0) -> int:
+        deadline = time.monotonic() + 300
+        while time.monotonic() < deadline and p.poll() is None:
+            for i, line in enumerate(lines[after:], after):
+                if text in line:
+                    return i + 1
+            time.sleep(0.05)
+        raise AssertionError(f"no {text!r} in {lines}")
+
+    try:
+        n = wait_for("watching")
+        cards = game.parent / "cards.csv"
+        cards.write_text(cards.read_text(encoding="utf-8").replace("Hermit Crab", "Coconut Crab"),
+                         encoding="utf-8")
+        wait_for("watching", wait_for("rebuilding", n))
+        assert "Coconut Crab" in " ".join(page_texts(out / "cards.pdf"))
+    finally:
+        p.send_signal(signal.SIGINT)
+        assert p.wait(60) == 0
