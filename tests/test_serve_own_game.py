@@ -61,6 +61,8 @@ def test_the_table_lists_its_games_with_the_designers_by_title(tmp_path, game_fi
                                         "tidepool"]
     assert games[-1] == {"id": "tidepool", "own": True,
                          "name": {"en": "tidepool", "fr": "tidepool"}}
+    assert games[0] == {"id": "lugvanion", "own": False,
+                        "name": {"en": "Lugvanion", "fr": "Lugvanion"}}
 
 
 @settings(max_examples=25, deadline=None)

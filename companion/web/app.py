@@ -33,7 +33,7 @@ from companion.errors import shown
 from companion.web.assets import Asset, Assets
 from companion.web.errors import WebError, unwritable
 from companion.web.games import Web, routes as game_routes
-from companion.web.look import Look
+from companion.web.look import GAMES, Look
 from companion.web.store import Store
 from scorers import lugvanion as vote
 from scorers.errors import ScoreError
@@ -319,7 +319,8 @@ def create_app(store: Store, look: Look, allowed_hosts: list[str],
         Route("/t/{token}/api/draw", draw, methods=["POST"]),
         Route("/t/{token}/api/undo", undo, methods=["POST"]),
         Route("/t/{token}/api/events", events),
-        *game_routes(Web(store, run, hub.publish, table, _json_body, look.own)),
+        *game_routes(Web(store, run, hub.publish, table, _json_body, look.own,
+                         {g: look.texts[f"g_{g}"] for g in GAMES})),
         Route("/static/{name}", static),
         Route("/favicon.ico", favicon),
     ]

@@ -27,6 +27,7 @@ class Web:
     table: Callable[[Request], None]
     body: Callable[[Request], Awaitable]
     own: dict = field(default_factory=dict)  # a designer's games served (own.OwnGame by id)
+    titles: dict = field(default_factory=dict)  # our games' names on the page, by id
 
 
 def player_name(raw, field: str = "name") -> str:

@@ -150,7 +150,7 @@ def routes(web: Web) -> list:
     async def list_games(request: Request):
         web.table(request)
         return JSONResponse({"games": [
-            *({"id": g, "own": False} for g in BUNDLED),
+            *({"id": g, "own": False, "name": web.titles.get(g)} for g in BUNDLED),
             *({"id": g.id, "own": True, "name": g.page["name"]} for g in own.values())]})
 
     async def get_state(request: Request):
