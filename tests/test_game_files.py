@@ -89,7 +89,7 @@ def test_a_game_written_in_german_builds_in_german_our_words_in_english(mygame, 
     assert r.code == 0, r.err
     pages = " ".join(page_texts(tmp_path / "kit" / "cards.pdf"))
     assert "Fuchs" in pages and "Stiehl eine Karte." in pages and "Fox" not in pages
-    assert "print at 100 %" in pages  # the sheet's own caption, in English
+    assert "print at 100%" in pages  # the sheet's own caption, in English
     assert r.err.count('no "de" translation: they print in English') == 1
     guide = (tmp_path / "kit" / "print-guide.txt").read_text(encoding="utf-8")
     assert guide.startswith("My Game: print-and-play kit, print guide")

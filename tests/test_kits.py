@@ -147,4 +147,4 @@ def test_print_guide_names_each_file_how_to_print_it_and_what_it_yields(kits, ga
         assert f"{f['path']} ({pages})" in guide
         for c in f["components"]:
             assert f"{c['count']} × " in guide
-    assert "flip on the long edge" in guide and "100 %" in guide
+    assert "flip on the long edge" in guide and "100%" in guide

@@ -1,0 +1,98 @@
+"""The printed words a reader found misleading or wrong (issue 23), each read back from the
+built PDFs in English and French: what the rulebooks and RULINGS.md say, in our words."""
+
+import re
+
+import pytest
+
+from companion.kit import Options, build
+from companion.typography import typeset
+from tests.pdfs import page_texts
+
+GAMES = ("covenia", "coverta", "lugvanion", "vengeance")
+
+
+@pytest.fixture(scope="module")
+def kits(tmp_path_factory):
+    """Every game's kit in both languages, built once: {(game, lang): {file: text}}."""
+    out = {}
+    for game in GAMES:
+        for lang in ("en", "fr"):
+            folder = tmp_path_factory.mktemp(f"{game}-{lang}")
+            build(game, Options(lang=lang, out=folder / "kit"))
+            out[game, lang] = {pdf.name: " ".join(page_texts(pdf))
+                               for pdf in (folder / "kit").glob("*.pdf")}
+    return out
+
+
+def flat(text: str) -> str:
+    """One space for every run of spaces and line ends (a text wraps where the card says)."""
+    return re.sub(r"[ \n\t]+", " ", text)
+
+
+def printed(kits, game, lang, file="cards.pdf") -> str:
+    return flat(kits[game, lang][file])
+
+
+@pytest.mark.parametrize("game, file, lang, present, absent", [
+    # Covenia: every clan counts the area; yellow and green also the hand.
+    ("covenia", "cards.pdf", "en", "Each clan counts the cards in your area; yellow and green "
+                                   "also use your hand.", "look at your hand"),
+    ("covenia", "cards.pdf", "fr", "Chaque clan compte les cartes de votre zone ; jaune et vert "
+                                   "tiennent aussi compte de votre main.", "regardent"),
+    # Blue takes any *other* Temple card; yellow, from the hand of a rival holding two or more.
+    ("covenia", "cards.pdf", "en", "Take another Temple card into your hand", "Take a Temple card"),
+    ("covenia", "cards.pdf", "fr", "Prenez en main une autre carte du Temple", "une carte du Temple "),
+    ("covenia", "cards.pdf", "en", "Take a rival’s lowest or highest card in hand (she holds 2+)",
+     None),
+    ("covenia", "cards.pdf", "fr", "Prenez à une adverse (2+ en main) sa plus petite ou plus "
+                                   "grande carte", "avec une adverse"),
+    # The score book: the red tie rule and yellow's empty hand.
+    ("covenia", "scorebook.pdf", "en", "most (ties too): 7 × cards", None),
+    ("covenia", "scorebook.pdf", "en", "cards × lowest card in hand (empty hand: 0)", None),
+    ("covenia", "scorebook.pdf", "fr", "le plus (ex aequo aussi) : 7 × cartes", None),
+    ("covenia", "scorebook.pdf", "fr", "cartes × plus petite carte en main (main vide : 0)",
+     "regardent"),
+    # Coverta: whose penalty, which mistakes, which end.
+    ("coverta", "cards.pdf", "en", "they take the last card back instead, with the penalties "
+                                   "for their mistake (token, skip a turn, draw)", "pay for it"),
+    ("coverta", "cards.pdf", "fr", "c’est lui qui reprend la dernière carte, avec les pénalités "
+                                   "de sa faute (jeton, tour passé, pioche)", "paie sa faute"),
+    ("coverta", "cards.pdf", "en", "A mistake you find in your own row", "found when rules are"),
+    ("coverta", "cards.pdf", "fr", "Une faute que vous trouvez dans votre propre rangée",
+     "vue à la révélation"),
+    ("coverta", "cards.pdf", "en", "All rule cards revealed and a full round", "All out"),
+    ("coverta", "cards.pdf", "fr", "dans une tranche (1-5 ou 6-10) différente de celle de la "
+                                   "dernière carte posée", "l’autre tranche"),
+    ("coverta", "scoresheet.pdf", "en", "−1 if you emptied your hand; −1 for the first to play "
+                                        "correctly in another’s place", "-1"),
+    ("coverta", "scoresheet.pdf", "fr", "−1 si vous avez vidé votre main", "-1"),
+    # Lugvanion: who takes what back; the teams' names agree in French.
+    ("lugvanion", "cards.pdf", "en", "Won by another: the former holder takes hers back, the new "
+                                     "winner lays one.", "swaps it"),
+    ("lugvanion", "cards.pdf", "fr", "l’ancien reprend le sien en main", None),
+    ("lugvanion", "cards.pdf", "en", "pays you 2 gold to get it back into their hand", None),
+    ("lugvanion", "cards.pdf", "fr", "vous paie 2 or pour le reprendre en main", None),
+    ("lugvanion", "cards.pdf", "en", "each partisan of yours on the Jewellery guild",
+     "in the Jewellery"),
+    ("lugvanion", "cards.pdf", "fr", "Équipe bleue", "Équipe Bleu"),
+    ("lugvanion", "cards.pdf", "fr", "Équipe verte", "Équipe Vert"),
+    # Vengeance: English as a reader speaks it; no placeholder inside a title.
+    ("vengeance", "cards.pdf", "en", "let’s find some prey", "let us find a prey"),
+    ("vengeance", "cards.pdf", "en", "in the river’s waters", "river's"),
+    ("vengeance", "cards.pdf", "en", "my enemies’ bones", "enemies'"),
+    ("vengeance", "cards.pdf", "en", "SPELLS OF THE WITCH TO COME", "NAME TO COME"),
+    ("vengeance", "cards.pdf", "fr", "SORTILÈGES DE LA SORCIÈRE À VENIR", "NOM À VENIR"),
+])
+def test_the_printed_words_say_what_the_rules_say(kits, game, file, lang, present, absent):
+    text = printed(kits, game, lang, file)
+    present = typeset(present, lang)  # French: narrow no-break spaces before ; : ! ?
+    assert present in text, present
+    if absent:
+        assert absent not in text, absent
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_sheet_says_100_percent_as_each_language_writes_it(kits, game):
+    assert "print at 100%," in printed(kits, game, "en")
+    assert "imprimez à 100\u202f%," in kits[game, "fr"]["cards.pdf"]  # a narrow no-break space
