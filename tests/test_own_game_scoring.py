@@ -37,7 +37,7 @@ def test_the_kit_prints_a_score_pad_of_the_games_categories(game, cli, tmp_path)
         assert words in first, words
     assert first.count("Creatures") == 3  # three games a page
     guide = (tmp_path / "kit" / "print-guide.txt").read_text()
-    assert "scorepad.pdf (2 pages)" in guide and "You get: 6 × Score pad." in guide
+    assert "scorepad.pdf (2 pages)" in guide and "You get: 6 × Score-pad games." in guide
     assert guide.index("cards.pdf") < guide.index("scorepad.pdf")  # the pad last
 
 

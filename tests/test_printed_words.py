@@ -22,6 +22,7 @@ def kits(tmp_path_factory):
             build(game, Options(lang=lang, out=folder / "kit"))
             out[game, lang] = {pdf.name: " ".join(page_texts(pdf))
                                for pdf in (folder / "kit").glob("*.pdf")}
+            out[game, lang]["guide"] = (folder / "kit" / "print-guide.txt").read_text()
     return out
 
 
@@ -96,3 +97,13 @@ def test_the_printed_words_say_what_the_rules_say(kits, game, file, lang, presen
 def test_every_sheet_says_100_percent_as_each_language_writes_it(kits, game):
     assert "print at 100%," in printed(kits, game, "en")
     assert "imprimez à 100\u202f%," in kits[game, "fr"]["cards.pdf"]  # a narrow no-break space
+
+
+@pytest.mark.parametrize("game, lang, line", [
+    ("lugvanion", "en", "You get: 44 × Partisans, 40 × Gold coins."),
+    ("lugvanion", "fr", "Vous obtenez : 44 × Partisans, 40 × Pièces d’or."),
+    ("covenia", "en", "You get: 6 × Score-book games."),  # one book of 2 pages, 3 games a page
+    ("covenia", "fr", "Vous obtenez : 6 × Parties du carnet de score."),
+])
+def test_the_print_guide_counts_each_piece_by_its_own_name(kits, game, lang, line):
+    assert typeset(line, lang) in kits[game, lang]["guide"]
