@@ -615,7 +615,7 @@ def test_the_art_box_sizes_are_the_layouts_at_poker_size():
     back = rows["vengeance", "back"]
     assert back.whole and back.px == (750, 1050) and back.bleed_px == (825, 1125)
     token = rows["lugvanion", "partisan"]
-    assert token.mm == (18.0, 18.0) and token.px == (213, 213)
+    assert token.mm == (12.0, 12.0) and token.px == (142, 142)
 
 
 def test_an_export_shows_the_same_pictures(tmp_path, cli):

@@ -107,3 +107,16 @@ def test_every_sheet_says_100_percent_as_each_language_writes_it(kits, game):
 ])
 def test_the_print_guide_counts_each_piece_by_its_own_name(kits, game, lang, line):
     assert typeset(line, lang) in kits[game, lang]["guide"]
+
+
+def test_a_partisan_token_fits_a_guild_cards_space():
+    """The guild card's eight spaces hold the partisan tokens the kit prints."""
+    from companion import paths
+    from companion.data import load_toml
+    from companion.units import parse_length, parse_size
+
+    data = load_toml(paths.layout("lugvanion.toml"))
+    token_w, token_h = parse_size(data["tokens"]["size"])
+    spaces = {e["id"]: e for e in data["kinds"]["guild"]["elements"] if "id" in e}
+    for row in ("spaces", "spaces-2"):
+        assert 2 * parse_length(spaces[row]["r"]) >= max(token_w, token_h)
