@@ -78,6 +78,19 @@ def printed(kits, game, lang, file="cards.pdf") -> str:
      "in the Jewellery"),
     ("lugvanion", "cards.pdf", "fr", "Équipe bleue", "Équipe Bleu"),
     ("lugvanion", "cards.pdf", "fr", "Équipe verte", "Équipe Vert"),
+    ("lugvanion", "cards.pdf", "fr", "tirez-en un de plus, un par un,", "un de plus à la fois"),
+    # The set-up, on the aid where a player needs it.
+    ("lugvanion", "cards.pdf", "en", "Set-up: each player gets a team’s 8 characters, its 11 "
+                                     "partisans, 7 gold, and 1 objective and 1 bounty in hand.",
+     None),
+    ("lugvanion", "cards.pdf", "fr", "Mise en place : à chacun les 8 personnages d’une équipe, "
+                                     "ses 11 partisans, 7 or, 1 objectif et 1 mise à prix en "
+                                     "main.", None),
+    ("vengeance", "cards.pdf", "en", "Set-up: the demon on Gate I; in each witch’s hand 1 herb, "
+                                     "1 mineral, 1 potion, 1 artifact, 1 incantation.", None),
+    ("vengeance", "cards.pdf", "fr", "Mise en place : le démon sur la Porte I ; en main, chaque "
+                                     "sorcière a 1 herbe, 1 minéral, 1 potion, 1 artéfact, 1 "
+                                     "incantation.", None),
     # Vengeance: English as a reader speaks it; no placeholder inside a title.
     ("vengeance", "cards.pdf", "en", "let’s find some prey", "let us find a prey"),
     ("vengeance", "cards.pdf", "en", "in the river’s waters", "river's"),
