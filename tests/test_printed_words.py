@@ -74,8 +74,8 @@ def printed(kits, game, lang, file="cards.pdf") -> str:
     ("lugvanion", "cards.pdf", "fr", "l’ancien reprend le sien en main", None),
     ("lugvanion", "cards.pdf", "en", "pays you 2 gold to get it back into their hand", None),
     ("lugvanion", "cards.pdf", "fr", "vous paie 2 or pour le reprendre en main", None),
-    ("lugvanion", "cards.pdf", "en", "each partisan of yours on the Jewellery guild",
-     "in the Jewellery"),
+    ("lugvanion", "cards.pdf", "en", "each partisan of yours in the Jewellery guild.",
+     "in the Jewellery."),
     ("lugvanion", "cards.pdf", "fr", "Équipe bleue", "Équipe Bleu"),
     ("lugvanion", "cards.pdf", "fr", "Équipe verte", "Équipe Vert"),
     ("lugvanion", "cards.pdf", "fr", "tirez-en un de plus, un par un,", "un de plus à la fois"),
@@ -83,7 +83,7 @@ def printed(kits, game, lang, file="cards.pdf") -> str:
     ("lugvanion", "cards.pdf", "en", "Set-up: each player gets a team’s 8 characters, its 11 "
                                      "partisans, 7 gold, and 1 objective and 1 bounty in hand.",
      None),
-    ("lugvanion", "cards.pdf", "fr", "Mise en place : à chacun les 8 personnages d’une équipe, "
+    ("lugvanion", "cards.pdf", "fr", "Mise en place : à chacun 8 personnages d’une équipe, "
                                      "ses 11 partisans, 7 or, 1 objectif et 1 mise à prix en "
                                      "main.", None),
     ("vengeance", "cards.pdf", "en", "Set-up: the demon on Gate I; in each witch’s hand 1 herb, "
