@@ -91,6 +91,16 @@ def printed(kits, game, lang, file="cards.pdf") -> str:
     ("vengeance", "cards.pdf", "fr", "Mise en place : le démon sur la Porte I ; en main, chaque "
                                      "sorcière a 1 herbe, 1 minéral, 1 potion, 1 artéfact, 1 "
                                      "incantation.", None),
+    # Each Vengeance & Gate card: a Gate's passive ability and its arrival effect (still to
+    # come in the rulebook: placeholders, listed in the print guide).
+    ("vengeance", "cards.pdf", "en", "A Gate: its passive ability TO COME Passive ability: to "
+                                     "come", None),
+    ("vengeance", "cards.pdf", "en", "A Gate: when the demon arrives TO COME Arrival effect: "
+                                     "to come", None),
+    ("vengeance", "cards.pdf", "fr", "Une Porte : sa capacité passive À VENIR Capacité "
+                                     "passive : à venir", None),
+    ("vengeance", "cards.pdf", "fr", "Une Porte : à l’arrivée du démon À VENIR Effet d’arrivée "
+                                     ": à venir", None),
     # Vengeance: English as a reader speaks it; no placeholder inside a title.
     ("vengeance", "cards.pdf", "en", "let’s find some prey", "let us find a prey"),
     ("vengeance", "cards.pdf", "en", "in the river’s waters", "river's"),
@@ -133,3 +143,10 @@ def test_a_partisan_token_fits_a_guild_cards_space():
     spaces = {e["id"]: e for e in data["kinds"]["guild"]["elements"] if "id" in e}
     for row in ("spaces", "spaces-2"):
         assert 2 * parse_length(spaces[row]["r"]) >= max(token_w, token_h)
+
+
+def test_the_print_guide_lists_each_gates_fields_still_to_come(kits):
+    guide = kits["vengeance", "en"]["guide"]
+    for n in range(1, 9):
+        assert f"{n}: Passive ability: to come" in guide
+        assert f"{n}: Arrival effect: to come" in guide

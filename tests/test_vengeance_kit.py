@@ -58,7 +58,7 @@ def placeholder_count():
         n += sum(isinstance(v, dict) and "placeholder" in v for v in w.values())
     n += 6 * DATA["spells"]["count_per_witch"]  # every spell text is to come
     n += DATA["demons"]["count"] * (1 + len(DATA["types"]))  # a name and one action per type
-    n += DATA["gates"]["count"] * 3
+    n += DATA["gates"]["count"] * 5  # kind, requires, next, a Gate's passive and arrival
     n += DATA["solo"]["count"]
     return n
 
