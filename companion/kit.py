@@ -313,5 +313,10 @@ def print_guide(manifest: dict, files: list, grids: dict, ctx: Context, opts: Op
         for (title, p), n in Counter(todo).items():
             lines.append(typeset(f"  - {title}: {p}", ctx.lang) + (f" (× {n})" if n > 1 else ""))
         lines.append("")
+    notes = ctx.data.sub("guide") if isinstance(ctx.data.table.get("guide"), dict) else None
+    if notes is not None and "notes" in notes.table:  # the game's own: [guide] notes
+        lines.append(t("notes_head"))
+        lines += [f"  - {note}" for note in notes.text_list("notes", ctx.lang)]
+        lines.append("")
     lines += [t("credits_head"), ctx.data.sub("game").text("credits", ctx.lang), ""]
     return "\n".join(lines)

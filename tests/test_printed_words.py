@@ -150,3 +150,21 @@ def test_the_print_guide_lists_each_gates_fields_still_to_come(kits):
     for n in range(1, 9):
         assert f"{n}: Passive ability: to come" in guide
         assert f"{n}: Arrival effect: to come" in guide
+
+
+@pytest.mark.parametrize("game, en, fr", [
+    ("covenia", "a tie for the most red cards gives each tied player 7 per card",
+     "chaque ex aequo marque 7 par carte"),
+    ("coverta", "7 cards in hand at 2-3 players, 6 at 4, 5 at 5", "7 cartes en main à 2-3 joueurs"),
+    ("lugvanion", "the votes need an opaque bag", "les votes demandent un sac opaque"),
+    ("vengeance", "a turn’s tie goes to potion, then mineral, then herb",
+     "une égalité de tour va à la potion"),
+])
+def test_every_print_guide_ends_with_play_notes(kits, game, en, fr):
+    """What to deal and cut, and what was decided where the rulebook is silent: from the
+    game's [guide] notes, in both languages."""
+    for lang, words, head in (("en", en, "Play notes:"), ("fr", fr, "Notes de jeu\u202f:")):
+        guide = kits[game, lang]["guide"]
+        notes = guide[guide.index(head):]
+        assert words in notes and notes.index(words) < notes.index(
+            "Credits:" if lang == "en" else "Crédits\u202f:")
