@@ -170,8 +170,8 @@ def _build(name: str, opts: Options, progress, warn) -> dict:
             if isinstance(f, CardFile):
                 flip = f.flip or opts.flip
                 c = open_canvas(stage / f.path, page, f"{game_name}: {f.path}", author, flip)
-                cards = [card for comp in f.components
-                         for card in _measured(measured, _stamped(kit, comp, f.stock))]
+                cards = [card for comp in f.components for card in _measured(
+                    measured, _unfolded(_stamped(kit, comp, f.stock), flip))]
                 label_game = f"{game_name} {version}" if version else game_name
                 words_ = SheetText(label_game, sheet.text("caption", opts.lang),
                                    sheet.text("label", opts.lang), sheet.text("back", opts.lang))
@@ -267,6 +267,16 @@ def _stamped(kit: Kit, comp: Component, stock: str) -> Component:
                                 for c in comp.cards])
 
 
+def _unfolded(comp: Component, flip: str) -> Component:
+    """Built without backs (--flip none), a component whose backs are second sides gets
+    them as faces of their own, after its fronts: nothing it says is lost."""
+    if flip != "none" or not comp.second_sides:
+        return comp
+    seconds = [Card(c.component, c.back, None, f"{c.id}-back" if c.id else None)
+               for c in comp.cards if c.back is not None]
+    return replace(comp, cards=[replace(c, back=None) for c in comp.cards] + seconds)
+
+
 def _measured(rec: fit.Recorder, comp: Component) -> list[Card]:
     """The component's cards with each face's texts recorded under the card's name
     (a face shared by many cards, drawn once, under its key)."""
@@ -303,6 +313,9 @@ def print_guide(manifest: dict, files: list, grids: dict, ctx: Context, opts: Op
         lines.append("  " + t("stock", stock=stock.text(f.stock, ctx.lang)))
         items = ", ".join(f"{c.count} × {c.title}" for c in f.components)
         lines.append("  " + t("yields", items=items))
+        seconds = [c.title for c in f.components if c.second_sides]
+        if entry["duplex"] == "none" and isinstance(f, CardFile) and seconds:
+            lines.append("  " + t("second_sides", items=", ".join(seconds)))
         lines.append("")
     if any(e["duplex"] != "none" for e in manifest["files"]):
         lines += [t("check"), ""]

@@ -18,6 +18,9 @@ class Component:
     count: int
     cards: list[Card] = field(default_factory=list)
     placeholders: list[str] = field(default_factory=list)  # contents still to be written
+    # Its cards' backs hold words of their own (an aid's second side, a token's rule), not a
+    # shared design: built without backs (--flip none), they print as faces of their own.
+    second_sides: bool = False
 
 
 @dataclass

@@ -76,13 +76,14 @@ def test_print_guide_says_how_to_print_each_file(kit_a4_en):
     assert "scorebook.pdf (2 pages)" in guide and "single-sided" in guide
 
 
-def test_only_and_flip_none_build_just_the_fronts_asked_for(tmp_path, cli):
+def test_only_and_flip_none_build_the_parts_asked_for_without_backs(tmp_path, cli):
     r = cli("build", "covenia", "--only", "temple,aids", "--flip", "none", "--out", tmp_path)
     assert r.code == 0, r.err
     m = json.loads((tmp_path / "manifest.json").read_text())
     assert [f["path"] for f in m["files"]] == ["cards.pdf"]
     f = m["files"][0]
-    assert f["duplex"] == "none" and f["pages"] == 1
+    # 5 Temple cards, 4 aids and the aids' 4 second sides as faces of their own: 2 pages
+    assert f["duplex"] == "none" and f["pages"] == 2
     assert f["components"] == [{"id": "temple", "count": 5}, {"id": "aids", "count": 4}]
 
 

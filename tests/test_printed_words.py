@@ -168,3 +168,20 @@ def test_every_print_guide_ends_with_play_notes(kits, game, en, fr):
         notes = guide[guide.index(head):]
         assert words in notes and notes.index(words) < notes.index(
             "Credits:" if lang == "en" else "Crédits\u202f:")
+
+
+@pytest.mark.parametrize("game, file, second_side, what", [
+    ("covenia", "cards.pdf", "Scoring", "Game aids"),  # the aid's back: the scoring
+    ("covenia", "tokens.pdf", "Red and yellow rituals cannot target you", "Tokens"),
+    ("vengeance", "cards.pdf", "Reveal everything played in the centre", "Aid cards"),
+    ("lugvanion", "cards.pdf", "The eight characters", "Player aids"),
+    ("coverta", "cards.pdf", "Deal and variants", "Player aids"),
+])
+def test_without_backs_a_second_side_prints_as_a_face_of_its_own(tmp_path, game, file,
+                                                                  second_side, what):
+    """--flip none drops the shared backs, never what a second side says: an aid's back,
+    the Shield's rule; the print guide says to glue them."""
+    build(game, Options(flip="none", out=tmp_path / "kit"))
+    assert second_side in flat(" ".join(page_texts(tmp_path / "kit" / file)))
+    guide = (tmp_path / "kit" / "print-guide.txt").read_text()
+    assert f"the second sides of {what} print as faces of their own" in guide

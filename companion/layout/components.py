@@ -153,6 +153,7 @@ def _missing_from(mine: dict, bundled: dict) -> dict:
 
 
 def _add_one(files, ctx, data, engine, backs, pics, name: str, spec, derived: dict) -> None:
+    from companion.data import Fields
     from companion.parts import Component
 
     lang = ctx.lang
@@ -255,7 +256,9 @@ def _add_one(files, ctx, data, engine, backs, pics, name: str, spec, derived: di
         _place_pages(files, spec, Component(name, part, title, you_get, [], todo),
                      [card.front for card in cards], ctx)
         return
-    component = Component(name, part, title, you_get, cards, todo)
+    # A back drawn from each card's own fields, not one shared by an id: its second side.
+    own_backs = isinstance(back, Fields) and "id" not in back.table
+    component = Component(name, part, title, you_get, cards, todo, second_sides=own_backs)
     _place(files, spec, component, ctx)
 
 
