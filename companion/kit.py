@@ -145,8 +145,9 @@ def _build(name: str, opts: Options, progress, warn) -> dict:
         raise art.missing_error(found)
     if found.outside and opts.strict:
         raise CompanionError(found.outside_line(), field="--strict")
+    changed = None
     if opts.changed_since:
-        _keep_changed(kit, cards, _earlier_cards(opts.changed_since))
+        changed = _keep_changed(kit, cards, _earlier_cards(opts.changed_since, kit.name))
     files = kit.files
 
     # Plan every sheet before writing anything: a card that cannot fit fails here.
@@ -163,6 +164,7 @@ def _build(name: str, opts: Options, progress, warn) -> dict:
                 "cards": [{k: v for k, v in e.items() if k != "card"} for e in cards]}
     if opts.changed_since:
         manifest["changed_since"] = str(opts.changed_since)
+        manifest["changed"] = changed  # the ids of the cards printed, in kit order
     with kit_folder(out) as stage, fit.recording(presets.text_limits()) as measured, \
             art.logging(opts.draft) as pictures:
         for f in files:
@@ -227,21 +229,29 @@ def card_list(kit: Kit, bleed: float) -> list[dict]:
     return out
 
 
-def _earlier_cards(path: Path) -> dict[str, tuple]:
-    """id -> (front, back) digests from an earlier build's manifest.json."""
+def _earlier_cards(path: Path, game: str) -> dict[str, tuple]:
+    """id -> (front, back) digests from an earlier build of `game`'s manifest.json."""
     text, source = read_text(path)
     try:
-        listed = json.loads(text)["cards"]
-        return {c["id"]: (c["front"], c["back"]) for c in listed}
-    except (ValueError, KeyError, TypeError):
+        earlier = json.loads(text)
+        listed = earlier["cards"]
+        cards = {c["id"]: (c["front"], c["back"]) for c in listed}
+        other = earlier.get("game")
+    except (ValueError, KeyError, TypeError, AttributeError):
         raise CompanionError("not a manifest.json with a card list (from companion build)",
                              source=source, field="--changed-since") from None
+    if other != game:
+        raise CompanionError(f"is the manifest of {shown(other)}, not of {game}: give one "
+                             f"from an earlier build of {game}", source=source,
+                             field="--changed-since")
+    return cards
 
 
-def _keep_changed(kit: Kit, cards: list[dict], earlier: dict[str, tuple]) -> None:
-    """Only the cards whose front or back differs from the earlier build (or is new)."""
-    changed = {id(e["card"]) for e in cards
-               if earlier.get(e["id"]) != (e["front"], e["back"])}
+def _keep_changed(kit: Kit, cards: list[dict], earlier: dict[str, tuple]) -> list[str]:
+    """Only the cards whose front or back differs from the earlier build (or is new);
+    returns their ids."""
+    news = [e for e in cards if earlier.get(e["id"]) != (e["front"], e["back"])]
+    changed = {id(e["card"]) for e in news}
     for f in kit.files:
         if isinstance(f, CardFile):
             for comp in f.components:
@@ -249,6 +259,7 @@ def _keep_changed(kit: Kit, cards: list[dict], earlier: dict[str, tuple]) -> Non
                 comp.count = len(comp.cards)
             f.components = [c for c in f.components if c.cards]
     kit.files = [f for f in kit.files if isinstance(f, CardFile) and f.components]
+    return [e["id"] for e in news]
 
 
 def _stamped(kit: Kit, comp: Component, stock: str) -> Component:

@@ -114,8 +114,16 @@ def test_a_game_file_takes_draft_strict_and_changed_since(game, cli, tmp_path):
     r = cli("build", str(game), "--draft", "--changed-since",
             str(tmp_path / "one" / "manifest.json"), "--out", str(tmp_path / "three"))
     assert r.code == 0, r.err
-    assert "printed as placeholders: " in r.err and "1 of 20 cards changed" in r.out
+    assert "printed as placeholders: " in r.err
+    assert "1 of 20 cards changed since " in r.out and r.out.strip().endswith(": cards/sea-otter")
+    assert json.loads((tmp_path / "three" / "manifest.json").read_text())["changed"] == [
+        "cards/sea-otter"]
     assert "Sea Otter" in " ".join(page_texts(tmp_path / "three" / "cards.pdf"))
+    # Another game's manifest is no earlier build of this one.
+    r = cli("build", "covenia", "--changed-since", str(tmp_path / "one" / "manifest.json"),
+            "--out", str(tmp_path / "four"))
+    assert r.code == 2 and "--changed-since: is the manifest of \"moth-lanterns\", not of " \
+        "covenia" in r.err and not (tmp_path / "four").exists()
 
 
 def test_a_game_file_is_watched_with_its_card_list(game, tmp_path):

@@ -82,7 +82,8 @@ def build(game, paper, lang, card_size, bleed, flip, only, out, data, strict, ch
         if changed_since:
             printed = sum(c["count"] for f in manifest["files"] for c in f["components"])
             click.echo(f"{printed} of {len(manifest['cards'])} cards changed since "
-                       f"{changed_since}")
+                       f"{changed_since}" + (": " + ", ".join(manifest["changed"])
+                                             if manifest["changed"] else ""))
 
     if watch:
         from companion.watch import watch as watching
