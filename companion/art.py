@@ -85,6 +85,13 @@ def logging(draft: bool = False):
         _log.reset(token)
 
 
+def draft_line(log: Log) -> str:
+    """--draft's one warning: the pictures printed as placeholders, each with its card."""
+    n = len(log.missing)
+    return (f"--draft: {n} picture{'s' if n > 1 else ''} missing or unreadable, printed as "
+            "placeholders: " + ", ".join(f"{path} ({card})" for path, card in log.missing.items()))
+
+
 def missing_error(log: Log) -> CompanionError:
     """One line for every picture a build could not read: the first named with its card,
     the others counted and listed (the build without --draft stops on them)."""

@@ -200,10 +200,7 @@ def _build(name: str, opts: Options, progress, warn) -> dict:
     for line in problems + pictures.warnings():
         warn(line)
     if pictures.missing:
-        n = len(pictures.missing)
-        warn(f"--draft: {n} picture{'s' if n > 1 else ''} missing or unreadable, printed as "
-             "placeholders: "
-             + ", ".join(f"{path} ({card})" for path, card in pictures.missing.items()))
+        warn(art.draft_line(pictures))
     return manifest
 
 

@@ -156,3 +156,22 @@ def test_a_game_file_is_watched_with_its_card_list(game, tmp_path):
     finally:
         p.send_signal(signal.SIGINT)
         assert p.wait(60) == 0
+
+
+def test_export_takes_draft_and_each_shop_has_its_folder(game, cli, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    cards = game.parent / "cards.csv"
+    cards.write_text(cards.read_text(encoding="utf-8")
+                     + "creature,Sea Otter,Floats.,1,5,wave,art/otter.png\n", encoding="utf-8")
+    r = cli("export", str(game), "png", "--shop", "tgc")
+    assert r.code == 2 and "art/otter.png: cards/sea-otter: no such picture" in r.err
+    assert not (tmp_path / "output").exists()
+    for shop, size in (("tgc", (825, 1125)), ("mpc", (822, 1122))):
+        r = cli("export", str(game), "png", "--shop", shop, "--draft")
+        assert r.code == 0, r.err
+        assert "--draft: 1 picture missing or unreadable, printed as placeholders: " in r.err
+        folder = tmp_path / "output" / "moth-lanterns" / f"png-{shop}"
+        assert Image.open(folder / "cards" / "sea-otter-front.png").size == size
+    # The two shops' pictures side by side, neither replacing the other.
+    assert sorted(p.name for p in (tmp_path / "output" / "moth-lanterns").iterdir()) == [
+        "png-mpc", "png-tgc"]

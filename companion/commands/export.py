@@ -5,7 +5,7 @@ import sys
 import click
 
 from companion.commands.common import split
-from companion.errors import CompanionError
+from companion.errors import CompanionError, escape
 
 
 
@@ -40,25 +40,35 @@ Examples:
 @click.option("--dpi", type=int, help="png: pixels per inch, 72 to 1200 [default: 300].")
 @click.option("--shop", help="png: a print shop's exact picture size: tgc (The Game Crafter) "
                              "or mpc (MakePlayingCards).")
-def export(game, format, lang, card_size, only, out, data, bleed, dpi, shop):
+@click.option("--draft", is_flag=True,
+              help="Print missing or unreadable pictures as labelled placeholders.")
+def export(game, format, lang, card_size, only, out, data, bleed, dpi, shop, draft):
     """Export a game's cards (or all games') in FORMAT: cards-pdf, png, tts or preview."""
-    from pathlib import Path
-
-    from companion import export as exports
-
+    from companion import art, export as exports
     from companion.games import bundled
 
     games = list(bundled()) if game == "all" else [game]
     if data and game == "all":
         raise CompanionError("--data names one game's file; export one game with it",
                              field="--data")
+    with art.logging(draft) as pictures:
+        _export(exports, games, game, format, lang, card_size, only, out, data, bleed, dpi,
+                shop, draft)
+    if pictures.missing:
+        click.echo(f"companion: warning: {escape(art.draft_line(pictures))}", err=True)
+
+
+def _export(exports, games, game, format, lang, card_size, only, out, data, bleed, dpi, shop,
+            draft):
+    from pathlib import Path
+
     # Every game checked before any is written: bad input writes nothing.
     plans = {}
     for name in games:
         target = Path(out) / name if out and game == "all" else (Path(out) if out else None)
         opts = exports.Options(lang=lang, card_size=card_size, only=split(only), out=target,
                                data=Path(data) if data else None, bleed=bleed, dpi=dpi,
-                               shop=shop)
+                               shop=shop, draft=draft)
         plans[name] = exports.plan(name, format, opts), opts
     for name, (ctx, opts) in plans.items():
         with _Progress(f"{name} {format}") as progress:

@@ -43,6 +43,7 @@ class Options:
     bleed: str | None = None  # None: DEFAULT_BLEED where it applies
     dpi: int | None = None  # None: DEFAULT_DPI, or the shop's
     shop: str | None = None
+    draft: bool = False  # a missing picture prints as a labelled placeholder
 
 
 @dataclass
@@ -86,12 +87,13 @@ def writer(fmt: str):
     return importlib.import_module(FORMATS[fmt])
 
 
-def default_out(game: str, fmt: str) -> Path:
-    """./output/GAME/FORMAT: inside the kit's folder, which a build replaces whole but
-    keeping the exports in it (companion.atomic)."""
+def default_out(game: str, fmt: str, shop: str | None = None) -> Path:
+    """./output/GAME/FORMAT (FORMAT-SHOP for a print shop's: png-tgc and png-mpc apart):
+    inside the kit's folder, which a build replaces whole but keeping the exports in it
+    (companion.atomic)."""
     from companion import paths
 
-    return paths.output() / game / fmt
+    return paths.output() / game / (f"{fmt}-{shop}" if shop else fmt)
 
 
 def plan(game: str, fmt: str, opts: Options) -> Context:
@@ -126,10 +128,17 @@ def plan(game: str, fmt: str, opts: Options) -> Context:
     prepared = kit.prepare(game, kit.Options(lang=opts.lang, card_size=card_size,
                                              only=opts.only, data=opts.data))
     found = faces.decks(prepared)
+    from companion import art
+
+    with art.logging(draft=True) as pictures:  # every missing picture, before any is written
+        kit.card_list(prepared, bleed)
+    if pictures.missing and not opts.draft:
+        raise art.missing_error(pictures)
     if not found:
         raise CompanionError("nothing to export: no cards in the parts asked for",
                              field="--only")
-    out = Path(opts.out) if opts.out else default_out(prepared.name, fmt)
+    out = Path(opts.out) if opts.out else default_out(prepared.name, fmt,
+                                                      shop.key if shop else None)
     ctx = Context(prepared.name, fmt, opts, prepared, found, out.resolve(), bleed, dpi, shop, shop_card)
     if hasattr(module, "check"):
         module.check(ctx)
