@@ -53,14 +53,14 @@ class Box:
 class Log:
     """What a build learns about its pictures: low-resolution ones, missing ones (draft)."""
     draft: bool = False
-    low: dict = field(default_factory=dict)  # (file, box mm) -> dpi
+    low: dict = field(default_factory=dict)  # file -> (dpi, box w, h mm, first card): its lowest
     missing: dict = field(default_factory=dict)  # path -> first card that wants it
     reasons: dict = field(default_factory=dict)  # path -> why it cannot be read
     outside: dict = field(default_factory=dict)  # path -> first card that wants it
 
     def warnings(self) -> list[str]:
-        return [f"{file}: {dpi:.0f} dpi in a {w:.1f} × {h:.1f} mm box (print wants "
-                f"{GOOD_DPI} dpi)" for (file, w, h), dpi in self.low.items()] \
+        return [f"{file}: {card}: {dpi:.0f} dpi in a {w:.1f} × {h:.1f} mm box (print wants "
+                f"{GOOD_DPI} dpi)" for file, (dpi, w, h, card) in self.low.items()] \
             + ([self.outside_line()] if self.outside else [])
 
     def outside_line(self) -> str:
@@ -226,7 +226,9 @@ def _check_dpi(pic, art: Spec, bw: float, bh: float) -> None:
     log = _log.get()
     dpi = effective_dpi(art.fit, bw, bh, pic.width, pic.height)
     if log is not None and dpi < GOOD_DPI - 0.5:
-        log.low.setdefault((str(pic.source), bw / MM, bh / MM), dpi)
+        seen = log.low.get(str(pic.source))
+        if seen is None or dpi < seen[0]:  # said once a picture: where it prints smallest
+            log.low[str(pic.source)] = (dpi, bw / MM, bh / MM, seen[3] if seen else art.card)
 
 
 def _placeholder(c, x, y, bw, bh, art: Spec, why: str) -> None:

@@ -508,6 +508,7 @@ def test_a_picture_under_300_dpi_is_reported_once(tmp_path, cli):
     (line,) = [ln for ln in r.err.splitlines() if "dpi" in ln]
     guild = next(r for r in art_readme.rows("lugvanion") if r.kind == "guild")
     assert "small.jpg" in line and f"{guild.mm[0]:.1f} × {guild.mm[1]:.1f} mm" in line
+    assert "small.jpg: guilds/forge: " in line  # the first card that prints it, by its id
 
 
 @pytest.mark.parametrize("edit,message", [

@@ -63,6 +63,8 @@ def build(game, paper, lang, card_size, bleed, flip, only, out, data, strict, ch
     for name in games:
         kit.game_module(name)  # an unknown game fails before anything is drawn
 
+    said: set[str] = set()  # in watch mode, the warnings already shown: said once
+
     def one(name: str) -> None:
         target = Path(out) / name if out and game == "all" else out
         opts = kit.Options(paper=paper, lang=lang, card_size=card_size, bleed=bleed, flip=flip,
@@ -71,8 +73,16 @@ def build(game, paper, lang, card_size, bleed, flip, only, out, data, strict, ch
         warnings: list[str] = []
         with _Progress(name) as progress:
             manifest = kit.build(name, opts, progress, warnings.append)
+        again = [line for line in warnings if line in said]
         for line in warnings:
-            click.echo(f"companion: warning: {escape(line)}", err=True)
+            if line not in said:
+                click.echo(f"companion: warning: {escape(line)}", err=True)
+        if again:
+            click.echo(f"companion: {len(again)} warning{'s' * (len(again) > 1)} as before",
+                       err=True)
+        if watch:
+            said.clear()
+            said.update(warnings)
         gid = manifest["game"]  # its id, when named by its file
         where = target or kit.paths.output() / gid
         files = ", ".join(f"{f['path']} ({f['pages']} page{'s' * (f['pages'] != 1)})"
