@@ -116,6 +116,9 @@ def prepare(name: str, opts: Options) -> Kit:
     for f in files:
         f.components = [c for c in f.components if c.key in only]
     files = [f for f in files if f.components]
+    for f in files:
+        if isinstance(f, CardFile):
+            f.components = [_stamped(ctx, comp, f.stock) for comp in f.components]
     game_info = data.sub("game")
     return Kit(game.id, opts, ctx, files, game_info.get("name", str),
                game_info.text("credits", opts.lang))
@@ -173,7 +176,7 @@ def _build(name: str, opts: Options, progress, warn) -> dict:
                 flip = f.flip or opts.flip
                 c = open_canvas(stage / f.path, page, f"{game_name}: {f.path}", author, flip)
                 cards = [card for comp in f.components for card in _measured(
-                    measured, _unfolded(_stamped(kit, comp, f.stock), flip))]
+                    measured, _unfolded(comp, flip))]
                 label_game = f"{game_name} {version}" if version else game_name
                 words_ = SheetText(label_game, sheet.text("caption", opts.lang),
                                    sheet.text("label", opts.lang), sheet.text("back", opts.lang))
@@ -259,10 +262,11 @@ def _keep_changed(kit: Kit, cards: list[dict], earlier: dict[str, tuple]) -> lis
     return [e["id"] for e in news]
 
 
-def _stamped(kit: Kit, comp: Component, stock: str) -> Component:
+def _stamped(ctx: Context, comp: Component, stock: str) -> Component:
     """The component with the version stamp on every card front, if the game has one and
-    the stock takes it (presets' [stamp] stocks: not small round tokens)."""
-    game = kit.ctx.data.sub("game")
+    the stock takes it (presets' [stamp] stocks: not small round tokens). Stamped when the
+    kit is laid out, so that every output (the sheets, every export) carries it."""
+    game = ctx.data.sub("game")
     words = stamp.text(game.get("version", str, None))
     s = presets.table().sub("stamp")
     if words is None or stock not in s.get("stocks", list):

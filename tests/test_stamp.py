@@ -47,8 +47,8 @@ def test_source_date_epoch_makes_the_build_reproducible(tmp_path, cli, monkeypat
 
 
 def test_a_bad_corner_or_epoch_is_one_line(tmp_path, cli, monkeypatch):
-    data = with_version(tmp_path, "covenia", extra='stamp_corner = "middle"\n')
-    r = cli("build", "covenia", "--only", "temple", "--data", data, "--out", tmp_path / "o")
+    data = with_version(tmp_path, "vengeance", extra='stamp_corner = "middle"\n')
+    r = cli("build", "vengeance", "--only", "aids", "--data", data, "--out", tmp_path / "o")
     assert r.code == 2 and "stamp_corner" in r.err
     monkeypatch.setenv("SOURCE_DATE_EPOCH", "yesterday")
     r = cli("build", "lugvanion", "--only", "guilds", "--data", with_version(tmp_path),
@@ -69,3 +69,27 @@ def test_a_versioned_kit_keeps_every_stamp_inside_the_safe_zone_and_off_the_toke
     if tokens.exists():
         for page in page_texts(tokens):
             assert page.count("v0.3 · 2026-11-22") == 1  # the label, no token
+
+
+@pytest.mark.parametrize("fmt", ["cards-pdf", "png", "tts", "preview"])
+def test_every_export_carries_the_stamp_too(tmp_path, cli, monkeypatch, fmt):
+    """The stamp is laid on each card when the kit is laid out, so a card sent to a shop,
+    to Tabletop Simulator or onto a preview is the playtest printing it says it is."""
+    from PIL import Image, ImageChops
+
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", NOON_2026_11_22)
+    data = with_version(tmp_path, "covenia")
+    outs = {}
+    for name, args in (("plain", []), ("stamped", ["--data", str(data)])):
+        r = cli("export", "covenia", fmt, "--only", "aids", "--out", tmp_path / name, *args)
+        assert r.code == 0, r.err
+        outs[name] = tmp_path / name
+    if fmt == "cards-pdf":
+        assert "v0.3 · 2026-11-22" in " ".join(page_texts(outs["stamped"] / "aids.pdf"))
+        assert "v0.3" not in " ".join(page_texts(outs["plain"] / "aids.pdf"))
+        return
+    pictures = sorted(p.relative_to(outs["plain"]) for p in outs["plain"].rglob("*.png"))
+    assert pictures
+    front = next(p for p in pictures if "front" in p.name or fmt != "png")
+    a, b = (Image.open(outs[k] / front).convert("RGB") for k in ("plain", "stamped"))
+    assert ImageChops.difference(a, b).getbbox() is not None  # the stamp, and only on one

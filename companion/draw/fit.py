@@ -154,6 +154,7 @@ class Recorder:
 
     def problems(self) -> list[Problem]:
         lim, out, seen = self.limits, [], set()
+        out += self._stamps_over_texts(seen)
         for m in self.measures:
             if m.exempt:
                 continue
@@ -180,6 +181,27 @@ class Recorder:
                     seen.add(key)
                     out.append(Problem(m.face, m.field, m.text, what))
         return out
+
+
+    def _stamps_over_texts(self, seen: set) -> list[Problem]:
+        """A version stamp (field "stamp") must leave every text of its face clear: the
+        game's `stamp_corner` says where its cards leave room."""
+        out = []
+        stamps = [m for m in self.measures if m.field == "stamp"]
+        for s in stamps:
+            for m in self.measures:
+                if m.face != s.face or m.field == "stamp" or not _overlap(s.box, m.box):
+                    continue
+                key = (m.face, m.field, m.text, "stamp")
+                if key not in seen:
+                    seen.add(key)
+                    out.append(Problem(m.face, m.field, m.text, "under the version stamp "
+                                       "(set [game] stamp_corner where the cards leave room)"))
+        return out
+
+
+def _overlap(a, b) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
 
 
 @contextmanager
