@@ -90,7 +90,11 @@
   }
 
   // A game's name on the page: ours in the page's words, a designer's as her file has it.
-  function gameName(g) { return OWN[g] ? OWN[g].name[lang()] : t("g_" + g); }
+  // A designer's game no longer served (in the history) goes by its id.
+  function gameName(g) {
+    if (OWN[g]) return OWN[g].name[lang()];
+    return setup.texts["g_" + g] ? t("g_" + g) : String(g);
+  }
 
   // The table's players by name, the same in every game, in table order.
   function tablePlayers() { return data.players ? data.players.players : []; }
