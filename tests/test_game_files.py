@@ -3,19 +3,14 @@ does, a game with no code of ours is drawn from its file alone, and the bundled 
 found as the files of layouts/ that hold a [game] table (no list of games in the code)."""
 
 import json
-import os
 import shutil
-import signal
-import subprocess
-import sys
-import threading
-import time
 from pathlib import Path
 
 import pytest
 
 from companion import games
 from tests.pdfs import page_texts
+from tests.watching import watching
 
 GAME = Path(__file__).parent / "data" / "games" / "mygame.toml"
 
@@ -114,31 +109,12 @@ def test_a_language_code_is_two_or_three_small_letters(mygame, cli, tmp_path, la
 
 def test_watch_mode_says_a_warning_once_not_at_every_rebuild(mygame, tmp_path):
     """The back's name is under 4.5:1 (a warning); a rebuild that keeps it says so in one
-    line, and shows only what is new (waits on the build's own lines)."""
-    lines: list[str] = []
-    p = subprocess.Popen([sys.executable, "-m", "companion", "build", str(mygame), "--out",
-                          str(tmp_path / "kit"), "--watch"], stdout=subprocess.PIPE,
-                         stderr=subprocess.STDOUT, text=True,
-                         env={**os.environ, "PYTHONUNBUFFERED": "1"})
-    threading.Thread(target=lambda: [lines.append(x) for x in p.stdout], daemon=True).start()
-
-    def wait_for(text: str, after: int = 0) -> int:
-        deadline = time.monotonic() + 300
-        while time.monotonic() < deadline and p.poll() is None:
-            for i, line in enumerate(lines[after:], after):
-                if text in line:
-                    return i + 1
-            time.sleep(0.05)
-        raise AssertionError(f"no {text!r} in {lines}")
-
-    try:
-        n = wait_for("watching")
-        assert sum("warning: " in line and "contrast" in line for line in lines[:n]) == 1
+    line, and shows only what is new."""
+    with watching(str(mygame), "--out", str(tmp_path / "kit")) as w:
+        n = w.wait_for("watching")
+        assert sum("warning: " in line and "contrast" in line for line in w.lines[:n]) == 1
         mygame.write_text(mygame.read_text(encoding="utf-8").replace('"Fox"', '"Vixen"'),
                           encoding="utf-8")
-        m = wait_for("watching", wait_for("rebuilding", n))
-        assert not any("contrast" in line for line in lines[n:m])
-        assert any("1 warning as before" in line for line in lines[n:m])
-    finally:
-        p.send_signal(signal.SIGINT)
-        assert p.wait(60) == 0
+        m = w.wait_for("watching", w.wait_for("rebuilding", n))
+        assert not any("contrast" in line for line in w.lines[n:m])
+        assert any("1 warning as before" in line for line in w.lines[n:m])

@@ -4,17 +4,12 @@ the card list drives the cards; a wrong row is one line naming its file, row and
 every export takes the game's file."""
 
 import json
-import os
-import signal
-import subprocess
-import sys
-import threading
-import time
 
 import pytest
 from PIL import Image
 
 from tests.pdfs import page_texts
+from tests.watching import watching
 
 STARTER_CARDS = 2 + 2 + 1 + 3 + 3 + 1 + 1 + 1 + 1  # qty of cards.csv's rows
 
@@ -127,35 +122,15 @@ def test_a_game_file_takes_draft_strict_and_changed_since(game, cli, tmp_path):
 
 
 def test_a_game_file_is_watched_with_its_card_list(game, tmp_path):
-    """A save of the card list beside the game file rebuilds (waits on the build's own
-    lines, with room for a loaded machine)."""
+    """A save of the card list beside the game file rebuilds."""
     out = tmp_path / "kit"
-    lines: list[str] = []
-    p = subprocess.Popen([sys.executable, "-m", "companion", "build", str(game), "--out",
-                          str(out), "--watch"], stdout=subprocess.PIPE,
-                         stderr=subprocess.STDOUT, text=True,
-                         env={**os.environ, "PYTHONUNBUFFERED": "1"})
-    threading.Thread(target=lambda: [lines.append(x) for x in p.stdout], daemon=True).start()
-
-    def wait_for(text: str, after: int = 0) -> int:
-        deadline = time.monotonic() + 300
-        while time.monotonic() < deadline and p.poll() is None:
-            for i, line in enumerate(lines[after:], after):
-                if text in line:
-                    return i + 1
-            time.sleep(0.05)
-        raise AssertionError(f"no {text!r} in {lines}")
-
-    try:
-        n = wait_for("watching")
+    with watching(str(game), "--out", str(out)) as w:
+        n = w.wait_for("watching")
         cards = game.parent / "cards.csv"
         cards.write_text(cards.read_text(encoding="utf-8").replace("Hermit Crab", "Coconut Crab"),
                          encoding="utf-8")
-        wait_for("watching", wait_for("rebuilding", n))
+        w.wait_for("watching", w.wait_for("rebuilding", n))
         assert "Coconut Crab" in " ".join(page_texts(out / "cards.pdf"))
-    finally:
-        p.send_signal(signal.SIGINT)
-        assert p.wait(60) == 0
 
 
 def test_export_takes_draft_and_each_shop_has_its_folder(game, cli, tmp_path, monkeypatch):

@@ -13,23 +13,12 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from companion.cli import main
 from companion.errors import CompanionError
+from tests.test_serve_scoring_api import cli  # the command line in this process
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient
-
-
-def cli(*args) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    code = 0
-    try:
-        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-            main([str(a) for a in args])
-    except SystemExit as e:
-        code = e.code
-    return code, out.getvalue(), err.getvalue()
 
 
 @pytest.fixture(scope="module")

@@ -316,20 +316,18 @@
     return b;
   }
 
-  function renderCovenia() {
-    var main = clear(document.getElementById("game-covenia"));
-    var d = data.covenia;
-    var who = el("section", "panel");
-    who.appendChild(el("h2", null, t("g_covenia")));
+  // Who is entering: the table's players as buttons (`seat` ids: seatId(i)), and a field
+  // to add one (the table's player, in every game), `prefix`-name and `prefix`-join.
+  function whoIs(who, current, prefix, seatsId, seatId, pick, draft) {
     var known = tablePlayers();
     if (known.length) {
       who.appendChild(el("p", "help", t("who_are_you")));
       var seats = el("div", "names");
-      seats.id = "table-players";
+      if (seatsId) seats.id = seatsId;
       known.forEach(function (name, i) {
-        var b = button(name, name === me.name ? "quiet on" : "quiet", function () { startEntry(name); });
-        b.id = "seat-" + i;
-        b.setAttribute("aria-pressed", name === me.name ? "true" : "false");
+        var b = button(name, name === current ? "quiet on" : "quiet", function () { pick(name); });
+        b.id = seatId(i);
+        b.setAttribute("aria-pressed", name === current ? "true" : "false");
         seats.appendChild(b);
       });
       who.appendChild(seats);
@@ -339,29 +337,38 @@
       if (!name || joining.busy) return;
       joining = { error: "", busy: true, draft: "" };
       render();
-      request("POST", "players", { name: name })  // the table's player, in every game
+      request("POST", "players", { name: name })
         .then(function (a) {
           joining.busy = false;
           data.players = { players: a.players };
-          startEntry(a.player);
+          pick(a.player);
         })
         .catch(function (e) { joining = { error: e.message, busy: false, draft: name }; render(); });
     });
     var label = el("label", "label", t(known.length ? "add_player" : "your_name"));
     var input = el("input", "name");
-    input.id = "covenia-name";
+    input.id = prefix + "-name";
     input.maxLength = 40;
     input.autocomplete = "off";
-    input.value = joining.draft || (known.length ? "" : me.name);
+    input.value = joining.draft || (known.length ? "" : draft);
     input.addEventListener("input", function () { joining.draft = input.value; });
     label.appendChild(input);
     join.appendChild(label);
     var go = submit(t("pick_name"), "primary");
-    go.id = "covenia-join";
+    go.id = prefix + "-join";
     go.disabled = joining.busy;
     join.appendChild(go);
     who.appendChild(join);
     if (joining.error) who.appendChild(el("p", "error", t("error", { message: joining.error })));
+  }
+
+  function renderCovenia() {
+    var main = clear(document.getElementById("game-covenia"));
+    var d = data.covenia;
+    var who = el("section", "panel");
+    who.appendChild(el("h2", null, t("g_covenia")));
+    whoIs(who, me.name, "covenia", "table-players", function (i) { return "seat-" + i; },
+          startEntry, me.name);
     main.appendChild(who);
 
     if (me.name) {
@@ -892,46 +899,8 @@
     var who = el("section", "panel");
     who.appendChild(el("h2", null, g.name[lang()]));
     who.appendChild(el("p", "help", t(g.wins === "lowest" ? "own_wins_lowest" : "own_wins_highest")));
-    var known = tablePlayers();
-    if (known.length) {
-      who.appendChild(el("p", "help", t("who_are_you")));
-      var seats = el("div", "names");
-      known.forEach(function (name, i) {
-        var b = button(name, name === m.name ? "quiet on" : "quiet", function () { ownStart(id, name); });
-        b.id = "own-" + id + "-seat-" + i;
-        b.setAttribute("aria-pressed", name === m.name ? "true" : "false");
-        seats.appendChild(b);
-      });
-      who.appendChild(seats);
-    }
-    var join = form("join", function () {
-      var name = input.value.trim();
-      if (!name || joining.busy) return;
-      joining = { error: "", busy: true, draft: "" };
-      render();
-      request("POST", "players", { name: name })  // the table's player, in every game
-        .then(function (a) {
-          joining.busy = false;
-          data.players = { players: a.players };
-          ownStart(id, a.player);
-        })
-        .catch(function (e) { joining = { error: e.message, busy: false, draft: name }; render(); });
-    });
-    var label = el("label", "label", t(known.length ? "add_player" : "your_name"));
-    var input = el("input", "name");
-    input.id = "own-" + id + "-name";
-    input.maxLength = 40;
-    input.autocomplete = "off";
-    input.value = joining.draft || "";
-    input.addEventListener("input", function () { joining.draft = input.value; });
-    label.appendChild(input);
-    join.appendChild(label);
-    var go = submit(t("pick_name"), "primary");
-    go.id = "own-" + id + "-join";
-    go.disabled = joining.busy;
-    join.appendChild(go);
-    who.appendChild(join);
-    if (joining.error) who.appendChild(el("p", "error", t("error", { message: joining.error })));
+    whoIs(who, m.name, "own-" + id, null, function (i) { return "own-" + id + "-seat-" + i; },
+          function (name) { ownStart(id, name); }, "");
     main.appendChild(who);
 
     if (m.name) {
