@@ -32,6 +32,15 @@ def cli(capsys, monkeypatch):
     return run
 
 
+@pytest.fixture
+def starter(tmp_path, cli, monkeypatch):
+    """A designer's game as `companion new` writes it, in the test's folder: its file."""
+    monkeypatch.chdir(tmp_path)
+    r = cli("new", "Moth Lanterns")
+    assert r.code == 0, r.err
+    return tmp_path / "moth-lanterns" / "moth-lanterns.toml"
+
+
 GAMES = ("covenia", "lugvanion", "vengeance", "coverta")
 
 

@@ -13,19 +13,11 @@ from companion import paths
 from tests.pdfs import fonts as pdf_fonts
 
 
-@pytest.fixture
-def game(tmp_path, cli, monkeypatch):
-    monkeypatch.chdir(tmp_path)
-    r = cli("new", "Moth Lanterns")
-    assert r.code == 0, r.err
-    return tmp_path / "moth-lanterns" / "moth-lanterns.toml"
-
-
-def _use_font(game, file="fonts/Display.ttf", role="title"):
-    text = game.read_text(encoding="utf-8")
+def _use_font(starter, file="fonts/Display.ttf", role="title"):
+    text = starter.read_text(encoding="utf-8")
     text = text.replace("[icons]", f'[fonts]\n{role} = "{file}"\n\n[icons]', 1)
     text = text.replace('size = 0.075\nfont = "bold"', f'size = 0.075\nfont = "{role}"', 1)
-    game.write_text(text, encoding="utf-8")
+    starter.write_text(text, encoding="utf-8")
 
 
 def _font_objects(pdf) -> int:
@@ -38,29 +30,29 @@ def _font_objects(pdf) -> int:
     return len(seen)
 
 
-def test_every_font_of_the_starter_kit_is_embedded(game, cli, tmp_path):
-    r = cli("build", str(game), "--out", str(tmp_path / "kit"))
+def test_every_font_of_the_starter_kit_is_embedded(starter, cli, tmp_path):
+    r = cli("build", str(starter), "--out", str(tmp_path / "kit"))
     assert r.code == 0, r.err
     for pdf in ("cards.pdf", "scorepad.pdf"):
         found = pdf_fonts(PdfReader(tmp_path / "kit" / pdf))
         assert found and all(embedded for _, embedded in found), (pdf, found)
 
 
-def test_a_font_of_the_game_prints_the_role_its_kinds_name(game, cli, tmp_path):
-    before = cli("build", str(game), "--out", str(tmp_path / "before"))
+def test_a_font_of_the_game_prints_the_role_its_kinds_name(starter, cli, tmp_path):
+    before = cli("build", str(starter), "--out", str(tmp_path / "before"))
     assert before.code == 0, before.err
-    (game.parent / "fonts").mkdir()
-    shutil.copy(paths.FONTS / "DejaVuSansCondensed-Bold.ttf", game.parent / "fonts" / "Display.ttf")
-    _use_font(game)
-    r = cli("build", str(game), "--out", str(tmp_path / "kit"))
+    (starter.parent / "fonts").mkdir()
+    shutil.copy(paths.FONTS / "DejaVuSansCondensed-Bold.ttf", starter.parent / "fonts" / "Display.ttf")
+    _use_font(starter)
+    r = cli("build", str(starter), "--out", str(tmp_path / "kit"))
     assert r.code == 0, r.err
     names = {n for n, _ in pdf_fonts(PdfReader(tmp_path / "kit" / "cards.pdf"))}
     assert any("DejaVuSansCondensed-Bold" in n for n in names)  # the game's title font
     assert _font_objects(tmp_path / "kit" / "cards.pdf") == \
         _font_objects(tmp_path / "before" / "cards.pdf") + 1
     # Another font in the same file: the titles' faces reprint, their digests change.
-    shutil.copy(paths.FONTS / "DejaVuSans.ttf", game.parent / "fonts" / "Display.ttf")
-    r = cli("build", str(game), "--out", str(tmp_path / "kit2"))
+    shutil.copy(paths.FONTS / "DejaVuSans.ttf", starter.parent / "fonts" / "Display.ttf")
+    r = cli("build", str(starter), "--out", str(tmp_path / "kit2"))
     assert r.code == 0, r.err
     one, two = (json.loads((tmp_path / k / "manifest.json").read_text())
                 for k in ("kit", "kit2"))
@@ -75,21 +67,21 @@ def test_a_font_of_the_game_prints_the_role_its_kinds_name(game, cli, tmp_path):
     (b"%PDF-1.4 not a font", "Display.ttf", "not a TrueType (.ttf) font file"),
     (b"\x00\x01\x00\x00" + bytes(60), "Display.ttf", "not a TrueType font reportlab can read"),
 ])
-def test_a_font_that_is_no_ttf_is_one_line_naming_it(game, cli, tmp_path, content, name, words):
-    (game.parent / "fonts").mkdir()
-    (game.parent / "fonts" / name).write_bytes(content)
-    _use_font(game, f"fonts/{name}")
-    r = cli("build", str(game), "--out", str(tmp_path / "kit"))
+def test_a_font_that_is_no_ttf_is_one_line_naming_it(starter, cli, tmp_path, content, name, words):
+    (starter.parent / "fonts").mkdir()
+    (starter.parent / "fonts" / name).write_bytes(content)
+    _use_font(starter, f"fonts/{name}")
+    r = cli("build", str(starter), "--out", str(tmp_path / "kit"))
     assert r.code == 2 and not (tmp_path / "kit").exists(), r.err
     assert r.err.count("\n") == 1 and f"fonts/{name}: " in r.err and words in r.err, r.err
 
 
-def test_a_font_outside_the_games_folder_or_an_unknown_role_is_refused(game, cli, tmp_path):
-    _use_font(game, "../elsewhere.ttf")
-    r = cli("build", str(game), "--out", str(tmp_path / "kit"))
+def test_a_font_outside_the_games_folder_or_an_unknown_role_is_refused(starter, cli, tmp_path):
+    _use_font(starter, "../elsewhere.ttf")
+    r = cli("build", str(starter), "--out", str(tmp_path / "kit"))
     assert r.code == 2 and "fonts.title: ../elsewhere.ttf is outside" in r.err, r.err
-    text = game.read_text(encoding="utf-8").replace('title = "../elsewhere.ttf"\n', "")
-    game.write_text(text, encoding="utf-8")
-    r = cli("build", str(game), "--out", str(tmp_path / "kit"))
+    text = starter.read_text(encoding="utf-8").replace('title = "../elsewhere.ttf"\n', "")
+    starter.write_text(text, encoding="utf-8")
+    r = cli("build", str(starter), "--out", str(tmp_path / "kit"))
     assert r.code == 2 and "font: 'title' is not one of regular, bold, narrow, narrow-bold" \
         in r.err, r.err

@@ -12,22 +12,14 @@ from scorers.errors import ScoreError
 from tests.pdfs import page_texts
 
 
-@pytest.fixture
-def game(tmp_path, cli, monkeypatch):
-    monkeypatch.chdir(tmp_path)
-    r = cli("new", "Moth Lanterns")
-    assert r.code == 0, r.err
-    return tmp_path / "moth-lanterns" / "moth-lanterns.toml"
-
-
-def _edit(game, old, new):
-    text = game.read_text(encoding="utf-8")
+def _edit(starter, old, new):
+    text = starter.read_text(encoding="utf-8")
     assert old in text, old
-    game.write_text(text.replace(old, new, 1), encoding="utf-8")
+    starter.write_text(text.replace(old, new, 1), encoding="utf-8")
 
 
-def test_the_kit_prints_a_score_pad_of_the_games_categories(game, cli, tmp_path):
-    r = cli("build", str(game), "--out", str(tmp_path / "kit"))
+def test_the_kit_prints_a_score_pad_of_the_games_categories(starter, cli, tmp_path):
+    r = cli("build", str(starter), "--out", str(tmp_path / "kit"))
     assert r.code == 0, r.err
     pages = page_texts(tmp_path / "kit" / "scorepad.pdf")
     assert len(pages) == 2
@@ -41,11 +33,11 @@ def test_the_kit_prints_a_score_pad_of_the_games_categories(game, cli, tmp_path)
     assert guide.index("cards.pdf") < guide.index("scorepad.pdf")  # the pad last
 
 
-def test_the_games_own_pad_settings_and_lowest_wins_in_french(game, cli, tmp_path):
-    _edit(game, 'wins = "highest"', 'wins = "lowest"')
-    game.write_text(game.read_text(encoding="utf-8") + "\n[scorepad]\nplayers = 3\n"
+def test_the_games_own_pad_settings_and_lowest_wins_in_french(starter, cli, tmp_path):
+    _edit(starter, 'wins = "highest"', 'wins = "lowest"')
+    starter.write_text(starter.read_text(encoding="utf-8") + "\n[scorepad]\nplayers = 3\n"
                     "games_per_page = 2\n", encoding="utf-8")
-    r = cli("build", str(game), "--out", str(tmp_path / "kit"), "--lang", "fr")
+    r = cli("build", str(starter), "--out", str(tmp_path / "kit"), "--lang", "fr")
     assert r.code == 0, r.err
     first = page_texts(tmp_path / "kit" / "scorepad.pdf")[0]
     assert "le plus bas total gagne" in first and "Créatures" in first
@@ -53,12 +45,12 @@ def test_the_games_own_pad_settings_and_lowest_wins_in_french(game, cli, tmp_pat
     assert first.count("Créatures") == 2
 
 
-def test_a_game_without_categories_prints_no_pad(game, cli, tmp_path):
-    text = game.read_text(encoding="utf-8")
+def test_a_game_without_categories_prints_no_pad(starter, cli, tmp_path):
+    text = starter.read_text(encoding="utf-8")
     start = text.index("[[scoring]]")
     end = text.index("# Where each component goes")
-    game.write_text(text[:start] + text[end:], encoding="utf-8")
-    r = cli("build", str(game), "--out", str(tmp_path / "kit"))
+    starter.write_text(text[:start] + text[end:], encoding="utf-8")
+    r = cli("build", str(starter), "--out", str(tmp_path / "kit"))
     assert r.code == 0, r.err
     assert not (tmp_path / "kit" / "scorepad.pdf").exists()
 
@@ -69,27 +61,27 @@ def test_a_game_without_categories_prints_no_pad(game, cli, tmp_path):
     ('id = "pairs"', 'id = "creatures"', "scoring[1].id", "names two categories"),
     ('wins = "highest"', 'wins = "most"', "game.wins", "highest, lowest"),
 ])
-def test_a_wrong_category_is_one_line_naming_the_game_file_and_field(game, cli, tmp_path, old,
+def test_a_wrong_category_is_one_line_naming_the_game_file_and_field(starter, cli, tmp_path, old,
                                                                      new, field, words):
-    _edit(game, old, new)
-    r = cli("build", str(game), "--out", str(tmp_path / "kit"))
+    _edit(starter, old, new)
+    r = cli("build", str(starter), "--out", str(tmp_path / "kit"))
     assert r.code == 2 and not (tmp_path / "kit").exists()
-    assert r.err.count("\n") == 1 and f"{game.name}: {field}: " in r.err and words in r.err
+    assert r.err.count("\n") == 1 and f"{starter.name}: {field}: " in r.err and words in r.err
 
 
-def test_score_a_game_file_from_the_command_line(game, cli, tmp_path):
+def test_score_a_game_file_from_the_command_line(starter, cli, tmp_path):
     scores = tmp_path / "scores.toml"
     scores.write_text('[[players]]\nname = "Ana"\ncreatures = 9\npairs = 2\n'
                       '[[players]]\nname = "Bo"\ncreatures = 12\npairs = 1\n')
-    r = cli("score", str(game), str(scores))
+    r = cli("score", str(starter), str(scores))
     assert r.code == 0, r.err
     assert "Pairs" in r.out and "2 × 1 = 2" in r.out and r.out.strip().endswith("Bo wins.")
-    r = cli("score", str(game), str(scores), "--json", "--lang", "fr")
+    r = cli("score", str(starter), str(scores), "--json", "--lang", "fr")
     assert json.loads(r.out)["players"][1] == {
         "name": "Bo", "written": {"creatures": 12, "pairs": 1},
         "points": {"creatures": 12, "pairs": 1}, "total": 13, "rank": 1}
     scores.write_text('[[players]]\nname = "Ana"\nsharks = 2\n')
-    r = cli("score", str(game), str(scores))
+    r = cli("score", str(starter), str(scores))
     assert r.code == 2 and "scores.toml: players[0].sharks: unknown category" in r.err
 
 
@@ -102,9 +94,9 @@ NUMBERS = st.fixed_dictionaries({"gold": st.integers(-100, 100), "gems": st.inte
 
 @given(st.lists(NUMBERS, min_size=1, max_size=6), st.sampled_from(sheet.WINS))
 def test_totals_ranks_and_winners_follow_the_categories(rows, wins):
-    game = sheet.Rules(GAME.categories, wins)
+    starter = sheet.Rules(GAME.categories, wins)
     players = [{"name": f"P{i}", **r} for i, r in enumerate(rows)]
-    result = sheet.score(game, players)
+    result = sheet.score(starter, players)
     totals = [r["gold"] + 3 * r["gems"] + r["sets"] ** 2 for r in rows]
     assert [p.total for p in result.players] == totals
     best = max(totals) if wins == "highest" else min(totals)

@@ -53,67 +53,59 @@ def server(tmp_path, monkeypatch):
     httpd.server_close()
 
 
-@pytest.fixture
-def game(tmp_path, cli, monkeypatch):
-    monkeypatch.chdir(tmp_path)
-    r = cli("new", "Moth Lanterns")
-    assert r.code == 0, r.err
-    return tmp_path / "moth-lanterns" / "moth-lanterns.toml"
-
-
 def _address(httpd, gid=7) -> str:
     return f"http://127.0.0.1:{httpd.server_address[1]}/spreadsheets/d/TABLE1/edit#gid={gid}"
 
 
-def _use(game: Path, address: str) -> None:
-    text = game.read_text(encoding="utf-8")
-    game.write_text(text.replace('cards = { sheet = "cards.csv" }',
+def _use(starter: Path, address: str) -> None:
+    text = starter.read_text(encoding="utf-8")
+    starter.write_text(text.replace('cards = { sheet = "cards.csv" }',
                                  f'cards = {{ sheet = "{address}" }}', 1), encoding="utf-8")
 
 
 def test_a_google_sheet_is_read_as_its_tabs_csv_then_from_the_cache_offline(
-        server, game, cli, tmp_path):
+        server, starter, cli, tmp_path):
     from tests.pdfs import page_texts
 
-    _use(game, _address(server))
-    r = cli("build", str(game), "--out", str(tmp_path / "kit"))
+    _use(starter, _address(server))
+    r = cli("build", str(starter), "--out", str(tmp_path / "kit"))
     assert r.code == 0, r.err
     assert Sheets.asked == ["/spreadsheets/d/TABLE1/export?format=csv&gid=7"]
     assert "Web Crab" in " ".join(page_texts(tmp_path / "kit" / "cards.pdf"))
     assert "Note:" not in r.err
     server.shutdown()
     server.server_close()
-    r = cli("build", str(game), "--out", str(tmp_path / "offline"))
+    r = cli("build", str(starter), "--out", str(tmp_path / "offline"))
     assert r.code == 0, r.err
     assert "using the copy read less than a minute ago" in r.err
     assert r.err.count("Note:") == 1  # said once
     assert "Web Crab" in " ".join(page_texts(tmp_path / "offline" / "cards.pdf"))
 
 
-def test_offline_with_no_copy_is_one_line_naming_the_file_and_field(server, game, cli,
+def test_offline_with_no_copy_is_one_line_naming_the_file_and_field(server, starter, cli,
                                                                      tmp_path):
-    _use(game, _address(server, gid=99))  # no such tab: 404, and nothing cached
-    r = cli("build", str(game), "--out", str(tmp_path / "kit"))
+    _use(starter, _address(server, gid=99))  # no such tab: 404, and nothing cached
+    r = cli("build", str(starter), "--out", str(tmp_path / "kit"))
     assert r.code == 2 and not (tmp_path / "kit").exists()
     assert r.err.count("\n") == 1
-    assert f"{game.name}: cards.sheet: cannot read http://127.0.0.1" in r.err
+    assert f"{starter.name}: cards.sheet: cannot read http://127.0.0.1" in r.err
     assert "no copy of it was read before" in r.err
 
 
-def test_a_web_sheet_is_held_to_a_csv_files_limits(server, game, cli, tmp_path, monkeypatch):
+def test_a_web_sheet_is_held_to_a_csv_files_limits(server, starter, cli, tmp_path, monkeypatch):
     monkeypatch.setattr(spreadsheet, "MAX_CSV", 1000)
     Sheets.tabs["7"] = b"kind,title,text,qty\n" + b"creature,A,x,1\n" * 200
-    _use(game, _address(server))
-    r = cli("build", str(game), "--out", str(tmp_path / "kit"))
+    _use(starter, _address(server))
+    r = cli("build", str(starter), "--out", str(tmp_path / "kit"))
     assert r.code == 2 and "over the 1,000 a CSV may be" in r.err and "cards.sheet" in r.err
 
 
-def test_a_redirect_to_a_file_is_refused(server, game, cli, tmp_path):
+def test_a_redirect_to_a_file_is_refused(server, starter, cli, tmp_path):
     secret = tmp_path / "secret.csv"
     secret.write_text("kind,title,text,qty\ncreature,Secret,x,1\n")
     Sheets.extra["/list.csv"] = (302, {"Location": secret.as_uri()}, b"")
-    _use(game, f"http://127.0.0.1:{server.server_address[1]}/list.csv")
-    r = cli("build", str(game), "--out", str(tmp_path / "kit"))
+    _use(starter, f"http://127.0.0.1:{server.server_address[1]}/list.csv")
+    r = cli("build", str(starter), "--out", str(tmp_path / "kit"))
     assert r.code == 2 and "to url 'file:" in r.err and "cannot read" in r.err, r.err
 
 
