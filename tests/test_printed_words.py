@@ -57,8 +57,8 @@ def printed(kits, game, lang, file="cards.pdf") -> str:
     # Coverta: whose penalty, which mistakes, which end.
     ("coverta", "cards.pdf", "en", "they take the last card back instead, with the penalties "
                                    "for their mistake (token, skip a turn, draw)", "pay for it"),
-    ("coverta", "cards.pdf", "fr", "c’est lui qui reprend la dernière carte, avec les pénalités "
-                                   "de sa faute (jeton, tour passé, pioche)", "paie sa faute"),
+    ("coverta", "cards.pdf", "fr", "il reprend la dernière carte et subit les pénalités de sa "
+                                   "faute (jeton, tour passé, pioche)", "paie sa faute"),
     ("coverta", "cards.pdf", "en", "A mistake you find in your own row", "found when rules are"),
     ("coverta", "cards.pdf", "fr", "Une faute que vous trouvez dans votre propre rangée",
      "vue à la révélation"),

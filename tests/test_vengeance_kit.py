@@ -74,7 +74,7 @@ def test_placeholders_are_listed_in_the_print_guide(kits):
     guide = (out / "print-guide.txt").read_text()
     assert "Placeholders to fill in:" in guide
     assert "Sixth witch: name to come" in guide
-    assert "Vengeance & Gate: 8: Ritual objects it requires: to come" in guide
+    assert "Vengeance & Gate: 8: Objects required: to come" in guide
     assert "Solo cards: Solo mode card: to come (× 6)" in guide
 
 

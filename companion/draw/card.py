@@ -275,5 +275,10 @@ def todo_box(c, note: str, word: str, x, top, w, h, size: float, ground, ink,
     c.setFillColor(ink)
     text.line(c, word, x + w / 2, top - size * 1.15, "narrow-bold", size * 0.85,
               align="center", field="texts.to_come")
+    # The note at 0.8 of the element's size, never under the text floor (a narrower card).
+    from companion.draw import fit
+
+    rec = fit.current()
+    note_size = max(size * 0.8, rec.floor(c) + 0.05) if rec is not None else size * 0.8
     text.block(c, note, x + size * 0.4, top - size * 1.5, w - size * 0.8, h - size * 1.6,
-               "narrow", size * 0.8, align="center", field=field)
+               "narrow", note_size, align="center", field=field)
