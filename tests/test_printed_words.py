@@ -84,8 +84,8 @@ def printed(kits, game, lang, file="cards.pdf") -> str:
                                      "partisans, 7 gold, and 1 objective and 1 bounty in hand.",
      None),
     ("lugvanion", "cards.pdf", "fr", "Mise en place : à chacun 8 personnages d’une équipe, "
-                                     "ses 11 partisans, 7 or, 1 objectif et 1 mise à prix en "
-                                     "main.", None),
+                                     "11 partisans, 7 or, 1 objectif et 1 mise à prix en main.",
+     None),
     ("vengeance", "cards.pdf", "en", "Set-up: the demon on Gate I; in each witch’s hand 1 herb, "
                                      "1 mineral, 1 potion, 1 artifact, 1 incantation.", None),
     ("vengeance", "cards.pdf", "fr", "Mise en place : le démon sur la Porte I ; en main, chaque "
