@@ -1,6 +1,7 @@
 """Every printed string goes through here, so each is checked against its font first, and
 on a card measured (companion.draw.fit): a text shrinks to fit its box, never below the
-card's floor; what still does not fit is drawn at the floor and reported, not hidden."""
+card's floor (nor is it set below it: a size given as a fraction of a mini card's width);
+what still does not fit is drawn at the floor and reported, not hidden."""
 
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
@@ -31,6 +32,7 @@ def line(c, s: str, x: float, y: float, role: str, size: float,
     it prints in reports (e.g. "reminder")."""
     name = fonts.font(role)
     fonts.check(name, s)
+    size = max(size, _floor(c, 0.0))  # on a card, never set below the floor (a mini card)
     if max_w is not None:
         size = fit_size(s, role, size, max_w, _floor(c, 4.0))
     c.setFont(name, size)
@@ -77,6 +79,7 @@ def block(c, s: str, x: float, top: float, w: float, h: float, role: str, size: 
     name = fonts.font(role)
     fonts.check(name, s)
     min_size = _floor(c, min_size)
+    size = max(size, _floor(c, 0.0))  # on a card, never set below the floor (a mini card)
     while True:
         lines = wrap(s, role, size, w)
         step = size * leading
