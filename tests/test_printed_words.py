@@ -185,3 +185,19 @@ def test_without_backs_a_second_side_prints_as_a_face_of_its_own(tmp_path, game,
     assert second_side in flat(" ".join(page_texts(tmp_path / "kit" / file)))
     guide = (tmp_path / "kit" / "print-guide.txt").read_text()
     assert f"the second sides of {what} print as faces of their own" in guide
+
+
+def test_a_mini_card_says_less_where_a_poker_card_says_it_all(tmp_path):
+    """A layout may hold a shorter text for a small card (`when = "card.w < 140"`): a
+    Lugvanion character at mini size names its free partisan's guild by the badge alone,
+    and its objective's house rule in five words."""
+    texts = {}
+    for size in ("poker", "mini-euro"):
+        build("lugvanion", Options(card_size=size, only=["characters", "objectives"],
+                                   out=tmp_path / size))
+        texts[size] = flat(" ".join(page_texts(tmp_path / size / "cards.pdf")))
+    assert "Free: 1 partisan in the Forge guild" in texts["poker"]
+    assert "Free: 1 partisan on its guild" not in texts["poker"]
+    assert "Free: 1 partisan on its guild" in texts["mini-euro"]
+    assert "House rule: 1 gold per partisan." in texts["mini-euro"]
+    assert "the rulebook gives no amount" in texts["poker"]
