@@ -38,6 +38,25 @@ def inside(path: Path, folder: Path) -> bool:
         return False
 
 
+def named_beside(data, key: str) -> dict[str, Path]:
+    """The files a data file's [key] table names ([icons], [fonts]: name = "folder/file"),
+    each inside the data file's folder (a copy of the folder takes them along); one outside
+    it is an error naming its entry."""
+    if key not in data.table:
+        return {}
+    table = data.sub(key)
+    base = Path(data.source).parent if data.source else Path.cwd()
+    out = {}
+    for name in table.table:
+        rel = table.get(name, str)
+        path = base / rel
+        if not inside(path, base):
+            raise table.error(name, f"{rel} is outside the data file's folder: keep {key} "
+                                    "beside it")
+        out[name] = path
+    return out
+
+
 def read_bytes(path: Path | str, limit: int, what: str = "file") -> bytes:
     """The bytes of the regular file `path`, at most `limit` of them (more is an error
     naming the file, its size and the limit). `what` names the file in messages ("data

@@ -59,21 +59,12 @@ def register() -> dict[str, str]:
 def load(data) -> dict[str, GameFont]:
     """The fonts [fonts] names in a game's data (companion.data.Fields), read, checked and
     registered; by role."""
-    if "fonts" not in data.table:
-        return {}
     from companion import designer_files
 
-    roles = data.sub("fonts")
-    base = Path(data.source).parent if data.source else Path.cwd()
     out = {}
-    for role in roles.table:
+    for role, path in designer_files.named_beside(data, "fonts").items():
         if not role or not all(ch.isalnum() or ch in "-_" for ch in role):
-            raise roles.error(role, "a font's role is letters, digits, - and _")
-        rel = roles.get(role, str)
-        path = base / rel
-        if not designer_files.inside(path, base):
-            raise roles.error(role, f"{rel} is outside the game file's folder: keep fonts "
-                                    "beside it")
+            raise data.sub("fonts").error(role, "a font's role is letters, digits, - and _")
         out[role] = _game_font(role, path, designer_files.read_bytes(path, LIMIT, "font"))
     return out
 

@@ -59,20 +59,12 @@ class Icon:
 
 def load(data) -> dict[str, Icon]:
     """The icons [icons] names in `data` (a companion.data.Fields), read and checked."""
-    if "icons" not in data.table:
-        return {}
-    table = data.sub("icons")
-    base = Path(data.source).parent if data.source else Path.cwd()
     out = {}
-    for name in table.table:
-        rel = table.get(name, str)
-        path = (base / rel).resolve()
-        if not designer_files.inside(path, base):
-            raise table.error(name, f"{rel} is outside the data file's folder: keep icons "
-                                    "beside it")
+    for name, path in designer_files.named_beside(data, "icons").items():
         if path.suffix.lower() != ".svg":
-            raise table.error(name, f"{rel} is not an .svg file")
-        out[name] = _checked(name, path)
+            raise data.sub("icons").error(name, f"{data.table['icons'][name]} is not an .svg "
+                                                "file")
+        out[name] = _checked(name, path.resolve())
     return out
 
 
