@@ -44,36 +44,21 @@ MAX_DEPTH = 32  # tables and lists within each other: real data files use under 
 # Tried only where a word starts, each word read once (possessive): linear in the text.
 _DEEP_KEY = re.compile(r'(?<![A-Za-z0-9_-])(?:(?:[A-Za-z0-9_-]++|"")[ \t]*+\.[ \t]*+){%d,}'
                        % MAX_DEPTH)
-_QUOTE_OR_COMMENT = re.compile(r"[\"'#]")
-_ONE_LINE = {'"': re.compile(r'"(?:[^"\\\n]|\\.)*"?'), "'": re.compile(r"'[^'\n]*'?")}
-
-
-def _outside_strings(text: str):
-    """(start, end, sign) of each stretch of `text` outside strings and comments, in one
-    pass (no backtracking); `sign` opens what follows the stretch: a quote, "#" or ""."""
-    i = 0
-    while (m := _QUOTE_OR_COMMENT.search(text, i)) is not None:
-        j, ch = m.start(), m[0]
-        yield i, j, ch
-        if ch == "#":
-            end = text.find("\n", j)
-        elif text.startswith(ch * 3, j):
-            end = text.find(ch * 3, j + 3)
-            end = -1 if end < 0 else end + 3
-        else:
-            end = _ONE_LINE[ch].match(text, j).end()
-        i = len(text) if end < 0 else end
-    yield i, len(text), ""
+# A string or a comment, whole, as the parser reads them left to right: one match each, so
+# a scan costs a step per string rather than a step per character.
+_STRING_OR_COMMENT = (r'#[^\n]*|"""[\s\S]*?(?:"""|\Z)|\'\'\'[\s\S]*?(?:\'\'\'|\Z)'
+                      r'|"(?:[^"\\\n]|\\.)*"?|\'[^\'\n]*\'?')
+_SKIPPED = re.compile(_STRING_OR_COMMENT)
+# Read by the partial reads alone: compiled (and cached by re) at their first use.
+_SKIPPED_OR_BRACKET = _STRING_OR_COMMENT + r"|[\[\]{}]"
 
 
 def _keys_only(text: str) -> str:
     """The text with each string as "" and comments gone."""
-    return "".join(text[i:j] + ('""' if ch in "\"'" and ch else "")
-                   for i, j, ch in _outside_strings(text))
+    return _SKIPPED.sub(lambda m: "" if m[0][0] == "#" else '""', text)
 
 
-_BRACKET = re.compile(r"[\[\]{}]")
-_TABLE = re.compile(r"""\[\[?[ \t]*(?:"([^"\n]*)"|'([^'\n]*)'|([A-Za-z0-9_-]+))""")
+_TABLE = r"""\[\[?[ \t]*(?:"([^"\n]*)"|'([^'\n]*)'|([A-Za-z0-9_-]+))"""
 
 
 def _tables_only(text: str, names: frozenset[str]) -> str:
@@ -81,18 +66,18 @@ def _tables_only(text: str, names: frozenset[str]) -> str:
     [table]): a command that reads a few tables of a big file parses only those. A header is
     a "[" first on its line, outside strings, comments and brackets."""
     starts, depth = [], 0
-    for i, j, _ in _outside_strings(text):
-        for m in _BRACKET.finditer(text, i, j):
-            if m[0] in "]}":
-                depth = max(0, depth - 1)
-                continue
-            if depth == 0 and m[0] == "[" and \
+    for m in re.finditer(_SKIPPED_OR_BRACKET, text):
+        sign = m[0][0]
+        if sign in "]}":
+            depth = max(0, depth - 1)
+        elif sign in "[{":
+            if depth == 0 and sign == "[" and \
                     not text[text.rfind("\n", 0, m.start()) + 1:m.start()].strip():
                 starts.append(m.start())
             depth += 1
     kept = [text[:starts[0]] if starts else text]
     for start, end in zip(starts, [*starts[1:], len(text)]):
-        name = _TABLE.match(text, start)
+        name = re.compile(_TABLE).match(text, start)
         if name is None or next(g for g in name.groups() if g is not None) in names:
             kept.append(text[start:end])
     return "".join(kept)

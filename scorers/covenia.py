@@ -1,4 +1,4 @@
-"""Covenia end scores (rulebook "End of Game", RULINGS C1-C8). Pure: plain data in, dataclasses out.
+"""Covenia end scores (rulebook "End of Game", RULINGS C1-C8). Pure: plain data in, named tuples out.
 
 Input is the parsed form of the score file: {"decks": "A"|"B"|"AB" (optional),
 "players": [{"name": str, "area": {clan: [values]}, "hand": {clan: [values]}}]}.
@@ -6,7 +6,7 @@ Clan keys may be English or French. Every figure comes with a Reason (a key and 
 numbers) that the caller words in its own language.
 """
 
-from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from scorers.errors import ScoreError, escape, plain, shown
 
@@ -17,24 +17,21 @@ DECKS = {"A": 1, "B": 1, "AB": 2}  # how many copies of each clan+value are in p
 RED_MOST, RED_OTHER, BONUS_PER_ROW = 7, 4, 10
 
 
-@dataclass(frozen=True)
-class Reason:
+class Reason(NamedTuple):
     """Why a figure is what it is: a key the caller words, and its numbers."""
 
     key: str  # e.g. "red_most", "yellow", "yellow_empty_hand"
-    numbers: dict = field(default_factory=dict)
+    numbers: dict
 
 
-@dataclass(frozen=True)
-class Figure:
+class Figure(NamedTuple):
     """One row's points for one player, and why."""
 
     points: int
     reason: Reason
 
 
-@dataclass(frozen=True)
-class Player:
+class Player(NamedTuple):
     """A player's table as read from the score file."""
 
     name: str
@@ -42,8 +39,7 @@ class Player:
     hand: tuple[tuple[str, int], ...]  # (clan, value)
 
 
-@dataclass(frozen=True)
-class PlayerScore:
+class PlayerScore(NamedTuple):
     """A player's figures per row, total and rank."""
 
     name: str
@@ -55,8 +51,7 @@ class PlayerScore:
         return self.total if row == "total" else self.figures[row].points
 
 
-@dataclass(frozen=True)
-class Result:
+class Result(NamedTuple):
     """The decks in play, every player's score, and the winners (several on a tie)."""
 
     decks: str

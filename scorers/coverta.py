@@ -1,6 +1,6 @@
 """Coverta: the deck's features and round points over several rounds (RULINGS V1-V2,
 V6). The row check (V3, V5) is in scorers/coverta_rows.py. Pure: plain data in,
-dataclasses out.
+named tuples out.
 
 A number card is {"code", "number", "ink", "shape", "symbol_colour", "fill", "background"};
 parity and range follow from the number.
@@ -8,7 +8,7 @@ parity and range follow from the number.
 
 import re
 from collections import Counter
-from dataclasses import dataclass
+from typing import NamedTuple
 from itertools import combinations
 
 from scorers.errors import ScoreError, escape, plain, shown
@@ -96,8 +96,7 @@ def check_deck(cards) -> dict[str, str]:
     return codes
 
 
-@dataclass(frozen=True)
-class Balance:
+class Balance(NamedTuple):
     per_number: dict[int, int]
     feature_split: dict[str, Counter]
     within_number: dict[str, set]  # feature -> set of per-number splits seen
@@ -121,8 +120,7 @@ def balance(cards: list[dict]) -> Balance:
 
 # ---- round points and totals (V6) ----------------------------------------------------
 
-@dataclass(frozen=True)
-class Standings:
+class Standings(NamedTuple):
     players: list[str]
     rounds: list[dict[str, int]]
     totals: dict[str, int]

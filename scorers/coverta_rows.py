@@ -6,7 +6,7 @@ A row file is {"start": CODE, "plays": [{"card": CODE, "row": NAME}, ...] in tab
 """
 
 from collections import Counter
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from scorers.coverta import (FEATURES, MODES, NUMBER_RULES, PLAYERS, SYMBOL_RULES, features,
                              unknown_field)
@@ -20,8 +20,7 @@ DEALS = {"standard": range(2, 6), "three-card": range(2, 5)}
 RULES_HELD = 2
 
 
-@dataclass(frozen=True)
-class Fault:
+class Fault(NamedTuple):
     card: str
     row: str
     rule: str  # e.g. "keep:parity"
@@ -30,8 +29,7 @@ class Fault:
     before: str  # the earlier card's value
 
 
-@dataclass(frozen=True)
-class RowFile:
+class RowFile(NamedTuple):
     start: object
     plays: list[tuple[object, object]]
     rules: dict

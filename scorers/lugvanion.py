@@ -39,7 +39,7 @@ The verifiable draw (version 1), so that another program can recompute it
 import hashlib
 import hmac
 import re
-from dataclasses import dataclass, field
+from typing import NamedTuple
 from fractions import Fraction
 from functools import lru_cache
 
@@ -56,8 +56,7 @@ VERSION = "lugvanion-draw-v1"
 GUILDS_TO_WIN = 2
 
 
-@dataclass(frozen=True)
-class Odds:
+class Odds(NamedTuple):
     bag: dict[str, int]
     tie_rule: str
     exact: dict[str, Fraction]
@@ -66,15 +65,14 @@ class Odds:
         return {c: float(p) for c, p in self.exact.items()}
 
 
-@dataclass(frozen=True)
-class Draw:
+class Draw(NamedTuple):
     bag: dict[str, int]
     tie_rule: str
     commitment: str
     seed: str
     drawn: list[str]
     winner: str
-    redrawn: list[list[str]] = field(default_factory=list)
+    redrawn: list[list[str]]
 
 
 # ---- the bag -------------------------------------------------------------------------
@@ -240,8 +238,7 @@ def draw(bag: dict[str, int], seed: bytes, tie_rule: str = "extra",
     raise ScoreError("bag", "no colour won in 10000 attempts: this bag always ties")
 
 
-@dataclass(frozen=True)
-class Verdict:
+class Verdict(NamedTuple):
     ok: bool
     problem: str = ""
 

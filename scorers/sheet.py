@@ -1,13 +1,13 @@
 """A designer's game scored from its score categories (the game file's [[scoring]]):
 each category is points as typed, a count times a number of points, or a count squared;
-the highest total wins, or the lowest. Pure: plain data in, dataclasses out.
+the highest total wins, or the lowest. Pure: plain data in, named tuples out.
 
 A sheet: {"wins": "highest" | "lowest", "categories": [{"id", "score", "points"}]}, as
 `rules` checks it from the game file. Entries: [{"name": str, ID: int, ...}], one per
 player, a whole number per category id; a category a player has not filled counts 0.
 """
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from scorers.errors import ScoreError, escape, shown
 
@@ -21,8 +21,7 @@ WINS = ("highest", "lowest")
 MOST = 1_000_000  # the largest number a player writes in a category
 
 
-@dataclass(frozen=True)
-class Category:
+class Category(NamedTuple):
     """One row of the score pad: its id, how it scores, its points for each one counted."""
 
     id: str
@@ -37,16 +36,14 @@ class Category:
         return n
 
 
-@dataclass(frozen=True)
-class Rules:
+class Rules(NamedTuple):
     """A game's categories, in score-pad order, and which total wins."""
 
     categories: tuple[Category, ...]
     wins: str = "highest"
 
 
-@dataclass(frozen=True)
-class PlayerScore:
+class PlayerScore(NamedTuple):
     """A player's points per category (with what she wrote), total and rank."""
 
     name: str
@@ -56,8 +53,7 @@ class PlayerScore:
     rank: int
 
 
-@dataclass(frozen=True)
-class Result:
+class Result(NamedTuple):
     """Every player's score, in entry order, and the winners (several on a tie)."""
 
     players: list[PlayerScore]

@@ -10,7 +10,7 @@ another turn is played.
 
 import re
 import unicodedata
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from scorers.errors import ScoreError, escape, shown
 
@@ -26,8 +26,7 @@ _ARTIFACT = re.compile(r"\s*([0-9]{1,3})\s*:\s*([a-zé]+)\s*")
 FRENCH_TYPES = {"herbe": "herb", "minéral": "mineral"}
 
 
-@dataclass(frozen=True)
-class Step:
+class Step(NamedTuple):
     kind: str  # "incantation" or "artifact"
     number: int
     type: str | None = None  # the type an artifact removes
@@ -41,8 +40,7 @@ class Step:
         return d
 
 
-@dataclass(frozen=True)
-class Resolution:
+class Resolution(NamedTuple):
     order: list[Step]
     removed: dict[str, int]
     counts: dict[str, int]  # ritual objects left after the artifacts

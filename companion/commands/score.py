@@ -113,7 +113,8 @@ def score_covenia(file, as_json, lang, pdf, paper, save):
         from companion import presets
 
         presets.paper_size(paper)
-    data = sc.words(layouts=bool(pdf))
+    # The words are read only where they are shown: --json alone needs none of them.
+    data = sc.words(layouts=bool(pdf)) if pdf or file is None or not as_json else None
     if file is None:
         from companion.score import entry
 

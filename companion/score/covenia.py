@@ -34,25 +34,27 @@ def clan_names(data: Fields, lang: str) -> dict[str, str]:
 def numbers(line: str) -> list[int]:
     """'1 4 6', '1,4,6', '1, 4; 6' -> [1, 4, 6]; anything else is an error."""
     parts = [p for p in re.split(r"[\s,;]+", line.strip()) if p]
-    if not all(VALUE.fullmatch(p) for p in parts):
+    if not all(re.fullmatch(VALUE, p) for p in parts):
         raise ValueError("write card values as numbers 1 to 10, e.g. 1 4 6")
     return [int(p) for p in parts]
 
 
 _LETTERS = {"r": "red", "y": "yellow", "g": "green", "b": "blue", "p": "purple", "j": "yellow"}
-VALUE = re.compile(r"[0-9]{1,2}")  # ASCII digits only ("²".isdigit() is True); values 1-10
-_TOKEN = re.compile(r"[^\W\d_]+|[0-9]+|[^\s,;]")  # a word, a number, or any other sign
+# Patterns for typed-in lines, compiled (and cached by re) at first use: scoring a file
+# does not pay for them.
+VALUE = r"[0-9]{1,2}"  # ASCII digits only ("²".isdigit() is True); values 1-10
+_TOKEN = r"[^\W\d_]+|[0-9]+|[^\s,;]"  # a word, a number, or any other sign
 
 
 def hand(line: str) -> dict[str, list[int]]:
     """'yellow 5, green 9', 'y5 g9', 'jaune 5 vert 9' -> {'yellow': [5], 'green': [9]}."""
     out: dict[str, list[int]] = {}
     clan = None
-    for token in _TOKEN.findall(line.lower()):
+    for token in re.findall(_TOKEN, line.lower()):
         if token.isascii() and token.isdigit():
             if clan is None:
                 raise ValueError("name the clan before its values, e.g. yellow 5")
-            if not VALUE.fullmatch(token):
+            if not re.fullmatch(VALUE, token):
                 raise ValueError(f"{token} is not a card value (1-10)")
             out.setdefault(clan, []).append(int(token))
         elif token.isalpha():
@@ -212,7 +214,6 @@ def write_pdf(path: Path, result: scorer.Result, data: Fields, lang: str, paper:
     """The filled score-book page, drawn by the same code as the kit's blank one. A name
     holding characters our fonts cannot draw prints them as boxes, and the page says so:
     True then (the caller says so too)."""
-    import dataclasses
 
     from companion import fonts, presets
     from companion.atomic import replaced
@@ -226,9 +227,8 @@ def write_pdf(path: Path, result: scorer.Result, data: Fields, lang: str, paper:
         load_toml(words_path), str(words_path)))
     shown = {p.name: fonts.printable(p.name) for p in result.players}
     boxed = any(shown[n] != n for n in shown)
-    result = dataclasses.replace(
-        result, players=[dataclasses.replace(p, name=shown[p.name]) for p in result.players],
-        winners=[shown[n] for n in result.winners])
+    result = result._replace(players=[p._replace(name=shown[p.name]) for p in result.players],
+                             winners=[shown[n] for n in result.winners])
     lines = [explain_line(p, data, lang) for p in result.players]
     if boxed:
         lines.append(data.sub("score").text("unprintable", lang).format(box=fonts.PLACEHOLDER))

@@ -49,7 +49,7 @@ def report(s: rules.Standings) -> str:
 
 
 def faults_json(faults: list[Fault]) -> dict:
-    return {"game": "coverta", "faults": [f.__dict__ for f in faults]}
+    return {"game": "coverta", "faults": [f._asdict() for f in faults]}
 
 
 def faults_report(faults: list[Fault]) -> str:
