@@ -119,10 +119,11 @@ def _height(lines: list[str], w: float, size: float, role: str,
 def bullets(c, lines: list[str], x: float, top: float, w: float, h: float, size: float,
             ink, mark: Callable[[object, str, float, float, float], None],
             role: str = "regular", min_size: float = 4.6, field: str = "lines",
-            gap: float | None = None) -> float:
+            gap: float | None = None, first: int = 0) -> float:
     """Paragraphs, those starting with '• ' as bullets; all shrink together to fit h (not
     below the card's floor). mark(c, body, x, y, size) draws a bullet's mark. `gap`: the
-    space after each paragraph (default: 0.35 of the size). Returns the size used."""
+    space after each paragraph (default: 0.35 of the size); `first`: the number of the
+    first line in its list, for the reports. Returns the size used."""
     floor = text._floor(c, min_size)
     while _height(lines, w, size, role, gap) > h and size > floor:
         size = max(floor, size * 0.95)
@@ -136,7 +137,7 @@ def bullets(c, lines: list[str], x: float, top: float, w: float, h: float, size:
         c.setFillColor(ink)
         # Each paragraph gets what is left of the box, so an overflow is reported where it is.
         top -= text.block(c, body, x + indent, top, w - indent, top - bottom, role, size,
-                          min_size=size, field=f"{field}[{i}]") + \
+                          min_size=size, field=f"{field}[{first + i}]") + \
             (size * 0.35 if gap is None else gap)
     return size
 

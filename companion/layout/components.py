@@ -26,6 +26,8 @@ come from, which back they get and where they go:
     page = true                    # whole pages of the paper (a score book), not cards:
                                    # its kind drawn at the page's size, no back
     you_get = "{games} * {pages}"  # what the print guide says you get (default: the cards)
+    when = "card.w < 140"          # only at the card sizes where this holds (card.w, card.h:
+                                   # the build's card size in points): a mini card's version
 
 A card's fields are its entry's values in the build's language (a `{ placeholder = ... }`
 one a TO COME box, listed in the print guide), with `id` (its own, or its number 01, 02,
@@ -43,7 +45,7 @@ from companion.sheets import Card, Face
 
 KEYS = {"kind", "cards", "with", "back", "file", "after", "before", "title", "todo", "art",
         "qty", "fields", "id", "id_else", "art_entry", "part", "size", "stock", "count", "page",
-        "you_get"}
+        "you_get", "when"}
 ROMAN = "I II III IV V VI VII VIII IX X XI XII XIII XIV XV XVI XVII XVIII XIX XX".split()
 
 
@@ -110,10 +112,24 @@ def add(files: list, ctx, engine, backs: dict[str, Face], pics=None,
         if unknown:
             bad = sorted(unknown)[0]
             raise spec.error(bad, f"unknown key (keys: {', '.join(sorted(KEYS))})")
+        if not _for_this_size(spec, ctx):
+            continue
         try:
             _add_one(files, ctx, data, engine, backs, pics, name, spec, derived or {})
         except bind.BindError as e:  # a field a template names, missing from the data
             raise CompanionError(f"components.{name}: {e}", source=data.source) from None
+
+
+def _for_this_size(spec, ctx) -> bool:
+    """Whether a component's `when` holds at the build's card size."""
+    when = spec.get("when", str, None)
+    if when is None:
+        return True
+    try:
+        return bind.holds(bind.condition(when), {bind.CARD_W: ctx.card[0],
+                                                 bind.CARD_H: ctx.card[1]})
+    except bind.BindError as e:
+        raise spec.error("when", str(e)) from None
 
 
 def _with_bundled(data, game: str, key: str = "components"):

@@ -304,6 +304,11 @@ def _bullets(d: Drawing, el: schema.Bullets, scope) -> None:
     lines = scope.get(el.lines.strip("{}"))
     if not isinstance(lines, list):
         raise BindError(f"lines = {el.lines!r}: not a list field of this card")
+    # A part of the list (a mini card's aid turns it over half way): its paragraphs keep
+    # their numbers in the reports.
+    first = _whole(el.first, scope, "first", 0)
+    count = None if el.count is None else _whole(el.count, scope, "count")
+    lines = lines[first:None if count is None else first + count]
     lines = [str(bind.text(str(ln), scope)) for ln in lines]
     dot = d.colour(el.mark, scope)
     by_name = {}
@@ -324,7 +329,21 @@ def _bullets(d: Drawing, el: schema.Bullets, scope) -> None:
                  d.v(el.h, scope), d.x(el.size, scope),
                  d.colour(el.colour, scope), mark, role=el.font,
                  gap=None if el.gap is None else d.v(el.gap, scope),
-                 field=_field(el.field, scope) or "lines")
+                 field=_field(el.field, scope) or "lines", first=first)
+
+
+def _whole(value, scope, name: str, default=None):
+    """A whole number an element's key gives, or a field holding one ("{first}"): a field
+    the card lacks gives the default (an aid's cards that show their whole list)."""
+    if isinstance(value, int):
+        return value
+    alone = bind.whole_field(value)
+    if alone is not None and alone not in scope:
+        return default
+    try:
+        return bind.number(value, scope)
+    except BindError as e:
+        raise BindError(f"{name} = {value!r}: {e}") from None
 
 
 def _symbol(d: Drawing, el: schema.Symbol, scope) -> None:

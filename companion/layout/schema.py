@@ -166,6 +166,8 @@ class Bullets(_Element, tag="bullets"):
     marks: str | None = None  # a list field whose items' names pick a bullet's symbol
     gap: Length | None = None  # the space after each paragraph (default: 0.35 of the size)
     field: str | None = None  # the data key, for the text-limit reports ("aid.front")
+    first: Union[Count, str] = 0  # the first paragraph shown (from 0), or "{field}" (none: 0)
+    count: Union[Count, str, None] = None  # how many from there, or "{field}" (none: the rest)
 
 
 class Symbol(_Element, tag="symbol"):

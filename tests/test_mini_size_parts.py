@@ -1,0 +1,88 @@
+"""What a layout may say for some card sizes only (issue 23: a mini card says less, never
+less legibly): a component's `when` on the build's card size, and a bullets element that
+shows part of its list (`first`, `count`), its paragraphs keeping their numbers."""
+
+import json
+import tempfile
+from pathlib import Path
+
+import pypdfium2 as pdfium
+
+from companion import presets
+from companion.draw import fit
+from companion.kit import Options, build
+from companion.layout import kinds
+from companion.layout.face import Engine
+from companion.pdf import open_canvas
+from reportlab.lib.colors import HexColor
+
+W, H = 200.0, 300.0
+PALETTE = {"ink": HexColor("#000000"), "paper": HexColor("#FFFFFF"), "gold": HexColor("#C9A227")}
+LINES = ["Alpha first", "Bravo second", "Charlie third", "Delta fourth"]
+
+
+def _bullets(**keys) -> dict:
+    return {"k": {"elements": [dict(type="bullets", lines="{lines}", x=0.1, y=0.1, w=0.8,
+                                    h=0.8, size=0.06, field="aid.front", **keys)]}}
+
+
+def _printed(table: dict, fields: dict) -> str:
+    face = Engine(kinds.load(table, "test.toml"), PALETTE, {}, "test.toml",
+                  icons={}).face("k", fields, None)
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "face.pdf"
+        c = open_canvas(path, (W, H), "test", "")
+        face.draw(c, W, H, 0.0)
+        c.showPage()
+        c.save()
+        page = pdfium.PdfDocument(path.read_bytes())[0]
+        return page.get_textpage().get_text_range()
+
+
+def test_bullets_show_the_part_of_their_list_first_and_count_give():
+    text = _printed(_bullets(first=1, count=2), {"lines": LINES})
+    assert "Bravo" in text and "Charlie" in text
+    assert "Alpha" not in text and "Delta" not in text
+
+
+def test_bullets_take_first_and_count_from_the_card_and_a_missing_field_means_all():
+    table = _bullets(first="{first}", count="{shown}")
+    assert "Alpha" not in _printed(table, {"lines": LINES, "first": 2, "shown": 1})
+    assert "Charlie" in _printed(table, {"lines": LINES, "first": 2, "shown": 1})
+    whole = _printed(table, {"lines": LINES})
+    assert all(word.split()[0] in whole for word in LINES)
+
+
+def test_a_part_of_a_list_reports_its_paragraphs_by_their_number_in_the_list():
+    table = _bullets(first=2)
+    with fit.recording(presets.text_limits()) as rec:
+        face = Engine(kinds.load(table, "test.toml"), PALETTE, {}, "test.toml",
+                      icons={}).face("k", {"lines": LINES}, None)
+        with tempfile.TemporaryDirectory() as folder:
+            c = open_canvas(Path(folder) / "f.pdf", (W, H), "test", "")
+            rec.wrap(face.draw, "k")(c, W, H, 0.0)
+    assert [m.field for m in rec.measures] == ["aid.front[2]", "aid.front[3]"]
+
+
+def _components(tmp_path, size: str) -> list[str]:
+    build("covenia", Options(card_size=size, out=tmp_path / size))
+    manifest = json.loads((tmp_path / size / "manifest.json").read_text())
+    return [c["id"] for f in manifest["files"] for c in f["components"]]
+
+
+def test_a_component_is_built_only_at_the_card_sizes_its_when_names(tmp_path):
+    # Covenia's aid is one two-sided card; on a mini card, two (the round, the scoring).
+    assert "aids" in _components(tmp_path, "poker")
+    assert {"aids-turn", "aids-score"}.isdisjoint(_components(tmp_path, "poker"))
+    mini = _components(tmp_path, "mini-usa")
+    assert "aids" not in mini and {"aids-turn", "aids-score"} <= set(mini)
+
+
+def test_a_wrong_when_on_a_component_names_the_file_and_the_key(starter, cli):
+    text = starter.read_text().replace('[components.aids]\n',
+                                       '[components.aids]\nwhen = "card.w <"\n')
+    starter.write_text(text)
+    r = cli("build", starter, "--out", starter.parent / "kit")
+    assert r.code == 2
+    assert "components.aids.when" in r.err and "moth-lanterns.toml" in r.err, r.err
+    assert "Traceback" not in r.err
