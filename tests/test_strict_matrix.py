@@ -12,7 +12,7 @@ SIZES = ("poker", "euro", "tarot")
 MINI = ("mini-euro", "mini-usa")
 # The games whose layouts say less on a mini card (a second aid card, shorter texts where
 # `when = "card.w < 140"`); the others' figures are in the issue's note.
-MINI_GAMES = ("covenia", "coverta")
+MINI_GAMES = ("covenia", "coverta", "lugvanion")
 
 
 @pytest.mark.parametrize("size", SIZES)

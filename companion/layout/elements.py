@@ -81,11 +81,19 @@ def _repeated(el, scope: dict) -> list:
     """A repeat's items; none where its list is missing and its condition fails for the
     card (`when = "golden"` on a list only golden cards have)."""
     try:
-        return _items(el.repeat, scope)
+        return _part(el, _items(el.repeat, scope), scope)[1]
     except BindError:
         if _holds(el, scope):
             raise
         return []
+
+
+def _part(el, items: list, scope: dict) -> tuple[int, list]:
+    """(first, the part of a list an element's `first` and `count` show): a mini card's aid
+    turns its list over half way."""
+    first = _whole(el.first, scope, "first", 0)
+    count = None if el.count is None else _whole(el.count, scope, "count")
+    return first, items[first:None if count is None else first + count]
 
 
 def _item_scope(scope: dict, items: list, i: int) -> dict:
@@ -304,11 +312,7 @@ def _bullets(d: Drawing, el: schema.Bullets, scope) -> None:
     lines = scope.get(el.lines.strip("{}"))
     if not isinstance(lines, list):
         raise BindError(f"lines = {el.lines!r}: not a list field of this card")
-    # A part of the list (a mini card's aid turns it over half way): its paragraphs keep
-    # their numbers in the reports.
-    first = _whole(el.first, scope, "first", 0)
-    count = None if el.count is None else _whole(el.count, scope, "count")
-    lines = lines[first:None if count is None else first + count]
+    first, lines = _part(el, lines, scope)  # its paragraphs keep their numbers in the reports
     lines = [str(bind.text(str(ln), scope)) for ln in lines]
     dot = d.colour(el.mark, scope)
     by_name = {}

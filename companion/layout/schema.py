@@ -61,6 +61,8 @@ class _Element(msgspec.Struct, forbid_unknown_fields=True, kw_only=True, tag_fie
     repeat: Union[Count, str, None] = None  # a count, or a list field of the card
     step: Step | None = None  # how far each repeat moves
     vars: dict[str, str] = {}  # names for values, usable by texts from the data
+    first: Union[Count, str] = 0  # of the repeat's list (a bullets' lines): the first item shown, from 0, or "{field}" (none: 0)
+    count: Union[Count, str, None] = None  # how many items from there, or "{field}" (none: the rest)
 
 
 class Background(_Element, tag="background"):
@@ -166,8 +168,6 @@ class Bullets(_Element, tag="bullets"):
     marks: str | None = None  # a list field whose items' names pick a bullet's symbol
     gap: Length | None = None  # the space after each paragraph (default: 0.35 of the size)
     field: str | None = None  # the data key, for the text-limit reports ("aid.front")
-    first: Union[Count, str] = 0  # the first paragraph shown (from 0), or "{field}" (none: 0)
-    count: Union[Count, str, None] = None  # how many from there, or "{field}" (none: the rest)
 
 
 class Symbol(_Element, tag="symbol"):
