@@ -86,3 +86,20 @@ def test_a_wrong_when_on_a_component_names_the_file_and_the_key(starter, cli):
     assert r.code == 2
     assert "components.aids.when" in r.err and "moth-lanterns.toml" in r.err, r.err
     assert "Traceback" not in r.err
+
+
+def test_strict_holds_the_score_book_pages_to_the_text_limits_too(tmp_path, cli):
+    # The total row's note, pale on its shaded ground, was 3.75:1: a page is checked as a
+    # card is, so a pale note there fails --strict naming the page and the field.
+    from companion import paths
+
+    text = (paths.LAYOUTS / "covenia.toml").read_text(encoding="utf-8")
+    pale = text.replace('colour = "mix(ink, #FFFFFF, 0.2)", field = "formula"',
+                        'colour = "mix(ink, #FFFFFF, 0.5)", field = "formula"')
+    assert pale != text
+    mine = tmp_path / "covenia.toml"
+    mine.write_text(pale, encoding="utf-8")
+    r = cli("build", "covenia", "--data", mine, "--strict", "--out", tmp_path / "kit")
+    assert r.code == 2
+    assert "scorebook page 1" in r.err and "formula" in r.err and "contrast" in r.err, r.err
+    assert cli("build", "covenia", "--strict", "--out", tmp_path / "ok").code == 0

@@ -69,10 +69,13 @@ class Recorder:
 
     # ---- around each face ----------------------------------------------------------
 
-    def wrap(self, draw, label: str):
-        """A face's draw function that records what it prints under `label`."""
+    def wrap(self, draw, label: str, paper: tuple | None = None):
+        """A face's draw function that records what it prints under `label`; `paper`: the
+        colour under all it draws (a page's white sheet), else only the grounds it draws."""
         def recorded(c, w, h, bleed):
             with self._drawing(c, label, w, h):
+                if paper is not None:
+                    self._face.grounds.append((0.0, 0.0, w, h, paper))
                 draw(c, w, h, bleed)
         return recorded
 

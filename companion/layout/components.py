@@ -287,8 +287,13 @@ def _place_pages(files: list, spec, component, faces: list, ctx) -> None:
         raise spec.error("file", f"{path} holds other cards already: pages need their own file")
 
     def draw(c) -> int:
-        for face in faces:
-            face.draw(c, *ctx.page, 0.0)
+        from companion.draw import fit
+
+        rec = fit.current()  # a page is held to the text limits as a card is
+        for n, face in enumerate(faces, 1):
+            label = f"{component.id} page {n}"
+            (rec.wrap(face.draw, label, paper=(1.0, 1.0, 1.0)) if rec is not None
+             else face.draw)(c, *ctx.page, 0.0)
             c.showPage()
         return len(faces)
     files.append(PageFile(path, [component], draw))
