@@ -103,3 +103,14 @@ def test_strict_holds_the_score_book_pages_to_the_text_limits_too(tmp_path, cli)
     assert r.code == 2
     assert "scorebook page 1" in r.err and "formula" in r.err and "contrast" in r.err, r.err
     assert cli("build", "covenia", "--strict", "--out", tmp_path / "ok").code == 0
+
+
+def test_an_id_names_an_element_at_every_size_remove_drops_all_replace_puts_one():
+    both = {"base": {"elements": [
+        {"id": "note", "type": "rect", "fill": "ink", "when": "card.w >= 140"},
+        {"id": "note", "type": "rect", "fill": "ink", "x": 0.5, "when": "card.w < 140"}]}}
+    gone = kinds.load({**both, "k": {"extends": "base", "remove": ["note"]}}, "test.toml")
+    assert gone["k"].elements == []
+    swapped = kinds.load({**both, "k": {"extends": "base", "replace": {
+        "note": {"id": "note", "type": "circle", "fill": "ink"}}}}, "test.toml")
+    assert [type(e).__name__ for e in swapped["k"].elements] == ["Circle"]

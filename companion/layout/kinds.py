@@ -58,8 +58,15 @@ def _resolved(name: str, raw: dict, source: str, seen: tuple) -> schema.Kind:
             raise CompanionError(f"kinds.{name}: {kind.extends} has no element with id "
                                  f"{key!r}{_suggest(key, ids)} (ids: "
                                  f"{', '.join(sorted(ids)) or 'none'})", source=source)
-    inherited = [kind.replace.get(el.id, el) for el in base.elements
-                 if el.id is None or el.id not in kind.remove]
+    # An id may name an element and its versions for other card sizes (`when = "card.w <
+    # 140"`): `remove` leaves them all out, `replace` puts its element once, in the first's place.
+    inherited, replaced = [], set()
+    for el in base.elements:
+        if el.id is not None and (el.id in kind.remove or el.id in replaced):
+            continue
+        if el.id in kind.replace:
+            replaced.add(el.id)
+        inherited.append(kind.replace.get(el.id, el) if el.id is not None else el)
     return msgspec.structs.replace(
         kind, extends=None, elements=inherited + kind.elements, replace={}, remove=[],
         placeholder=kind.placeholder if kind.placeholder is not None else base.placeholder,

@@ -56,7 +56,7 @@ class Mark(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
 
 
 class _Element(msgspec.Struct, forbid_unknown_fields=True, kw_only=True, tag_field="type"):
-    id: str | None = None  # names it, so that a kind extending this one can replace or remove it
+    id: str | None = None  # names it (and its versions for other card sizes), so that a kind extending this one can replace or remove it
     when: str | None = None  # a condition on the card's fields; drawn only where it holds
     repeat: Union[Count, str, None] = None  # a count, or a list field of the card
     step: Step | None = None  # how far each repeat moves
