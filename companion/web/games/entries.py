@@ -26,6 +26,20 @@ def entry_of(state: dict, name: str) -> dict | None:
     return next((p for p in state["players"] if p["name"] == name), None)
 
 
+def no_entry(name: str) -> WebError:
+    """A 404: the game holds no entry of that name."""
+    return WebError(404, "name", f"{shown(name, 40)} has no entry in this game",
+                    coded("no_entry", player=name))
+
+
+def tagged_entry(state: dict, name: str) -> dict:
+    """The entry as a phone reads it, with its ETag; a 404 when there is none."""
+    entry = entry_of(state, name)
+    if entry is None:
+        raise no_entry(name)
+    return {**entry, "etag": etag(state, entry)}
+
+
 def precondition(request: Request) -> tuple[str | None, str | None]:
     """(If-Match, If-None-Match) as sent."""
     return request.headers.get("if-match"), request.headers.get("if-none-match")

@@ -22,7 +22,7 @@ from starlette.routing import Route
 from companion.errors import shown
 from companion.web.errors import WebError, coded, why_of
 from companion.web.games import Web, idempotency_key, player_name, scored
-from companion.web.games.entries import entry_of, etag, precondition, require
+from companion.web.games.entries import etag, no_entry, precondition, require, tagged_entry
 from scorers import sheet as scorer
 from scorers.errors import ScoreError
 
@@ -109,8 +109,7 @@ def routes(web: Web) -> list:
         require(cond, now, name)
         players = [p for p in now["players"] if p["name"] != name]
         if len(players) == len(now["players"]):
-            raise WebError(404, "name", f"{shown(name, 40)} has no entry in this game",
-                           coded("no_entry", player=name))
+            raise no_entry(name)
         new = {**now, "players": players}
         store.save_game(game.id, new if players else None,
                         key and (f"{game.id}:{key}", request, {}))
@@ -163,14 +162,8 @@ def routes(web: Web) -> list:
         game = game_of(request)
         name = player_name(request.path_params["name"])
 
-        def read() -> dict:
-            now = store.games.get(game.id) or {"players": []}
-            entry = entry_of(now, name)
-            if entry is None:
-                raise WebError(404, "name", f"{shown(name, 40)} has no entry in this game",
-                               coded("no_entry", player=name))
-            return {**entry, "etag": etag(now, entry)}
-        return tagged(await web.run(read))
+        return tagged(await web.run(
+            lambda: tagged_entry(store.games.get(game.id) or {"players": []}, name)))
 
     async def put_player(request: Request):
         web.table(request)

@@ -316,6 +316,24 @@
     return b;
   }
 
+  // An entry's Save button (made by `saveButton(label, cls)`, its label saying where the
+  // entry stands) and, once the entry is saved, its Delete: ids `prefix`-save, -delete.
+  function entryActions(prefix, m, saveButton, onDelete) {
+    var actions = el("div", "actions");
+    var s = saveButton(m.busy ? t("saving") : m.dirty || !m.etag ? t("save") : t("saved"),
+                       "primary big");
+    s.id = prefix + "-save";
+    s.disabled = m.busy;
+    actions.appendChild(s);
+    if (m.etag) {
+      var del = button(t("delete_entry"), "quiet danger", onDelete);
+      del.id = prefix + "-delete";
+      del.disabled = m.busy;
+      actions.appendChild(del);
+    }
+    return actions;
+  }
+
   // Who is entering: the table's players as buttons (`seat` ids: seatId(i)), and a field
   // to add one (the table's player, in every game), `prefix`-name and `prefix`-join.
   function whoIs(who, current, prefix, seatsId, seatId, pick, draft) {
@@ -386,19 +404,9 @@
         edit.appendChild(valueGrid("hand", c));
       });
       if (me.error) edit.appendChild(el("p", "error", t("error", { message: me.error })));
-      var actions = el("div", "actions");
-      var s = button(me.busy ? t("saving") : me.dirty || !me.etag ? t("save") : t("saved"),
-                     "primary big", save);
-      s.id = "covenia-save";
-      s.disabled = me.busy;
-      actions.appendChild(s);
-      if (me.etag) {
-        var del = button(t("delete_entry"), "quiet danger", deleteEntry);
-        del.id = "covenia-delete";
-        del.disabled = me.busy;
-        actions.appendChild(del);
-      }
-      edit.appendChild(actions);
+      edit.appendChild(entryActions("covenia", me, function (label, cls) {
+        return button(label, cls, save);
+      }, deleteEntry));
       main.appendChild(edit);
     }
 
@@ -923,19 +931,7 @@
         edit.appendChild(row);
       });
       if (m.error) edit.appendChild(el("p", "error", t("error", { message: m.error })));
-      var actions = el("div", "actions");
-      var s = submit(m.busy ? t("saving") : m.dirty || !m.etag ? t("save") : t("saved"),
-                     "primary big");
-      s.id = "own-" + id + "-save";
-      s.disabled = m.busy;
-      actions.appendChild(s);
-      if (m.etag) {
-        var del = button(t("delete_entry"), "quiet danger", function () { ownDelete(id); });
-        del.id = "own-" + id + "-delete";
-        del.disabled = m.busy;
-        actions.appendChild(del);
-      }
-      edit.appendChild(actions);
+      edit.appendChild(entryActions("own-" + id, m, submit, function () { ownDelete(id); }));
       main.appendChild(edit);
     }
 
