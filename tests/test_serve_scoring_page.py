@@ -181,7 +181,7 @@ def test_a_phone_that_slept_catches_up_with_a_coverta_round_made_meanwhile(brows
     expect(page.get_by_text("No round yet.")).to_be_visible()
     page.unroute("**/api/coverta")
     page.evaluate("document.dispatchEvent(new Event('visibilitychange'))")
-    expect(page.locator("#coverta-rounds")).to_contain_text("Round 1", timeout=10_000)
+    expect(page.locator("#coverta-rounds")).to_contain_text("Round 1")
     expect(page.locator("#coverta-leader")).to_have_text("Leading: Ana")
 
 

@@ -175,9 +175,9 @@ def test_two_phones_drawing_one_vote_make_one_draw(browser, three):  # noqa: F81
     # The second phone hears nothing of the first's draw before it taps Draw (at once).
     two.evaluate("window.tableSource.close()")
     one.locator("#draw").click()
-    expect(one.locator("#winner")).to_be_visible(timeout=10_000)
+    expect(one.locator("#winner")).to_be_visible()
     two.locator("#draw").click()
-    expect(two.locator("#winner")).to_be_visible(timeout=10_000)
+    expect(two.locator("#winner")).to_be_visible()
     draws = three.state()["draws"]
     assert len(draws) == 1  # never two draws for one vote
     expect(two.locator("#seed")).to_have_text(draws[0]["seed"])
