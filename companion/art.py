@@ -13,8 +13,10 @@ the card and the path, or with --draft prints a labelled placeholder and is list
 import os
 from contextlib import contextmanager
 from contextvars import ContextVar
-from dataclasses import dataclass, field
 from pathlib import Path
+
+
+import msgspec
 
 from companion import designer_files
 from companion.errors import CompanionError, shown
@@ -28,8 +30,7 @@ GOOD_DPI = 300
 MM = 72 / 25.4
 
 
-@dataclass(frozen=True)
-class Spec:
+class Spec(msgspec.Struct, frozen=True):
     """What a card entry asks for: a path (its fields already filled in), a fit, an anchor."""
     path: Path
     fit: str = "cover"
@@ -38,8 +39,7 @@ class Spec:
     outside: bool = False  # the path leads out of the data file's folder
 
 
-@dataclass(frozen=True)
-class Box:
+class Box(msgspec.Struct, frozen=True):
     x: float  # fractions of the card: left edge, top edge from the top, width, height
     y: float
     w: float
@@ -49,14 +49,13 @@ class Box:
         return self.x <= 0 and self.y <= 0 and self.x + self.w >= 1 and self.y + self.h >= 1
 
 
-@dataclass
-class Log:
+class Log(msgspec.Struct):
     """What a build learns about its pictures: low-resolution ones, missing ones (draft)."""
     draft: bool = False
-    low: dict = field(default_factory=dict)  # file -> (dpi, box w, h mm, first card): its lowest
-    missing: dict = field(default_factory=dict)  # path -> first card that wants it
-    reasons: dict = field(default_factory=dict)  # path -> why it cannot be read
-    outside: dict = field(default_factory=dict)  # path -> first card that wants it
+    low: dict = msgspec.field(default_factory=dict)  # file -> (dpi, box w, h mm, first card): its lowest
+    missing: dict = msgspec.field(default_factory=dict)  # path -> first card that wants it
+    reasons: dict = msgspec.field(default_factory=dict)  # path -> why it cannot be read
+    outside: dict = msgspec.field(default_factory=dict)  # path -> first card that wants it
 
     def warnings(self) -> list[str]:
         return [f"{file}: {card}: {dpi:.0f} dpi in a {w:.1f} × {h:.1f} mm box (print wants "

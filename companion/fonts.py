@@ -15,9 +15,10 @@ import hashlib
 import io
 from contextlib import contextmanager
 from contextvars import ContextVar
-from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
+
+import msgspec
 
 from companion import paths
 from companion.errors import CompanionError, shown
@@ -27,8 +28,7 @@ LIMIT = 15_000_000  # bytes: a font with every Latin, Greek and Cyrillic glyph i
 ROLES = ("regular", "bold", "narrow", "narrow-bold")
 
 
-@dataclass(frozen=True)
-class GameFont:
+class GameFont(msgspec.Struct, frozen=True):
     role: str
     name: str  # as registered with reportlab: the file's name and its digest
     digest: str  # of the file's bytes: a face's digest follows the fonts it prints

@@ -17,8 +17,9 @@ build that finds it in the cache neither reads nor decodes it again."""
 
 import hashlib
 import os
-from dataclasses import dataclass
 from pathlib import Path
+
+import msgspec
 
 from companion import designer_files, inputs, paths
 from companion.errors import CompanionError
@@ -37,8 +38,7 @@ PRINTABLE = {"1", "L", "LA", "La", "P", "PA", "RGB", "RGBA", "RGBa", "RGBX", "CM
              "YCbCr", "LAB", "HSV", "I;16", "I;16B", "I;16L", "I;16N", "I"}
 
 
-@dataclass(frozen=True)
-class Picture:
+class Picture(msgspec.Struct, frozen=True):
     path: str  # what the PDF is given: the JPEG itself or the cached conversion
     width: int  # pixels
     height: int

@@ -8,8 +8,9 @@ more fit that way; a card's face is always drawn upright in its own width and he
 turned onto its place by `Placed.matrix`.
 """
 
-from dataclasses import dataclass
 from math import floor
+
+import msgspec
 
 from companion.errors import CompanionError
 from companion.presets import SheetSettings
@@ -21,8 +22,7 @@ _COS_SIN = {0: (1, 0), 90: (0, 1), 180: (-1, 0), 270: (0, -1)}
 _EPS = 1e-6
 
 
-@dataclass(frozen=True)
-class Rect:
+class Rect(msgspec.Struct, frozen=True):
     x: float
     y: float
     w: float
@@ -37,8 +37,7 @@ class Rect:
         return self.y + self.h
 
 
-@dataclass(frozen=True)
-class Placed:
+class Placed(msgspec.Struct, frozen=True):
     """A card's trim box on a sheet, and the turn (degrees anticlockwise, a multiple of 90)
     that takes the card's upright face onto it."""
     box: Rect
@@ -80,8 +79,7 @@ def back_turn(rotation: int, flip: str) -> int:
     raise ValueError(f"no backs for flip {flip!r}")
 
 
-@dataclass(frozen=True)
-class Grid:
+class Grid(msgspec.Struct, frozen=True):
     page_w: float
     page_h: float
     card_w: float  # the card's own size, upright

@@ -5,10 +5,11 @@ draws, writes them atomically and describes them."""
 import json
 import re
 from collections import Counter
-from dataclasses import dataclass, replace
 from functools import partial
 from pathlib import Path
 from typing import Callable
+
+from msgspec import Struct, structs
 
 from companion import art, data as data_mod, faces, paths, presets, stamp
 from companion.atomic import kit_folder
@@ -26,8 +27,7 @@ LANGS = ("en", "fr")  # ours; a game's file may be written in any other (de, it.
 INKS = ("normal", "saver")
 
 
-@dataclass
-class Options:
+class Options(Struct):
     paper: str = "a4"
     lang: str = "en"
     card_size: str = "poker"
@@ -68,8 +68,7 @@ def _check(opts: Options, game) -> None:
                              field="--flip")
 
 
-@dataclass
-class Kit:
+class Kit(Struct):
     """A game laid out for one build or export: its components, not yet drawn."""
     name: str
     opts: Options
@@ -275,7 +274,7 @@ def _stamped(ctx: Context, comp: Component, stock: str) -> Component:
     draw = partial(stamp.stamped, words=words, corner=corner,
                    inset=parse_length(s.get("inset", str), field="stamp.inset"),
                    size=parse_length(s.get("size", str), field="stamp.size"))
-    return replace(comp, cards=[replace(c, front=replace(c.front, draw=draw(c.front.draw)))
+    return structs.replace(comp, cards=[structs.replace(c, front=structs.replace(c.front, draw=draw(c.front.draw)))
                                 for c in comp.cards])
 
 
@@ -286,7 +285,7 @@ def _unfolded(comp: Component, flip: str) -> Component:
         return comp
     seconds = [Card(c.component, c.back, None, f"{c.id}-back" if c.id else None)
                for c in comp.cards if c.back is not None]
-    return replace(comp, cards=[replace(c, back=None) for c in comp.cards] + seconds)
+    return structs.replace(comp, cards=[structs.replace(c, back=None) for c in comp.cards] + seconds)
 
 
 def _measured(rec: fit.Recorder, comp: Component) -> list[Card]:
@@ -297,10 +296,10 @@ def _measured(rec: fit.Recorder, comp: Component) -> list[Card]:
 
     out = []
     for n, card in enumerate(comp.cards, 1):
-        front = replace(card.front, draw=rec.wrap(card.front.draw, label(card.front, n, "front")))
-        back = card.back and replace(card.back, draw=rec.wrap(card.back.draw,
+        front = structs.replace(card.front, draw=rec.wrap(card.front.draw, label(card.front, n, "front")))
+        back = card.back and structs.replace(card.back, draw=rec.wrap(card.back.draw,
                                                               label(card.back, n, "back")))
-        out.append(replace(card, front=front, back=back))
+        out.append(structs.replace(card, front=front, back=back))
     return out
 
 

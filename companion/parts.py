@@ -2,29 +2,28 @@
 into, and what a game's code is given to lay them out. Below the games and the layout
 engine, which make them, and companion.kit, which builds them."""
 
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
+
+import msgspec
 
 from companion.data import Fields
 from companion.sheets import Card
 
 
-@dataclass
-class Component:
+class Component(msgspec.Struct):
     id: str  # as in the manifest
     key: str  # as named by --only
     title: str
     count: int
-    cards: list[Card] = field(default_factory=list)
-    placeholders: list[str] = field(default_factory=list)  # contents still to be written
+    cards: list[Card] = msgspec.field(default_factory=list)
+    placeholders: list[str] = msgspec.field(default_factory=list)  # contents still to be written
     # Its cards' backs hold words of their own (an aid's second side, a token's rule), not a
     # shared design: built without backs (--flip none), they print as faces of their own.
     second_sides: bool = False
 
 
-@dataclass
-class CardFile:
+class CardFile(msgspec.Struct):
     """Cards or tokens imposed on sheets, fronts followed by their backs."""
     path: str
     components: list[Component]
@@ -39,8 +38,7 @@ class CardFile:
         return self.stock == "tokens"
 
 
-@dataclass
-class PageFile:
+class PageFile(msgspec.Struct):
     """Whole pages (a score book): draw(canvas) draws them and returns how many."""
     path: str
     components: list[Component]
@@ -48,8 +46,7 @@ class PageFile:
     stock: str = "paper"
 
 
-@dataclass
-class Context:
+class Context(msgspec.Struct):
     """What a game module needs to lay out its kit."""
     data: Fields
     lang: str

@@ -1,7 +1,8 @@
 """Paper sizes, card sizes and sheet settings, read from layouts/presets.toml."""
 
-from dataclasses import dataclass
 from functools import cache
+
+import msgspec
 
 from companion import paths
 from companion.data import Fields, load_toml
@@ -9,8 +10,7 @@ from companion.errors import CompanionError, shown
 from companion.units import parse_length, parse_size, to_mm
 
 
-@dataclass(frozen=True)
-class SheetSettings:
+class SheetSettings(msgspec.Struct, frozen=True):
     printable_margin: float
     crop_gap: float
     crop_max: float
@@ -87,7 +87,7 @@ def bleed(spec: str) -> float:
 def sheet_settings() -> SheetSettings:
     sheet = table().sub("sheet")
     return SheetSettings(**{k: parse_length(sheet.get(k, str), field=f"sheet.{k}")
-                            for k in SheetSettings.__dataclass_fields__})
+                            for k in SheetSettings.__struct_fields__})
 
 
 def text_limits():

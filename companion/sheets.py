@@ -1,8 +1,9 @@
 """Drawing imposed sheets: card fronts, their backs behind them, crop marks, and on
 every sheet the calibration bar and a label."""
 
-from dataclasses import dataclass, field
 from typing import Callable
+
+import msgspec
 
 from companion.draw import text
 from companion.imposition import Grid, Placed
@@ -14,8 +15,7 @@ from companion.units import mm
 Draw = Callable[[object, float, float, float], None]
 
 
-@dataclass(frozen=True)
-class Face:
+class Face(msgspec.Struct, frozen=True):
     draw: Draw
     key: str | None = None  # faces with one key are drawn once, as a PDF form, and reused
     # (w, h, bleed) -> the face's digest without drawing it (the layout engine's faces);
@@ -23,21 +23,19 @@ class Face:
     digest: Callable[[float, float, float], str] | None = None
 
 
-@dataclass(frozen=True)
-class Card:
+class Card(msgspec.Struct, frozen=True):
     component: str  # the component's title, for the sheet label
     front: Face
     back: Face | None = None
     id: str | None = None  # stable within its component (e.g. "red-7A"); None: its position
 
 
-@dataclass
-class SheetText:
+class SheetText(msgspec.Struct):
     game: str
     caption: str  # under the calibration bar, with {length}
     sheet_label: str  # with {game}, {component}, {n}, {total}
     back_word: str = "back"
-    forms: set = field(default_factory=set)
+    forms: set = msgspec.field(default_factory=set)
 
 
 def _place(c, placed: Placed, grid: Grid, face: Face, forms: set) -> None:

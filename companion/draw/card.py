@@ -6,9 +6,9 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Callable
 
+import msgspec
 from reportlab.lib.colors import Color, white
 
-from dataclasses import dataclass
 
 from companion import art
 from companion.draw import text
@@ -186,8 +186,7 @@ def emblem_back(c, w, h, bleed, *, fill, frame, emblem, symbol: str, name: str, 
 
 # ---- the designer's pictures (companion.art; which card gets which: layout/pictures.py) ----
 
-@dataclass(frozen=True)
-class Pic:
+class Pic(msgspec.Struct, frozen=True):
     """A card's picture: its kind's art box and what the card asks for."""
     box: art.Box
     spec: art.Spec

@@ -9,15 +9,15 @@ a face is drawn. Coordinates are the face's own: points from its trim's lower-le
 
 from contextlib import contextmanager
 from contextvars import ContextVar
-from dataclasses import dataclass, field
+
+import msgspec
 
 _recorder: ContextVar["Recorder | None"] = ContextVar("fit_recorder", default=None)
 
 LEGACY_FLOOR = 4.5  # off the cards (sheets, score book, QR card): shrink no further than this
 
 
-@dataclass(frozen=True)
-class Limits:
+class Limits(msgspec.Struct, frozen=True):
     """What every text on a card must keep (layouts/presets.toml, [text])."""
     floor: float  # smallest size, pt
     safe: float  # distance from the trim, pt
@@ -26,8 +26,7 @@ class Limits:
     large_size: float
 
 
-@dataclass
-class Measure:
+class Measure(msgspec.Struct):
     face: str
     field: str
     text: str
@@ -40,8 +39,7 @@ class Measure:
     exempt: bool = False
 
 
-@dataclass(frozen=True)
-class Problem:
+class Problem(msgspec.Struct, frozen=True):
     face: str
     field: str
     text: str
@@ -52,11 +50,10 @@ class Problem:
         return f"{game} · {self.face} · {self.field} · {lang}: {self.what} (“{snippet}”)"
 
 
-@dataclass
-class _Face:
+class _Face(msgspec.Struct):
     label: str
     inverse: tuple  # canvas matrix -> face coordinates
-    grounds: list = field(default_factory=list)  # (x0, y0, x1, y1, rgb), drawing order
+    grounds: list = msgspec.field(default_factory=list)  # (x0, y0, x1, y1, rgb), drawing order
 
 
 class Recorder:

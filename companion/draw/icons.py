@@ -16,8 +16,9 @@ are expanded (a few nested <use> can multiply a small file into millions)."""
 
 import copy
 import hashlib
-from dataclasses import dataclass, field
 from pathlib import Path
+
+import msgspec
 
 from companion import designer_files
 from companion.errors import CompanionError
@@ -28,13 +29,12 @@ _FORBIDDEN = {"image", "script", "foreignObject", "iframe", "audio", "video"}
 _XLINK = "{http://www.w3.org/1999/xlink}href"
 
 
-@dataclass
-class Icon:
+class Icon(msgspec.Struct):
     name: str
     path: str
     digest: str  # of the file's bytes: a face's digest follows what the icon prints
     root: object  # the checked SVG tree (lxml)
-    drawings: dict = field(default_factory=dict)  # by colour: rendered once each
+    drawings: dict = msgspec.field(default_factory=dict)  # by colour: rendered once each
 
     def draw(self, c, cx: float, cy: float, r: float) -> None:
         """Centred on (cx, cy), fitting the square of side 2 r, as a built-in symbol;

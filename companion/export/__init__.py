@@ -17,9 +17,10 @@ import importlib
 import json
 import shutil
 from contextlib import contextmanager
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
+
+import msgspec
 
 from companion.errors import CompanionError, shown
 
@@ -33,8 +34,7 @@ OPTION_FLAGS = {"bleed": "--bleed", "dpi": "--dpi", "shop": "--shop"}
 Progress = Callable[[int, int, str], None]  # (done, total, what is being written)
 
 
-@dataclass
-class Options:
+class Options(msgspec.Struct):
     lang: str = "en"
     card_size: str = "poker"
     only: list[str] | None = None
@@ -46,8 +46,7 @@ class Options:
     draft: bool = False  # a missing picture prints as a labelled placeholder
 
 
-@dataclass
-class Context:
+class Context(msgspec.Struct):
     """What a writer works from."""
     game: str
     format: str

@@ -11,7 +11,8 @@ page here is one face upright, its trim's lower-left at (bleed across, bleed dow
 
 import re
 from collections import Counter
-from dataclasses import dataclass
+
+import msgspec
 
 from companion.errors import CompanionError, shown
 from companion.sheets import Face
@@ -34,8 +35,7 @@ def face_key(face: Face) -> tuple:
     return ("key", face.key) if face.key is not None else ("object", id(face))
 
 
-@dataclass
-class Entry:
+class Entry(msgspec.Struct):
     """One distinct card of a component."""
     id: str
     count: int
@@ -43,8 +43,7 @@ class Entry:
     back: Face | None
 
 
-@dataclass
-class Deck:
+class Deck(msgspec.Struct):
     """A component's cards, each distinct card once."""
     id: str  # the component's id, as in the kit's manifest: the folder of its files
     title: str
@@ -99,8 +98,7 @@ def decks(kit) -> list[Deck]:
     return out
 
 
-@dataclass(frozen=True)
-class Page:
+class Page(msgspec.Struct, frozen=True):
     """A face on a page of its own: the trim (points) and the bleed around it on each side
     across and down; the page is the trim and its bleed."""
     face: Face

@@ -10,17 +10,15 @@ processes import only this module."""
 import io
 import json
 import os
-from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Callable
+from typing import Callable, NamedTuple
 
 PNG_LEVEL = 1  # zlib level: 2-3x faster than pillow's default, files about 25 % larger
 JPEG_QUALITIES = (90, 85, 80, 70, 60)  # tried in turn until the file is under max_bytes
 SERIAL_BELOW = 6  # fewer jobs than this: rendered here, without starting processes
 
 
-@dataclass(frozen=True)
-class Tile:
+class Tile(NamedTuple):
     page: int  # 0-based page of the PDF
     x: int  # where its top-left lands on the picture, pixels
     y: int
@@ -28,8 +26,7 @@ class Tile:
     h: int
 
 
-@dataclass(frozen=True)
-class Job:
+class Job(NamedTuple):
     paths: tuple[str, ...]  # every file showing this picture (written from one encoding)
     size: tuple[int, int]
     tiles: tuple[Tile, ...]
@@ -146,6 +143,11 @@ def run(pdf: Path, root: Path, jobs: list[Job],
     return _in_processes(pdf, root, jobs, progress, processes)
 
 
+def _plain(job: Job) -> dict:
+    """A job as JSON gives it to a worker process (which reads it back with `_job`)."""
+    return {**job._asdict(), "tiles": [t._asdict() for t in job.tiles]}
+
+
 def _in_processes(pdf: Path, root: Path, jobs: list[Job], progress, processes: int) -> list[int]:
     """Worker processes (`python -m companion.export.raster`), each given every n-th job
     as JSON on its standard input; each prints "done INDEX BYTES" per finished job, or
@@ -176,7 +178,7 @@ def _in_processes(pdf: Path, root: Path, jobs: list[Job], progress, processes: i
             readers[-1].start()
             try:
                 proc.stdin.write(json.dumps({"pdf": str(pdf), "root": str(root), "jobs": [
-                    {"index": i, **asdict(jobs[i])} for i in share]}))
+                    {"index": i, **_plain(jobs[i])} for i in share]}))
                 proc.stdin.close()
             except BrokenPipeError:  # it stopped at once: its exit status tells why
                 pass

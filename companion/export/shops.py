@@ -1,9 +1,10 @@
 """Print shops' card pictures (layouts/shops.toml) and the pixel arithmetic of a face
 picture: how many pixels, and how much bleed around the trim they hold."""
 
-from dataclasses import dataclass
 from functools import cache
 from math import floor
+
+import msgspec
 
 from companion import paths
 from companion.data import Fields, load_toml
@@ -13,16 +14,14 @@ from companion.units import parse_size
 POINTS_PER_INCH = 72.0
 
 
-@dataclass(frozen=True)
-class ShopCard:
+class ShopCard(msgspec.Struct, frozen=True):
     name: str  # as --card-size takes it
     trim: tuple[float, float]  # points
     trim_text: str  # as written in shops.toml, e.g. "2.5x3.5in"
     image: tuple[int, int]  # pixels, bleed included
 
 
-@dataclass(frozen=True)
-class Shop:
+class Shop(msgspec.Struct, frozen=True):
     key: str  # as --shop takes it
     name: str
     dpi: int
@@ -88,8 +87,7 @@ def pixels(length: float, dpi: float) -> int:
     return max(1, floor(length * dpi / POINTS_PER_INCH + 0.5 + 1e-6))
 
 
-@dataclass(frozen=True)
-class Picture:
+class Picture(msgspec.Struct, frozen=True):
     """A face picture: the trim (points), the bleed around it on each side across and
     down (points), and its exact size in pixels."""
     trim: tuple[float, float]

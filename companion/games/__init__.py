@@ -7,17 +7,17 @@ where its pictures go) uses it; any other is drawn from its file alone (drawn.py
 import importlib
 import importlib.util
 import os
-from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from types import ModuleType
+
+import msgspec
 
 from companion import paths
 from companion.errors import CompanionError, shown
 
 
-@dataclass(frozen=True)
-class Game:
+class Game(msgspec.Struct, frozen=True):
     id: str  # the output folder's and the manifest's name
     path: Path  # its game file
     bundled: bool  # one of the files shipped in layouts/

@@ -4,7 +4,8 @@ table). Apart from layout/pictures.py, which draws them: this reads the games' c
 
 import re
 import tomllib
-from dataclasses import dataclass
+
+import msgspec
 
 from companion import art, paths
 from companion.data import Fields
@@ -13,8 +14,7 @@ from companion.layout.pictures import bundled_box
 
 # ---- what a designer reads: each kind's box and fields (init's art/README.txt, README) --
 
-@dataclass(frozen=True)
-class Row:
+class Row(msgspec.Struct, frozen=True):
     game: str
     kind: str
     title: str

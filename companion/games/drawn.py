@@ -6,7 +6,7 @@ for every card of the kind; the box is `[layout.KIND] art`, the whole card witho
 A game whose file lists score categories ([[scoring]]) gets a score pad too
 (layouts/scorepad.toml, under what its own file sets)."""
 
-import dataclasses
+from msgspec import structs
 
 from companion.layout import components, schema
 from companion.layout.face import Engine
@@ -65,7 +65,7 @@ def with_scorepad(data, lang: str = "en"):
 
 
 def kit(ctx, game_id: str):
-    ctx = dataclasses.replace(ctx, data=with_scorepad(ctx.data, ctx.lang))
+    ctx = structs.replace(ctx, data=with_scorepad(ctx.data, ctx.lang))
     engine = Engine.of(ctx.data, ctx.lang)
     pics = Pictures(ctx, game_id, art_kinds(ctx.data, engine), bundled=False)
     files: list = []

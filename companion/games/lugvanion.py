@@ -4,7 +4,7 @@ stays here draws nothing: the parts `--only` takes, where each kind's pictures g
 fields a card needs from another table (a character's guild and circle, a team's count of
 partisans), joined here with a one-line error for an unknown guild or circle."""
 
-from dataclasses import replace
+from msgspec.structs import replace
 
 from companion.data import Fields
 from companion.errors import shown

@@ -7,8 +7,8 @@ import math
 import re
 from collections.abc import Mapping
 from functools import lru_cache
-from dataclasses import dataclass
 
+import msgspec
 from reportlab.lib.colors import Color
 
 from companion import templates
@@ -35,8 +35,7 @@ def whole_field(template: str) -> str | None:
     return None
 
 
-@dataclass(frozen=True)
-class Placeholder:
+class Placeholder(msgspec.Struct, frozen=True):
     """A text still to be written: prints as a hatched TO COME box holding `note`."""
     note: str
 

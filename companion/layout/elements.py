@@ -3,7 +3,7 @@ in the card's own coordinates through the one drawing path the games use
 (companion.draw: grounds, text that fits and is measured, symbols, the designer's
 pictures), so a kind drawn here prints as the hand-written faces did."""
 
-from dataclasses import dataclass, field
+import msgspec
 
 from companion.draw import card, fit, symbols, text as plain
 from companion.errors import shown
@@ -11,8 +11,7 @@ from companion.layout import bind, markup, schema
 from companion.layout.bind import BindError, Placeholder
 
 
-@dataclass
-class Drawing:
+class Drawing(msgspec.Struct):
     """One face being drawn: the canvas, the card's size and bleed, the game's colours,
     the card's picture (a companion.draw.card.Pic or None), the kinds (for nested cards)."""
     c: object
@@ -21,7 +20,7 @@ class Drawing:
     bleed: float
     palette: dict
     pic: object = None
-    kinds: dict = field(default_factory=dict)
+    kinds: dict = msgspec.field(default_factory=dict)
     placeholder: schema.Placeholders | None = None
     back: object = None  # a back's ground colour when saving ink (see schema.Kind.back)
 

@@ -6,8 +6,8 @@ mode): the manifest gets it without drawing the face a second time."""
 import hashlib
 import json
 import re
-from dataclasses import dataclass, field
 from functools import partial
+
 
 import msgspec
 
@@ -19,8 +19,7 @@ from companion.row import Row
 from companion.sheets import Face
 
 
-@dataclass(frozen=True)
-class Engine:
+class Engine(msgspec.Struct, frozen=True):
     """A game's kinds and what every face of it shares: its colours by name and the
     fields every card may name (the game's texts, in the build's language)."""
     kinds: dict
@@ -28,9 +27,9 @@ class Engine:
     shared: dict
     source: str
     lang: str = "en"
-    facts: dict = field(default_factory=dict, compare=False)  # per kind, for digests
-    icons: dict = field(default_factory=dict, compare=False)  # [icons]: the game's own SVGs
-    fonts: dict = field(default_factory=dict, compare=False)  # [fonts]: the game's own TTFs
+    facts: dict = msgspec.field(default_factory=dict)  # per kind, for digests
+    icons: dict = msgspec.field(default_factory=dict)  # [icons]: the game's own SVGs
+    fonts: dict = msgspec.field(default_factory=dict)  # [fonts]: the game's own TTFs
 
     @classmethod
     def of(cls, data, lang: str, game: str | None = None) -> "Engine":

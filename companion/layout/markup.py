@@ -9,8 +9,8 @@ the upright face slanted (the bundled fonts have no italic). A `*` or `:` that o
 nothing prints as it is; `\\*` prints a star."""
 
 import re
-from dataclasses import dataclass
 
+import msgspec
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
 from companion import fonts
@@ -21,8 +21,7 @@ ICON_WIDTH = 1.05  # an icon's advance, in sizes
 _TOKEN = re.compile(r"\\\*|\*\*|\*|:([a-z][a-z0-9_-]*):")
 
 
-@dataclass(frozen=True)
-class Run:
+class Run(msgspec.Struct, frozen=True):
     text: str  # a word or part of one, or an icon's name
     bold: bool = False
     italic: bool = False

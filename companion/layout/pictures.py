@@ -20,16 +20,16 @@ names (`place`); a back with a picture is that picture alone."""
 import hashlib
 import re
 import tomllib
-from dataclasses import dataclass
 from pathlib import Path
+
+import msgspec
 
 from companion import art, paths
 from companion.data import Fields
 from companion.draw.card import Pic
 
 
-@dataclass(frozen=True)
-class Kind:
+class Kind(msgspec.Struct, frozen=True):
     """One kind of card of a game, as a designer sees it."""
     title: str  # "Clan cards"
     entry: str  # where its own `art` goes besides [art] ("[[clans]]"), or ""

@@ -6,9 +6,9 @@ takes it (every browser does): the page's script and style shrink about 4x."""
 
 import gzip
 import hashlib
-from dataclasses import dataclass
 from pathlib import Path
 
+import msgspec
 from starlette.requests import Request
 from starlette.responses import Response
 
@@ -19,8 +19,7 @@ TYPES = {".js": "text/javascript; charset=utf-8", ".css": "text/css; charset=utf
 YEAR = "public, max-age=31536000, immutable"
 
 
-@dataclass(frozen=True)
-class Asset:
+class Asset(msgspec.Struct, frozen=True):
     body: bytes
     zipped: bytes
     kind: str

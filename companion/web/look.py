@@ -3,8 +3,9 @@
 English and French (layouts/phone.toml), and a designer's games served with --game
 (their game files' [game] and [[scoring]])."""
 
-from dataclasses import dataclass, field
 from pathlib import Path
+
+import msgspec
 
 from companion.data import Fields, load_toml
 from companion.paths import LAYOUTS
@@ -13,13 +14,12 @@ LANGS = ("en", "fr")
 GAMES = ("lugvanion", "covenia", "coverta", "vengeance")
 
 
-@dataclass(frozen=True)
-class Look:
+class Look(msgspec.Struct, frozen=True):
     teams: dict[str, dict]   # id -> {"colour": "#rrggbb", "name": {"en":..., "fr":...}}
     guilds: dict[str, dict]  # id -> {"name": {...}}
     texts: dict[str, dict]   # key -> {"en":..., "fr":...}
     credits: dict[str, dict]  # game -> {"en":..., "fr":...}: each game's authors
-    own: dict = field(default_factory=dict)  # id -> web.games.own.OwnGame
+    own: dict = msgspec.field(default_factory=dict)  # id -> web.games.own.OwnGame
 
     def for_page(self) -> dict:
         return {"teams": self.teams, "guilds": self.guilds, "texts": self.texts,

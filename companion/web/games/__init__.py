@@ -3,9 +3,9 @@ store (companion/web/store.py) and announced on the event stream. A module per g
 `routes(web)` gathers them."""
 
 import unicodedata
-from dataclasses import dataclass, field
 from typing import Awaitable, Callable
 
+import msgspec
 from starlette.requests import Request
 
 from companion.errors import shown
@@ -17,8 +17,7 @@ MAX_NAME = 40
 MAX_KEY = 100
 
 
-@dataclass(frozen=True)
-class Web:
+class Web(msgspec.Struct, frozen=True):
     """What a game's routes use of the app: the store (changed only through `run`, on
     the store's one worker), the event hub, the token check and the body reader."""
     store: Store
@@ -26,8 +25,8 @@ class Web:
     publish: Callable[[str, dict], None]
     table: Callable[[Request], None]
     body: Callable[[Request], Awaitable]
-    own: dict = field(default_factory=dict)  # a designer's games served (own.OwnGame by id)
-    titles: dict = field(default_factory=dict)  # our games' names on the page, by id
+    own: dict = msgspec.field(default_factory=dict)  # a designer's games served (own.OwnGame by id)
+    titles: dict = msgspec.field(default_factory=dict)  # our games' names on the page, by id
 
 
 def player_name(raw, field: str = "name") -> str:

@@ -13,8 +13,8 @@ with the score); GET, PUT, DELETE games/ID/players/NAME; POST games/ID/close."""
 
 import json
 import secrets
-from dataclasses import dataclass
 
+import msgspec
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
@@ -30,8 +30,7 @@ MAX_PLAYERS = 12
 BUNDLED = ("lugvanion", "covenia", "coverta", "vengeance")
 
 
-@dataclass(frozen=True)
-class OwnGame:
+class OwnGame(msgspec.Struct, frozen=True):
     """A designer's game as the table serves it: its rules and what a phone shows."""
     id: str
     rules: scorer.Rules
