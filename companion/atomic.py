@@ -219,6 +219,18 @@ def _sync(path: Path) -> None:
         os.close(fd)
 
 
+def write_aside(target: Path, data: bytes) -> None:
+    """A cache file: written aside and renamed, so that two builds filling the cache at
+    once never read half a file (not synced: a cache lost in a crash is made again)."""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
+    try:
+        tmp.write_bytes(data)
+        os.replace(tmp, target)
+    finally:
+        tmp.unlink(missing_ok=True)
+
+
 def write_text(path: Path, text: str) -> None:
     """One file written whole or not at all."""
     with replaced(path) as tmp:

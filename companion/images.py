@@ -16,12 +16,11 @@ file cut short or with pixels that print as black is refused then, naming the fi
 build that finds it in the cache neither reads nor decodes it again."""
 
 import hashlib
-import os
 from pathlib import Path
 
 import msgspec
 
-from companion import designer_files, inputs, paths
+from companion import atomic, designer_files, inputs, paths
 from companion.errors import CompanionError
 
 JPEG_QUALITY = 92
@@ -254,10 +253,7 @@ def _hidden_filled(rgba):
 def _write(target: Path, data: bytes) -> None:
     """Written aside and renamed: two builds filling the cache at once never see half a file."""
     try:
-        target.parent.mkdir(parents=True, exist_ok=True)
-        tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
-        tmp.write_bytes(data)
-        os.replace(tmp, target)
+        atomic.write_aside(target, data)
     except OSError as e:
         raise CompanionError(f"cannot write the picture cache ({e.strerror})",
                              source=str(target)) from None

@@ -6,7 +6,7 @@ import ast
 import math
 import re
 from collections.abc import Mapping
-from functools import lru_cache
+from functools import lru_cache, partial
 
 import msgspec
 from reportlab.lib.colors import Color
@@ -114,13 +114,14 @@ _COMPARE = {ast.Eq: lambda a, b: a == b, ast.NotEq: lambda a, b: a != b,
 
 @lru_cache(maxsize=1024)
 def condition(source: str):
-    """The parsed condition; BindError if it is not one."""
+    """The condition as a function of a card's fields, read once; BindError if it is not
+    one. `holds(condition(source), scope)` tells whether it holds for a card."""
     try:
         tree = ast.parse(source.strip(), mode="eval")
     except SyntaxError as e:
         raise BindError(f"{source!r} is not a condition ({e.msg})") from None
     _check(tree.body, source)
-    return tree.body
+    return _compiled(tree.body)
 
 
 def _check(node, source: str) -> None:
@@ -135,8 +136,8 @@ def _check(node, source: str) -> None:
             raise BindError(f"{source!r}: only a field's name may hold dots")
 
 
-def holds(tree, scope: dict) -> bool:
-    return bool(_value(tree, scope))
+def holds(condition, scope: dict) -> bool:
+    return bool(condition(scope))
 
 
 def _dotted(node) -> str:
@@ -145,33 +146,51 @@ def _dotted(node) -> str:
     return f"{_dotted(node.value)}.{node.attr}"
 
 
-def _value(node, scope: dict):
+def _compiled(node):
+    """The checked tree as nested functions of the scope: each card's test runs no parser
+    and walks no tree (a kit tests its conditions thousands of times)."""
     if isinstance(node, ast.Constant):
-        return node.value
+        value = node.value
+        return lambda scope: value
     if isinstance(node, (ast.Name, ast.Attribute)):
         name = _dotted(node)
         if name in ("true", "false"):
-            return name == "true"
-        if name not in scope:  # a field this card does not have: empty, not an error
-            return None
-        v = scope[name]
-        return str(v) if isinstance(v, Placeholder) else v
+            truth = name == "true"
+            return lambda scope: truth
+        return partial(_field_value, name)
     if isinstance(node, (ast.List, ast.Tuple)):
-        return [_value(e, scope) for e in node.elts]
+        parts = [_compiled(e) for e in node.elts]
+        return lambda scope: [p(scope) for p in parts]
     if isinstance(node, ast.UnaryOp):
-        return not _value(node.operand, scope)
+        operand = _compiled(node.operand)
+        return lambda scope: not operand(scope)
     if isinstance(node, ast.BoolOp):
-        values = (_value(v, scope) for v in node.values)
-        return all(values) if isinstance(node.op, ast.And) else any(values)
-    left = _value(node.left, scope)
-    for op, right_node in zip(node.ops, node.comparators):
-        right = _value(right_node, scope)
+        parts = [_compiled(v) for v in node.values]
+        if isinstance(node.op, ast.And):
+            return lambda scope: all(p(scope) for p in parts)
+        return lambda scope: any(p(scope) for p in parts)
+    left = _compiled(node.left)
+    steps = [(_COMPARE[type(op)], _compiled(right)) for op, right in zip(node.ops, node.comparators)]
+    return partial(_compare, left, steps)
+
+
+def _field_value(name: str, scope: dict):
+    if name not in scope:  # a field this card does not have: empty, not an error
+        return None
+    v = scope[name]
+    return str(v) if isinstance(v, Placeholder) else v
+
+
+def _compare(left, steps, scope: dict) -> bool:
+    a = left(scope)
+    for compare, right in steps:
+        b = right(scope)
         try:
-            if not _COMPARE[type(op)](left, right):
+            if not compare(a, b):
                 return False
         except TypeError:  # 3 < "a", or `in` a number: does not hold
             return False
-        left = right
+        a = b
     return True
 
 
@@ -225,20 +244,33 @@ def length(value, across: float, scope: dict | None = None) -> float:
     brackets, min and max; `w` and `h` are the card's width and height, so "0.045 * w" in
     a y is 4.5% of the width), and hold lengths: "1 - 12mm", "min(10pt, 0.4 * h)"."""
     if isinstance(value, str):
-        v = text(value, scope or {}, again=False) if "{" in value else value
-        try:
-            number = float(v)
-        except ValueError:
-            number = _worked(str(v), across, scope or {})
-        if number is not None:
-            if not math.isfinite(number) or abs(number) > 10:
-                raise BindError(f"{value!r} is not a fraction of the card (from -10 to 10)")
-            return number * across
-        try:
-            return parse_length(v)
-        except Exception as e:  # noqa: BLE001 - CompanionError: its words, here
-            raise BindError(getattr(e, "message", str(e))) from None
+        scope = scope or {}
+        v = text(value, scope, again=False) if "{" in value else value
+        if isinstance(v, str):  # the same for every card of this size: worked out once
+            return _fixed_length(v, value, across, scope.get(CARD_W), scope.get(CARD_H))
+        return _length(v, value, across, scope)
     return float(value) * across
+
+
+@lru_cache(maxsize=4096)
+def _fixed_length(v: str, value: str, across: float, w, h) -> float:
+    return _length(v, value, across, {CARD_W: w, CARD_H: h})
+
+
+def _length(v, value: str, across: float, scope: dict) -> float:
+    """`v`, the length `value` with its fields filled in, in points."""
+    try:
+        number = float(v)
+    except ValueError:
+        number = _worked(str(v), across, scope)
+    if number is not None:
+        if not math.isfinite(number) or abs(number) > 10:
+            raise BindError(f"{value!r} is not a fraction of the card (from -10 to 10)")
+        return number * across
+    try:
+        return parse_length(v)
+    except Exception as e:  # noqa: BLE001 - CompanionError: its words, here
+        raise BindError(getattr(e, "message", str(e))) from None
 
 
 # ---- lengths worked out: "1 - {band} - 0.045 * w" -------------------------------------------
