@@ -316,6 +316,16 @@ def test_a_face_digest_draws_nothing_and_follows_only_what_the_kind_names(monkey
     assert e.face("k", {"name": "x"}).digest(W, H, 3) != base  # another bleed
 
 
+def test_a_face_digest_stays_what_earlier_builds_wrote():
+    """--changed-since compares with the digests of an earlier build's manifest: the same
+    face keeps its digest from one version to the next (these were written before the
+    kinds' JSON was kept once a kind)."""
+    e = engine(one(type="text", text="{name} {texts.a}", colour="red"),
+               {"texts.a": "A", "texts.b": "B"})
+    assert e.face("k", {"name": "x", "more": {"deep": 1}}).digest(W, H, 0) == "5591832dbc9ea77c"
+    assert e.face("k", {"name": "é"}).digest(W, H, 3) == "a86dd39fac11e99a"
+
+
 # ---- the kits: pages drawn by the engine match those drawn by hand -----------------------------
 
 def _close(a: Image.Image, b: Image.Image) -> float:

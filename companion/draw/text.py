@@ -3,6 +3,8 @@ on a card measured (companion.draw.fit): a text shrinks to fit its box, never be
 card's floor (nor is it set below it: a size given as a fraction of a mini card's width);
 what still does not fit is drawn at the floor and reported, not hidden."""
 
+from functools import lru_cache
+
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
 from companion import fonts
@@ -54,7 +56,13 @@ def wrap(s: str, role: str, size: float, max_w: float) -> list[str]:
     """Lines of at most max_w, broken at plain spaces only: a no-break space (French
     punctuation, "7 cartes") keeps its neighbours on one line. A word wider than max_w
     stands alone on its line."""
-    name = fonts.font(role)
+    return list(_wrapped(s, fonts.font(role), size, max_w))
+
+
+@lru_cache(maxsize=4096)
+def _wrapped(s: str, name: str, size: float, max_w: float) -> tuple[str, ...]:
+    """wrap's lines, by font name: a text shrinking to fit is wrapped at each size it
+    tries, and the cards of a clan or a team print the same reminders."""
     space = stringWidth(" ", name, size)
     out: list[str] = []
     for para in s.split("\n"):
@@ -69,7 +77,7 @@ def wrap(s: str, role: str, size: float, max_w: float) -> list[str]:
             used += (space if line else 0) + w
             line.append(word)
         out.append(" ".join(line))
-    return out
+    return tuple(out)
 
 
 def block(c, s: str, x: float, top: float, w: float, h: float, role: str, size: float,

@@ -252,15 +252,16 @@ def _add_one(files, ctx, data, engine, backs, pics, name: str, spec, derived: di
         copies *= repeated
         # copies share one face, drawn once as a PDF form
         key = keyed(f"{name}-{cid}", pic) if copies > 1 else None
+        as_read = engine.read(card_fields)
         face = engine.face(kind, card_fields, pic, key=key, label=f"{name}/{cid}",
-                           origins=origins)
+                           origins=origins, read=as_read)
         card_back = face if back == "same" else back
         if not isinstance(card_back, Face) and card_back is not None:  # { each = true, ... }
             card_back = _each_back(back, card_fields, engine, pics, name, cid, copies,
                                    art_kind, f if art_entry is None else None, shared_backs)
         cards += [Card(title, face, card_back, id=cid)] * copies
         todo += [templates.expand(todo_form, {"n": n, "id": cid, "note": note}, path=False)
-                 for note in engine.todo(kind, card_fields, f"{name}/{cid}")] * copies
+                 for note in engine.todo(kind, card_fields, f"{name}/{cid}", as_read)] * copies
     part = spec.get("part", str, name)  # what --only calls it
     you_get = len(cards)
     if "you_get" in spec.table:

@@ -65,35 +65,43 @@ class Engine(msgspec.Struct, frozen=True):
         return cls(kinds, palette, shared, data.source, lang, icons=icons.load(data),
                    fonts=own_fonts)
 
-    def todo(self, kind: str, fields: dict, label: str = "") -> list[str]:
-        """The texts still to be written a card of `kind` shows, for the print guide."""
-        scope = self._scope(fields, None)
+    def todo(self, kind: str, fields: dict, label: str = "",
+             read: dict | None = None) -> list[str]:
+        """The texts still to be written a card of `kind` shows, for the print guide.
+        `read`: the card's fields as `read` gave them, when the caller has them already."""
+        scope = self._scope(fields, None, read)
         try:
             return elements.todo_notes(self.kinds[kind].elements, scope)
         except bind.BindError as e:
             raise CompanionError(f"kinds.{kind}, card {label or '?'}: {e}",
                                  source=self.source) from None
 
-    def _scope(self, fields: dict, pic) -> dict:
+    def read(self, fields: dict) -> dict:
+        """A card's fields as its kinds read them: flattened ({clan.colour}), beside what
+        every card may name; worked out once for a card's face and its print-guide notes."""
         scope = dict(self.shared)
         scope.update(bind.flat(fields))
         for k, v in list(scope.items()):  # `when = "todo.name"`: a text still to come
             if isinstance(v, bind.Placeholder):
                 scope[f"todo.{k}"] = True
+        return scope
+
+    def _scope(self, fields: dict, pic, read: dict | None = None) -> dict:
+        scope = dict(self.read(fields) if read is None else read)
         scope["art"] = pic is not None
         scope["art_whole"] = pic is not None and pic.whole
         scope["ink_saver"] = grounds.saving()  # `when = "ink_saver"`: a lighter back
         return scope
 
     def face(self, kind: str, fields: dict, pic=None, key: str | None = None,
-             label: str = "", origins: dict | None = None) -> Face:
+             label: str = "", origins: dict | None = None, read: dict | None = None) -> Face:
         """The face of one card of `kind`; `label` names it in errors (COMPONENT/ID);
         `origins`: the data entries its fields come from ({"clan": clans[0], "": entry}),
-        so a wrong value is named where it is written."""
+        so a wrong value is named where it is written; `read`: as `todo` takes it."""
         if kind not in self.kinds:
             raise CompanionError(f"no card kind {kind!r} in [kinds] (kinds: "
                                  f"{', '.join(self.kinds) or 'none'})", source=self.source)
-        scope = self._scope(fields, pic)
+        scope = self._scope(fields, pic, read)
         draw = partial(_draw, self, kind, scope, pic, label, origins or {})
         return Face(draw, key=key, digest=partial(_digest, self, kind, scope, pic))
 
@@ -146,8 +154,7 @@ def _digest(engine: Engine, kind: str, scope: dict, pic, w: float, h: float,
     what = {
         "kinds": specs,
         # only what the kind names: a text or colour it does not print changes nothing
-        "fields": {key: _pruned(v, names[1]) for key, v in _plain(scope).items()
-                   if key in names[0]},
+        "fields": {key: _pruned(v, names[1]) for key, v in _plain(scope, names[0]).items()},
         "palette": {n: c.hexval() for n, c in sorted(engine.palette.items()) if n in words},
         "size": [round(w, 4), round(h, 4), round(bleed, 4)],
         "ink_saver": grounds.saving(),
@@ -161,8 +168,14 @@ def _digest(engine: Engine, kind: str, scope: dict, pic, w: float, h: float,
                          if n in words or f'"{n}"' in said or f":{n}:" in said}
     if engine.fonts:  # the game's own fonts, whichever roles the face draws with
         what["fonts"] = {r: f.digest for r, f in sorted(engine.fonts.items())}
-    blob = json.dumps(what, sort_keys=True, ensure_ascii=False, default=str)
+    # json.dumps(what, sort_keys=True), with the kinds' part written once a kind
+    blob = "{" + ", ".join(f"{json.dumps(k)}: {specs if k == 'kinds' else _json(v)}"
+                           for k, v in sorted(what.items())) + "}"
     return hashlib.sha256(blob.encode("utf-8", "surrogatepass")).hexdigest()[:16]
+
+
+def _json(value) -> str:
+    return json.dumps(value, sort_keys=True, ensure_ascii=False, default=str)
 
 
 _NAME = re.compile(r"\{([A-Za-z_][\w.]*)")
@@ -203,13 +216,13 @@ def _named(specs: list) -> tuple[tuple[set, set], set]:
 
 
 def _kind_facts(engine: Engine, kind: str):
-    """(the kind and the kinds it nests, as plain data; the fields they name; the words in
-    their values), worked out once a kind."""
+    """(the kind and the kinds it nests, as JSON; the fields they name; the words in their
+    values), worked out once a kind."""
     if kind not in engine.facts:
         k = engine.kinds[kind]
         nested = sorted(_nested_kinds(k, engine.kinds))
         specs = [msgspec.to_builtins(k)] + [msgspec.to_builtins(engine.kinds[n]) for n in nested]
-        engine.facts[kind] = (specs, *_named(specs))
+        engine.facts[kind] = (_json(specs), *_named(specs))
     return engine.facts[kind]
 
 
@@ -224,9 +237,15 @@ def _nested_kinds(kind: schema.Kind, all_kinds: dict, seen=None) -> set:
     return seen
 
 
-def _plain(scope: dict) -> dict:
-    return {k: (["placeholder", v.note] if isinstance(v, bind.Placeholder) else v)
-            for k, v in sorted(scope.items()) if "." not in k or not isinstance(v, dict)}
+def _plain(scope: dict, names: set) -> dict:
+    """The fields of `scope` that `names` holds, placeholders as plain data; a nested
+    table once, under its own name."""
+    out = {}
+    for k in sorted(names & scope.keys()):
+        v = scope[k]
+        if "." not in k or not isinstance(v, dict):
+            out[k] = ["placeholder", v.note] if isinstance(v, bind.Placeholder) else v
+    return out
 
 
 def _picture_digest(pic) -> str:
