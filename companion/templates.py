@@ -38,6 +38,12 @@ def expand(template: str, card_fields: dict, path: bool = True) -> str:
     return "".join(out)
 
 
+@lru_cache(maxsize=4096)
+def names(template: str) -> tuple[str, ...]:
+    """The fields `template` names, in order; TemplateError if it is no template."""
+    return tuple(name for _, piece, name, _ in _pieces(template) if piece is not None)
+
+
 @lru_cache(maxsize=512)
 def _pieces(template: str) -> tuple[tuple[str, str | None, str, str | None], ...]:
     """(text before, "{field:format}" as written, field, format or None) in order; the

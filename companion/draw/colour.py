@@ -1,6 +1,7 @@
 """Colours as written in data files (hex), and tints of them."""
 
 import re
+from functools import lru_cache
 
 from reportlab.lib.colors import Color, HexColor
 
@@ -20,9 +21,11 @@ def field(table: Fields, key: str) -> Color:
 _HEX = re.compile(r"#([0-9A-Fa-f]{3}|[0-9A-Fa-f]{6})")
 
 
+@lru_cache(maxsize=1024)
 def parse(value: str) -> Color | None:
     """'#RRGGBB' or its short form '#RGB' (as in CSS); anything else is None. reportlab's
-    own parser reads any hex number: '#FFF' as a blue, '#12345' as a colour."""
+    own parser reads any hex number: '#FFF' as a blue, '#12345' as a colour. Read once
+    a text (a kit names its few colours on thousands of elements): never change it."""
     m = _HEX.fullmatch(value.strip())
     if m is None:
         return None

@@ -27,6 +27,7 @@ class BindError(ValueError):
         self.field = field
 
 
+@lru_cache(maxsize=4096)
 def whole_field(template: str) -> str | None:
     """"name" for the template "{name}" (one field alone, no format), else None."""
     t = template.strip()
@@ -61,6 +62,32 @@ def text(template: str, scope: dict, again: bool = True):
     fields itself (a rulebook line "When {type} wins"): filled once more, when `again`."""
     if "{" not in template and "}" not in template:
         return template
+    # Filled once for each set of values it names: a kit fills the same few templates
+    # with the same values on every card of a clan or a team.
+    try:
+        values = tuple(scope.get(name, _NONE) for name in templates.names(template))
+    except templates.TemplateError as e:
+        raise BindError(str(e), whole_field(template)) from None
+    if any(isinstance(v, str) and "{" in v for v in values):  # filled again: not kept
+        return _text(template, scope, again)
+    key = (template, again, values, tuple(map(type, values)))  # 1, 1.0 and true print apart
+    try:
+        return _FILLED[key]
+    except KeyError:
+        pass
+    except TypeError:  # a list or a table among the values: nothing to keep it by
+        return _text(template, scope, again)
+    if len(_FILLED) >= 8192:
+        _FILLED.clear()
+    _FILLED[key] = out = _text(template, scope, again)
+    return out
+
+
+_NONE = object()  # a field the card does not have
+_FILLED: dict = {}
+
+
+def _text(template: str, scope: dict, again: bool):
     whole = whole_field(template)
     if whole is not None and isinstance(scope.get(whole), Placeholder):
         return scope[whole]
