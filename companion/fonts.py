@@ -12,10 +12,8 @@ TrueType outlines only (an .otf with CFF outlines, which reportlab cannot read, 
 saying to use a TTF), read by reportlab from the bytes read once.
 
 What reportlab learns parsing a font (its metrics, its character and glyph tables) is kept
-in our cache folder (paths.cache("fonts")), named by the font's digest and reportlab's
-version: a build reads it back in a fraction of the parse (DejaVu Sans: 9 ms parsed, 2 read).
-A cache file that is missing, damaged or from another version is parsed again and
-rewritten; a cache that cannot be written costs only the parse."""
+(companion.kept) by the font's digest and reportlab's version: a build reads it back in a
+fraction of the parse (DejaVu Sans: 9 ms parsed, 2 read)."""
 
 import hashlib
 import io
@@ -26,7 +24,7 @@ from pathlib import Path
 
 import msgspec
 
-from companion import atomic, paths
+from companion import kept, paths
 from companion.errors import CompanionError, shown
 from companion.presets import table
 
@@ -90,26 +88,22 @@ def _font(name: str, raw: bytes, filename: str | None = None):
     """reportlab's TTFont for the font file `raw`, what its parse learns read back from our
     cache when an earlier run kept it. `filename`: the path reportlab records, None for a
     font given as bytes."""
-    import marshal
-
     from reportlab import Version
     from reportlab.pdfbase.ttfonts import TTFont
 
     key = hashlib.sha256(b"%s\0%s\0%s" % (Version.encode(), (filename or "").encode(),
                                            raw)).hexdigest()[:32]
-    kept = paths.cache("fonts") / f"{key}.marshal"
-    try:
-        return _font_from(name, raw, marshal.loads(kept.read_bytes()))
-    except Exception:  # noqa: BLE001 - none kept yet, or not what _parsed wrote: parse again
-        pass
+    parsed = kept.read("fonts", key)
+    if parsed is not None:
+        try:
+            return _font_from(name, raw, parsed)
+        except Exception:  # noqa: BLE001 - not what _parsed wrote: parse the font again
+            pass
     file = io.BytesIO(raw)
     if filename is not None:
         file.name = filename
     font = TTFont(name, file)
-    try:
-        atomic.write_aside(kept, marshal.dumps(_parsed(font.face)))
-    except (OSError, ValueError):  # a cache that cannot be written: the next run parses
-        pass
+    kept.keep("fonts", key, _parsed(font.face))
     return font
 
 

@@ -88,6 +88,10 @@ def main() -> None:
         kit = wall(build, runs, cache=lambda run: tmp / "cache-0")
         floor = wall([sys.executable, str(floor_py), str(tmp / "floor.pdf"), font, "109"], runs)
         python = wall([sys.executable, "-c", "pass"], runs)
+        pairs = [wall(build, 1, cache=lambda run: tmp / "cache-0")
+                 / wall([sys.executable, str(floor_py), str(tmp / "floor.pdf"), font, "109"], 1)
+                 for _ in range(runs * 2)]
+        ratio = statistics.median(pairs)
 
         # In-process times: the work itself, without interpreter start-up.
         sys.path.insert(0, str(root))
@@ -108,9 +112,12 @@ def main() -> None:
     print(f"  its first build (nothing cached)  {first * 1000:6.0f} ms wall   "
           f"({first / floor:.2f}x the floor)")
     print(f"kit build in process (warm)        {kit_in * 1000:7.0f} ms")
-    ratio = kit / floor
-    print(f"ratio kit / floor (wall)           {ratio:7.2f}x   (target <= 2.0x: "
-          f"{'met' if ratio <= 2.0 else 'MISSED'})")
+    print(f"ratio kit / floor (medians)         {kit / floor:6.2f}x")
+    # The 2.0x target on a shared machine whose speed drifts from second to second: the
+    # kit and the floor run in turns, and the ratio is the median of each pair's.
+    print(f"ratio kit / floor, in turns ({len(pairs)} pairs): median {ratio:.2f}x, quartiles "
+          f"{statistics.quantiles(pairs, n=4)[0]:.2f}-{statistics.quantiles(pairs, n=4)[2]:.2f}x"
+          f"   target <= 2.0x: {'met' if ratio <= 2.0 else 'MISSED'}")
     print(f"target: kit < 600 ms wall: {'met' if kit < 0.6 else 'MISSED'}; "
           f"cards.pdf < 300 KB: {'met' if sizes['cards.pdf'] < 300 * 1024 else 'MISSED'}")
 

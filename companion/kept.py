@@ -1,0 +1,26 @@
+"""What a run works out and a later run reads back, kept in our cache folder
+(paths.cache): what reportlab learns parsing a font, a long data file's parse. Each is
+marshal data (values only: no code runs on reading it back) in a file named by a digest
+of what it was worked out from. One missing, damaged or unwritable costs only working it
+out again: reading it back never fails a build."""
+
+import marshal
+
+from companion import atomic, paths
+
+
+def read(folder: str, key: str):
+    """What `keep` kept under `key`, or None."""
+    try:
+        return marshal.loads((paths.cache(folder) / f"{key}.marshal").read_bytes())
+    except (OSError, EOFError, ValueError, TypeError):  # none kept yet, or damaged
+        return None
+
+
+def keep(folder: str, key: str, value) -> None:
+    """Keeps `value` (marshal's types only) for a later run; a cache that cannot be
+    written keeps nothing."""
+    try:
+        atomic.write_aside(paths.cache(folder) / f"{key}.marshal", marshal.dumps(value))
+    except (OSError, ValueError):
+        pass

@@ -1,0 +1,61 @@
+"""A long data file is parsed once (companion.data, companion.kept): later runs read its
+table back from the cache, equal to the parse; a damaged cache file is parsed again, and
+a file that does not parse is never kept."""
+
+import tomllib
+
+import pytest
+
+from companion import data, paths
+from companion.errors import CompanionError
+
+GAME = paths.layout("covenia.toml")
+
+
+@pytest.fixture
+def cache(tmp_path, monkeypatch):
+    monkeypatch.setenv("TABLE_COMPANION_CACHE", str(tmp_path / "cache"))
+    return tmp_path / "cache" / "data"
+
+
+def test_a_long_file_is_read_back_as_it_was_parsed(cache, monkeypatch):
+    text = GAME.read_text(encoding="utf-8")
+    assert len(text) >= data.KEPT_FROM
+    first = data.parse_toml(text, str(GAME))
+    assert first == tomllib.loads(text)
+    assert len(list(cache.glob("*.marshal"))) == 1
+    monkeypatch.setattr(tomllib, "loads", lambda *a: pytest.fail("parsed again"))
+    again = data.parse_toml(text, str(GAME))
+    assert again == first and again is not first
+    again["game"]["name"] = "changed"  # each read is the reader's own
+    assert data.parse_toml(text, str(GAME))["game"]["name"] == first["game"]["name"]
+
+
+def test_a_short_file_and_a_partial_read_are_parsed_each_time(cache):
+    data.parse_toml('[game]\nname = "Short"\n', "short.toml")
+    data.parse_toml(GAME.read_text(encoding="utf-8"), str(GAME), only=frozenset({"game"}))
+    assert not cache.exists() or not list(cache.glob("*.marshal"))
+
+
+def test_a_damaged_cache_file_is_parsed_again(cache):
+    text = GAME.read_text(encoding="utf-8")
+    first = data.parse_toml(text, str(GAME))
+    (kept,) = cache.glob("*.marshal")
+    for damage in (b"", b"\x00garbage", b"N"):  # b"N" is marshal's None: not a table
+        kept.write_bytes(damage)
+        assert data.parse_toml(text, str(GAME)) == first
+
+
+def test_a_long_file_that_does_not_parse_is_refused_every_time(cache):
+    text = GAME.read_text(encoding="utf-8") + "\n[game\n"
+    for _ in range(2):
+        with pytest.raises(CompanionError, match="not valid TOML"):
+            data.parse_toml(text, "broken.toml")
+    assert not cache.exists() or not list(cache.glob("*.marshal"))
+
+
+def test_a_long_file_holding_a_date_is_parsed_each_time(cache):
+    text = GAME.read_text(encoding="utf-8") + "\n[dates]\nprinted = 2026-11-26\n"
+    table = data.parse_toml(text, "dated.toml")
+    assert str(table["dates"]["printed"]) == "2026-11-26"
+    assert data.parse_toml(text, "dated.toml") == table
