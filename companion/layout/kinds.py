@@ -4,7 +4,6 @@ swaps an inherited element by its id, `remove` leaves one out. Each error is one
 naming the file, the kind, the element (its number and type, or its id) and the field,
 with a suggestion for a misspelt key or type."""
 
-import difflib
 import re
 
 import msgspec
@@ -205,5 +204,7 @@ def _plain_type(t: str) -> str:
 
 
 def _suggest(word, choices) -> str:
+    import difflib  # only when a key is wrong: a build that loads cleanly never needs it
+
     close = difflib.get_close_matches(str(word), [str(c) for c in choices], n=1, cutoff=0.6)
     return f" (did you mean {close[0]}?)" if close else ""
