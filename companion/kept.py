@@ -17,10 +17,21 @@ def read(folder: str, key: str):
         return None
 
 
+# Files kept in a folder at the most: a designer editing a game file makes a new one at
+# each save (watch mode), and the oldest go.
+MOST = 64
+
+
 def keep(folder: str, key: str, value) -> None:
     """Keeps `value` (marshal's types only) for a later run; a cache that cannot be
     written keeps nothing."""
+    where = paths.cache(folder)
     try:
-        atomic.write_aside(paths.cache(folder) / f"{key}.marshal", marshal.dumps(value))
+        atomic.write_aside(where / f"{key}.marshal", marshal.dumps(value))
+        files = list(where.glob("*.marshal"))
+        if len(files) > MOST:
+            files.sort(key=lambda f: f.stat().st_mtime_ns)
+            for old in files[:-MOST]:
+                old.unlink(missing_ok=True)
     except (OSError, ValueError):
         pass

@@ -59,3 +59,18 @@ def test_a_long_file_holding_a_date_is_parsed_each_time(cache):
     table = data.parse_toml(text, "dated.toml")
     assert str(table["dates"]["printed"]) == "2026-11-26"
     assert data.parse_toml(text, "dated.toml") == table
+
+
+def test_the_cache_keeps_the_newest_files_only(cache, monkeypatch):
+    """A designer saving a game file again and again (watch mode) makes a new file each
+    time: the oldest go past kept.MOST."""
+    import os
+
+    from companion import kept
+
+    monkeypatch.setattr(kept, "MOST", 5)
+    for n in range(8):
+        kept.keep("data", f"key{n}", {"n": n})
+        os.utime(cache / f"key{n}.marshal", ns=(n * 10**9, n * 10**9))
+    assert sorted(f.stem for f in cache.glob("*.marshal")) == [f"key{n}" for n in range(3, 8)]
+    assert kept.read("data", "key7") == {"n": 7} and kept.read("data", "key0") is None
