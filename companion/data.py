@@ -99,7 +99,7 @@ def parse_toml(text: str, source: str, only: frozenset[str] | None = None) -> di
         key = hashlib.sha256(f"{sys.version_info[:2]}\0{MAX_DEPTH}\0{text}".encode(
             "utf-8", "surrogatepass")).hexdigest()[:32]
         table = kept.read("data", key)
-        if not isinstance(table, dict):
+        if not isinstance(table, dict) or _depth(table) > MAX_DEPTH:  # as a parse checks
             table = _parsed(text, source, None)
             kept.keep("data", key, table)  # marshal takes no dates: such a file is parsed
         return table

@@ -17,6 +17,7 @@ fraction of the parse (DejaVu Sans: 9 ms parsed, 2 read)."""
 
 import hashlib
 import io
+import os
 from contextlib import contextmanager
 from contextvars import ContextVar
 from functools import cache
@@ -91,7 +92,7 @@ def _font(name: str, raw: bytes, filename: str | None = None):
     from reportlab import Version
     from reportlab.pdfbase.ttfonts import TTFont
 
-    key = hashlib.sha256(b"%s\0%s\0%s" % (Version.encode(), (filename or "").encode(),
+    key = hashlib.sha256(b"%s\0%s\0%s" % (Version.encode(), os.fsencode(filename or ""),
                                            raw)).hexdigest()[:32]
     parsed = kept.read("fonts", key)
     if parsed is not None:

@@ -8,6 +8,7 @@ from companion.layout import bind
 
 NAMES = ("a", "b", "clan.name")
 VALUES = st.one_of(st.integers(-20, 20), st.floats(-5, 5, allow_nan=False), st.booleans(),
+                   st.sampled_from([0.0, -0.0]),
                    st.sampled_from(["red", "Vert", "", "When {a} wins", "7"]),
                    st.builds(bind.Placeholder, st.sampled_from(["to come", "soon"])))
 PIECES = st.one_of(st.sampled_from(["x", " ", "-"]),
@@ -47,6 +48,16 @@ def test_a_text_naming_fields_itself_is_filled_for_each_card():
 
 def test_values_equal_in_python_but_printed_apart_are_kept_apart():
     assert [bind.text("{a}", {"a": v}) for v in (1, 1.0, True)] == ["1", "1.0", "True"]
+    assert [bind.text("{a:+.1f}", {"a": v}) for v in (0.0, -0.0)] == ["+0.0", "-0.0"]
+
+
+def test_a_date_is_filled_afresh_for_each_card():
+    from datetime import datetime, timedelta, timezone
+
+    noon = datetime(2026, 11, 26, 12, tzinfo=timezone.utc)  # the same instant twice
+    one = noon.astimezone(timezone(timedelta(hours=1)))
+    assert [bind.text("{d}", {"d": d}) for d in (noon, one)] == \
+        ["2026-11-26 12:00:00+00:00", "2026-11-26 13:00:00+01:00"]
 
 
 @settings(max_examples=200, deadline=None)

@@ -57,18 +57,22 @@ def test_a_font_read_back_from_the_cache_is_the_font_reportlab_parses(cache):
 
 
 def test_a_damaged_cache_file_is_parsed_again_and_replaced(cache):
+    from companion import kept
+
     raw = FONT.read_bytes()
     fonts._font("DamagedA", raw, str(FONT))
-    (kept,) = cache.glob("*.marshal")
-    for damage in (b"", b"not marshal data", marshal.dumps({"state": {}}),
-                   marshal.dumps({"state": {"unitsPerEm": 0}, "names": []}),
-                   kept.read_bytes()[:1000]):
-        kept.write_bytes(damage)
+    (file,) = cache.glob("*.marshal")
+    whole = file.read_bytes()
+    flipped = bytearray(whole)
+    flipped[len(whole) // 2] ^= 0x10  # one bit of a width or a glyph number
+    for damage in (b"", b"not marshal data", whole[:1000], bytes(flipped),
+                   kept.FORMAT + b"\0\0\0\0" + marshal.dumps({"state": {}})):
+        file.write_bytes(damage)
         font = fonts._font("DamagedB", raw, str(FONT))
-        assert font.stringWidth("Lugvanion", 10) == TTFont("X", str(FONT)).stringWidth(
-            "Lugvanion", 10)
-        assert marshal.loads(kept.read_bytes())["state"]["numGlyphs"] == \
-            font.face.numGlyphs  # rewritten whole
+        parsed = TTFont("X", str(FONT))
+        assert font.face.charWidths == parsed.face.charWidths
+        assert font.face.charToGlyph == parsed.face.charToGlyph
+        assert file.read_bytes() == whole  # written again, whole
 
 
 def test_another_font_or_reportlab_version_never_reads_this_one(cache, monkeypatch):

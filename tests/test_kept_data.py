@@ -41,9 +41,26 @@ def test_a_damaged_cache_file_is_parsed_again(cache):
     text = GAME.read_text(encoding="utf-8")
     first = data.parse_toml(text, str(GAME))
     (kept,) = cache.glob("*.marshal")
-    for damage in (b"", b"\x00garbage", b"N"):  # b"N" is marshal's None: not a table
+    whole = kept.read_bytes()
+    flipped = bytearray(whole)
+    flipped[-40] ^= 0x01  # one bit of a text
+    for damage in (b"", b"\x00garbage", whole[:-1], bytes(flipped)):
         kept.write_bytes(damage)
         assert data.parse_toml(text, str(GAME)) == first
+        assert kept.read_bytes() == whole
+
+
+def test_a_kept_table_deeper_than_a_parse_allows_is_parsed_again(cache):
+    from companion import kept
+
+    text = GAME.read_text(encoding="utf-8")
+    first = data.parse_toml(text, str(GAME))
+    (file,) = cache.glob("*.marshal")
+    deep: dict = {}
+    for _ in range(data.MAX_DEPTH + 5):
+        deep = {"in": deep}
+    kept.keep("data", file.name.rsplit("-v", 1)[0], {**first, "deep": deep})
+    assert data.parse_toml(text, str(GAME)) == first
 
 
 def test_a_long_file_that_does_not_parse_is_refused_every_time(cache):
@@ -71,6 +88,7 @@ def test_the_cache_keeps_the_newest_files_only(cache, monkeypatch):
     monkeypatch.setattr(kept, "MOST", 5)
     for n in range(8):
         kept.keep("data", f"key{n}", {"n": n})
-        os.utime(cache / f"key{n}.marshal", ns=(n * 10**9, n * 10**9))
-    assert sorted(f.stem for f in cache.glob("*.marshal")) == [f"key{n}" for n in range(3, 8)]
+        os.utime(cache / f"key{n}-v{kept.VERSION}.marshal", ns=(n * 10**9, n * 10**9))
+    assert sorted(f.stem for f in cache.glob("*.marshal")) == \
+        [f"key{n}-v{kept.VERSION}" for n in range(3, 8)]
     assert kept.read("data", "key7") == {"n": 7} and kept.read("data", "key0") is None

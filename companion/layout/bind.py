@@ -68,15 +68,17 @@ def text(template: str, scope: dict, again: bool = True):
         values = tuple(scope.get(name, _NONE) for name in templates.names(template))
     except templates.TemplateError as e:
         raise BindError(str(e), whole_field(template)) from None
-    if any(isinstance(v, str) and "{" in v for v in values):  # filled again: not kept
+    if not all(type(v) in _KEPT_TYPES and not (type(v) is str and "{" in v)
+               for v in values):  # a text filled again, a table, a date: filled afresh
         return _text(template, scope, again)
-    key = (template, again, values, tuple(map(type, values)))  # 1, 1.0 and true print apart
+    # Keyed by type and, for a number, by how it prints: 1, 1.0, true, 0.0 and -0.0
+    # are equal in Python and print apart.
+    key = (template, again, tuple((type(v), repr(v) if type(v) is float else v)
+                                  for v in values))
     try:
         return _FILLED[key]
     except KeyError:
         pass
-    except TypeError:  # a list or a table among the values: nothing to keep it by
-        return _text(template, scope, again)
     if len(_FILLED) >= 8192:
         _FILLED.clear()
     _FILLED[key] = out = _text(template, scope, again)
@@ -85,6 +87,7 @@ def text(template: str, scope: dict, again: bool = True):
 
 _NONE = object()  # a field the card does not have
 _FILLED: dict = {}
+_KEPT_TYPES = (str, int, float, bool, Placeholder, object)  # object: _NONE
 
 
 def _text(template: str, scope: dict, again: bool):
