@@ -15,7 +15,6 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from pathlib import Path
 
-
 import msgspec
 
 from companion import designer_files
@@ -52,7 +51,8 @@ class Box(msgspec.Struct, frozen=True):
 class Log(msgspec.Struct):
     """What a build learns about its pictures: low-resolution ones, missing ones (draft)."""
     draft: bool = False
-    low: dict = msgspec.field(default_factory=dict)  # file -> (dpi, box w, h mm, first card): its lowest
+    # file -> (dpi, box w, h mm, first card): its lowest
+    low: dict = msgspec.field(default_factory=dict)
     missing: dict = msgspec.field(default_factory=dict)  # path -> first card that wants it
     reasons: dict = msgspec.field(default_factory=dict)  # path -> why it cannot be read
     outside: dict = msgspec.field(default_factory=dict)  # path -> first card that wants it

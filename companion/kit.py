@@ -274,8 +274,9 @@ def _stamped(ctx: Context, comp: Component, stock: str) -> Component:
     draw = partial(stamp.stamped, words=words, corner=corner,
                    inset=parse_length(s.get("inset", str), field="stamp.inset"),
                    size=parse_length(s.get("size", str), field="stamp.size"))
-    return structs.replace(comp, cards=[structs.replace(c, front=structs.replace(c.front, draw=draw(c.front.draw)))
-                                for c in comp.cards])
+    return structs.replace(comp, cards=[
+        structs.replace(c, front=structs.replace(c.front, draw=draw(c.front.draw)))
+        for c in comp.cards])
 
 
 def _unfolded(comp: Component, flip: str) -> Component:
@@ -285,7 +286,8 @@ def _unfolded(comp: Component, flip: str) -> Component:
         return comp
     seconds = [Card(c.component, c.back, None, f"{c.id}-back" if c.id else None)
                for c in comp.cards if c.back is not None]
-    return structs.replace(comp, cards=[structs.replace(c, back=None) for c in comp.cards] + seconds)
+    return structs.replace(comp, cards=[structs.replace(c, back=None) for c in comp.cards]
+                           + seconds)
 
 
 def _measured(rec: fit.Recorder, comp: Component) -> list[Card]:
@@ -296,9 +298,11 @@ def _measured(rec: fit.Recorder, comp: Component) -> list[Card]:
 
     out = []
     for n, card in enumerate(comp.cards, 1):
-        front = structs.replace(card.front, draw=rec.wrap(card.front.draw, label(card.front, n, "front")))
-        back = card.back and structs.replace(card.back, draw=rec.wrap(card.back.draw,
-                                                              label(card.back, n, "back")))
+        front = structs.replace(card.front,
+                                draw=rec.wrap(card.front.draw, label(card.front, n, "front")))
+        back = card.back and structs.replace(card.back,
+                                             draw=rec.wrap(card.back.draw,
+                                                           label(card.back, n, "back")))
         out.append(structs.replace(card, front=front, back=back))
     return out
 

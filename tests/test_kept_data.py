@@ -92,3 +92,26 @@ def test_the_cache_keeps_the_newest_files_only(cache, monkeypatch):
     assert sorted(f.stem for f in cache.glob("*.marshal")) == \
         [f"key{n}-v{kept.VERSION}" for n in range(3, 8)]
     assert kept.read("data", "key7") == {"n": 7} and kept.read("data", "key0") is None
+
+
+def test_two_builds_filling_an_empty_cache_at_once_both_print_the_same(cache, tmp_path):
+    """Two processes keep the same fonts and game file at the same moment: each file is
+    written aside and renamed, so neither reads half of one and both kits are the same."""
+    import subprocess
+    import sys
+
+    from companion import kept
+
+    runs = [subprocess.Popen([sys.executable, "-m", "companion", "build", "covenia", "--only",
+                              "cards", "--out", str(tmp_path / f"kit{n}")],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE) for n in (1, 2)]
+    for run in runs:
+        _, err = run.communicate()  # waits for the process to end
+        assert run.returncode == 0, err.decode()
+    assert (tmp_path / "kit1" / "cards.pdf").read_bytes() == \
+        (tmp_path / "kit2" / "cards.pdf").read_bytes()
+    for folder in ("fonts", "data"):
+        files = list((cache.parent / folder).glob("*.marshal"))
+        assert files and not list((cache.parent / folder).glob(".*.tmp"))
+        for f in files:
+            assert kept.read(folder, f.stem.rsplit("-v", 1)[0]) is not None, f

@@ -9,7 +9,6 @@ from typing import Callable
 import msgspec
 from reportlab.lib.colors import Color, white
 
-
 from companion import art
 from companion.draw import text
 

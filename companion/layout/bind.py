@@ -68,7 +68,7 @@ def text(template: str, scope: dict, again: bool = True):
         values = tuple(scope.get(name, _NONE) for name in templates.names(template))
     except templates.TemplateError as e:
         raise BindError(str(e), whole_field(template)) from None
-    if not all(type(v) in _KEPT_TYPES and not (type(v) is str and "{" in v)
+    if not all(v is _NONE or type(v) in _KEPT_TYPES and not (type(v) is str and "{" in v)
                for v in values):  # a text filled again, a table, a date: filled afresh
         return _text(template, scope, again)
     # Keyed by type and, for a number, by how it prints: 1, 1.0, true, 0.0 and -0.0
@@ -87,7 +87,7 @@ def text(template: str, scope: dict, again: bool = True):
 
 _NONE = object()  # a field the card does not have
 _FILLED: dict = {}
-_KEPT_TYPES = (str, int, float, bool, Placeholder, object)  # object: _NONE
+_KEPT_TYPES = (str, int, float, bool, Placeholder)
 
 
 def _text(template: str, scope: dict, again: bool):
@@ -200,7 +200,8 @@ def _compiled(node):
             return lambda scope: all(p(scope) for p in parts)
         return lambda scope: any(p(scope) for p in parts)
     left = _compiled(node.left)
-    steps = [(_COMPARE[type(op)], _compiled(right)) for op, right in zip(node.ops, node.comparators)]
+    steps = [(_COMPARE[type(op)], _compiled(right))
+             for op, right in zip(node.ops, node.comparators)]
     return partial(_compare, left, steps)
 
 

@@ -8,7 +8,6 @@ import json
 import re
 from functools import partial
 
-
 import msgspec
 
 from companion import fonts
@@ -150,9 +149,9 @@ def _entry_of(field: str | None, origins: dict):
 
 def _digest(engine: Engine, kind: str, scope: dict, pic, w: float, h: float,
             bleed: float) -> str:
-    specs, names, words = _kind_facts(engine, kind)
+    kinds_json, names, words = _kind_facts(engine, kind)
     what = {
-        "kinds": specs,
+        "kinds": kinds_json,  # written once a kind (below: put in as it is)
         # only what the kind names: a text or colour it does not print changes nothing
         "fields": {key: _pruned(v, names[1]) for key, v in _plain(scope, names[0]).items()},
         "palette": {n: c.hexval() for n, c in sorted(engine.palette.items()) if n in words},
@@ -169,7 +168,7 @@ def _digest(engine: Engine, kind: str, scope: dict, pic, w: float, h: float,
     if engine.fonts:  # the game's own fonts, whichever roles the face draws with
         what["fonts"] = {r: f.digest for r, f in sorted(engine.fonts.items())}
     # json.dumps(what, sort_keys=True), with the kinds' part written once a kind
-    blob = "{" + ", ".join(f"{json.dumps(k)}: {specs if k == 'kinds' else _json(v)}"
+    blob = "{" + ", ".join(f"{json.dumps(k)}: {v if k == 'kinds' else _json(v)}"
                            for k, v in sorted(what.items())) + "}"
     return hashlib.sha256(blob.encode("utf-8", "surrogatepass")).hexdigest()[:16]
 
