@@ -150,8 +150,32 @@ def condition(source: str):
         tree = ast.parse(source.strip(), mode="eval")
     except SyntaxError as e:
         raise BindError(f"{source!r} is not a condition ({e.msg})") from None
+    except (RecursionError, MemoryError):
+        raise _too_deep(source) from None
+    _check_depth(tree.body, source)
     _check(tree.body, source)
     return _compiled(tree.body)
+
+
+# How deep a condition or a worked-out length may nest (`not not …`, `1 - a - b - …`): a
+# real one nests a few levels; a deeper one would overflow Python's stack when drawn.
+MAX_DEPTH = 100
+
+
+def _too_deep(source: str) -> "BindError":
+    return BindError(f"{shown(source[:40] + ('…' if len(source) > 40 else ''))} nests over "
+                     f"{MAX_DEPTH} levels deep (each not, operator or bracket is one): "
+                     "simplify it")
+
+
+def _check_depth(tree, source: str) -> None:
+    """Refuses a tree nested over MAX_DEPTH levels, walked without recursion."""
+    stack = [(tree, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            raise _too_deep(source)
+        stack.extend((child, depth + 1) for child in ast.iter_child_nodes(node))
 
 
 def _check(node, source: str) -> None:
@@ -325,6 +349,9 @@ def _sum(source: str):
         tree = ast.parse(_WITH_UNIT.sub(r"(\1 * _\2)", source.strip()), mode="eval").body
     except SyntaxError:
         return None
+    except (RecursionError, MemoryError):
+        raise _too_deep(source) from None
+    _check_depth(tree, source)
     for n in ast.walk(tree):
         ok = isinstance(n, (ast.BinOp, ast.UnaryOp, ast.USub, ast.UAdd, ast.Load, *_ARITH)) or \
             (isinstance(n, ast.Constant) and type(n.value) in (int, float)) or \

@@ -31,7 +31,33 @@ def load(table: dict, source: str, fonts: tuple = ()) -> dict[str, schema.Kind]:
     for name, kind in out.items():
         for where, el in _walk(kind.elements):
             _check_values(el, f"kinds.{name}, {where}", source, out, fonts)
+    _check_no_loop(out, source)
     return out
+
+
+def _check_no_loop(kinds: dict, source: str) -> None:
+    """Refuses a kind that shows itself small (`type = "card"`), directly or through
+    other kinds: it would be drawn inside itself without end."""
+    shows = {name: [(where, el.kind) for where, el in _walk(kind.elements)
+                    if isinstance(el, schema.Nested)] for name, kind in kinds.items()}
+    done: set = set()
+    for start in kinds:
+        path, stack = [start], [iter(shows[start])]
+        while stack:  # depth first, without recursion: a chain of kinds may be long
+            step = next(stack[-1], None)
+            if step is None:
+                done.add(path.pop())
+                stack.pop()
+                continue
+            where, inner = step
+            if inner in path:
+                chain = " -> ".join(path[path.index(inner):] + [inner])
+                raise CompanionError(f"kinds.{path[-1]}, {where}: kind: shows {inner}, which "
+                                     f"shows it again ({chain}): a card cannot show "
+                                     "itself", source=source)
+            if inner in kinds and inner not in done:
+                path.append(inner)
+                stack.append(iter(shows[inner]))
 
 
 def elements_of(kind: schema.Kind) -> list:
