@@ -165,7 +165,8 @@ def test_a_body_cut_short_leaves_the_good_copy_read_before_and_uses_it(
 @pytest.mark.parametrize("answer, says", [
     (_head("HTTP/1.1 200 OK", *(f"X-Many-{i}: y" for i in range(150))) + CSV,
      "over 100 headers"),
-    (_head("HTTP/1.1 200 OK", "X-Big: " + "a" * 70_000) + CSV, "a line of its answer is over 65,536 bytes"),
+    (_head("HTTP/1.1 200 OK", "X-Big: " + "a" * 70_000) + CSV,
+     "a line of its answer is over 65,536 bytes"),
     (b"GARBAGE 200 OK\r\nContent-Length: 3\r\n\r\nabc", "first line is not HTTP"),
     (_head("HTTP/1.1 200 OK", "Transfer-Encoding: chunked") + b"400\r\n" + CSV,
      "stopped before its last chunk"),
