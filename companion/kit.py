@@ -135,7 +135,12 @@ def build(name: str, opts: Options, progress: Callable[[str], None] = lambda _: 
 
 
 def _build(name: str, opts: Options, progress, warn) -> dict:
-    kit = prepare(name, opts)
+    from companion import spreadsheet
+
+    with spreadsheet.outside_noted() as lists:  # card lists outside the data's folder
+        kit = prepare(name, opts)
+    if lists and opts.strict:
+        raise CompanionError(spreadsheet.outside_line(lists), field="--strict")
     ctx, page = kit.ctx, kit.ctx.page
     bleed = presets.bleed(opts.bleed)
     settings = presets.sheet_settings()
@@ -199,7 +204,8 @@ def _build(name: str, opts: Options, progress, warn) -> dict:
             raise CompanionError(f"{len(problems)} texts break the text limits, the first: "
                                  f"{problems[0]} (build without --strict to list them all)",
                                  field="--strict")
-    for line in problems + pictures.warnings():
+    for line in problems + pictures.warnings() + ([spreadsheet.outside_line(lists)]
+                                                  if lists else []):
         warn(line)
     if pictures.missing:
         warn(art.draft_line(pictures))
