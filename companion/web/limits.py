@@ -147,8 +147,10 @@ class Guarded(asyncio.Protocol):
         self.answer_done = False
 
     def _wrote(self, data) -> None:
-        if self.answers is None or self.answer_done:
-            return  # uvicorn's own 400 before closing, say: no request to answer
+        if self.answers is None or self.answer_done or not data:
+            # uvicorn's own 400 before closing, say: no request to answer. An empty
+            # write (a HEAD answer's body) must not reach h11, which reads b"" as closed.
+            return
         try:
             self.answers.receive_data(bytes(data))
             while True:
