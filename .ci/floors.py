@@ -24,7 +24,8 @@ def floor(requirement: str) -> tuple[str, str]:
     if not match:
         raise ValueError(f"cannot read the requirement {requirement!r}")
     name, specifiers = match.groups()
-    bounds = [s.strip()[2:].strip() for s in specifiers.split(",") if s.strip().startswith(">=")]
+    specifiers = [s.strip() for s in specifiers.split(",")]
+    bounds = [s[2:].strip() for s in specifiers if s.startswith(">=")]
     if len(bounds) != 1:
         raise ValueError(f"{requirement!r}: give it exactly one '>=' lower bound")
     return re.sub(r"[-_.]+", "-", name).lower(), bounds[0]
