@@ -4,6 +4,7 @@ import sys
 
 import click
 
+from companion.commands import common
 from companion.commands.common import split
 from companion.errors import CompanionError, escape
 
@@ -16,15 +17,15 @@ Examples:
   companion build covenia --card-size 63x88mm --bleed 2mm
   companion build covenia --data my-covenia.toml
   companion build all""")
-@click.argument("game")
-@click.option("--paper", default="a4", show_default=True, help="a4 or letter.")
-@click.option("--lang", default="en", show_default=True,
+@click.argument("game", **common.GAME)
+@click.option("--paper", type=common.PAPER, default="a4", show_default=True, help="a4 or letter.")
+@click.option("--lang", type=common.LANGUAGE, default="en", show_default=True,
               help="Printed language: en, fr, or one your game file is written in (de, it...).")
-@click.option("--card-size", default="poker", show_default=True,
+@click.option("--card-size", type=common.CARD_SIZE, default="poker", show_default=True,
               help="poker, bridge, euro, mini-euro, mini-usa, tarot, square, or WxH like 63x88mm.")
 @click.option("--bleed", default="0mm", show_default=True,
               help="Bleed around each card, e.g. 3mm (fewer cards per sheet).")
-@click.option("--flip", default="long", show_default=True,
+@click.option("--flip", type=common.FLIP, default="long", show_default=True,
               help="Duplex: long (backs mirrored), short (backs turned 180°), none (no backs).")
 @click.option("--only", help="Comma-separated parts to build, e.g. cards,tokens (default: all).")
 @click.option("--out", type=click.Path(file_okay=False), help="Output folder (default: ./output/GAME under the current folder).")
@@ -36,7 +37,8 @@ Examples:
 @click.option("--changed-since", type=click.Path(dir_okay=False),
               help="An earlier build's manifest.json: print only the cards whose front or back "
                    "changed since (to reprint them).")
-@click.option("--ink", default="normal", show_default=True,
+@click.option("--ink", type=common.Named("ink", ("normal", "saver")), default="normal",
+              show_default=True,
               help="saver: light backs (an outline and the emblem on white) and pale card "
                    "grounds, to spare the printer's ink.")
 @click.option("--draft", is_flag=True,
