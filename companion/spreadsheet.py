@@ -276,7 +276,8 @@ def _csv_text(raw: bytes, name: str) -> list[list]:
                              source=name) from None
     del raw
     text, sep = _separator(text)
-    said = "" if sep == "," else f" (columns read as separated by {_SEPARATORS[sep]})"
+    said = "" if sep == "," else \
+        f" (columns read as separated by {_SEPARATORS.get(sep, shown(sep))})"
     decimal_comma = sep == ";"  # a program that writes ";" writes 2,5 for 2.5
     rows: list[list] = []
     chars = cells = 0

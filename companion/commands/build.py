@@ -87,6 +87,10 @@ def build(game, paper, lang, card_size, bleed, flip, only, out, data, strict, ch
             said.update(warnings)
         gid = manifest["game"]  # its id, when named by its file
         where = target or kit.paths.output() / gid
+        if changed_since and not manifest["changed"]:
+            click.echo(f"{gid}: none of the {len(manifest['cards'])} cards changed since "
+                       f"{changed_since}: nothing to reprint, {where}/ left as it was")
+            return
         files = ", ".join(f"{f['path']} ({f['pages']} page{'s' * (f['pages'] != 1)})"
                           for f in manifest["files"])
         click.echo(f"{gid}: {where}/ {files + ', ' if files else ''}manifest.json, "
