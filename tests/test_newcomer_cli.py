@@ -77,38 +77,77 @@ def test_export_takes_its_format_and_shop_in_any_case(cli, tmp_path):
     assert json.loads((tmp_path / "png" / "manifest.json").read_text())["format"] == "png"
 
 
-WRONG = [
-    (("build", "covenia", "--paper", "B5"), ("a4", "letter")),
-    (("build", "covenia", "--flip", "sideways"), ("long", "short", "none")),
-    (("build", "covenia", "--ink", "heavy"), ("normal", "saver")),
-    (("build", "covenia", "--card-size", "jumbo"), ("poker", "bridge", "euro", "tarot")),
-    (("export", "covenia", "pdf"), ("cards-pdf", "png", "tts", "preview")),
-    (("export", "covenia", "png", "--shop", "kinkos"), ("tgc", "mpc")),
-    (("score", "covenia", "--lang", "de", "game.toml"), ("en", "fr")),
-    (("serve", "--paper", "B5"), ("a4", "letter")),
-    (("serve", "--tie-rule", "coin"), ("extra", "redraw")),
-    (("lugvanion", "odds", "red=4", "blue=4", "--tie-rule", "coin"), ("extra", "redraw")),
-    (("init", "covenia", "--sheets", "ods"), ("csv", "xlsx")),
+def command(*path: str) -> click.Command:
+    cmd = root
+    for name in path:
+        with click.Context(cmd) as ctx:
+            cmd = cmd.get_command(ctx, name)
+    return cmd
+
+
+PAPERS, WORDS, TIES = ("a4", "letter"), ("en", "fr"), ("extra", "redraw")
+# (command, its arguments with a choice in capitals, the parameter, what the command gets,
+# a wrong value's whole line, the choices the error lists). A serve line has --qr-pdf: its
+# paper is checked before a server starts, whatever the version.
+CHOICES = [
+    (("build",), ["covenia", "--paper", "A4"], "paper", "a4",
+     ["build", "covenia", "--paper", "B5"], PAPERS),
+    (("build",), ["covenia", "--flip", "Short"], "flip", "short",
+     ["build", "covenia", "--flip", "sideways"], ("long", "short", "none")),
+    (("build",), ["covenia", "--ink", "Saver"], "ink", "saver",
+     ["build", "covenia", "--ink", "heavy"], ("normal", "saver")),
+    (("build",), ["covenia", "--card-size", "EURO"], "card_size", "euro",
+     ["build", "covenia", "--card-size", "jumbo"], ("poker", "bridge", "euro", "tarot")),
+    (("build",), ["covenia", "--lang", "FR"], "lang", "fr",
+     ["build", "covenia", "--lang", "french"], WORDS),
+    (("build",), ["Covenia"], "game", "covenia",
+     ["build", "covenant"], ("covenia", "lugvanion", "coverta", "vengeance")),
+    (("export",), ["covenia", "PNG"], "format", "png",
+     ["export", "covenia", "pdf"], ("cards-pdf", "png", "tts", "preview")),
+    (("export",), ["covenia", "png", "--shop", "TGC"], "shop", "tgc",
+     ["export", "covenia", "png", "--shop", "kinkos"], ("tgc", "mpc")),
+    (("score", "covenia"), ["--lang", "FR"], "lang", "fr",
+     ["score", "covenia", "--lang", "de", "game.toml"], WORDS),
+    (("score", "covenia"), ["--paper", "Letter"], "paper", "letter",
+     ["score", "covenia", "game.toml", "--pdf", "s.pdf", "--paper", "B5"], PAPERS),
+    (("serve",), ["--paper", "LETTER"], "paper", "letter",
+     ["serve", "--qr-pdf", "qr.pdf", "--paper", "B5"], PAPERS),
+    (("serve",), ["--lang", "FR"], "lang", "fr",
+     ["serve", "--qr-pdf", "qr.pdf", "--lang", "de"], WORDS),
+    (("serve",), ["--tie-rule", "Redraw"], "tie_rule", "redraw",
+     ["serve", "--qr-pdf", "qr.pdf", "--tie-rule", "coin"], TIES),
+    (("lugvanion", "odds"), ["--tie-rule", "REDRAW"], "tie_rule", "redraw",
+     ["lugvanion", "odds", "red=4", "blue=4", "--tie-rule", "coin"], TIES),
+    (("init",), ["covenia", "--sheets", "XLSX"], "sheets", "xlsx",
+     ["init", "covenia", "--sheets", "ods"], ("csv", "xlsx")),
 ]
 
 
-@pytest.mark.parametrize("args,choices", WRONG, ids=lambda v: " ".join(v) if v else None)
-def test_a_wrong_choice_is_one_line_listing_the_choices_and_writes_nothing(
-        cli, tmp_path, monkeypatch, args, choices):
+@pytest.mark.parametrize("path,args,param,named,wrong,choices", CHOICES,
+                         ids=[" ".join((*c[0], *c[1])) for c in CHOICES])
+def test_a_choice_is_taken_in_any_case_and_a_wrong_one_is_one_line_listing_them(
+        cli, tmp_path, monkeypatch, path, args, param, named, wrong, choices):
+    with command(*path).make_context(" ".join(path), list(args)) as ctx:
+        assert ctx.params[param] == named
     monkeypatch.chdir(tmp_path)
-    r = cli(*args)
+    r = cli(*wrong)
     assert r.code == 2 and r.out == ""
     assert len(r.err.strip().splitlines()) == 1, r.err
     assert all(c in r.err for c in choices), r.err
-    assert list(tmp_path.iterdir()) == []
+    assert list(tmp_path.iterdir()) == []  # nothing written
 
 
 @pytest.mark.parametrize("option,value", [("--paper", "LETTER"), ("--flip", "NONE"),
                                           ("--ink", "NORMAL"), ("--card-size", "EURO"),
                                           ("--lang", "Fr")])
-def test_each_build_choice_in_capitals_is_taken(cli, tmp_path, option, value):
-    r = cli("build", "covenia", option, value, "--only", "tokens", "--out", tmp_path / "k")
+def test_each_build_choice_in_capitals_builds_the_kit_it_names(cli, tmp_path, option, value):
+    r = cli("build", "covenia", option, value, "--only", "temple", "--out", tmp_path / "k")
     assert r.code == 0, r.err
+    manifest = json.loads((tmp_path / "k" / "manifest.json").read_text(encoding="utf-8"))
+    got = {"--paper": manifest["paper"], "--lang": manifest["lang"], "--ink": manifest["ink"],
+           "--flip": manifest["files"][0]["duplex"],
+           "--card-size": manifest["files"][0]["card_size"]}[option]
+    assert got == value.lower()
 
 
 # ---- CSV from a French or German spreadsheet program ----------------------------------
