@@ -36,7 +36,7 @@ Examples:
                    "fit its box, is too near the trim or lacks contrast; default: warn.")
 @click.option("--changed-since", type=click.Path(dir_okay=False),
               help="An earlier build's manifest.json: print only the cards whose front or back "
-                   "changed since (to reprint them).")
+                   "changed since (to reprint them); none changed, nothing is written.")
 @click.option("--ink", type=common.Named("ink", ("normal", "saver")), default="normal",
               show_default=True,
               help="saver: light backs (an outline and the emblem on white) and pale card "
