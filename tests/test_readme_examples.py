@@ -14,7 +14,6 @@ import threading
 import time
 from pathlib import Path
 
-import pytest
 
 README = Path(__file__).resolve().parent.parent / "README.md"
 FENCE = re.compile(r"^(\s*)```(\w*)\s*$")
@@ -67,8 +66,12 @@ def run_until_ready(argv: list[str], cwd: Path, ready: str, env: dict) -> tuple[
                             stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                             stderr=subprocess.STDOUT, text=True, errors="replace")
     lines: queue.Queue = queue.Queue()
-    reader = threading.Thread(target=lambda: [lines.put(x) for x in proc.stdout] + [lines.put(None)],
-                              daemon=True)
+    def read() -> None:
+        for line in proc.stdout:
+            lines.put(line)
+        lines.put(None)  # its output closed: it ended
+
+    reader = threading.Thread(target=read, daemon=True)
     reader.start()
     seen, deadline = [], time.monotonic() + 120
     try:
@@ -99,9 +102,12 @@ def run_until_ready(argv: list[str], cwd: Path, ready: str, env: dict) -> tuple[
 
 def test_the_readme_shows_its_files_before_the_commands_that_read_them():
     text = README.read_text(encoding="utf-8")
-    shown = {name for kind, (name, _) in
-             ((k, v) for k, v in steps(text) if k == "file")}
-    assert {"game.toml", "row.toml", "scores.toml"} <= shown
+    order = steps(text)
+    shown = {what[0]: i for i, (kind, what) in enumerate(order) if kind == "file"}
+    assert {"game.toml", "row.toml", "scores.toml"} <= set(shown)
+    for name, at in shown.items():
+        first = min(i for i, (kind, what) in enumerate(order) if kind == "run" and name in what)
+        assert at < first, f"{name} is used before the README shows it"
     # The two set-up commands stay exactly as they are.
     assert ('python3 -m venv .venv && . .venv/bin/activate && pip install -e . && '
             'companion build all') in text

@@ -82,6 +82,7 @@ def _game(ctx, param, value: str | None) -> str | None:
 # The options and arguments several commands share.
 GAME = {"callback": _game}
 PAPER = Named("paper", _papers)
+PAPER_WITH_PDF = Named("paper", _papers, other=str.lower)  # refused without --pdf first
 CARD_SIZE = Named("card size", _card_sizes, other=str.lower)  # or WxH: 63x88mm
 FLIP = Named("flip", _flips)
 WORDS = Named("language", ("en", "fr"))  # our words: en or fr

@@ -91,7 +91,8 @@ game.toml:
 @click.option("--lang", type=common.WORDS, default="en", show_default=True,
               help="Words: en or fr.")
 @click.option("--pdf", type=click.Path(dir_okay=False), help="Also write the filled score-book page.")
-@click.option("--paper", type=common.PAPER, help="Paper for --pdf: a4 (the default) or letter.")
+@click.option("--paper", type=common.PAPER_WITH_PDF,
+              help="Paper for --pdf: a4 (the default) or letter.")
 @click.option("--save", type=click.Path(dir_okay=False),
               help="Write what was entered (or FILE's content) as a score file, once it "
                    "scores; nothing is written on an error.")
