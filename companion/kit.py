@@ -126,6 +126,8 @@ def prepare(name: str, opts: Options) -> Kit:
 def build(name: str, opts: Options, progress: Callable[[str], None] = lambda _: None,
           warn: Callable[[str], None] = lambda _: None) -> dict:
     """Builds one game's kit into opts.out (default output/GAME); returns the manifest.
+    With opts.changed_since and no card changed, nothing is written (the manifest says
+    "changed": []).
     Each text on a card that breaks the limits of presets.toml [text] is passed to `warn`
     (game, card, field, language); with opts.strict the build fails instead."""
     from companion.draw import card as faces_ink
@@ -155,6 +157,8 @@ def _build(name: str, opts: Options, progress, warn) -> dict:
     changed = None
     if opts.changed_since:
         changed = _keep_changed(kit, cards, _earlier_cards(opts.changed_since, kit.name))
+        if not changed:  # nothing to reprint: the kit folder, whole, is left as it is
+            return _unchanged(kit, cards)
     files = kit.files
 
     # Plan every sheet before writing anything: a card that cannot fit fails here.
@@ -250,6 +254,14 @@ def _earlier_cards(path: Path, game: str) -> dict[str, tuple]:
                              f"from an earlier build of {game}", source=source,
                              field="--changed-since")
     return cards
+
+
+def _unchanged(kit: Kit, cards: list[dict]) -> dict:
+    """The manifest of a --changed-since build in which no card changed: written nowhere."""
+    opts = kit.opts
+    return {"game": kit.name, "paper": opts.paper, "lang": opts.lang, "ink": opts.ink,
+            "files": [], "cards": [{k: v for k, v in e.items() if k != "card"} for e in cards],
+            "changed_since": str(opts.changed_since), "changed": []}
 
 
 def _keep_changed(kit: Kit, cards: list[dict], earlier: dict[str, tuple]) -> list[str]:
