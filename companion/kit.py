@@ -136,6 +136,15 @@ def build(name: str, opts: Options, progress: Callable[[str], None] = lambda _: 
         return _build(name, opts, progress, warn)
 
 
+def folder(name: str, opts: Options) -> Path:
+    """Where a build of the game `name` (its id) goes: --out, else output/GAME; a reprint
+    (--changed-since) of only the changed cards never replaces the whole kit, so it goes
+    to output/GAME-reprint."""
+    if opts.out:
+        return Path(opts.out)
+    return paths.output() / (f"{name}-reprint" if opts.changed_since else name)
+
+
 def _build(name: str, opts: Options, progress, warn) -> dict:
     from companion import spreadsheet
 
@@ -169,7 +178,7 @@ def _build(name: str, opts: Options, progress, warn) -> dict:
     version = stamp.text(ctx.data.sub("game").get("version", str, None))
     sheet = ctx.words.sub("sheet")
     name = kit.name  # the game's id, whether it was named by its id or its file's path
-    out = Path(opts.out) if opts.out else paths.output() / name
+    out = folder(name, opts)
     manifest = {"game": name, "paper": opts.paper, "lang": opts.lang, "ink": opts.ink,
                 "files": [],
                 "cards": [{k: v for k, v in e.items() if k != "card"} for e in cards]}

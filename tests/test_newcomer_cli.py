@@ -223,3 +223,18 @@ def test_changed_since_with_nothing_changed_keeps_the_kit_whole(cli, tmp_path, m
     assert len(r.out.strip().splitlines()) == 1 and "none of the" in r.out
     assert "changed since output/covenia/manifest.json" in r.out
     assert {p.name: p.read_bytes() for p in kit.iterdir()} == before
+
+
+def test_a_reprint_goes_beside_the_kit_never_over_it(cli, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert cli("build", "covenia", "--only", "tokens,temple").code == 0
+    kit = tmp_path / "output" / "covenia"
+    before = {p.name: p.read_bytes() for p in kit.iterdir()}
+    r = cli("build", "covenia", "--only", "tokens,temple", "--lang", "fr", "--changed-since",
+            "output/covenia/manifest.json")
+    assert r.code == 0, r.err
+    assert r.out.startswith(f"covenia: {tmp_path / 'output' / 'covenia-reprint'}/ ")
+    assert "cards changed since output/covenia/manifest.json" in r.out
+    assert {p.name: p.read_bytes() for p in kit.iterdir()} == before  # the kit, whole
+    assert json.loads((tmp_path / "output" / "covenia-reprint" / "manifest.json")
+                      .read_text())["changed"]
