@@ -66,8 +66,8 @@ def test_the_mini_aids_second_side_is_headed_two_of_three(kit, size, lang, turn)
 
 @pytest.mark.parametrize("size", MINIS)
 @pytest.mark.parametrize("lang, discard", [
-    ("en", "Take 3 gold, discard that bounty, draw another"),
-    ("fr", "Prenez 3 or, défaussez-la, piochez-en une autre")])
+    ("en", "Your bounty’s target? Take 3 gold, discard it, draw another."),
+    ("fr", "Votre mise à prix ? Prenez 3 or, défaussez-la, piochez-en une.")])
 def test_the_mini_assassin_discards_the_bounty_it_collects(kit, size, lang, discard):
     """The rulebook: the bounty card is discarded, its 3 gold taken, a new one drawn; the
     mini card's shorter power says all three, as the poker card does."""
@@ -124,7 +124,7 @@ def test_the_french_vote_is_won_by_the_colour_with_the_most_of_the_five_drawn(ki
     majoritaire » (3 of 5?)."""
     text = kit("lugvanion", size, "fr")["cards"]
     assert "majoritaire" not in text
-    assert words("fr", "la couleur qui en a le plus parmi les 5, seule en tête, gagne") in text
+    assert words("fr", "la couleur la plus tirée, seule en tête, gagne") in text
 
 
 # ---- Coverta's French ---------------------------------------------------------------------
