@@ -67,7 +67,7 @@ def test_the_mini_aids_second_side_is_headed_two_of_three(kit, size, lang, turn)
 @pytest.mark.parametrize("size", MINIS)
 @pytest.mark.parametrize("lang, discard", [
     ("en", "Your bounty’s target? Take 3 gold, discard it, draw another."),
-    ("fr", "Votre mise à prix ? Prenez 3 or, défaussez-la, piochez-en une.")])
+    ("fr", "Cible de votre mise à prix ? Prenez 3 or, défaussez-la, piochez-en une.")])
 def test_the_mini_assassin_discards_the_bounty_it_collects(kit, size, lang, discard):
     """The rulebook: the bounty card is discarded, its 3 gold taken, a new one drawn; the
     mini card's shorter power says all three, as the poker card does."""
@@ -184,10 +184,10 @@ LUGVANION_SETUP = {
            "An empty objective or bounty deck: shuffle its discard pile into a new deck",
            "the player who laid the last partisan or partisans bags all 8"),
     "fr": ("Mise en place", "En cours de partie", "Le joueur qui a détourné des fonds le plus "
-           "récemment commence", "les objectifs (dos gris) et les mises à prix (dos noir)",
-           "Les 4 guildes face visible au milieu de la table ; les 3 cercles en ligne",
+           "récemment commence ; on joue dans le sens horaire", "les objectifs (dos gris) et les mises à prix (dos noir)",
+           "Au centre de la table, les 4 guildes face visible ; à côté, les 3 cercles en ligne",
            "mélangez sa défausse pour en refaire une",
-           "le joueur qui a posé le ou les derniers partisans met les 8 dans le sac"),
+           "le joueur ayant posé le ou les derniers partisans qui met les 8 dans le sac"),
 }
 COVERTA_SETUP = {
     "en": ("Set-up", "The table", "The player left of the dealer starts; play goes clockwise",
@@ -195,8 +195,8 @@ COVERTA_SETUP = {
            "each player lays their cards in a row of their own; a new column starts with each "
            "full turn", "House rule: the card turned up to start",
            "Tokens (coins or counters) mark faulty cards"),
-    "fr": ("Préparation", "La table", "Le joueur à gauche du donneur commence ; on joue dans "
-           "le sens des aiguilles d’une montre", "face cachée et consulte à tout moment",
+    "fr": ("Préparation", "La table", "Le joueur à gauche du donneur commence, puis on joue "
+           "dans le sens horaire", "face cachée et consulte à tout moment",
            "chacun pose ses cartes dans sa propre rangée ; une nouvelle colonne commence à "
            "chaque tour complet", "Règle maison : la carte retournée au départ",
            "Des jetons (pièces ou pions) marquent les cartes fautives"),
