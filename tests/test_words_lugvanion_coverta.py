@@ -196,7 +196,7 @@ COVERTA_SETUP = {
            "full turn", "House rule: the card turned up to start",
            "Tokens (coins or counters) mark faulty cards"),
     "fr": ("Préparation", "La table", "Le joueur à gauche du donneur commence, puis on joue "
-           "dans le sens horaire", "face cachée et consulte à tout moment",
+           "dans le sens horaire", "et les garde devant lui face cachée, à consulter à tout moment",
            "chacun pose ses cartes dans sa propre rangée ; une nouvelle colonne commence à "
            "chaque tour complet", "Règle maison : la carte retournée au départ",
            "Des jetons (pièces ou pions) marquent les cartes fautives"),
