@@ -231,42 +231,43 @@ def _mapped(raw: bytes) -> int:
 
 
 def _mapped_in(cmap: bytes) -> int:
-    """The most characters one subtable of the table `cmap` lists."""
-    count = 0
+    """The most characters one subtable of the table `cmap` lists. All told, no more
+    ranges are read than the table holds bytes for (8 a range at the least): subtables
+    that share their ranges cost no more than reading the table once."""
     (encodings,) = struct.unpack_from(">H", cmap, 2)
-    for i in range(encodings):
-        (at,) = struct.unpack_from(">I", cmap, 8 + 8 * i)
+    subtables = dict.fromkeys(struct.unpack_from(">I", cmap, 8 + 8 * i)[0]
+                              for i in range(encodings))
+    budget = len(cmap) // 8
+    most = 0
+    for at in subtables:
+        count = 0
         try:
-            count = max(count, _ranges(cmap, at))
+            for start, end in _ranges(cmap, at):
+                count += max(0, end - start + 1)
+                budget -= 1
+                if count > UNICODE or budget < 0:
+                    return count
         except struct.error:
-            continue  # cut short: reportlab reads what there is, and says so
-        if count > UNICODE:
-            break
-    return count
+            pass  # cut short: reportlab reads what there is, and says so
+        most = max(most, count)
+    return most
 
 
-def _ranges(cmap: bytes, at: int) -> int:
-    """The characters a format 4, 12 or 13 subtable's ranges span, counted up to past
-    UNICODE; 0 for the other formats (a character an entry: as long as the file)."""
+def _ranges(cmap: bytes, at: int):
+    """The (first, last) ranges of the format 4, 12 or 13 subtable at `at`; none for the
+    other formats (a character an entry: as long as the file)."""
     (fmt,) = struct.unpack_from(">H", cmap, at)
     if fmt == 4:
         (n,) = struct.unpack_from(">H", cmap, at + 6)
         ends = struct.unpack_from(f">{n // 2}H", cmap, at + 14)
         starts = struct.unpack_from(f">{n // 2}H", cmap, at + 16 + n)
-        pairs = zip(starts, ends)
-    elif fmt in (12, 13):
+        return zip(starts, ends)
+    if fmt in (12, 13):
         (n,) = struct.unpack_from(">I", cmap, at + 12)
         groups = cmap[at + 16:at + 16 + 12 * n]
-        pairs = ((a, b) for a, b, _ in struct.iter_unpack(">III", groups[:len(groups)
-                                                                         // 12 * 12]))
-    else:
-        return 0
-    count = 0
-    for start, end in pairs:
-        count += max(0, end - start + 1)
-        if count > UNICODE:
-            break
-    return count
+        return ((a, b) for a, b, _ in struct.iter_unpack(">III", groups[:len(groups)
+                                                                        // 12 * 12]))
+    return ()
 
 
 # A face's attributes not kept: the file's bytes (read anyway) and a function of unitsPerEm.
