@@ -8,6 +8,7 @@ file names itself DejaVuSans prints as itself, and never in place of our DejaVuS
 The fonts are made here: minimal TTFs of the tables reportlab reads, or a bundled font with
 a table replaced."""
 
+import hashlib
 import struct
 import sys
 import time
@@ -55,9 +56,9 @@ def cmap_4(segments: list[tuple[int, int]], deltas: list[int] | None = None) -> 
     starts = [a for a, _ in segments]
     deltas = [(1 - a + 0x8000) % 0x10000 - 0x8000 for a in starts] if deltas is None \
         else [*deltas, 1]
-    body = (struct.pack(">4H", 2 * n, 0, 0, 0) + struct.pack(f">{n}H", *(b for _, b in segments))
-            + b"\0\0" + struct.pack(f">{n}H", *starts) + struct.pack(f">{n}h", *deltas)
-            + bytes(2 * n))
+    ends = [b for _, b in segments]
+    body = (struct.pack(">4H", 2 * n, 0, 0, 0) + struct.pack(f">{n}H", *ends) + b"\0\0"
+            + struct.pack(f">{n}H", *starts) + struct.pack(f">{n}h", *deltas) + bytes(2 * n))
     return (struct.pack(">HHHHI", 0, 1, 3, 1, 12)
             + struct.pack(">HHH", 4, min(6 + len(body), 0xFFFF), 0) + body)
 
@@ -129,7 +130,8 @@ HOSTILE = {
 @pytest.fixture
 def quick(monkeypatch, tmp_path):
     """The bound's deadline made SECONDS (and its memory 500 MB), an empty cache; counts
-    the workers started."""
+    the workers started. (bounded.run's defaults are taken when it is defined: setting
+    bounded.SECONDS would not reach them.)"""
     monkeypatch.setenv("TABLE_COMPANION_CACHE", str(tmp_path / "cache"))
     started = []
     real = bounded.run
@@ -290,7 +292,7 @@ def assert_ours_and_theirs_apart(pdf, raw: bytes) -> None:
     named = {n: os2 for n, os2 in found.items() if n.endswith("+DejaVuSans")}
     assert named and all(os2 == ours for os2 in named.values()), found.keys()
     # The titles: in the designer's font, under a name of its own (its digest).
-    digest = fonts.hashlib.sha256(raw).hexdigest()[:12]
+    digest = hashlib.sha256(raw).hexdigest()[:12]
     own = {n: os2 for n, os2 in found.items() if n.endswith(f"+DejaVuSans-{digest}")}
     assert own and all(os2 == theirs for os2 in own.values()), found.keys()
 
@@ -327,7 +329,7 @@ def test_a_faces_own_name_keeps_only_plain_characters_and_its_digest(tmp_path, q
     from reportlab.pdfbase import pdfmetrics
 
     face = pdfmetrics.getFont(name).face.name
-    digest = fonts.hashlib.sha256(raw).hexdigest()[:12].encode()
+    digest = hashlib.sha256(raw).hexdigest()[:12].encode()
     assert face == b"OddName" + b"x" * 33 + b"-" + digest, face
 
 
@@ -349,5 +351,5 @@ def test_a_warm_build_starts_no_worker(starter, cli, tmp_path, quick, monkeypatc
     assert r.code == 0, r.err
     # Read back, the designer's face still goes by its own name.
     names = {n for n in embedded(tmp_path / "kit2" / "cards.pdf")}
-    digest = fonts.hashlib.sha256(raw).hexdigest()[:12]
+    digest = hashlib.sha256(raw).hexdigest()[:12]
     assert any(n.endswith(f"+DejaVuSansCondensed-Bold-{digest}") for n in names), names
