@@ -98,7 +98,8 @@ def _icon(name: str, path: Path) -> Icon:
     key = _key(raw)
     drawn = kept.read("icons", key)
     if not _valid(drawn):
-        drawn = bounded.run(_drawn, raw, str(path), source=str(path), what="SVG icon")
+        drawn = bounded.run(_drawn, raw, str(path), source=str(path), what="SVG icon",
+                            seconds=bounded.SECONDS)  # read now: tests shorten it
         if not _valid(drawn):  # our recorder's own output: never, unless it has a bug
             raise CompanionError("could not be drawn as an SVG icon", source=str(path))
         kept.keep("icons", key, drawn)
@@ -164,8 +165,9 @@ def _check_tree(root, where: str) -> None:
         if local in _FORBIDDEN:
             raise CompanionError(f"holds an <{local}>: an icon is shapes only", source=where)
         if _attributes(el) > MAX_ATTRIBUTES:
-            raise CompanionError(f"has an <{local}> of over {MAX_ATTRIBUTES} attributes, the "
-                                 "most an element may: simplify it", source=where)
+            raise CompanionError(f"has a <{local}> of over {MAX_ATTRIBUTES} attributes (its "
+                                 "style's counted), the most an element may: simplify it",
+                                 source=where)
         for attr, value in el.attrib.items():
             if etree.QName(attr).localname == "href" and not value.startswith("#"):
                 raise CompanionError(f"links to {value[:60]!r}: an icon may only refer to "
@@ -338,8 +340,8 @@ def _number(x) -> float:
     if isinstance(x, bool) or not isinstance(x, (int, float)):
         raise bounded.Failed(f"draws with {shown(str(x)[:30])} where a number goes")
     if not math.isfinite(x) or abs(x) > MAX_NUMBER:
-        raise bounded.Failed(f"draws with the number {x:g}, beyond the ±{MAX_NUMBER:,.0f} "
-                             "an icon may use: refused")
+        raise bounded.Failed(f"draws with the number {x:g}: an icon's numbers stay within "
+                             f"±{MAX_NUMBER:,.0f}")
     return x
 
 

@@ -6,7 +6,8 @@ companion.draw.text itself, so it prints exactly as before.
 
 Bold is the font's bold role ("regular" -> "bold", "narrow" -> "narrow-bold"); italic is
 the upright face slanted (the bundled fonts have no italic). A `*` or `:` that opens
-nothing prints as it is; `\\*` prints a star."""
+nothing prints as it is; `\\*` prints a star. A text holds at most MAX_ICONS icons: each
+is a drawing of its own (a text of thousands took minutes to lay out and draw)."""
 
 import re
 
@@ -15,9 +16,11 @@ from reportlab.pdfbase.pdfmetrics import stringWidth
 
 from companion import fonts
 from companion.draw import fit, symbols, text as plain
+from companion.layout import bind
 
 SLANT = 0.2  # italic: x moves by this much of y
 ICON_WIDTH = 1.05  # an icon's advance, in sizes
+MAX_ICONS = 300  # in one text: a card shows a few dozen at the very most
 _TOKEN = re.compile(r"\\\*|\*\*|\*|:([a-z][a-z0-9_-]*):")
 
 
@@ -85,6 +88,16 @@ def runs(s: str) -> list[list[Run]]:
         words(para[pos:])
         flush()
         paragraphs.append(out)
+    return paragraphs
+
+
+def _capped(paragraphs: list[list[Run]], field: str | None) -> list[list[Run]]:
+    """`paragraphs`, refused if they hold over MAX_ICONS icons: a BindError, which the
+    face drawing them names (the data entry of `field`, else the kind and the card)."""
+    n = sum(r.icon for para in paragraphs for r in para)
+    if n > MAX_ICONS:
+        raise bind.BindError(f"{'the text ' + field if field else 'a text'} holds {n:,} "
+                             f"icons, over the {MAX_ICONS} one text may hold", field=field)
     return paragraphs
 
 
@@ -161,7 +174,7 @@ def line(c, s: str, x: float, y: float, role: str, size: float, align: str = "le
     if not has_markup(s):
         plain.line(c, s, x, y, role, size, align, max_w, field)
         return
-    paragraphs = runs(s.replace("\n", " "))
+    paragraphs = _capped(runs(s.replace("\n", " ")), field)
     one = paragraphs[0]
     w = _line_width(one, role, size)
     if max_w is not None and w > max_w:
@@ -182,7 +195,7 @@ def block(c, s: str, x: float, top: float, w: float, h: float, role: str, size: 
     """As companion.draw.text.block, with markup."""
     if not has_markup(s):
         return plain.block(c, s, x, top, w, h, role, size, align, leading, min_size, field)
-    paragraphs = runs(s)
+    paragraphs = _capped(runs(s), field)
     min_size = plain._floor(c, min_size)
     while True:
         lines = _lines(paragraphs, role, size, w)
