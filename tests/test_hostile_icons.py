@@ -63,7 +63,10 @@ CSS = {  # name: (the icon, what the one line says)
                                   + nested(150)), "a style selector of over 3 steps"),
     "many-rules": (SVG.format("<style>" + "".join(f".c{i} g g rect {{fill: #123456}}\n"
                                                   for i in range(20_000))
-                              + "</style>" + nested(100)), "over 500 style selectors"),
+                              + "</style>" + nested(100)), "over 500 style rules"),
+    "many-selectors": (SVG.format("<style>" + ", ".join(f".c{i} rect" for i in range(600))
+                                  + " {fill: red}</style>" + nested(100)),
+                       "over 500 style selectors"),
     "long-rule": (SVG.format("<style>rect {" + "fill: red;" * 5_000 + "}</style>"
                              + nested(3)), "a style rule of over 100 declarations"),
 }

@@ -32,6 +32,7 @@ neither lxml nor svglib."""
 
 import hashlib
 import math
+from functools import cache
 from pathlib import Path
 
 import msgspec
@@ -197,6 +198,9 @@ def _check_styles(sheets: list[str], where: str) -> None:
     through every ancestor at each combinator."""
     import tinycss2
 
+    if sum(sheet.count("{") for sheet in sheets) > MAX_SELECTORS:  # before a long parse
+        raise CompanionError(f"has over {MAX_SELECTORS} style rules, the most an icon may: "
+                             "simplify it", source=where)
     selectors = 0
     for sheet in sheets:
         for rule in tinycss2.parse_stylesheet(sheet, skip_comments=True,
@@ -292,7 +296,6 @@ class _Fonts:
         return self.name, True
 
 
-
 def _record(root, where: str) -> tuple:
     """(width, height, ops): the checked SVG drawn by svglib and renderPDF onto a
     _Recorder, `currentColor` standing for the ink."""
@@ -321,18 +324,14 @@ def _record(root, where: str) -> tuple:
     return (*size, tuple(recorder.ops))
 
 
+@cache
 def _ink_class():
     """The class of the colour svglib gives `currentColor` in the worker."""
-    global _Ink
-    if _Ink is None:
-        from reportlab.lib import colors
+    from reportlab.lib import colors
 
-        class _Ink(colors.Color):  # noqa: N801 - a marker, no behaviour of its own
-            pass
-    return _Ink
-
-
-_Ink = None
+    class Ink(colors.Color):
+        """currentColor: the replay gives it the ink."""
+    return Ink
 
 
 def _number(x) -> float:
@@ -372,11 +371,14 @@ class _Recorder:
     def __getattr__(self, name):
         raise bounded.Failed(f"draws with reportlab's {name}, which an icon may not")
 
-    def _add(self, *op, cost: int = 1) -> None:
+    def _spend(self, cost: int) -> None:
         self.__dict__["_left"] -= cost
         if self._left < 0:
             raise bounded.Failed(f"draws with over {MAX_OPS:,} canvas calls, the most an "
                                  "icon may (every card printing it repeats them): simplify it")
+
+    def _add(self, *op, cost: int = 1) -> None:
+        self._spend(cost)
         self.ops.append(op)
 
     @property
@@ -510,7 +512,7 @@ class _Recorder:
         if not isinstance(path, _Path):
             raise bounded.Failed("draws a path that is not one")
         self._add("path", tuple(path.segments), _flag(stroke), _flag(fill),
-                  None if mode is None else _flag(mode), clip, cost=1 + len(path.segments))
+                  None if mode is None else _flag(mode), clip)  # its points paid as added
 
     def drawString(self, x, y, text, mode=None):
         from companion import fonts
@@ -545,8 +547,7 @@ class _Path:
         self.recorder, self.real, self.segments = recorder, real, []
 
     def _add(self, *segment) -> None:
-        if len(self.segments) >= MAX_OPS:
-            self.recorder._add("path", cost=MAX_OPS + 1)  # refused, as any drawing too long
+        self.recorder._spend(1)
         self.segments.append(segment)
 
     def moveTo(self, x, y):
