@@ -95,6 +95,14 @@ def test_a_number_out_of_range_is_refused_in_one_line(game, cli, tmp_path, name)
     refused(cli, game, tmp_path, svg, "an icon's numbers stay within ±1,000,000")
 
 
+def test_an_icon_too_small_to_fit_is_refused_in_one_line(game, cli, tmp_path):
+    """Fitting an icon 1e-30 pt wide to its symbol's circle scaled it past what reportlab
+    writes: a traceback."""
+    refused(cli, game, tmp_path, '<svg xmlns="http://www.w3.org/2000/svg" width="1e-30" '
+            'height="1e-30" viewBox="0 0 100 100"><rect width="9" height="9"/></svg>',
+            "too small to draw")
+
+
 @pytest.mark.parametrize("body", ['<path d="Q"/>', '<path d="M 1"/>'])
 def test_a_shape_svglib_cannot_read_is_refused_in_one_line(game, cli, tmp_path, body):
     refused(cli, game, tmp_path, SVG.format(body), "could not be drawn as an SVG icon")
@@ -226,7 +234,7 @@ def test_a_damaged_kept_drawing_is_worked_out_again(game, cli, tmp_path):
     bad = [(75.0, 75.0, (("Q",),)), (75.0, 75.0, (("exec", "x"),)),
            (75.0, 75.0, (("rect", 0, 0, 1e30, 1, 0, 1),)), (75.0, float("nan"), ()),
            (75.0, 75.0, (("fill", ("rgb", 0, 0)),)), (75.0, 75.0, (("rect", 0, 0, 1, 1, 2, 1),)),
-           (75.0, 75.0, [("q",)]), "nothing", None]
+           (75.0, 75.0, [("q",)]), (1e-30, 1e-30, ()), "nothing", None]
     assert all(map(icons._valid, good)) and not any(map(icons._valid, bad))
     kept = sorted((tmp_path / "cache" / "icons").iterdir())
     assert kept

@@ -17,7 +17,8 @@ a link to another file or address), more than 5,000 elements, an element of more
 100 attributes, more than 20,000 shapes once its <use> copies are expanded (a few nested
 <use> can multiply a small file into millions), a style sheet whose selectors would take
 svglib for ever to match (over 500 of them, or one of over 3 combinators), a drawing of
-over 10,000 canvas calls, or a number out of range (a size of 1e30, nan, inf).
+over 10,000 canvas calls, a number out of range (a size of 1e30, nan, inf), or a size
+too small to fit (under 0.01 pt).
 
 Fonts: svglib would open `<font-family>.ttf` from any path the file names, or ask
 fontconfig, for each <text>; an icon may use no file but itself, so every family is our
@@ -49,6 +50,7 @@ MAX_COMBINATORS = 3  # in one selector: svglib's matching grows as depth ** comb
 MAX_OPS = 10_000  # canvas calls (path points and text characters counted): each card
 # that prints the icon replays them all; a detailed icon needs a few hundred
 MAX_NUMBER = 1e6  # a coordinate, size or scale: reportlab refuses 1e21, PDF viewers less
+MIN_SIZE = 0.01  # pt, an icon's width or height: fitting a smaller one scales it past 1e21
 FORMAT = 1  # of the drawing kept: another value draws every icon again
 _FORBIDDEN = {"image", "script", "foreignObject", "iframe", "audio", "video"}
 _XLINK = "{http://www.w3.org/1999/xlink}href"
@@ -314,6 +316,9 @@ def _record(root, where: str) -> tuple:
     try:
         drawing = renderer.render(root)
         size = _number(drawing.width), _number(drawing.height)
+        if 0 < max(size) < MIN_SIZE:
+            raise bounded.Failed(f"is {max(size):g} pt across: too small to draw (an icon "
+                                 f"is {MIN_SIZE:g} pt at the least)")
         drawing.initialFontName = font  # renderPDF starts by setting it: ours
         renderPDF.draw(drawing, recorder, 0, 0)
     except (bounded.Failed, CompanionError, MemoryError, RecursionError):
@@ -587,7 +592,7 @@ def _valid(drawn) -> bool:
     try:
         width, height, ops = drawn
         if not (_ok_number(width) and _ok_number(height) and isinstance(ops, tuple)
-                and len(ops) <= MAX_OPS):
+                and not 0 < max(width, height) < MIN_SIZE and len(ops) <= MAX_OPS):
             return False
         depth = 0
         for op in ops:
