@@ -111,14 +111,25 @@ def _icon(name: str, path: Path) -> Icon:
 
 
 def _key(raw: bytes) -> str:
-    """The cache's name for the drawing of `raw`: what else it depends on included (the
-    libraries that draw it, the font its text is measured with, our format)."""
-    from importlib.metadata import version
+    """The cache's name for the drawing of `raw`: what else it depends on included."""
+    return hashlib.sha256(_drawn_by().encode() + b"\0" + raw).hexdigest()[:32]
+
+
+@cache
+def _drawn_by() -> str:
+    """What an icon's drawing depends on besides its file: our format, the libraries that
+    draw it (read from their metadata: neither is imported), the font of its text."""
+    from importlib.metadata import PackageNotFoundError, version
 
     from reportlab import Version
 
-    libraries = f"{FORMAT} svglib {version('svglib')} reportlab {Version} {_font()}"
-    return hashlib.sha256(libraries.encode() + b"\0" + raw).hexdigest()[:32]
+    try:
+        svglib = version("svglib")
+    except PackageNotFoundError:  # installed without its metadata: kept for this run only
+        import os
+
+        svglib = f"unknown {os.getpid()}"
+    return f"{FORMAT} svglib {svglib} reportlab {Version} {_font()}"
 
 
 def _font() -> str:
@@ -301,9 +312,14 @@ class _Fonts:
 def _record(root, where: str) -> tuple:
     """(width, height, ops): the checked SVG drawn by svglib and renderPDF onto a
     _Recorder, `currentColor` standing for the ink."""
+    import logging
+
     from reportlab.graphics import renderPDF
     from svglib.svglib import SvgRenderer
 
+    # svglib logs what it skips ("Can't handle color") as raw lines on our stderr: in
+    # this worker alone, they go unsaid
+    logging.getLogger("svglib").setLevel(logging.CRITICAL + 1)
     font = _font()
     root.set("color", _INK)
     renderer = SvgRenderer(where, font_map=_Fonts(font),
