@@ -68,7 +68,7 @@ CSS = {  # name: (the icon, what the one line says)
                                   + " {fill: red}</style>" + nested(100)),
                        "over 500 style selectors"),
     "long-rule": (SVG.format("<style>rect {" + "fill: red;" * 5_000 + "}</style>"
-                             + nested(3)), "a style rule of over 100 declarations"),
+                             + nested(3)), "over 1,000 style declarations"),
 }
 
 

@@ -15,10 +15,11 @@ svglib or reportlab do with a crafted file ends as one line naming it. Refused, 
 the file: a DOCTYPE (entities), anything reaching outside the file (an <image>, a script,
 a link to another file or address), more than 5,000 elements, an element of more than
 100 attributes, more than 20,000 shapes once its <use> copies are expanded (a few nested
-<use> can multiply a small file into millions), a style sheet whose selectors would take
-svglib for ever to match (over 500 of them, or one of over 3 combinators), a drawing of
-over 10,000 canvas calls, a number out of range (a size of 1e30, nan, inf), or a size
-too small to fit (under 0.01 pt).
+<use> can multiply a small file into millions), a style sheet svglib would take for ever
+to match or apply (over 500 selectors or 1,000 declarations, or a selector of over 3
+combinators), a drawing of over 10,000 canvas calls, a number out of range (a size of
+1e30, nan, inf), or a size too small to fit (under 0.01 pt). Whatever no check foresees
+ends at the worker's deadline or memory limit.
 
 Fonts: svglib would open `<font-family>.ttf` from any path the file names, or ask
 fontconfig, for each <text>; an icon may use no file but itself, so every family is our
@@ -47,6 +48,7 @@ MAX_ELEMENTS = 5_000  # in the file: svglib spends about 0.25 ms on each
 MAX_ATTRIBUTES = 100  # an element's, its style's declarations counted: SVG has ~60 names
 MAX_SELECTORS = 500  # in its style sheets: each is matched against every element
 MAX_COMBINATORS = 3  # in one selector: svglib's matching grows as depth ** combinators
+MAX_DECLARATIONS = 1_000  # in its style sheets: an exported icon's have a few dozen
 MAX_OPS = 10_000  # canvas calls (path points and text characters counted): each card
 # that prints the icon replays them all; a detailed icon needs a few hundred
 MAX_NUMBER = 1e6  # a coordinate, size or scale: reportlab refuses 1e21, PDF viewers less
@@ -214,15 +216,16 @@ def _check_styles(sheets: list[str], where: str) -> None:
     if sum(sheet.count("{") for sheet in sheets) > MAX_SELECTORS:  # before a long parse
         raise CompanionError(f"has over {MAX_SELECTORS} style rules, the most an icon may: "
                              "simplify it", source=where)
-    selectors = 0
+    selectors = declarations = 0
     for sheet in sheets:
         for rule in tinycss2.parse_stylesheet(sheet, skip_comments=True,
                                               skip_whitespace=True):
             if rule.type != "qualified-rule":
                 continue
-            if tinycss2.serialize(rule.content).count(";") >= MAX_ATTRIBUTES:
-                raise CompanionError(f"has a style rule of over {MAX_ATTRIBUTES} "
-                                     "declarations: simplify it", source=where)
+            declarations += tinycss2.serialize(rule.content).count(";") + 1
+            if declarations > MAX_DECLARATIONS:  # each one set on every element it matches
+                raise CompanionError(f"has over {MAX_DECLARATIONS:,} style declarations, "
+                                     "the most an icon may: simplify it", source=where)
             for selector in _split(rule.prelude):
                 selectors += 1
                 if selectors > MAX_SELECTORS:
