@@ -103,6 +103,7 @@ def _icon(name: str, path: Path) -> Icon:
     key = _key(raw)
     drawn = kept.read("icons", key)
     if not _valid(drawn):
+        _imported()
         drawn = bounded.run(_drawn, raw, str(path), source=str(path), what="SVG icon",
                             seconds=bounded.SECONDS)  # read now: tests shorten it
         if not _valid(drawn):  # our recorder's own output: never, unless it has a bug
@@ -110,6 +111,17 @@ def _icon(name: str, path: Path) -> Icon:
         kept.keep("icons", key, drawn)
     width, height, ops = drawn
     return Icon(name, str(path), hashlib.sha256(raw).hexdigest()[:16], width, height, ops)
+
+
+@cache
+def _imported() -> None:
+    """The worker's libraries imported here, once, when an icon is to be drawn: each
+    worker, a fork of this process, then starts with them (importing svglib took each
+    one 0.3 s). Importing runs none of their code on a designer's file."""
+    from importlib import import_module
+
+    for name in ("svglib.svglib", "tinycss2", "reportlab.graphics.renderPDF"):
+        import_module(name)
 
 
 def _key(raw: bytes) -> str:
