@@ -104,8 +104,7 @@ def _icon(name: str, path: Path) -> Icon:
     drawn = kept.read("icons", key)
     if not _valid(drawn):
         _imported()
-        drawn = bounded.run(_drawn, raw, str(path), source=str(path), what="SVG icon",
-                            seconds=bounded.SECONDS)  # read now: tests shorten it
+        drawn = bounded.run(_drawn, raw, str(path), source=str(path), what="SVG icon")
         if not _valid(drawn):  # our recorder's own output: never, unless it has a bug
             raise CompanionError("could not be drawn as an SVG icon", source=str(path))
         kept.keep("icons", key, drawn)
