@@ -46,7 +46,7 @@ def printed(kits, game, lang, file="cards.pdf") -> str:
     ("covenia", "cards.pdf", "fr", "Prenez en main une autre carte du Temple", "une carte du Temple "),
     ("covenia", "cards.pdf", "en", "Take a rival’s lowest or highest card in hand (she holds 2+)",
      None),
-    ("covenia", "cards.pdf", "fr", "Prenez à une adverse (2+ en main) sa plus petite ou plus "
+    ("covenia", "cards.pdf", "fr", "Prenez à une adversaire (2+ en main) sa plus petite ou plus "
                                    "grande carte", "avec une adverse"),
     # The score book: the red tie rule and yellow's empty hand.
     ("covenia", "scorebook.pdf", "en", "most (ties too): 7 × cards", None),
