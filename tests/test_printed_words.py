@@ -171,7 +171,7 @@ def test_every_print_guide_ends_with_play_notes(kits, game, en, fr):
 
 
 @pytest.mark.parametrize("game, file, second_side, what", [
-    ("covenia", "cards.pdf", "Scoring", "Game aids"),  # the aid's back: the scoring
+    ("covenia", "cards.pdf", "Scoring", "Game aids, Set-up card"),  # the aid's back: the scoring
     ("covenia", "tokens.pdf", "Red and yellow rituals cannot target you", "Tokens"),
     ("vengeance", "cards.pdf", "Reveal everything played in the centre", "Aid cards"),
     ("lugvanion", "cards.pdf", "The eight characters", "Player aids"),

@@ -43,13 +43,11 @@ def guide(kits, size, lang) -> str:
 @pytest.mark.parametrize("lang, temple, aid, wrong", [
     # The rulebook: powers apply whenever possible EXCEPT on the last turn, when a card
     # may be discarded in the Temple even if the player cannot or will not apply it.
-    ("en", {"poker": "Compulsory when possible; in the last round you may discard here "
-                     "without performing it.",
+    ("en", {"poker": "to perform it. Compulsory when possible, optional in the last round.",
             "mini": "ritual compulsory if possible, optional in the last round."},
      "perform that ritual: compulsory if you can, optional in the last round.",
      "not in the last round"),
-    ("fr", {"poker": "Obligatoire si possible ; au dernier tour, vous pouvez défausser ici "
-                     "sans l’accomplir.",
+    ("fr", {"poker": "pour l’accomplir. Obligatoire si possible, facultatif au dernier tour.",
             "mini": "rituel obligatoire si possible, facultatif au dernier tour."},
      "accomplissez son rituel, obligatoire si possible, facultatif au dernier tour.",
      "sauf au dernier tour"),
