@@ -97,24 +97,24 @@ def test_the_print_guide_calls_ambiguous_what_the_rulebook_says_ambiguously(
 @pytest.mark.parametrize("size", SIZES)
 @pytest.mark.parametrize("lang, said", [
     ("en", ["Set-up", "2 players: deck A (sun) or B (moon); 3-4: both. Shuffle.",
-            "Deal each player 5 cards face down and a game aid.",
+            "Each player gets 5 cards face down and a game aid.",
             "Lay the 5 Temple cards face up in a row.",
             "Turn the deck’s top 4 cards face up onto the Temple, each on its clan, stacked "
             "in order of arrival whatever the numbers.",
             "Start and end",
-            "at 2, throw the First Player token, sun or moon; the winner takes it and starts. "
-            "At 3-4, any way. Play goes clockwise.",
+            "at 2, call sun or moon and throw the First Player token; the winner takes it and "
+            "starts. At 3-4, any way. Play goes clockwise.",
             "Last round: the round in play once the deck holds fewer than 4 cards",
             "4 new cards cannot be revealed.",
             "In it, you may discard to the Temple without performing the ritual."]),
     ("fr", ["Mise en place", "À 2 : paquet A (soleil) ou B (lune) ; à 3-4 : les deux.",
-            "Donnez à chaque joueuse 5 cartes face cachée et une aide de jeu.",
+            "Donnez 5 cartes face cachée à chaque joueuse, et une aide de jeu.",
             "Alignez les 5 cartes du Temple, face visible.",
-            "Posez les 4 premières cartes du paquet face visible sur le Temple, chacune sur "
+            "Posez sur le Temple, face visible, les 4 premières cartes du paquet, chacune sur "
             "son clan, empilées par ordre d’arrivée quels que soient les chiffres.",
             "Début et fin",
-            "à 2, lancez le jeton Première joueuse, soleil ou lune ; la gagnante le prend et "
-            "commence. À 3-4, au choix. Sens horaire.",
+            "à 2, annoncez soleil ou lune et lancez le jeton Première joueuse ; la gagnante le "
+            "prend et commence. À 3-4, au choix. Sens horaire.",
             "Dernier tour : le tour en cours dès que la pioche compte moins de 4 cartes",
             "4 nouvelles cartes ne pourront être révélées.",
             "Pendant ce tour, on peut défausser au Temple sans accomplir le rituel."]),
