@@ -90,11 +90,14 @@ def _work(conn, memory: int, func, args) -> None:
         os._exit(0)  # no atexit handlers, no flushing of the parent's buffers twice
 
 
-def run(func, *args, source: str, what: str, seconds: float = SECONDS,
-        memory: int = MEMORY):
-    """`func(*args)` run in a worker process bounded to `seconds` and `memory` bytes;
-    its result. A failure is a CompanionError naming `source` (the file) and `what` it
-    holds. `func` must be a module-level function; its result must pickle."""
+def run(func, *args, source: str, what: str, seconds: float | None = None,
+        memory: int | None = None):
+    """`func(*args)` run in a worker process bounded to `seconds` and `memory` bytes
+    (default SECONDS and MEMORY, read at each call); its result. A failure is a
+    CompanionError naming `source` (the file) and `what` it holds. `func` must be a
+    module-level function; its result must pickle."""
+    seconds = SECONDS if seconds is None else seconds
+    memory = MEMORY if memory is None else memory
     ctx = _context()
     theirs, ours = ctx.Pipe(duplex=False)
     worker = ctx.Process(target=_work, args=(ours, memory, func, args), daemon=True)

@@ -12,6 +12,10 @@ from companion.errors import CompanionError, escape
 
 EXIT_BAD_INPUT = 2
 
+# A group named alone (`companion`, `companion score`): click 8.2+ raises this usage error
+# with the help as its message (exit 2); click 8.1 printed the help and exited 0.
+_BARE_GROUP = getattr(click.exceptions, "NoArgsIsHelpError", ())
+
 
 # Each command's module, imported only when that command runs (or --help lists them):
 # `companion score ...` loads neither the kit builder, nor the server, nor reportlab.
@@ -45,8 +49,6 @@ def cli():
     Lugvanion and Vengeance."""
 
 
-
-
 def _tolerant_streams() -> None:
     """A terminal or redirect that cannot encode a character (a Windows console, cp1252)
     shows a replacement instead of crashing the command."""
@@ -71,6 +73,9 @@ def main(argv: list[str] | None = None) -> None:
     except (CompanionError, ScoreError) as e:
         _say(e.line())
         sys.exit(EXIT_BAD_INPUT)
+    except _BARE_GROUP as e:  # asking what a group does is no error: its help, exit 0
+        click.echo(e.ctx.get_help(), color=e.ctx.color)
+        sys.exit(0)
     except click.UsageError as e:
         hint = f" (see: {e.ctx.command_path} --help)" if e.ctx else ""
         _say(f"{e.format_message()}{hint}")

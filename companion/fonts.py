@@ -9,15 +9,26 @@ A game's file may name fonts of its own, TTF files beside it, for a role of ours
 
 A font file is untrusted input: a regular file of at most 15 MB inside the game's folder,
 TrueType outlines only (an .otf with CFF outlines, which reportlab cannot read, is refused
-saying to use a TTF), read by reportlab from the bytes read once.
+saying to use a TTF), read by reportlab from the bytes read once. A few bytes can cost
+reportlab minutes and gigabytes (a character map of overlapping ranges; composite glyphs
+that make each subset walk every glyph after them), so a designer's font is parsed, and
+subset once for trial as saving a PDF will subset it, in a worker under companion.bounded's
+deadline and memory limit; a character map listing more characters than Unicode has is
+refused before that, in a clearer line. Bundled fonts, ours, are parsed in this process.
+
+reportlab knows a TrueType face by the name inside the file: a second face of the same
+name would take the first one's place in its registry (and clash with its objects in a
+PDF). A designer's face is renamed its own (its name, then its digest), so that a font
+whose file says DejaVuSans never prints in place of ours, nor ours in place of it.
 
 What reportlab learns parsing a font (its metrics, its character and glyph tables) is kept
 (companion.kept) by the font's digest and reportlab's version: a build reads it back in a
-fraction of the parse (DejaVu Sans: 9 ms parsed, 2 read)."""
+fraction of the parse (DejaVu Sans: 9 ms parsed, 2 read), and starts no worker."""
 
 import hashlib
 import io
 import os
+import struct
 from contextlib import contextmanager
 from contextvars import ContextVar
 from functools import cache
@@ -25,12 +36,17 @@ from pathlib import Path
 
 import msgspec
 
-from companion import kept, paths
+from companion import bounded, kept, paths
 from companion.errors import CompanionError, shown
 from companion.presets import table
 
 LIMIT = 15_000_000  # bytes: a font with every Latin, Greek and Cyrillic glyph is ~1 MB
 ROLES = ("regular", "bold", "narrow", "narrow-bold")
+UNICODE = 0x110000  # code points: a character map listing more has ranges that overlap
+TRIAL = 8192  # codes a trial subset takes at once (reportlab's cmap 6 holds 32,762)
+# In the key of what a designer's font's parse keeps: one kept before the worker's checks
+# (or by checks since changed) is parsed and checked again.
+CHECKED = b"designer font, checked 1"
 
 
 class GameFont(msgspec.Struct, frozen=True):
@@ -77,35 +93,181 @@ def load(data) -> dict[str, GameFont]:
 def _registered(name: str, raw: bytes, source: str) -> None:
     from reportlab.pdfbase import pdfmetrics
 
-    try:
-        font = _font(name, raw)
-    except Exception as e:  # noqa: BLE001 - reportlab's TTFError and whatever a bad file raises
-        raise CompanionError(f"not a TrueType font reportlab can read ({e})",
-                             source=source) from None
-    pdfmetrics.registerFont(font)
+    pdfmetrics.registerFont(_designer_font(name, raw, source))
 
 
-def _font(name: str, raw: bytes, filename: str | None = None):
-    """reportlab's TTFont for the font file `raw`, what its parse learns read back from our
-    cache when an earlier run kept it. `filename`: the path reportlab records, None for a
-    font given as bytes."""
+def _key(raw: bytes, *also: bytes) -> str:
     from reportlab import Version
-    from reportlab.pdfbase.ttfonts import TTFont
 
-    key = hashlib.sha256(b"%s\0%s\0%s" % (Version.encode(), os.fsencode(filename or ""),
-                                           raw)).hexdigest()[:32]
+    return hashlib.sha256(b"\0".join((Version.encode(), *also, raw))).hexdigest()[:32]
+
+
+def _kept_font(name: str, raw: bytes, key: str):
+    """The font `raw` from what an earlier run kept of its parse under `key`, or None."""
     parsed = kept.read("fonts", key)
     if parsed is not None:
         try:
             return _font_from(name, raw, parsed)
         except Exception:  # noqa: BLE001 - not what _parsed wrote: parse the font again
             pass
-    file = io.BytesIO(raw)
-    if filename is not None:
-        file.name = filename
-    font = TTFont(name, file)
-    kept.keep("fonts", key, _parsed(font.face))
+    return None
+
+
+def _font(name: str, raw: bytes, filename: str | None = None):
+    """reportlab's TTFont for a bundled font file `raw` (ours, parsed in this process),
+    what its parse learns read back from our cache when an earlier run kept it.
+    `filename`: the path reportlab records, None for a font given as bytes."""
+    from reportlab.pdfbase.ttfonts import TTFont
+
+    key = _key(raw, os.fsencode(filename or ""))
+    font = _kept_font(name, raw, key)
+    if font is None:
+        file = io.BytesIO(raw)
+        if filename is not None:
+            file.name = filename
+        font = TTFont(name, file)
+        kept.keep("fonts", key, _parsed(font.face))
     return font
+
+
+def _designer_font(name: str, raw: bytes, source: str):
+    """reportlab's TTFont for a designer's font file `raw`, parsed and checked in a bounded
+    worker (or read back from what one kept), its face renamed its own."""
+    from reportlab.pdfbase.ttfonts import TTFNameBytes
+
+    key = _key(raw, CHECKED)
+    font = _kept_font(name, raw, key)
+    if font is None:
+        parsed = bounded.run(_parse_designer, raw, source=source, what="font")
+        kept.keep("fonts", key, parsed)
+        font = _font_from(name, raw, parsed)
+    font.face.name = TTFNameBytes(_own_name(font.face.name, raw))
+    return font
+
+
+def _own_name(name: bytes, raw: bytes) -> bytes:
+    """The name a designer's face goes by in reportlab and in the PDF: the file's own
+    (PostScript characters only, cut short), then the digest of its bytes, which no
+    bundled face's name ends with."""
+    kept_chars = bytes(c for c in name if chr(c).isascii() and (chr(c).isalnum()
+                                                               or chr(c) in "-_."))
+    digest = hashlib.sha256(raw).hexdigest()[:12].encode()
+    return b"%s-%s" % (kept_chars[:40] or b"Font", digest)
+
+
+def _parse_designer(raw: bytes) -> dict:
+    """In the worker: what reportlab's parse of a designer's font learns (`_parsed`), once
+    the font is checked to subset as saving a PDF will."""
+    from reportlab.pdfbase.ttfonts import TTFont
+
+    try:
+        font = TTFont("Trial", io.BytesIO(raw))
+    except MemoryError:
+        raise
+    except Exception as e:  # noqa: BLE001 - reportlab's TTFError and whatever a bad file raises
+        raise bounded.Failed(f"not a TrueType font reportlab can read ({_said(e)})") from None
+    _check_glyphs(font.face)
+    _trial_subset(font)
+    return _parsed(font.face)
+
+
+def _said(e: Exception) -> str:
+    if isinstance(e, KeyError):
+        return f"no {e} table"
+    return " ".join(str(e).split())[:160] or type(e).__name__
+
+
+def _check_glyphs(face) -> None:
+    """Glyph numbers and places a PDF's subset will look up, each in the font."""
+    glyphs = face.numGlyphs
+    for code, glyph in face.charToGlyph.items():
+        if not 0 <= glyph < glyphs:
+            raise bounded.Failed(f"its character map (cmap) gives U+{code:04X} glyph "
+                                 f"{glyph}, past its {glyphs} glyphs")
+    places = face.glyphPos
+    if any(a > b for a, b in zip(places, places[1:])):
+        # Glyphs that overlap: a subset would copy the same bytes again and again.
+        raise bounded.Failed("its glyph locations (loca) go backwards: glyphs overlap")
+
+
+def _trial_subset(font) -> None:
+    """Subsets the font as saving a PDF will, over every glyph its characters reach: a font
+    whose subsetting fails, or takes the time and memory of a bomb (each composite glyph
+    walking every glyph after it), is refused here and never stops a save. Each subset a
+    PDF makes reaches a part of these glyphs, at most the cost of this trial."""
+    from reportlab.pdfbase.ttfonts import TTFont
+
+    face = font.face
+    if face._full_font:  # embedding restricted: reportlab embeds it whole, as one subset
+        batches = [TTFont.State(ttf=font).subsets[0]]
+    else:
+        first = {}
+        for code, glyph in sorted(face.charToGlyph.items()):
+            first.setdefault(glyph, code)
+        codes = sorted(first.values())
+        batches = [codes[i:i + TRIAL] for i in range(0, len(codes), TRIAL)] or [[]]
+    for batch in batches:
+        try:
+            face.makeSubset(batch)
+        except MemoryError:
+            raise
+        except Exception as e:  # noqa: BLE001 - whatever a bad glyph table raises
+            raise bounded.Failed(f"its glyphs cannot be put in a PDF ({_said(e)})") from None
+
+
+def _mapped(raw: bytes) -> int:
+    """How many characters the character maps (cmap) of `raw` list, a character counted
+    once for each range that holds it, the count stopped past UNICODE. 0 for a file whose
+    tables cannot be found: reportlab's parse says what is wrong with it."""
+    try:
+        (tables,) = struct.unpack_from(">H", raw, 4)
+        for i in range(tables):
+            tag, _, at, length = struct.unpack_from(">4sIII", raw, 12 + 16 * i)
+            if tag == b"cmap":
+                return _mapped_in(raw[at:at + length])
+    except struct.error:
+        pass
+    return 0
+
+
+def _mapped_in(cmap: bytes) -> int:
+    """The most characters one subtable of the table `cmap` lists. All told, no more
+    ranges are read than the table holds bytes for (8 a range at the least): subtables
+    that share their ranges cost no more than reading the table once."""
+    (encodings,) = struct.unpack_from(">H", cmap, 2)
+    subtables = dict.fromkeys(struct.unpack_from(">I", cmap, 8 + 8 * i)[0]
+                              for i in range(encodings))
+    budget = len(cmap) // 8
+    most = 0
+    for at in subtables:
+        count = 0
+        try:
+            for start, end in _ranges(cmap, at):
+                count += max(0, end - start + 1)
+                budget -= 1
+                if count > UNICODE or budget < 0:
+                    return count
+        except struct.error:
+            pass  # cut short: reportlab reads what there is, and says so
+        most = max(most, count)
+    return most
+
+
+def _ranges(cmap: bytes, at: int):
+    """The (first, last) ranges of the format 4, 12 or 13 subtable at `at`; none for the
+    other formats (a character an entry: as long as the file)."""
+    (fmt,) = struct.unpack_from(">H", cmap, at)
+    if fmt == 4:
+        (n,) = struct.unpack_from(">H", cmap, at + 6)
+        ends = struct.unpack_from(f">{n // 2}H", cmap, at + 14)
+        starts = struct.unpack_from(f">{n // 2}H", cmap, at + 16 + n)
+        return zip(starts, ends)
+    if fmt in (12, 13):
+        (n,) = struct.unpack_from(">I", cmap, at + 12)
+        groups = cmap[at + 16:at + 16 + 12 * n]
+        return ((a, b) for a, b, _ in struct.iter_unpack(">III", groups[:len(groups)
+                                                                        // 12 * 12]))
+    return ()
 
 
 # A face's attributes not kept: the file's bytes (read anyway) and a function of unitsPerEm.
@@ -158,6 +320,10 @@ def _game_font(role: str, path: Path, raw: bytes) -> GameFont:
         raise CompanionError("a font collection (.ttc): give one TTF font", source=str(path))
     if head not in (b"\x00\x01\x00\x00", b"true"):
         raise CompanionError("not a TrueType (.ttf) font file", source=str(path))
+    if _mapped(raw) > UNICODE:
+        raise CompanionError(f"its character map (cmap) lists over {UNICODE:,} characters, "
+                             "more than Unicode has (ranges that overlap or run past it): "
+                             "refused", source=str(path))
     digest = hashlib.sha256(raw).hexdigest()[:12]
     name = f"{path.stem}-{digest}"
     _registered(name, raw, str(path))

@@ -76,6 +76,7 @@ class Kit(Struct):
     files: list  # CardFile and PageFile, --only applied
     game_name: str
     author: str  # the credits, as the PDFs' author
+    at_size: Callable[[str], list] | None = None  # its files laid out at another card size
 
     def card_components(self) -> list[tuple["CardFile", Component]]:
         return [(f, comp) for f in self.files if isinstance(f, CardFile) for comp in f.components]
@@ -103,29 +104,36 @@ def prepare(name: str, opts: Options) -> Kit:
     ctx = Context(data, opts.lang, page, card, opts.card_size, words,
                   Path.cwd() if str(data_path) == "-" else Path(data_path).parent)
 
-    files = game.module.kit(ctx) if game.module else drawn.kit(ctx, game.id)
-    # The game's parts, and the components its data declares ([components]).
-    parts = list(game.parts) + [c.key for f in files for c in f.components
-                                if c.key not in game.parts]
-    for key in opts.only or []:
-        if key not in parts:
-            raise CompanionError(f"unknown part {shown(key)} (use {', '.join(parts)})",
-                                 field="--only")
-    only = set(opts.only or parts)
-    for f in files:
-        f.components = [c for c in f.components if c.key in only]
-    files = [f for f in files if f.components]
-    for f in files:
-        if isinstance(f, CardFile):
-            f.components = [_stamped(ctx, comp, f.stock) for comp in f.components]
+    def lay_out(ctx: Context, check: bool = False) -> list:
+        files = game.module.kit(ctx) if game.module else drawn.kit(ctx, game.id)
+        # The game's parts, and the components its data declares ([components]).
+        parts = list(game.parts) + [c.key for f in files for c in f.components
+                                    if c.key not in game.parts]
+        for key in (opts.only or []) if check else []:
+            if key not in parts:
+                raise CompanionError(f"unknown part {shown(key)} (use {', '.join(parts)})",
+                                     field="--only")
+        only = set(opts.only or parts)
+        for f in files:
+            f.components = [c for c in f.components if c.key in only]
+        files = [f for f in files if f.components]
+        for f in files:
+            if isinstance(f, CardFile):
+                f.components = [_stamped(ctx, comp, f.stock) for comp in f.components]
+        return files
+
     game_info = data.sub("game")
-    return Kit(game.id, opts, ctx, files, game_info.get("name", str),
-               game_info.text("credits", opts.lang))
+    return Kit(game.id, opts, ctx, lay_out(ctx, check=True), game_info.get("name", str),
+               game_info.text("credits", opts.lang),
+               lambda size: lay_out(structs.replace(ctx, card=presets.card_size(size),
+                                                    card_name=size)))
 
 
 def build(name: str, opts: Options, progress: Callable[[str], None] = lambda _: None,
           warn: Callable[[str], None] = lambda _: None) -> dict:
     """Builds one game's kit into opts.out (default output/GAME); returns the manifest.
+    With opts.changed_since and no card changed, nothing is written (the manifest says
+    "changed": []).
     Each text on a card that breaks the limits of presets.toml [text] is passed to `warn`
     (game, card, field, language); with opts.strict the build fails instead."""
     from companion.draw import card as faces_ink
@@ -134,8 +142,18 @@ def build(name: str, opts: Options, progress: Callable[[str], None] = lambda _: 
         return _build(name, opts, progress, warn)
 
 
+def folder(name: str, opts: Options) -> Path:
+    """Where a build of the game `name` (its id) goes: --out, else output/GAME; a reprint
+    (--changed-since) of only the changed cards never replaces the whole kit, so it goes
+    to output/GAME-reprint."""
+    if opts.out:
+        return Path(opts.out)
+    return paths.output() / (f"{name}-reprint" if opts.changed_since else name)
+
+
 def _build(name: str, opts: Options, progress, warn) -> dict:
     from companion import spreadsheet
+    from companion.layout import coverage
 
     with spreadsheet.outside_noted() as lists:  # card lists outside the data's folder
         kit = prepare(name, opts)
@@ -155,6 +173,8 @@ def _build(name: str, opts: Options, progress, warn) -> dict:
     changed = None
     if opts.changed_since:
         changed = _keep_changed(kit, cards, _earlier_cards(opts.changed_since, kit.name))
+        if not changed:  # nothing to reprint: the kit folder, whole, is left as it is
+            return _unchanged(kit, cards)
     files = kit.files
 
     # Plan every sheet before writing anything: a card that cannot fit fails here.
@@ -165,7 +185,7 @@ def _build(name: str, opts: Options, progress, warn) -> dict:
     version = stamp.text(ctx.data.sub("game").get("version", str, None))
     sheet = ctx.words.sub("sheet")
     name = kit.name  # the game's id, whether it was named by its id or its file's path
-    out = Path(opts.out) if opts.out else paths.output() / name
+    out = folder(name, opts)
     manifest = {"game": name, "paper": opts.paper, "lang": opts.lang, "ink": opts.ink,
                 "files": [],
                 "cards": [{k: v for k, v in e.items() if k != "card"} for e in cards]}
@@ -200,8 +220,11 @@ def _build(name: str, opts: Options, progress, warn) -> dict:
             print_guide(manifest, files, grids, ctx, opts, game_name), encoding="utf-8")
         progress("manifest.json")
         problems = [p.line(name, opts.lang) for p in measured.problems()]
+        if not opts.changed_since:  # a whole kit: every line of the full size on its cards
+            problems += [p.line(name, opts.lang) for p in coverage.check(kit, measured)]
         if problems and opts.strict:
-            raise CompanionError(f"{len(problems)} texts break the text limits, the first: "
+            raise CompanionError(f"{len(problems)} texts break the text limits or print on "
+                                 f"no card of this size, the first: "
                                  f"{problems[0]} (build without --strict to list them all)",
                                  field="--strict")
     for line in problems + pictures.warnings() + ([spreadsheet.outside_line(lists)]
@@ -250,6 +273,14 @@ def _earlier_cards(path: Path, game: str) -> dict[str, tuple]:
                              f"from an earlier build of {game}", source=source,
                              field="--changed-since")
     return cards
+
+
+def _unchanged(kit: Kit, cards: list[dict]) -> dict:
+    """The manifest of a --changed-since build in which no card changed: written nowhere."""
+    opts = kit.opts
+    return {"game": kit.name, "paper": opts.paper, "lang": opts.lang, "ink": opts.ink,
+            "files": [], "cards": [{k: v for k, v in e.items() if k != "card"} for e in cards],
+            "changed_since": str(opts.changed_since), "changed": []}
 
 
 def _keep_changed(kit: Kit, cards: list[dict], earlier: dict[str, tuple]) -> list[str]:

@@ -39,6 +39,7 @@ from companion.row import Row
 QTY = "qty"
 ART = picture_keys.KEYS  # any card entry may take a picture
 _NUMBER = re.compile(r"^-?[0-9]+(\.[0-9]+)?$")
+_DECIMAL_COMMA = re.compile(r"^-?[0-9]+,[0-9]+$")
 
 # ---- limits: what a real card list needs, many times over ------------------------------
 # The four games' own lists, for scale: at most 40 entries, 18 columns, 271 characters in
@@ -301,16 +302,22 @@ def _csv_cells(path: Path, name: str) -> list[list]:
 
 def _csv_text(raw: bytes, name: str) -> list[list]:
     """CSV's rows, read with every line end (\\n, \\r\\n and old Macs' \\r), each field
-    and the whole measured against the limits as it is read."""
+    and the whole measured against the limits as it is read. The columns are separated as
+    the header row shows (see _separator): commas, or the semicolons that spreadsheet
+    programs write where a comma is the decimal mark (French, German), or tabs."""
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as e:
         raise CompanionError(f"not UTF-8 text (byte {e.start}): save it as CSV UTF-8",
                              source=name) from None
     del raw
+    text, sep = _separator(text)
+    said = "" if sep == "," else \
+        f" (columns read as separated by {_SEPARATORS.get(sep, shown(sep))})"
+    decimal_comma = sep == ";"  # a program that writes ";" writes 2,5 for 2.5
     rows: list[list] = []
     chars = cells = 0
-    reader = csv.reader(io.StringIO(text, newline=""))
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=sep)
     n = 0
     try:
         for row in reader:
@@ -327,7 +334,7 @@ def _csv_text(raw: bytes, name: str) -> list[list]:
                                      f"list may have ({MAX_ROWS} cards and the header)",
                                      source=name)
             if width > MAX_COLUMNS:
-                raise CompanionError(f"row {n} is {width} columns wide: over the "
+                raise CompanionError(f"row {n} is {width} columns wide{said}: over the "
                                      f"{MAX_COLUMNS} a card list may have", source=name)
             del row[width:]
             for i, v in enumerate(row):
@@ -341,13 +348,47 @@ def _csv_text(raw: bytes, name: str) -> list[list]:
             if cells > MAX_CELLS:
                 raise CompanionError(f"over {MAX_CELLS:,} cells: more than a card list "
                                      "holds", source=name)
-            rows.append([_csv_value(v) for v in row])
+            rows.append([_csv_value(v, decimal_comma) for v in row])
     except csv.Error as e:
         if "field larger than field limit" in str(e):
             raise CompanionError(f"a text over the {MAX_CELL} characters a cell may hold",
                                  source=f"{name}, row {n + 1}") from None
-        raise CompanionError(f"cannot read ({e})", source=f"{name}, row {n + 1}") from None
+        raise CompanionError(f"cannot read ({e}){said}",
+                             source=f"{name}, row {n + 1}") from None
     return rows
+
+
+_SEPARATORS = {",": "commas", ";": "semicolons", "\t": "tabs"}
+_SEP_LINE = re.compile(r"sep=([^\r\n\"])(\r\n|\r|\n|$)")
+
+
+def _separator(text: str) -> tuple[str, str]:
+    """(the text, the character separating its columns). Excel's own first line `sep=;`
+    says it, and is not a row; else it is whichever of comma, semicolon and tab the
+    header row holds most of outside quoted cells (a header "name, en";text is
+    semicolon-separated); none of them (one column), or as many of two: a comma. Other
+    separators (|) are read only when a sep= line names them."""
+    first = _SEP_LINE.match(text)
+    if first:
+        return text[first.end():], first.group(1)
+    counts = dict.fromkeys(_SEPARATORS, 0)
+    quoted, start, i = False, True, 0
+    end = min(len(text), MAX_COLUMNS * (MAX_CELL + 3))  # a header row within the limits
+    while i < end:
+        ch = text[i]
+        if quoted:
+            if ch == '"':  # "" is a quote inside the cell; one alone ends it
+                quoted = text[i + 1:i + 2] == '"'
+                i += 1 if quoted else 0
+        elif ch == '"' and start:  # a quote opens a cell only at its start (5" stays text)
+            quoted = True
+        elif ch in "\r\n":
+            break
+        elif ch in counts:
+            counts[ch] += 1
+        start = ch in counts and not quoted
+        i += 1
+    return text, max(counts, key=lambda c: counts[c])  # ties: the first, a comma
 
 
 # ---- workbooks: zips whose parts are checked before they are read ------------------------
@@ -943,11 +984,15 @@ def _blank(value):
     return value
 
 
-def _csv_value(text: str):
+def _csv_value(text: str, decimal_comma: bool = False):
     """CSV has no types: what reads as a number is one, except with a leading zero ("007"
-    is an id, not 7). A spreadsheet's text cell stays text ("2024" as a name)."""
-    if _NUMBER.match(text.strip()) and not re.match(r"-?0[0-9]", text.strip()):
-        return float(text)
+    is an id, not 7). A spreadsheet's text cell stays text ("2024" as a name). With
+    `decimal_comma` (a semicolon-separated file), 2,5 is 2.5 as its program meant."""
+    number = text.strip()
+    if decimal_comma and _DECIMAL_COMMA.match(number):
+        number = number.replace(",", ".")
+    if _NUMBER.match(number) and not re.match(r"-?0[0-9]", number):
+        return float(number)
     return text
 
 

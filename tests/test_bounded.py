@@ -67,3 +67,9 @@ def test_with_other_threads_running_the_worker_still_runs():
     finally:
         stop.set()
         t.join()
+
+
+def test_the_default_bounds_are_read_at_each_call(monkeypatch):
+    monkeypatch.setattr(bounded, "SECONDS", 1)
+    with pytest.raises(CompanionError, match="takes over 1 s"):
+        bounded.run(_spin, source="hang.svg", what="SVG icon")

@@ -18,7 +18,8 @@ def lines(text, word):
 def test_manifest_counts(kits):
     _, m = kits("coverta")
     counts = {c["id"]: c["count"] for f in m["files"] for c in f["components"]}
-    assert counts == {"numbers": 40, "rules": 14, "memo": 2, "aids": 5, "scoresheet": 1}
+    assert counts == {"numbers": 40, "rules": 14, "memo": 2, "aids": 5, "setup": 1,
+                      "scoresheet": 1}
 
 
 def test_every_card_code_is_printed_on_its_card(kits):
@@ -50,7 +51,7 @@ def test_the_ink_colour_is_also_a_suit_mark_for_colour_blind_players(kits):
 def test_the_player_aid_gives_hand_sizes_and_the_variants(kits):
     out, _ = kits("coverta", "letter", "fr")
     text = re.sub(r"\s+", " ", " ".join(page_texts(out / "cards.pdf")))
-    assert "Taille de main (règle maison)" in text and "Voler le tour" in text and "Donne à 3 cartes" in text
+    assert "Cartes distribuées à chacun (règle maison)" in text and "Voler le tour" in text and "Donne à 3 cartes" in text
     assert "Jeu en continu" in text
 
 

@@ -50,7 +50,7 @@ def test_every_card_face_and_back_of_the_kit_is_drawn_by_the_engine():
     prepared = kit.prepare("coverta", kit.Options())
     cards = [card for f in prepared.files for comp in getattr(f, "components", [])
              for card in comp.cards]
-    assert len(cards) == 40 + 14 + 2 + 5
+    assert len(cards) == 40 + 14 + 2 + 5 + 1  # the set-up card
     for card in cards:
         for side in (card.front, card.back):
             assert side.digest is not None and side.digest.func is face_mod._digest, card.id

@@ -33,7 +33,7 @@ def _kit(opts: kit.Options | None = None) -> kit.Kit:
 def test_every_face_and_back_of_the_kit_is_an_engine_face():
     faces = [f for cf in _kit().files for comp in cf.components for card in comp.cards
              for f in (card.front, card.back)]
-    assert len(faces) == 2 * (32 + 4 + 3 + 8 + 12 + 4 + 44 + 40)
+    assert len(faces) == 2 * (32 + 4 + 3 + 8 + 12 + 4 + 1 + 44 + 40)
     assert all(f.draw.func is face_mod._draw for f in faces)
 
 

@@ -19,7 +19,8 @@ def test_manifest_counts_are_the_rulebooks(kits):
     _, m = kits("lugvanion")
     counts = {c["id"]: c["count"] for f in m["files"] for c in f["components"]}
     assert counts == {"characters": 32, "guilds": 4, "circles": 3, "bounties": 8,
-                      "objectives": 12, "aids": 4, "partisans": 44, "gold": 40}
+                      "objectives": 12, "aids": 4, "setup": 1, "partisans": 44,
+                      "gold": 40}
 
 
 @pytest.mark.parametrize("paper,lang", [("a4", "en"), ("letter", "fr")])

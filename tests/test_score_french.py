@@ -129,4 +129,4 @@ def test_coverta_commands_refuse_an_unknown_language(tmp_path, args):
     for path, body in files.values():
         path.write_text(body)
     code, _, err = run(*[str(files[a][0]) if a in files else a for a in args], "--lang", "de")
-    assert code == 2 and "--lang: unknown language 'de' (use en, fr)" in err, err
+    assert code == 2 and "'--lang': \"de\" is not a language: use en or fr" in err, err

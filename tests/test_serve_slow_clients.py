@@ -183,6 +183,33 @@ def test_when_every_connection_is_answering_a_new_one_is_refused(uvicorn_with):
     assert got == ["tick\n" * 6] * 2  # the answers in progress were not cut
 
 
+def test_the_guard_wraps_uvicorns_own_protocol_and_subclasses_none_of_its_classes():
+    """uvicorn's protocol classes are not its public API: the guard wraps the one
+    Config(http="h11") names, and reads the bytes with h11's public parser."""
+    from companion.web import limits
+
+    guarded = limits.protocol(5, 1.0)
+    assert [c for c in guarded.__mro__ if c.__module__.startswith("uvicorn")] == []
+    assert guarded.inner.__module__.startswith("uvicorn.protocols.http")
+
+
+def test_after_a_head_and_a_pipelined_get_are_answered_the_idle_connection_is_cut(
+        uvicorn_with):
+    """The guard follows each answer to its end (a HEAD's has no body; two requests sent
+    at once are answered in turn): then the connection waits for a request again, and
+    is cut at the deadline, well before uvicorn's own keep-alive timeout (5 s)."""
+    port = uvicorn_with(hello, limit=50, timeout=1.0)
+    with socket.create_connection(("127.0.0.1", port)) as sock:
+        sock.sendall(b"HEAD / HTTP/1.1\r\nHost: a\r\n\r\nGET / HTTP/1.1\r\nHost: a\r\n\r\n")
+        sock.settimeout(3)
+        got = b""
+        while got.count(b"HTTP/1.1 200") < 2 or not got.endswith(b"0\r\n\r\n"):
+            got += sock.recv(4096)
+        took = closed_after(sock, b"", limit=4)
+    assert got.count(b"hello") == 1
+    assert took is not None and 0.8 < took < 2.5
+
+
 def test_a_repeated_log_message_is_written_once_a_minute_without_traceback():
     import logging
 

@@ -4,6 +4,7 @@ import sys
 
 import click
 
+from companion.commands import common
 from companion.commands.common import split
 from companion.errors import CompanionError, escape
 
@@ -16,15 +17,15 @@ Examples:
   companion build covenia --card-size 63x88mm --bleed 2mm
   companion build covenia --data my-covenia.toml
   companion build all""")
-@click.argument("game")
-@click.option("--paper", default="a4", show_default=True, help="a4 or letter.")
-@click.option("--lang", default="en", show_default=True,
+@click.argument("game", **common.GAME)
+@click.option("--paper", type=common.PAPER, default="a4", show_default=True, help="a4 or letter.")
+@click.option("--lang", type=common.LANGUAGE, default="en", show_default=True,
               help="Printed language: en, fr, or one your game file is written in (de, it...).")
-@click.option("--card-size", default="poker", show_default=True,
+@click.option("--card-size", type=common.CARD_SIZE, default="poker", show_default=True,
               help="poker, bridge, euro, mini-euro, mini-usa, tarot, square, or WxH like 63x88mm.")
 @click.option("--bleed", default="0mm", show_default=True,
               help="Bleed around each card, e.g. 3mm (fewer cards per sheet).")
-@click.option("--flip", default="long", show_default=True,
+@click.option("--flip", type=common.FLIP, default="long", show_default=True,
               help="Duplex: long (backs mirrored), short (backs turned 180°), none (no backs).")
 @click.option("--only", help="Comma-separated parts to build, e.g. cards,tokens (default: all).")
 @click.option("--out", type=click.Path(file_okay=False), help="Output folder (default: ./output/GAME under the current folder).")
@@ -35,8 +36,9 @@ Examples:
                    "fit its box, is too near the trim or lacks contrast; default: warn.")
 @click.option("--changed-since", type=click.Path(dir_okay=False),
               help="An earlier build's manifest.json: print only the cards whose front or back "
-                   "changed since (to reprint them).")
-@click.option("--ink", default="normal", show_default=True,
+                   "changed since (to reprint them); none changed, nothing is written.")
+@click.option("--ink", type=common.Named("ink", ("normal", "saver")), default="normal",
+              show_default=True,
               help="saver: light backs (an outline and the emblem on white) and pale card "
                    "grounds, to spare the printer's ink.")
 @click.option("--draft", is_flag=True,
@@ -84,7 +86,11 @@ def build(game, paper, lang, card_size, bleed, flip, only, out, data, strict, ch
             said.clear()
             said.update(warnings)
         gid = manifest["game"]  # its id, when named by its file
-        where = target or kit.paths.output() / gid
+        where = kit.folder(gid, opts)
+        if changed_since and not manifest["changed"]:
+            click.echo(f"{gid}: none of the {len(manifest['cards'])} cards changed since "
+                       f"{changed_since}: nothing to reprint, {where}/ left as it was")
+            return
         files = ", ".join(f"{f['path']} ({f['pages']} page{'s' * (f['pages'] != 1)})"
                           for f in manifest["files"])
         click.echo(f"{gid}: {where}/ {files + ', ' if files else ''}manifest.json, "

@@ -29,7 +29,8 @@ rounds at once both get theirs in. A round that cannot be added (for example the
 players changed meanwhile) is kept in a side file, LEDGER.round-N.toml, which the error
 names.""")
 @click.argument("ledger", type=click.Path(dir_okay=False))
-@click.option("--lang", default="en", show_default=True, help="Words: en or fr.")
+@click.option("--lang", type=common.WORDS, default="en", show_default=True,
+              help="Words: en or fr.")
 def round(ledger, lang):
     """Add one round to the LEDGER file and print the standings."""
     from pathlib import Path
@@ -70,7 +71,8 @@ row.toml:
 @click.argument("file")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.option("--data", type=click.Path(dir_okay=False), help="Your own layouts/coverta.toml.")
-@click.option("--lang", default="en", show_default=True, help="Words: en or fr.")
+@click.option("--lang", type=common.WORDS, default="en", show_default=True,
+              help="Words: en or fr.")
 def check(file, as_json, data, lang):
     """List every card in the revealed rows that breaks its owner's rules (RULINGS V5)."""
     from companion.score import coverta as cv

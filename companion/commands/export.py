@@ -4,9 +4,21 @@ import sys
 
 import click
 
+from companion.commands import common
 from companion.commands.common import split
 from companion.errors import CompanionError, escape
 
+
+def _formats() -> list[str]:
+    from companion.export import FORMATS
+
+    return list(FORMATS)
+
+
+def _shops() -> list[str]:
+    from companion.export import shops
+
+    return shops.names()
 
 
 @click.command(short_help="Export cards: per-card PDF, PNG, Tabletop Simulator, previews.",
@@ -24,11 +36,11 @@ Examples:
   companion export covenia cards-pdf --lang fr
   companion export covenia tts
   companion export covenia preview --out docs/preview""")
-@click.argument("game")
-@click.argument("format", metavar="FORMAT")
-@click.option("--lang", default="en", show_default=True,
+@click.argument("game", **common.GAME)
+@click.argument("format", metavar="FORMAT", type=common.Named("format", _formats))
+@click.option("--lang", type=common.LANGUAGE, default="en", show_default=True,
               help="Printed language: en, fr, or one your game file is written in (de, it...).")
-@click.option("--card-size", default="poker", show_default=True,
+@click.option("--card-size", type=common.CARD_SIZE, default="poker", show_default=True,
               help="poker, bridge, euro, mini-euro, mini-usa, tarot, square, or WxH like "
                    "63x88mm; with --shop, one of the shop's sizes.")
 @click.option("--only", help="Comma-separated parts to export, e.g. cards (default: all).")
@@ -38,8 +50,9 @@ Examples:
               help="Your own copy of the game's layouts/GAME.toml.")
 @click.option("--bleed", help="cards-pdf, png: bleed around each card [default: 0.125in].")
 @click.option("--dpi", type=int, help="png: pixels per inch, 72 to 1200 [default: 300].")
-@click.option("--shop", help="png: a print shop's exact picture size: tgc (The Game Crafter) "
-                             "or mpc (MakePlayingCards).")
+@click.option("--shop", type=common.Named("shop", _shops),
+              help="png: a print shop's exact picture size: tgc (The Game Crafter) "
+                   "or mpc (MakePlayingCards).")
 @click.option("--draft", is_flag=True,
               help="Print missing or unreadable pictures as labelled placeholders.")
 def export(game, format, lang, card_size, only, out, data, bleed, dpi, shop, draft):

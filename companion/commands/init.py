@@ -6,6 +6,8 @@ in pixels at 300 dpi, and the fields a picture's path may name."""
 
 import click
 
+from companion.commands import common
+from companion.commands.common import Named
 from companion.errors import CompanionError
 
 
@@ -15,9 +17,9 @@ Examples:
   companion init lugvanion my-proto
   companion init covenia --sheets xlsx   (the card lists in ./covenia/covenia.xlsx)
   companion build covenia --data covenia/covenia.toml""")
-@click.argument("game")
+@click.argument("game", callback=common.GAME["callback"])
 @click.argument("folder", required=False, type=click.Path(file_okay=False))
-@click.option("--sheets", type=click.Choice(["csv", "xlsx"]),
+@click.option("--sheets", type=Named("spreadsheet kind", ("csv", "xlsx")),
               help="Put the card lists in a spreadsheet beside the TOML: one XLSX with a tab "
                    "per list, or one CSV per list.")
 def init(game, folder, sheets):

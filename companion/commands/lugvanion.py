@@ -7,7 +7,7 @@ from contextlib import contextmanager
 
 import click
 
-from companion.commands.common import Failure
+from companion.commands.common import TIE_RULE, Failure
 from companion.errors import CompanionError, shown
 
 # A count of at most 3 digits (a bag holds at most 99): int() of a huge one is slow.
@@ -46,7 +46,7 @@ def cli_fields():
 
 TIE_HELP = "On a tie: extra (draw one more at a time; the default, RULINGS L6) or redraw."
 _bag = click.argument("bag", nargs=-1)
-_tie = click.option("--tie-rule", type=click.Choice(["extra", "redraw"]), default="extra",
+_tie = click.option("--tie-rule", type=TIE_RULE, default="extra",
                     show_default=True, help=TIE_HELP)
 _any = click.option("--allow-any-size", is_flag=True,
                     help="Allow a bag of 5 to 99 partisans, not only a vote's 8 (to explore "

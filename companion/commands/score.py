@@ -40,7 +40,8 @@ scores.toml: a table per player, a whole number per category of [[scoring]]:
   pairs = 3""")
     @click.argument("file")
     @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
-    @click.option("--lang", default="en", show_default=True, help="Words: en or fr.")
+    @click.option("--lang", type=common.WORDS, default="en", show_default=True,
+                  help="Words: en or fr.")
     def own(file, as_json, lang):
         """Your own game's end scores, from its game file's score categories."""
         import json
@@ -87,9 +88,11 @@ game.toml:
   hand = { yellow = [5], green = [9], purple = [9] }""")
 @click.argument("file", required=False)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of a table.")
-@click.option("--lang", default="en", show_default=True, help="Words: en or fr.")
+@click.option("--lang", type=common.WORDS, default="en", show_default=True,
+              help="Words: en or fr.")
 @click.option("--pdf", type=click.Path(dir_okay=False), help="Also write the filled score-book page.")
-@click.option("--paper", help="Paper for --pdf: a4 (the default) or letter.")
+@click.option("--paper", type=common.PAPER_WITH_PDF,
+              help="Paper for --pdf: a4 (the default) or letter.")
 @click.option("--save", type=click.Path(dir_okay=False),
               help="Write what was entered (or FILE's content) as a score file, once it "
                    "scores; nothing is written on an error.")
@@ -172,7 +175,8 @@ ledger.toml:
   hands = { Ana = 2, Bo = 1, Cy = 1 }""")
 @click.argument("file")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
-@click.option("--lang", default="en", show_default=True, help="Words: en or fr.")
+@click.option("--lang", type=common.WORDS, default="en", show_default=True,
+              help="Words: en or fr.")
 def score_coverta(file, as_json, lang):
     """Coverta points per round and running totals (RULINGS V6); lowest total wins."""
     import json

@@ -7,6 +7,7 @@ from pathlib import Path
 import click
 
 from companion import paths
+from companion.commands import common
 from companion.commands.common import lang as check_lang
 from companion.errors import CompanionError
 
@@ -52,15 +53,17 @@ the holders and every draw are kept.""")
 @click.option("--data", type=click.Path(dir_okay=False, path_type=Path),
               help="The table's file (SQLite; served by one companion at a time). Default: "
                    "./output/lugvanion-table.sqlite3 (under the current folder).")
-@click.option("--tie-rule", type=click.Choice(["extra", "redraw"]),
+@click.option("--tie-rule", type=common.TIE_RULE,
               help="On a tie: extra (the default, RULINGS L6) or redraw.")
 @click.option("--name", "names", multiple=True,
               help="Another host name the phones may use (a local DNS name such as "
                    "table.lan, or an IP address).")
 @click.option("--qr-pdf", type=click.Path(dir_okay=False, path_type=Path),
               help="Also write a printable page with the QR code and the link.")
-@click.option("--paper", default="a4", show_default=True, help="Paper of the --qr-pdf page.")
-@click.option("--lang", default="en", show_default=True, help="Language of the --qr-pdf page.")
+@click.option("--paper", type=common.PAPER, default="a4", show_default=True,
+              help="Paper of the --qr-pdf page.")
+@click.option("--lang", type=common.WORDS, default="en", show_default=True,
+              help="Language of the --qr-pdf page.")
 @click.option("--game", "own", multiple=True, type=click.Path(dir_okay=False, path_type=Path),
               help="Your own game's file (its [[scoring]]) on the phones too; repeatable.")
 def serve(host, port, players, data, tie_rule, names, qr_pdf, paper, lang, own):

@@ -108,7 +108,19 @@ def text() -> str:
     for cls in schema.ELEMENTS:
         out += [f"## `type = \"{schema.kind_of_class(cls)}\"`", "", _doc(cls), "",
                 *_table(cls, common), ""]
+    out += ["## Every line at every size: `[carries]`", "", _carries(), ""]
     return "\n".join(out).rstrip() + "\n"
+
+
+def _carries() -> str:
+    """The coverage check's own description (companion/layout/coverage.py), its example
+    as a TOML block."""
+    from companion.layout import coverage
+
+    words, _, example = inspect.cleandoc(coverage.__doc__ or "").partition("\n\n    [")
+    example, _, after = ("    [" + example).partition("\n\n")
+    return "\n\n".join([" ".join(words.split()), "```toml\n" + inspect.cleandoc(example)
+                          + "\n```", " ".join(after.split())])
 
 
 def main(argv=None) -> int:

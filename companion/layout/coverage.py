@@ -1,0 +1,120 @@
+"""Every line of the full-size kit printed at a smaller card size too: the coverage check.
+
+A mini card says less (an aid on two cards, a shorter text where `when = "card.w < 140"`),
+never nothing. A build at a card size narrower or shorter than poker (the default, the size
+the games are written for) lays the kit out again at poker on a scratch canvas and compares
+what the two print, field by field: the data key each text names (`field`, as the
+text-limit reports say it), a list's line by its number (`aid.front[6]`). Each field the
+poker cards print must be printed at the smaller size, with as many different words as at
+poker (a demon's three types, each character's power), or be carried by a
+text that the game file declares in its `[carries]` table, a field printed at smaller sizes
+and the poker field (or list of fields) it stands for:
+
+    [carries]
+    "texts.artifact_order_short" = "texts.artifact_order"   # a shorter text for it
+    "setup.back[3]" = ["aid.front[0]"]                        # said on another card
+
+Any other is reported like a text that breaks the text limits (a warning; an error under
+--strict), with its words and the poker face that prints it. A build with
+--changed-since prints part of the kit: it is not checked."""
+
+import io
+
+from companion import art, presets
+from companion.data import Fields
+from companion.draw import fit
+
+FULL = "poker"  # the size the full version is written for (the build's default)
+TABLE = "carries"
+UNNAMED = {"stamp"}  # the version stamp: the same words at every size
+
+
+def smaller(card: tuple[float, float], full: tuple[float, float]) -> bool:
+    """A card narrower or shorter than the full size says less: it is checked."""
+    return card[0] < full[0] - 0.01 or card[1] < full[1] - 0.01
+
+
+def declared(data: Fields) -> dict[str, list[str]]:
+    """The game file's [carries]: {a field printed at smaller sizes: the full-size fields
+    it carries}; a value is a field or a list of them."""
+    if TABLE not in data.table:
+        return {}
+    table = data.sub(TABLE)
+    out = {}
+    for short, full in table.table.items():
+        names = [full] if isinstance(full, str) else full
+        if not isinstance(names, list) or not names or \
+                not all(isinstance(n, str) and n for n in names):
+            raise table.error(short, "must name the full-size field it carries, or a list "
+                                     'of them ("texts.artifact_order")')
+        out[short] = list(names)
+    return out
+
+
+def _texts(measures) -> dict[str, dict[str, tuple[str, str]]]:
+    """{field: {its words, folded: (the words, the face printing them)}}, in printing order."""
+    out: dict[str, dict[str, tuple[str, str]]] = {}
+    for m in measures:
+        if m.exempt or m.field in UNNAMED:
+            continue
+        out.setdefault(m.field, {}).setdefault(_fold(m.text), (m.text, m.face))
+    return out
+
+
+def _fold(s: str) -> str:
+    return " ".join(s.split()).casefold()
+
+
+def printed(files) -> list[fit.Measure]:
+    """What the card files print, each distinct face drawn once on a scratch canvas (a
+    missing picture as a placeholder: the build itself reports those)."""
+    from companion.parts import CardFile
+    from companion.pdf import open_canvas
+
+    with fit.recording(presets.text_limits()) as rec, art.logging(draft=True):
+        for f in files:
+            if not isinstance(f, CardFile):
+                continue
+            w, h = f.size
+            for comp in f.components:
+                seen = set()
+                for n, card in enumerate(comp.cards, 1):
+                    for side, face in (("front", card.front), ("back", card.back)):
+                        if face is None or (face.key or id(face)) in seen:
+                            continue
+                        seen.add(face.key or id(face))
+                        label = f"{comp.id} {face.key}" if face.key else f"{comp.id} {n} {side}"
+                        c = open_canvas(io.BytesIO(), (w, h), "coverage", "")
+                        rec.wrap(face.draw, label)(c, w, h, 0.0)
+    return rec.measures
+
+
+def missing(full: list[fit.Measure], small: list[fit.Measure], carries: dict[str, list[str]],
+            size: str) -> list[fit.Problem]:
+    """Each text of the full kit (`full`'s measures) that the smaller one (`small`'s, at
+    `size`) neither prints nor carries."""
+    big, little = _texts(full), _texts(small)
+    carried = {f for short, names in carries.items() if short in little for f in names}
+    out = []
+    for field, texts in big.items():
+        if field in carried:
+            continue
+        there = little.get(field, {})
+        if len(there) >= len(texts):
+            continue  # as many times over: its words may differ by size ("1/2", "see ...")
+        for folded, (words, face) in texts.items():
+            if not any(folded in other for other in there):
+                out.append(fit.Problem(
+                    face, field, words,
+                    f"printed at {FULL}, on no {size} card: print it, or declare in "
+                    f"[{TABLE}] the text that carries it"))
+    return out
+
+
+def check(kit, measured: fit.Recorder) -> list[fit.Problem]:
+    """The build's coverage problems: none at FULL or larger; else what the kit laid out
+    at FULL prints that this build (`measured`) does not."""
+    carries = declared(kit.ctx.data)  # a wrong table fails at every size
+    if kit.at_size is None or not smaller(kit.ctx.card, presets.card_size(FULL)):
+        return []
+    return missing(printed(kit.at_size(FULL)), measured.measures, carries, kit.ctx.card_name)
