@@ -2,6 +2,7 @@
 words for scorers.coverta's results. The ledger file itself is companion/score/ledger.py."""
 
 import re
+from functools import cache
 from pathlib import Path
 
 from companion import paths
@@ -29,6 +30,7 @@ def deck(data_path: Path | None = None) -> list[dict]:
 
 # ---- words ---------------------------------------------------------------------------
 
+@cache
 def words() -> Fields:
     """The scorer's words, English and French: layouts/strings.toml's [coverta]."""
     path = paths.LAYOUTS / "strings.toml"
@@ -51,7 +53,10 @@ def why(e: ScoreError, lang: str) -> str:
     key = "why_" + e.code.replace(".", "_")
     if key not in texts.sub("texts").table:
         return e.message
-    return texts.sub("texts").text(key, lang).format(**e.params)
+    try:
+        return texts.sub("texts").text(key, lang).format(**e.params)
+    except (KeyError, IndexError):  # a text naming a param this refusal lacks
+        return e.message
 
 
 def as_json(s: rules.Standings) -> dict:
