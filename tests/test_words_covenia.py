@@ -116,7 +116,7 @@ def test_the_print_guide_calls_ambiguous_what_the_rulebook_says_ambiguously(
             "à 2, annoncez soleil ou lune et lancez le jeton Première joueuse ; la gagnante le "
             "prend et commence. À 3-4, au choix. Sens horaire.",
             "Dernier tour : le tour en cours dès que la pioche compte moins de 4 cartes",
-            "4 nouvelles cartes ne pourront être révélées.",
+            "4 nouvelles cartes ne pourront plus être révélées.",
             "Pendant ce tour, on peut défausser au Temple sans accomplir le rituel."]),
 ])
 def test_a_two_sided_set_up_card_says_who_starts_and_which_round_is_the_last(kits, size,
