@@ -537,7 +537,7 @@ def test_a_picture_edited_in_place_changes_only_its_cards(tmp_path, cli):
     r = cli("build", "covenia", "--data", data, "--out", tmp_path / "b", "--changed-since",
             tmp_path / "a" / "manifest.json")
     assert r.code == 0, r.err
-    assert "1 of 111 cards changed" in r.out
+    assert "1 of 112 cards changed" in r.out
 
 
 def test_a_spreadsheet_card_list_takes_an_art_column(tmp_path, cli):

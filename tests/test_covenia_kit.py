@@ -26,7 +26,8 @@ def test_manifest_has_the_agreed_shape_and_counts(kit_a4_en):
     cards = by_path["cards.pdf"]
     assert cards == {"path": "cards.pdf", "pages": 26, "duplex": "long", "card_size": "poker",
                      "components": [{"id": "clan-cards", "count": 100},
-                                    {"id": "temple", "count": 5}, {"id": "aids", "count": 4}]}
+                                    {"id": "temple", "count": 5}, {"id": "aids", "count": 4},
+                                    {"id": "setup", "count": 1}]}
     assert by_path["tokens.pdf"]["components"] == [{"id": "tokens", "count": 2}]
     assert by_path["scorebook.pdf"]["duplex"] == "none"
     assert (out / "print-guide.txt").is_file()
@@ -82,9 +83,11 @@ def test_only_and_flip_none_build_the_parts_asked_for_without_backs(tmp_path, cl
     m = json.loads((tmp_path / "manifest.json").read_text())
     assert [f["path"] for f in m["files"]] == ["cards.pdf"]
     f = m["files"][0]
-    # 5 Temple cards, 4 aids and the aids' 4 second sides as faces of their own: 2 pages
+    # 5 Temple cards, 4 aids, the set-up card and their 5 second sides as faces of their
+    # own: 2 pages
     assert f["duplex"] == "none" and f["pages"] == 2
-    assert f["components"] == [{"id": "temple", "count": 5}, {"id": "aids", "count": 4}]
+    assert f["components"] == [{"id": "temple", "count": 5}, {"id": "aids", "count": 4},
+                               {"id": "setup", "count": 1}]
 
 
 def test_short_flip_and_bleed_change_pages_as_the_grid_says(tmp_path, cli):

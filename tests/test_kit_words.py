@@ -99,7 +99,7 @@ def test_french_kits_say_vous_not_tu(kits):
     text = flat(text_of(kits, "covenia", "fr")[0])
     for tu in ("Échange une", "Prends ", "Pose une", "Pioche une"):
         assert tu not in text
-    assert "Prenez à une adverse" in text
+    assert "Prenez à une adversaire" in text
 
 
 def test_english_guild_texts_say_in_the_guild(kits):

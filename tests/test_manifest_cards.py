@@ -14,7 +14,7 @@ def test_the_manifest_lists_every_card_with_a_stable_id_and_its_faces(tmp_path, 
     assert cli("build", "covenia", "--out", tmp_path / "a").code == 0
     assert cli("build", "covenia", "--out", tmp_path / "b").code == 0
     cards = manifest(tmp_path / "a")["cards"]
-    assert len(cards) == 100 + 5 + 4 + 2  # clan cards, Temple, aids, tokens
+    assert len(cards) == 100 + 5 + 4 + 1 + 2  # clan cards, Temple, aids, set-up, tokens
     assert len({c["id"] for c in cards}) == len(cards)
     assert cards == manifest(tmp_path / "b")["cards"]  # stable from one build to the next
     aids = [c for c in cards if c["component"] == "aids"]
@@ -41,14 +41,14 @@ def test_changed_since_prints_exactly_the_cards_whose_faces_changed(tmp_path, cl
     old = {c["id"]: c for c in manifest(tmp_path / "v1")["cards"]}
     changed = [c["id"] for c in m["cards"] if (c["front"], c["back"]) !=
                (old[c["id"]]["front"], old[c["id"]]["back"])]
-    assert len(changed) == 20 and "20 of 111 cards changed" in r.out
+    assert len(changed) == 20 and "20 of 112 cards changed" in r.out
 
 
 def test_changed_since_with_nothing_changed_writes_nothing(tmp_path, cli):
     assert cli("build", "covenia", "--out", tmp_path / "v1").code == 0
     r = cli("build", "covenia", "--out", tmp_path / "v2",
             "--changed-since", tmp_path / "v1" / "manifest.json")
-    assert r.code == 0 and "none of the 111 cards changed" in r.out
+    assert r.code == 0 and "none of the 112 cards changed" in r.out
     assert not (tmp_path / "v2").exists()  # no kit of a manifest and a guide alone
 
 

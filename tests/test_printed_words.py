@@ -46,7 +46,7 @@ def printed(kits, game, lang, file="cards.pdf") -> str:
     ("covenia", "cards.pdf", "fr", "Prenez en main une autre carte du Temple", "une carte du Temple "),
     ("covenia", "cards.pdf", "en", "Take a rival’s lowest or highest card in hand (she holds 2+)",
      None),
-    ("covenia", "cards.pdf", "fr", "Prenez à une adverse (2+ en main) sa plus petite ou plus "
+    ("covenia", "cards.pdf", "fr", "Prenez à une adversaire (2+ en main) sa plus petite ou plus "
                                    "grande carte", "avec une adverse"),
     # The score book: the red tie rule and yellow's empty hand.
     ("covenia", "scorebook.pdf", "en", "most (ties too): 7 × cards", None),
@@ -171,7 +171,7 @@ def test_every_print_guide_ends_with_play_notes(kits, game, en, fr):
 
 
 @pytest.mark.parametrize("game, file, second_side, what", [
-    ("covenia", "cards.pdf", "Scoring", "Game aids"),  # the aid's back: the scoring
+    ("covenia", "cards.pdf", "Scoring", "Game aids, Set-up card"),  # the aid's back: the scoring
     ("covenia", "tokens.pdf", "Red and yellow rituals cannot target you", "Tokens"),
     ("vengeance", "cards.pdf", "Reveal everything played in the centre", "Aid cards, Set-up card"),
     ("lugvanion", "cards.pdf", "The eight characters", "Player aids"),

@@ -99,7 +99,7 @@ def test_every_covenia_card_sheet_is_labelled_with_all_its_components(kits, pape
     out, manifest = kits("covenia", paper, lang)
     entry = next(f for f in manifest["files"] if f["path"] == "cards.pdf")
     titles = {"clan-cards": COVENIA["clan-cards"][lang], "temple": COVENIA["temple"][lang],
-              "aids": COVENIA["aids"][lang]}
+              "aids": COVENIA["aids"][lang], "setup": COVENIA["setup"][lang]}
     components = [(titles[c["id"]], c["count"]) for c in entry["components"]]
     per = plan_grid(*presets.paper_size(paper), *presets.card_size("poker"), S).per_sheet
     texts = page_texts(out / "cards.pdf")

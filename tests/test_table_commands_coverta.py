@@ -84,8 +84,8 @@ def test_a_round_that_no_longer_fits_the_ledger_is_refused_and_kept_aside(tmp_pa
 
     real = entry_words.ask_round
 
-    def players_change_while_typing(prompt, echo, players):
-        typed = real(prompt, echo, players)
+    def players_change_while_typing(prompt, echo, players, *lang):
+        typed = real(prompt, echo, players, *lang)
         ledger.write_text('players = ["Ana", "Cy"]\n')  # someone else rewrote it meanwhile
         return typed
 
@@ -119,8 +119,8 @@ def test_a_ledger_removed_or_broken_while_typing_keeps_the_round_aside(tmp_path,
 
     real = entry_words.ask_round
 
-    def changed_while_typing(prompt, echo, players):
-        typed = real(prompt, echo, players)
+    def changed_while_typing(prompt, echo, players, *lang):
+        typed = real(prompt, echo, players, *lang)
         if meanwhile is None:
             ledger.unlink()
         else:

@@ -21,6 +21,7 @@ def coverta():
 @coverta.command(epilog="""\b
 Examples:
   companion coverta round ledger.toml    (creates it on the first round)
+  companion coverta round ledger.toml --lang fr
 
 Hand counts are 0 to 39 (40 cards, one turned up to start). The round is typed first, then
 added to the ledger as it stands at that moment, keeping its comments; two players adding
@@ -28,7 +29,9 @@ rounds at once both get theirs in. A round that cannot be added (for example the
 players changed meanwhile) is kept in a side file, LEDGER.round-N.toml, which the error
 names.""")
 @click.argument("ledger", type=click.Path(dir_okay=False))
-def round(ledger):
+@click.option("--lang", type=common.WORDS, default="en", show_default=True,
+              help="Words: en or fr.")
+def round(ledger, lang):
     """Add one round to the LEDGER file and print the standings."""
     from pathlib import Path
 
@@ -36,6 +39,7 @@ def round(ledger):
     from companion.score import entry
     from companion.score import ledger as book
 
+    lang = common.lang(lang)
     if ledger == "-":
         raise CompanionError("a ledger is a file that is rewritten, not standard input",
                              field="LEDGER")
@@ -43,15 +47,16 @@ def round(ledger):
     if not path.parent.is_dir():  # before anything is typed
         raise CompanionError("no such folder", source=str(path.parent), field="LEDGER")
     seen = book.read(path)  # a bad ledger fails before anything is asked
-    players = seen.standings.players if seen else cv.ask_players(entry.prompt, entry.echo)
-    typed = cv.ask_round(entry.prompt, entry.echo, players)
-    click.echo(cv.report(book.add_round(path, seen, players, typed)))
+    players = seen.standings.players if seen else cv.ask_players(entry.prompt, entry.echo, lang)
+    typed = cv.ask_round(entry.prompt, entry.echo, players, lang)
+    click.echo(cv.report(book.add_round(path, seen, players, typed), lang))
 
 
 @coverta.command(epilog="""\b
 Examples:
   companion coverta check row.toml
   companion coverta check row.toml --json
+  companion coverta check row.toml --lang fr
 
 \b
 row.toml:
@@ -66,12 +71,15 @@ row.toml:
 @click.argument("file")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.option("--data", type=click.Path(dir_okay=False), help="Your own layouts/coverta.toml.")
-def check(file, as_json, data):
+@click.option("--lang", type=common.WORDS, default="en", show_default=True,
+              help="Words: en or fr.")
+def check(file, as_json, data, lang):
     """List every card in the revealed rows that breaks its owner's rules (RULINGS V5)."""
     from companion.score import coverta as cv
     from scorers.coverta_rows import check_rows, row_file
     from scorers.errors import ScoreError
 
+    lang = common.lang(lang)
     text, source = common.read_input(file)
     table = parse_toml(text, source)
     try:
@@ -86,4 +94,4 @@ def check(file, as_json, data):
     if as_json:
         click.echo(json.dumps(cv.faults_json(faults)))
     else:
-        click.echo(cv.faults_report(faults))
+        click.echo(cv.faults_report(faults, lang, data))

@@ -163,6 +163,7 @@ def _save_target(save: str | None, file: str | None) -> bool:
 Examples:
   companion score coverta ledger.toml
   companion score coverta ledger.toml --json
+  companion score coverta ledger.toml --lang fr
 
 \b
 ledger.toml:
@@ -174,13 +175,16 @@ ledger.toml:
   hands = { Ana = 2, Bo = 1, Cy = 1 }""")
 @click.argument("file")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
-def score_coverta(file, as_json):
+@click.option("--lang", type=common.WORDS, default="en", show_default=True,
+              help="Words: en or fr.")
+def score_coverta(file, as_json, lang):
     """Coverta points per round and running totals (RULINGS V6); lowest total wins."""
     import json
 
     from companion.score import coverta as cv
     from companion.score.ledger import scored
 
+    lang = common.lang(lang)
     text, source = common.read_input(file)
     result = scored(parse_toml(text, source), source)
-    click.echo(json.dumps(cv.as_json(result)) if as_json else cv.report(result))
+    click.echo(json.dumps(cv.as_json(result)) if as_json else cv.report(result, lang))

@@ -10,7 +10,7 @@ from companion.data import Fields, load_toml
 from companion.errors import shown
 from companion.score.toml_out import checked_dump
 from scorers import covenia as scorer
-from companion.typography import listing
+from companion.typography import NNBSP, listing, typeset
 
 ROWS = (*scorer.CLANS, "bonus")
 
@@ -72,10 +72,11 @@ def ask(prompt, echo, data: Fields, lang: str) -> dict:
     s = data.sub("score")
     t = lambda key, **kw: s.text(key, lang).format(**kw)  # noqa: E731
     names = clan_names(data, lang)
+    ask_line = _asking(prompt, lang)
 
     def until_ok(text, check, default=""):
         while True:
-            line = prompt(text, default)
+            line = ask_line(text, default)
             try:
                 return check(line)
             except ValueError as e:
@@ -123,6 +124,19 @@ def ask(prompt, echo, data: Fields, lang: str) -> dict:
         p["hand"] = until_ok(t("hand_prompt", name=p["name"]),
                              _scoring_errors_as_value_errors(hand_line))
     return table
+
+
+def _asking(prompt, lang: str):
+    """`prompt` as the language writes a question: `prompt(text, default)` ends it with
+    "[default]: ", which French writes with a narrow no-break space before the colon (the
+    default then handled here)."""
+    if lang != "fr":
+        return prompt
+
+    def ask_fr(text: str, default: str = "") -> str:
+        shown_default = f" [{default}]" if default else ""
+        return prompt(f"{text}{shown_default}{NNBSP}", "") or default
+    return ask_fr
 
 
 def _scoring_errors_as_value_errors(check):
@@ -252,4 +266,11 @@ def write_pdf(path: Path, result: scorer.Result, data: Fields, lang: str, paper:
 
 
 def explain_line(p: scorer.PlayerScore, data: Fields, lang: str) -> str:
-    return f"{p.name}: " + "; ".join(explain(p.figures[r], r, data, lang) for r in ROWS)
+    """A player's figures on one line, worded by [score] line and line_sep ("Emma: ...;
+    ..." in English; French puts its narrow no-break space before : and ;). The name is
+    put in after typesetting: a player's name is never respaced."""
+    s = data.sub("score")
+    sep = s.text("line_sep", lang) if "line_sep" in s.table else typeset("; ", lang)
+    form = s.text("line", lang) if "line" in s.table else typeset("{name}: {figures}", lang)
+    figures = sep.join(explain(p.figures[r], r, data, lang) for r in ROWS)
+    return form.replace("{figures}", figures).replace("{name}", p.name)

@@ -2,15 +2,16 @@
 words for scorers.coverta's results. The ledger file itself is companion/score/ledger.py."""
 
 import re
+from functools import cache
 from pathlib import Path
 
 from companion import paths
-from companion.data import load_toml
+from companion.data import Fields, load_toml
 from companion.errors import CompanionError, escape
 from scorers import coverta as rules
 from scorers.coverta_rows import Fault
 from scorers.errors import ScoreError
-from companion.typography import listing
+from companion.typography import NNBSP, listing
 
 COUNT = re.compile(r"[0-9]{1,2}")  # ASCII digits only: "²".isdigit() is True
 
@@ -29,22 +30,53 @@ def deck(data_path: Path | None = None) -> list[dict]:
 
 # ---- words ---------------------------------------------------------------------------
 
+@cache
+def words() -> Fields:
+    """The scorer's words, English and French: layouts/strings.toml's [coverta]."""
+    path = paths.LAYOUTS / "strings.toml"
+    return Fields(load_toml(path, only=frozenset({"coverta"})), str(path),
+                  english=True).sub("coverta")
+
+
+def _say(lang: str):
+    w = words()
+    return lambda key, **kw: w.text(key, lang).format(**kw)
+
+
+def why(e: ScoreError, lang: str) -> str:
+    """A scorer's refusal in `lang`: its message, or in French the words the phone gives
+    its code (layouts/phone.toml's "why_" + the code), filled with its params."""
+    if lang == "en" or not e.code:
+        return e.message
+    path = paths.LAYOUTS / "phone.toml"
+    texts = Fields(load_toml(path, only=frozenset({"texts"})), str(path), english=True)
+    key = "why_" + e.code.replace(".", "_")
+    if key not in texts.sub("texts").table:
+        return e.message
+    try:
+        return texts.sub("texts").text(key, lang).format(**e.params)
+    except (KeyError, IndexError):  # a text naming a param this refusal lacks
+        return e.message
+
+
 def as_json(s: rules.Standings) -> dict:
     return {"game": "coverta", "players": s.players, "rounds": s.rounds, "totals": s.totals,
             "winners": s.winners}
 
 
-def report(s: rules.Standings) -> str:
+def report(s: rules.Standings, lang: str = "en") -> str:
+    say = _say(lang)
     width = max(len(p) for p in s.players) + 2
-    out = ["Coverta: points per round (hand - smallest hand, -1 for an emptied hand, "
-           "-1 for the first steal); lowest total wins", "",
-           "".ljust(9) + "".join(p.rjust(width) for p in s.players)]
-    for i, r in enumerate(s.rounds, 1):
-        out.append(f"Round {i}".ljust(9) + "".join(str(r[p]).rjust(width) for p in s.players))
-    out.append("Total".ljust(9) + "".join(str(s.totals[p]).rjust(width) for p in s.players))
+    rounds = [say("round", n=i) for i in range(1, len(s.rounds) + 1)]
+    total = say("total")
+    label = max(9, *(len(x) + 1 for x in [*rounds, total]))
+    out = [say("title"), "", "".ljust(label) + "".join(p.rjust(width) for p in s.players)]
+    for name, r in zip(rounds, s.rounds):
+        out.append(name.ljust(label) + "".join(str(r[p]).rjust(width) for p in s.players))
+    out.append(total.ljust(label) + "".join(str(s.totals[p]).rjust(width) for p in s.players))
     if s.rounds:
-        lead = listing(s.winners, "and")
-        out += ["", f"{'Winner' if len(s.winners) == 1 else 'Shared lead'}: {lead}"]
+        lead = listing(s.winners, say("and"))
+        out += ["", say("winner" if len(s.winners) == 1 else "winners", names=lead)]
     return "\n".join(out)
 
 
@@ -52,49 +84,100 @@ def faults_json(faults: list[Fault]) -> dict:
     return {"game": "coverta", "faults": [f._asdict() for f in faults]}
 
 
-def faults_report(faults: list[Fault]) -> str:
+def faults_report(faults: list[Fault], lang: str = "en", data_path: Path | None = None) -> str:
+    """Each fault in a sentence. In English the rule and values as a row file writes them
+    (keep:parity, odd); in another language as the game file prints them ([features],
+    [texts] keep/alternate, [values])."""
+    say = _say(lang)
     if not faults:
-        return "Every checked card keeps its row's rules."
-    return "\n".join(f"{f.card} in {escape(f.row)}'s row breaks {f.rule}: it is {f.value}, "
-                     f"and {f.against} laid just before it is {f.before}" for f in faults)
+        return say("no_fault")
+    named = _printed_names(lang, data_path)
+    return "\n".join(say("fault", card=f.card, row=escape(f.row), rule=named.rule(f.rule),
+                         value=named.value(f.rule, f.value), against=f.against,
+                         before=named.value(f.rule, f.before)) for f in faults)
+
+
+class _Names:
+    """A rule (MODE:FEATURE) and a feature's value as printed in a language: the game
+    file's [features], [texts] keep/alternate and [values]; None: as a row file writes
+    them."""
+
+    def __init__(self, game: Fields | None, lang: str):
+        self.game, self.lang = game, lang
+
+    def rule(self, rule: str) -> str:
+        if self.game is None:
+            return rule
+        mode, _, feature = rule.partition(":")
+        return _say(self.lang)("rule", feature=self.game.sub("features").text(feature, self.lang),
+                               mode=self.game.sub("texts").text(mode, self.lang).lower())
+
+    def value(self, rule: str, value: str) -> str:
+        if self.game is None:
+            return value
+        feature = rule.partition(":")[2]
+        key = f"bg_{value}" if feature == "background" else value
+        values = self.game.sub("values")
+        return values.text(key, self.lang) if key in values.table else value
+
+
+def _printed_names(lang: str, data_path: Path | None) -> _Names:
+    if lang == "en":
+        return _Names(None, lang)
+    path = Path(data_path) if data_path else paths.LAYOUTS / "coverta.toml"
+    return _Names(Fields(load_toml(path, only=frozenset({"features", "texts", "values"})),
+                         str(path)), lang)
 
 
 # ---- entry at the terminal -----------------------------------------------------------
 
-def ask_players(prompt, echo) -> list[str]:
+def _asking(prompt, lang: str):
+    """`prompt` as the language writes a question: `prompt(text, default)` ends it with
+    ": ", which French writes with a narrow no-break space before the colon. (As in
+    companion/score/covenia.py.)"""
+    if lang != "fr":
+        return prompt
+
+    def ask_fr(text: str, default: str = "") -> str:
+        shown_default = f" [{default}]" if default else ""
+        return prompt(f"{text}{shown_default}{NNBSP}", "") or default
+    return ask_fr
+
+
+def ask_players(prompt, echo, lang: str = "en") -> list[str]:
+    say, ask = _say(lang), _asking(prompt, lang)
     while True:
-        names = [n.strip() for n in prompt("Players, in table order (comma-separated)", "")
-                 .split(",") if n.strip()]
+        names = [n.strip() for n in ask(say("players_prompt"), "").split(",") if n.strip()]
         try:
             return rules.check_players(names)
         except ScoreError as e:
-            echo(f"  {e.message if names else 'no names'}: give 2 to 5 different names, "
-                 "e.g. Ana, Bo, Cy")
+            echo("  " + say("players_again", why=why(e, lang) if names else say("no_names")))
 
 
-def ask_count(prompt, echo, player: str) -> int:
+def ask_count(prompt, echo, player: str, lang: str = "en") -> int:
+    say, ask = _say(lang), _asking(prompt, lang)
     while True:
-        line = prompt(f"{player}: cards left in hand", "").strip()
+        line = ask(say("count_prompt", player=player), "").strip()
         if COUNT.fullmatch(line) and int(line) <= rules.MAX_HAND:
             return int(line)
-        echo(f"  a whole number, 0 to {rules.MAX_HAND}")
+        echo("  " + say("count_again", most=rules.MAX_HAND))
 
 
-def ask_round(prompt, echo, players: list[str]) -> dict:
+def ask_round(prompt, echo, players: list[str], lang: str = "en") -> dict:
     """One round at the terminal; re-asks a bad line (a bad round as a whole: all of it)."""
+    say, ask = _say(lang), _asking(prompt, lang)
     while True:
-        hands = {p: ask_count(prompt, echo, p) for p in players}
+        hands = {p: ask_count(prompt, echo, p, lang) for p in players}
         try:
             rules.check_round(players, {"hands": hands}, "round")
             break
         except ScoreError as e:
-            echo(f"  {e.message}: type the round again")
+            echo("  " + say("round_again", why=why(e, lang)))
     while True:
-        line = prompt("First to play correctly in another's place this round (Enter: nobody)",
-                      "").strip()
+        line = ask(say("steal_prompt"), "").strip()
         if not line:
             return {"hands": hands}
         match = [p for p in players if p.lower() == line.lower()]
         if match:
             return {"hands": hands, "first_steal": match[0]}
-        echo(f"  one of: {', '.join(players)}")
+        echo("  " + say("one_of", names=", ".join(players)))
