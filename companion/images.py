@@ -106,10 +106,13 @@ def _entered(digest: str, path: Path, data: bytes) -> Picture:
     from companion import bounded
 
     if digest not in _refused:
+        _pillow()
         try:
             out = bounded.run(_decoded, digest, str(path), data, source=str(path),
                               what="picture", seconds=SECONDS, memory=MEMORY)
         except CompanionError as e:  # a bound tripped: the file's doing, whatever it holds
+            if e.message.startswith("could not start a worker"):  # the system's: not kept
+                raise
             out = ("refused", e.message, e.source)
         if out[0] == "ok":
             _, target, width, height, deflated = out
@@ -119,6 +122,14 @@ def _entered(digest: str, path: Path, data: bytes) -> Picture:
         _refused[digest] = out[1:]
     message, source = _refused[digest]
     raise CompanionError(message, source=source)
+
+
+def _pillow() -> None:
+    """pillow and its common formats imported here, once, not again in every worker (a
+    fork inherits them): half the cost of a small picture's worker."""
+    from PIL import Image, ImageOps  # noqa: F401
+
+    Image.preinit()
 
 
 def _decoded(digest: str, path: str, data: bytes) -> tuple:
