@@ -155,6 +155,10 @@ def _cached(digest: str, path: Path) -> Picture | None:
 
 
 _FRAMES = set(range(0xC0, 0xD0)) - {0xC4, 0xC8, 0xCC}  # SOF0-15: not DHT, JPG, DAC
+# The segments pillow skips by their length (frames, tables, APPn, comments): a file of
+# these alone is walked here exactly as pillow walks it (pillow also steps over bytes
+# between segments and over markers without a length: such a file goes to the worker).
+_SEGMENTS = (set(range(0xC0, 0xD0)) - {0xC8}) | {0xDB, 0xDD, 0xFE} | set(range(0xE0, 0xF0))
 
 
 def _jpeg_size(target: Path, flate: bool) -> tuple[int, int] | None:
@@ -171,10 +175,12 @@ def _jpeg_size(target: Path, flate: bool) -> tuple[int, int] | None:
             size = None
             for _ in range(1000):  # a camera writes a dozen segments; ICC profiles, more
                 seg = f.read(4)
-                if len(seg) < 4 or seg[0] != 0xFF or int.from_bytes(seg[2:], "big") < 2:
+                if len(seg) < 4 or seg[0] != 0xFF:
                     return None
                 if seg[1] == 0xDA:  # the scan: what pillow reads ends here
                     return size
+                if seg[1] not in _SEGMENTS or int.from_bytes(seg[2:], "big") < 2:
+                    return None
                 rest = int.from_bytes(seg[2:], "big") - 2
                 if seg[1] in _FRAMES:
                     frame = f.read(5)

@@ -160,7 +160,11 @@ def test_a_picture_already_in_the_cache_starts_no_worker_and_decodes_nothing(
         tmp_path, monkeypatch):
     pics = [picture_file(tmp_path, "clear.png"),  # converted to a .flate file
             picture_file(tmp_path, "opaque.png", (90, 60))]
-    Image.new("RGB", (64, 48), (10, 90, 200)).save(tmp_path / "photo.jpg")  # copied as it is
+    exif = Image.Exif()
+    exif[0x010F] = "a camera"
+    Image.new("RGB", (64, 48), (10, 90, 200)).save(  # copied as it is, segments and all
+        tmp_path / "photo.jpg", exif=exif.tobytes(), icc_profile=b"\0" * 150_000,
+        comment=b"shot at dawn")
     pics.append(tmp_path / "photo.jpg")
     started = _workers(monkeypatch)
     cold = [images.picture(p) for p in pics]
