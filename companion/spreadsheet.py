@@ -576,10 +576,14 @@ _CONTENT_TYPES = (
     'ContentType="application/xml"/></Types>')
 
 
-def _xml_attr(text: str) -> str:
-    from xml.sax.saxutils import escape  # it imports urllib: only when writing a sheet
+_ATTR = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;",
+                       "\n": "&#10;", "\r": "&#13;", "\t": "&#9;"})
 
-    return escape(text, {'"': "&quot;", "\n": "&#10;", "\r": "&#13;", "\t": "&#9;"})
+
+def _xml_attr(text: str) -> str:
+    """A tab's name as an XML attribute (xml.sax.saxutils would import urllib, 30 ms, in
+    every workbook's worker)."""
+    return text.translate(_ATTR)
 
 
 def _repack(parts: list[tuple[str, bytes | None]]) -> bytes:
