@@ -12,8 +12,12 @@ A picture is a designer's file, so untrusted (art packs are downloaded and share
 read through companion.designer_files (a regular file only, MAX_BYTES at most), its pixel
 count is checked from its header before anything is decoded (pillow's decompression-bomb
 warning made an error), and it is decoded whole once, when it enters the cache, so that a
-file cut short or with pixels that print as black is refused then, naming the file; a
-build that finds it in the cache neither reads nor decodes it again."""
+file cut short or with pixels that print as black is refused then, naming the file. That
+decoding and its conversion run in a worker process bounded in time and memory
+(companion.bounded: SECONDS, MEMORY), which writes the cache files itself; whatever pillow
+does with a crafted file, the build gets one line naming it. A build that finds the
+picture in the cache decodes nothing and starts no worker: it reads the size from the
+cached JPEG's frame header."""
 
 import hashlib
 from pathlib import Path
@@ -32,6 +36,14 @@ FLATE_MAGIC = b"table-companion-picture-2"  # then the colour's length; a newlin
 MAX_PIXELS = 24_000_000
 # The largest honest file of MAX_PIXELS: 16-bit RGBA, uncompressed (TIFF), is 192 MB.
 MAX_BYTES = 200_000_000
+# The bound on a picture entering the cache (decoded, converted, written) in its worker.
+# Measured on MAX_PIXELS (6000 x 4000) with transparency, the costliest conversion: PNG,
+# TIFF, WebP or AVIF take 1 to 2 s on a busy 2-core machine, JPEG 2000 10 to 15 s; the
+# worst adds 735 MB to the worker (WebP turned by its EXIF: its decoded pixels and their
+# conversions, about 100 MB each; the file's bytes are the build's already). Bounds: 4
+# times the slowest, twice the largest.
+SECONDS = 60.0
+MEMORY = 1_500_000_000
 # What prints: the modes converted to RGB(A) as they are; 16-bit grey is scaled down.
 PRINTABLE = {"1", "L", "LA", "La", "P", "PA", "RGB", "RGBA", "RGBa", "RGBX", "CMYK",
              "YCbCr", "LAB", "HSV", "I;16", "I;16B", "I;16L", "I;16N", "I"}
@@ -80,15 +92,112 @@ def picture(path: Path) -> Picture:
         data = designer_files.read_bytes(path, MAX_BYTES, "picture")
         digest = _digests[stamp] = hashlib.sha256(data).hexdigest()
     if digest not in _seen:  # the same content again (any name): the same picture
-        _seen[digest] = _prepared(digest, str(path), data)
+        _seen[digest] = _cached(digest, path) or _entered(digest, path, data)
     return _seen[digest]
 
 
 _seen: dict[str, Picture] = {}  # digest -> the picture, for this process
 _digests: dict[tuple, str] = {}  # (path, mtime, size, inode) -> digest, for this process
+_refused: dict[str, tuple] = {}  # digest -> (message, source): a --draft build asks once
+
+
+def _entered(digest: str, path: Path, data: bytes) -> Picture:
+    """The picture decoded, checked and converted into the cache by a bounded worker."""
+    from companion import bounded
+
+    if digest not in _refused:
+        _pillow()
+        try:
+            out = bounded.run(_decoded, digest, str(path), data, source=str(path),
+                              what="picture", seconds=SECONDS, memory=MEMORY)
+        except CompanionError as e:  # a bound tripped: the file's doing, whatever it holds
+            if e.message.startswith("could not start a worker"):  # the system's: not kept
+                raise
+            out = ("refused", e.message, e.source)
+        if out[0] == "ok":
+            _, target, width, height, deflated = out
+            return Picture(target, width, height, path, deflated=deflated)
+        if out[2] != str(path):  # the cache could not be written: try again next time
+            raise CompanionError(out[1], source=out[2])
+        _refused[digest] = out[1:]
+    message, source = _refused[digest]
+    raise CompanionError(message, source=source)
+
+
+def _pillow() -> None:
+    """pillow and its common formats imported here, once, not again in every worker (a
+    fork inherits them): half the cost of a small picture's worker."""
+    from PIL import Image, ImageOps  # noqa: F401
+
+    Image.preinit()
+
+
+def _decoded(digest: str, path: str, data: bytes) -> tuple:
+    """In the worker: ("ok", cache file, width, height, deflated), or ("refused", message,
+    source) keeping our words for what is wrong with the file."""
+    try:
+        p = _prepared(digest, path, data)
+    except CompanionError as e:
+        return ("refused", e.message, e.source)
+    return ("ok", p.path, p.width, p.height, p.deflated)
+
+
+def _cached(digest: str, path: Path) -> Picture | None:
+    """The picture as a past build put it in the cache, found with nothing decoded: its
+    size from its JPEG's frame header (the .flate file's colour is one). None when it is
+    not there, or its frame header is not where it should be: the worker then looks."""
+    for kind in ("flate", "jpg"):
+        target = cache_folder() / f"{digest}.{kind}"
+        size = _jpeg_size(target, kind == "flate")
+        if size:
+            return Picture(str(target), *size, path, deflated=kind == "flate")
+    return None
+
+
+_FRAMES = set(range(0xC0, 0xD0)) - {0xC4, 0xC8, 0xCC}  # SOF0-15: not DHT, JPG, DAC
+# The segments pillow skips by their length (frames, tables, APPn, comments): a file of
+# these alone is walked here exactly as pillow walks it (pillow also steps over bytes
+# between segments and over markers without a length: such a file goes to the worker).
+_SEGMENTS = (set(range(0xC0, 0xD0)) - {0xC8}) | {0xDB, 0xDD, 0xFE} | set(range(0xE0, 0xF0))
+
+
+def _jpeg_size(target: Path, flate: bool) -> tuple[int, int] | None:
+    """(width, height) from a cached JPEG's segments before its scan, the last frame header
+    as pillow reads it; None if there is no such file or it is not so laid out."""
+    try:
+        with open(target, "rb") as f:
+            if flate:  # "MAGIC LENGTH\n", then the colour JPEG
+                head = f.readline(len(FLATE_MAGIC) + 24).split()
+                if len(head) != 2 or head[0] != FLATE_MAGIC:
+                    return None
+            if f.read(2) != b"\xff\xd8":
+                return None
+            size = None
+            for _ in range(1000):  # a camera writes a dozen segments; ICC profiles, more
+                seg = f.read(4)
+                if len(seg) < 4 or seg[0] != 0xFF:
+                    return None
+                if seg[1] == 0xDA:  # the scan: what pillow reads ends here
+                    return size
+                if seg[1] not in _SEGMENTS or int.from_bytes(seg[2:], "big") < 2:
+                    return None
+                rest = int.from_bytes(seg[2:], "big") - 2
+                if seg[1] in _FRAMES:
+                    frame = f.read(5)
+                    if len(frame) < 5:
+                        return None
+                    h, w = int.from_bytes(frame[1:3], "big"), int.from_bytes(frame[3:], "big")
+                    size = (w, h) if w and h else None
+                    rest -= 5
+                f.seek(rest, 1)
+    except OSError:
+        return None
+    return None
 
 
 def _prepared(digest: str, path: str, data: bytes) -> Picture:
+    """In the worker: the picture checked from its header, decoded and converted into the
+    cache (or found there, converted by a past build)."""
     import warnings
 
     from PIL import Image, UnidentifiedImageError

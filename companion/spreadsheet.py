@@ -15,7 +15,8 @@ streamed once with expat, counting the rows, columns, cells and characters it sp
 way calamine will place them (a cell at XFD1048576, a row repeated a million times, a
 string shared by every cell), and only the parts so checked reach calamine, repacked as a
 workbook of their own. Each limit is one line naming the file, what it holds and the
-limit (exit 2)."""
+limit (exit 2). A workbook's checks and calamine's read run in a worker process bounded in
+time and memory (companion.bounded), which sends back the cells alone."""
 
 import array
 import csv
@@ -258,6 +259,16 @@ def _dotted(prefix: tuple) -> str:
 
 # ---- reading a file's cells ------------------------------------------------------------
 
+# A workbook is checked and read in a worker process bounded in time and memory
+# (companion.bounded): expat, zipfile and calamine are libraries a crafted file could make
+# loop or allocate without end, whatever the checks foresee. The largest honest workbook
+# (MAX_CELLS cells, 4 million characters, every text its own) takes 2 to 12 s on a busy
+# 2-core machine (the checks most of it, calamine 1 s) and adds 180 MB to the worker (up
+# to 500 MB for parts unpacking to MAX_UNPACKED): 5 times the time, twice that memory.
+SECONDS = 60.0
+MEMORY = 1_000_000_000
+
+
 def _cells(path: Path, tab: str | None) -> list[list]:
     suffix = path.suffix.lower()
     name = str(path)
@@ -269,7 +280,27 @@ def _cells(path: Path, tab: str | None) -> list[list]:
     inputs.note(path)
     if suffix == ".csv":
         return _csv_cells(path, name)
+    from companion import bounded
+
     data = designer_files.read_bytes(path, MAX_FILE, "spreadsheet")
+    out = bounded.run(_book_cells, data, suffix, tab, name, source=name,
+                      what="spreadsheet", seconds=SECONDS, memory=MEMORY)
+    if out[0] == "refused":
+        raise CompanionError(out[1], source=out[2], field=out[3])
+    return out[1]
+
+
+def _book_cells(data: bytes, suffix: str, tab: str | None, name: str) -> tuple:
+    """In the worker: ("ok", the tab's cells) or ("refused", message, source, field), our
+    words for what is wrong kept whole."""
+    try:
+        return ("ok", _calamine_cells(data, suffix, tab, name))
+    except CompanionError as e:
+        return ("refused", e.message, e.source, e.field)
+
+
+def _calamine_cells(data: bytes, suffix: str, tab: str | None, name: str) -> list[list]:
+    """The workbook's parts checked against the limits, then only those read by calamine."""
     book = _Zip(data, name)
     packed, tab = (_ods(book, tab) if suffix == ".ods" else _xlsx(book, tab))
     del data, book
@@ -278,10 +309,8 @@ def _cells(path: Path, tab: str | None) -> list[list]:
     try:
         return CalamineWorkbook.from_filelike(io.BytesIO(packed)).get_sheet_by_name(
             tab).to_python()
-    except (KeyboardInterrupt, SystemExit):
-        raise
-    except MemoryError:
-        raise CompanionError("cannot read: not enough memory for it", source=name) from None
+    except (KeyboardInterrupt, SystemExit, MemoryError):
+        raise  # over the worker's memory: companion.bounded names its limit
     except BaseException as e:  # calamine's own errors (and a Rust panic, a BaseException)
         raise CompanionError(f"cannot read ({type(e).__name__}: {str(e)[:80]})",
                              source=name) from None
@@ -624,10 +653,14 @@ _CONTENT_TYPES = (
     'ContentType="application/xml"/></Types>')
 
 
-def _xml_attr(text: str) -> str:
-    from xml.sax.saxutils import escape  # it imports urllib: only when writing a sheet
+_ATTR = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;",
+                       "\n": "&#10;", "\r": "&#13;", "\t": "&#9;"})
 
-    return escape(text, {'"': "&quot;", "\n": "&#10;", "\r": "&#13;", "\t": "&#9;"})
+
+def _xml_attr(text: str) -> str:
+    """A tab's name as an XML attribute (xml.sax.saxutils would import urllib, 30 ms, in
+    every workbook's worker)."""
+    return text.translate(_ATTR)
 
 
 def _repack(parts: list[tuple[str, bytes | None]]) -> bytes:
