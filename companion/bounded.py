@@ -64,6 +64,9 @@ def _work(conn, memory: int, func, args) -> None:
         import resource
 
         limit = _address_space() + memory
+        _, hard = resource.getrlimit(resource.RLIMIT_AS)
+        if hard != resource.RLIM_INFINITY:
+            limit = min(limit, hard)  # never above a cap this process was given (root could)
         resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
     except (ImportError, ValueError, OSError):
         pass  # no such limit here: the deadline still holds

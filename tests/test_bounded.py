@@ -73,3 +73,4 @@ def test_the_default_bounds_are_read_at_each_call(monkeypatch):
     monkeypatch.setattr(bounded, "SECONDS", 1)
     with pytest.raises(CompanionError, match="takes over 1 s"):
         bounded.run(_spin, source="hang.svg", what="SVG icon")
+
