@@ -10,7 +10,8 @@ from companion.data import Fields, load_toml
 from companion.errors import shown
 from companion.score.toml_out import checked_dump
 from scorers import covenia as scorer
-from companion.typography import NNBSP, listing, typeset
+from companion.score import entry
+from companion.typography import listing, typeset
 
 ROWS = (*scorer.CLANS, "bonus")
 
@@ -72,7 +73,7 @@ def ask(prompt, echo, data: Fields, lang: str) -> dict:
     s = data.sub("score")
     t = lambda key, **kw: s.text(key, lang).format(**kw)  # noqa: E731
     names = clan_names(data, lang)
-    ask_line = _asking(prompt, lang)
+    ask_line = entry.asking(prompt, lang)
 
     def until_ok(text, check, default=""):
         while True:
@@ -124,19 +125,6 @@ def ask(prompt, echo, data: Fields, lang: str) -> dict:
         p["hand"] = until_ok(t("hand_prompt", name=p["name"]),
                              _scoring_errors_as_value_errors(hand_line))
     return table
-
-
-def _asking(prompt, lang: str):
-    """`prompt` as the language writes a question: `prompt(text, default)` ends it with
-    "[default]: ", which French writes with a narrow no-break space before the colon (the
-    default then handled here)."""
-    if lang != "fr":
-        return prompt
-
-    def ask_fr(text: str, default: str = "") -> str:
-        shown_default = f" [{default}]" if default else ""
-        return prompt(f"{text}{shown_default}{NNBSP}", "") or default
-    return ask_fr
 
 
 def _scoring_errors_as_value_errors(check):

@@ -11,7 +11,8 @@ from companion.errors import CompanionError, escape
 from scorers import coverta as rules
 from scorers.coverta_rows import Fault
 from scorers.errors import ScoreError
-from companion.typography import NNBSP, listing
+from companion.score import entry
+from companion.typography import listing
 
 COUNT = re.compile(r"[0-9]{1,2}")  # ASCII digits only: "²".isdigit() is True
 
@@ -131,21 +132,8 @@ def _printed_names(lang: str, data_path: Path | None) -> _Names:
 
 # ---- entry at the terminal -----------------------------------------------------------
 
-def _asking(prompt, lang: str):
-    """`prompt` as the language writes a question: `prompt(text, default)` ends it with
-    ": ", which French writes with a narrow no-break space before the colon. (As in
-    companion/score/covenia.py.)"""
-    if lang != "fr":
-        return prompt
-
-    def ask_fr(text: str, default: str = "") -> str:
-        shown_default = f" [{default}]" if default else ""
-        return prompt(f"{text}{shown_default}{NNBSP}", "") or default
-    return ask_fr
-
-
 def ask_players(prompt, echo, lang: str = "en") -> list[str]:
-    say, ask = _say(lang), _asking(prompt, lang)
+    say, ask = _say(lang), entry.asking(prompt, lang)
     while True:
         names = [n.strip() for n in ask(say("players_prompt"), "").split(",") if n.strip()]
         try:
@@ -155,7 +143,7 @@ def ask_players(prompt, echo, lang: str = "en") -> list[str]:
 
 
 def ask_count(prompt, echo, player: str, lang: str = "en") -> int:
-    say, ask = _say(lang), _asking(prompt, lang)
+    say, ask = _say(lang), entry.asking(prompt, lang)
     while True:
         line = ask(say("count_prompt", player=player), "").strip()
         if COUNT.fullmatch(line) and int(line) <= rules.MAX_HAND:
@@ -165,7 +153,7 @@ def ask_count(prompt, echo, player: str, lang: str = "en") -> int:
 
 def ask_round(prompt, echo, players: list[str], lang: str = "en") -> dict:
     """One round at the terminal; re-asks a bad line (a bad round as a whole: all of it)."""
-    say, ask = _say(lang), _asking(prompt, lang)
+    say, ask = _say(lang), entry.asking(prompt, lang)
     while True:
         hands = {p: ask_count(prompt, echo, p, lang) for p in players}
         try:

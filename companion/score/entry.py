@@ -57,3 +57,17 @@ def prompt(text: str, default: str = "") -> str:
 
 def echo(text: str) -> None:
     click.echo(text, err=True)
+
+
+def asking(prompt, lang: str):
+    """`prompt` as the language writes a question: `prompt(text, default)` ends it with
+    "[default]: ", which French writes with a narrow no-break space before the colon (the
+    default then handled here)."""
+    if lang != "fr":
+        return prompt
+    from companion.typography import NNBSP
+
+    def ask_fr(text: str, default: str = "") -> str:
+        shown_default = f" [{default}]" if default else ""
+        return prompt(f"{text}{shown_default}{NNBSP}", "") or default
+    return ask_fr
