@@ -65,7 +65,7 @@ def _say(message: str) -> None:
 
 
 def main(argv: list[str] | None = None) -> None:
-    from scorers.errors import ScoreError
+    from companion.rules.errors import ScoreError
 
     _tolerant_streams()
     try:

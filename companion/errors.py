@@ -1,6 +1,6 @@
 """The application's one error type. The CLI turns it into one line and exit status 2."""
 
-from scorers.values import escape, shown  # noqa: F401  (how values show in messages)
+from companion.rules.values import escape, shown  # noqa: F401  (how values show in messages)
 
 
 class CompanionError(Exception):

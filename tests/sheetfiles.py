@@ -6,7 +6,7 @@ import zipfile
 from pathlib import Path
 from xml.sax.saxutils import escape
 
-from companion import spreadsheet
+from companion.files import spreadsheet
 
 
 def table(entries: list[dict]) -> list[list]:

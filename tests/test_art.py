@@ -9,9 +9,9 @@ from hypothesis import strategies as st
 from PIL import Image
 from pypdf import PdfReader
 
-from companion import art
+from companion.draw import art
 from companion.errors import CompanionError
-from companion.pdf import open_canvas
+from companion.press.pdf import open_canvas
 
 W, H = 180.0, 252.0  # a poker card, points
 
@@ -19,7 +19,7 @@ W, H = 180.0, 252.0  # a poker card, points
 @pytest.fixture(autouse=True)
 def cache(tmp_path, monkeypatch):
     monkeypatch.setenv("TABLE_COMPANION_CACHE", str(tmp_path / "cache"))
-    from companion import images
+    from companion.files import images
 
     images._seen.clear()
 
@@ -126,7 +126,7 @@ def test_a_png_is_converted_once_and_kept_in_the_cache(tmp_path):
     cached = list((tmp_path / "cache" / "images").iterdir())
     assert len(cached) == 1 and cached[0].suffix == ".jpg"
     stamp = cached[0].stat().st_mtime_ns
-    from companion import images
+    from companion.files import images
 
     images._seen.clear()  # a new build
     one_card_pdf(tmp_path / "b.pdf", [art.Spec(pic)])
@@ -159,7 +159,7 @@ def test_a_transparent_picture_is_cached_ready_for_the_pdf_and_never_decoded_aga
     one_card_pdf(tmp_path / "a.pdf", [art.Spec(pic)])
     (cached,) = (tmp_path / "cache" / "images").iterdir()
     assert cached.suffix == ".flate"
-    from companion import images
+    from companion.files import images
 
     images._seen.clear()  # a new build: the cache is read, the picture is not decoded
     monkeypatch.setattr("PIL.ImageFile.ImageFile.load",
@@ -176,7 +176,7 @@ def test_what_the_alpha_hides_does_not_darken_an_edge(tmp_path):
     im = Image.new("RGBA", (320, 320), (0, 0, 0, 0))  # hidden black around a red square
     im.paste((230, 40, 40, 255), (80, 80, 240, 240))
     im.save(tmp_path / "edge.png")
-    from companion import images
+    from companion.files import images
 
     colour, _ = images.picture(tmp_path / "edge.png").streams()
     shown = Image.open(io.BytesIO(colour)).convert("RGB")
@@ -195,7 +195,7 @@ def test_a_damaged_cache_file_is_one_error_naming_it(tmp_path):
     one_card_pdf(tmp_path / "a.pdf", [art.Spec(pic)])
     (cached,) = (tmp_path / "cache" / "images").iterdir()
     cached.write_bytes(b"garbage")
-    from companion import images
+    from companion.files import images
 
     images._seen.clear()
     with pytest.raises(CompanionError) as e:
@@ -209,7 +209,7 @@ def test_a_phone_photo_is_printed_the_way_up_its_camera_says(tmp_path):
     exif = Image.Exif()
     exif[0x0112] = 6  # "turn 90 degrees clockwise to view"
     stored.save(tmp_path / "photo.jpg", "JPEG", quality=95, exif=exif.tobytes())
-    from companion import images
+    from companion.files import images
 
     assert (images.picture(tmp_path / "photo.jpg").width,
             images.picture(tmp_path / "photo.jpg").height) == (400, 200)

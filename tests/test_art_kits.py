@@ -11,10 +11,11 @@ from PIL import Image, ImageDraw
 from pypdf import PdfReader
 from pypdf.generic import ContentStream
 
-from companion import kit, presets
+from companion import kit
+from companion.press import presets
 from companion.games import art_readme
 from companion.layout import pictures
-from companion.imposition import plan_grid
+from companion.press.imposition import plan_grid
 from tests.conftest import GAMES
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -23,7 +24,7 @@ ROOT = Path(__file__).resolve().parents[1]
 @pytest.fixture(autouse=True)
 def cache(tmp_path, monkeypatch):
     monkeypatch.setenv("TABLE_COMPANION_CACHE", str(tmp_path / "cache"))
-    from companion import images
+    from companion.files import images
 
     images._seen.clear()
     images._digests.clear()
@@ -56,7 +57,7 @@ def solid(path: Path, colour, size=(300, 300)) -> Path:
 
 def data_copy(tmp_path: Path, game: str, edit) -> Path:
     """The bundled data of `game` in tmp_path, changed by edit(text) -> text."""
-    text = (ROOT / "layouts" / f"{game}.toml").read_text(encoding="utf-8")
+    text = (ROOT / "companion" / "layouts" / f"{game}.toml").read_text(encoding="utf-8")
     path = tmp_path / f"{game}.toml"
     path.write_text(edit(text), encoding="utf-8")
     return path
@@ -644,6 +645,6 @@ def test_art_on_a_table_that_makes_no_card_is_refused_naming_where_art_goes(tmp_
 
 
 def paths_text(game):
-    from companion import paths
+    from companion.files import paths
 
     return paths.layout(f"{game}.toml").read_text(encoding="utf-8")

@@ -1,4 +1,4 @@
-"""Every decoder of a designer's file runs under one bound (companion.bounded): a worker
+"""Every decoder of a designer's file runs under one bound (companion.files.bounded): a worker
 process with a deadline and a memory limit; a bound that trips is one CompanionError
 naming the file and the limit."""
 
@@ -7,7 +7,7 @@ import threading
 
 import pytest
 
-from companion import bounded
+from companion.files import bounded
 from companion.errors import CompanionError
 
 

@@ -1,6 +1,6 @@
 """Pictures and workbooks are decoded under one bound (issue 30): pillow's decoding of a
 picture entering the image cache, and a workbook's checks and calamine's read, run in a
-worker process (companion.bounded) with a deadline and a memory limit. A decoder that
+worker process (companion.files.bounded) with a deadline and a memory limit. A decoder that
 hangs or allocates without end (simulated: pillow or calamine patched here, the patch
 inherited by the forked worker) is one CompanionError naming the file within the
 (shortened) deadline, and through the CLI one line and exit 2; a picture already in the
@@ -18,7 +18,7 @@ import zlib
 import pytest
 from PIL import Image
 
-from companion import bounded, images, spreadsheet
+from companion.files import bounded, images, spreadsheet
 from companion.errors import CompanionError
 
 PARENT = os.getpid()

@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from companion import lock
+from companion.files import lock
 
 
 def snapshot(folder):
@@ -66,7 +66,7 @@ def test_a_swap_that_the_system_refuses_gives_one_line_and_keeps_the_old_kit(kit
         raise PermissionError(errno.EACCES, "Permission denied", str(a))
 
     monkeypatch.setattr(os, "rename", rename)
-    monkeypatch.setattr("companion.atomic._exchange", exchange)
+    monkeypatch.setattr("companion.files.atomic._exchange", exchange)
     r = cli("build", "covenia", "--lang", "fr", "--out", kit)
     assert one_line(r), r.err
     assert snapshot(kit) == before and leftovers(kit) == []

@@ -39,7 +39,7 @@ def test_control_characters_in_a_file_are_escaped_in_the_message(tmp_path):
 
 
 def test_toml_times_are_shown_as_written_not_as_python_reprs(tmp_path, cli):
-    from companion import paths
+    from companion.files import paths
 
     data = paths.layout("covenia.toml").read_text(encoding="utf-8")
     (tmp_path / "d.toml").write_text(data.replace('colour = "#C0392B"', "colour = 07:32:00", 1),
@@ -60,7 +60,7 @@ def test_a_file_nested_thousands_deep_is_one_line_not_a_recursion_error(tmp_path
 @pytest.mark.parametrize("key", ['a' + '.a' * 40, '"x" . ' * 40 + '"y"', "a.'b'." * 20 + "c"])
 def test_a_dotted_key_too_long_is_refused_before_the_toml_parser_sees_it(key, monkeypatch):
     # tomllib's cost grows with the square of a key's parts: 100,000 parts took 12 GB.
-    from companion import data
+    from companion.files import data
     from companion.errors import CompanionError
 
     def parser_must_not_run(text):
@@ -72,7 +72,7 @@ def test_a_dotted_key_too_long_is_refused_before_the_toml_parser_sees_it(key, mo
 
 
 def test_texts_with_dots_are_not_taken_for_dotted_keys():
-    from companion import data
+    from companion.files import data
 
     text = 'a = "' + "Draw. Play. " * 40 + '"\nb.c.d = "1.2.3.4.5.6.7.8"\n'
     assert data.parse_toml(text, "t.toml")["b"]["c"]["d"] == "1.2.3.4.5.6.7.8"

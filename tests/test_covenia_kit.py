@@ -5,9 +5,10 @@ import tomllib
 import pytest
 from pypdf import PdfReader
 
-from companion import paths, presets
-from companion.imposition import plan_grid
-from companion.units import mm
+from companion.files import paths
+from companion.press import presets
+from companion.press.imposition import plan_grid
+from companion.text.units import mm
 from tests.pdfs import page_texts
 
 DATA = tomllib.loads((paths.LAYOUTS / "covenia.toml").read_text())
@@ -150,7 +151,7 @@ def test_a_failed_build_leaves_the_previous_kit_untouched(tmp_path, cli, monkeyp
     assert cli("build", "covenia", "--out", tmp_path).code == 0
     before = {p.name: p.read_bytes() for p in tmp_path.iterdir()}
 
-    from companion import sheets
+    from companion.draw import sheets
     real = sheets.render
 
     def failing(c, cards, grid, flip, words):

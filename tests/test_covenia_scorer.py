@@ -1,4 +1,4 @@
-"""scorers/covenia.py: the rulebook's example and RULINGS C3-C8, one test each."""
+"""companion/rules/covenia.py: the rulebook's example and RULINGS C3-C8, one test each."""
 
 import tomllib
 from pathlib import Path
@@ -6,8 +6,8 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from scorers.covenia import CLANS, score
-from scorers.errors import ScoreError
+from companion.rules.covenia import CLANS, score
+from companion.rules.errors import ScoreError
 
 RULEBOOK = tomllib.loads((Path(__file__).parent / "data" / "covenia-rulebook.toml").read_text())
 

@@ -5,7 +5,7 @@ of its own cards prints, nor carries by the game file's `[carries]` table
 
 import pytest
 
-from companion import paths
+from companion.files import paths
 from companion.errors import CompanionError
 from companion.kit import Options, build
 

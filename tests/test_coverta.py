@@ -11,10 +11,10 @@ import tomllib
 import pytest
 from hypothesis import given, strategies as st
 
-from companion import paths
-from scorers import coverta as cv
-from scorers import coverta_rows as rw
-from scorers.errors import ScoreError
+from companion.files import paths
+from companion.rules import coverta as cv
+from companion.rules import coverta_rows as rw
+from companion.rules.errors import ScoreError
 
 DECK = tomllib.loads((paths.LAYOUTS / "coverta.toml").read_text())["cards"]
 BY = {c["code"]: c for c in DECK}

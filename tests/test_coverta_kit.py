@@ -5,7 +5,7 @@ import tomllib
 
 import pytest
 
-from companion import paths
+from companion.files import paths
 from tests.pdfs import page_texts
 
 DATA = tomllib.loads((paths.LAYOUTS / "coverta.toml").read_text())
@@ -60,7 +60,7 @@ def test_the_player_aid_gives_hand_sizes_and_the_variants(kits):
                                         ("features", "fill")])
 def test_a_text_the_cards_need_missing_from_the_data_is_named_in_one_line(tmp_path, cli, table,
                                                                          key):
-    from companion import paths
+    from companion.files import paths
 
     text = paths.layout("coverta.toml").read_text(encoding="utf-8")
     at = text.index(f"[{table}]")

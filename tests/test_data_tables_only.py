@@ -5,8 +5,8 @@ import tomllib
 
 from hypothesis import given, settings, strategies as st
 
-from companion import paths
-from companion.data import load_toml, parse_toml
+from companion.files import paths
+from companion.files.data import load_toml, parse_toml
 from companion.score import covenia as sc
 
 NAMES = ["game", "score", "clans", "kinds", "a-b", "x_1"]

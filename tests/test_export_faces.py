@@ -12,7 +12,7 @@ from pypdf import PdfReader
 
 from companion.errors import CompanionError
 from companion.export import faces, raster
-from companion.sheets import Card, Face
+from companion.draw.sheets import Card, Face
 
 
 def paint(grey):

@@ -14,11 +14,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 from PIL import Image, ImageChops, ImageStat
 
-from companion import export, kit, presets
+from companion import export, kit
+from companion.press import presets
 from companion.errors import CompanionError
 from companion.export import faces, raster, shops
-from companion.imposition import plan_grid
-from companion.sheets import Face
+from companion.press.imposition import plan_grid
+from companion.draw.sheets import Face
 
 MM = 72 / 25.4
 

@@ -12,7 +12,7 @@ from PIL import Image
 
 from companion import export
 from companion.export import faces, raster, tts
-from companion.sheets import Face
+from companion.draw.sheets import Face
 
 
 @pytest.fixture(scope="module")

@@ -1,4 +1,4 @@
-"""The font cache (companion.fonts): what reportlab parses from a font is read back from our
+"""The font cache (companion.press.fonts): what reportlab parses from a font is read back from our
 cache folder by later runs, and a font read back prints exactly as one parsed; a damaged
 or unwritable cache costs only the parse."""
 
@@ -9,7 +9,8 @@ import pytest
 from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen.canvas import Canvas
 
-from companion import fonts, paths
+from companion.press import fonts
+from companion.files import paths
 
 FONT = paths.FONTS / "DejaVuSans.ttf"
 
@@ -57,7 +58,7 @@ def test_a_font_read_back_from_the_cache_is_the_font_reportlab_parses(cache):
 
 
 def test_a_damaged_cache_file_is_parsed_again_and_replaced(cache):
-    from companion import kept
+    from companion.files import kept
 
     raw = FONT.read_bytes()
     fonts._font("DamagedA", raw, str(FONT))

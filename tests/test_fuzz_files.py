@@ -28,7 +28,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, Phase, given, settings, strategies as st
 
-from companion import paths
+from companion.files import paths
 from companion.cli import main
 
 DATA = Path(__file__).parent / "data"
@@ -222,7 +222,7 @@ def _files(folder: Path) -> dict[str, str]:
 def _where(e: BaseException) -> str:
     """The innermost frame of the project's own code in a traceback."""
     frames = [f for f in traceback.extract_tb(e.__traceback__)
-              if "/companion/" in f.filename or "/scorers/" in f.filename]
+              if "/companion/" in f.filename]
     f = frames[-1] if frames else traceback.extract_tb(e.__traceback__)[-1]
     return f"{Path(f.filename).parent.name}/{Path(f.filename).name}:{f.name}"
 

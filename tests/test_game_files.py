@@ -1,6 +1,6 @@
 """A game is a game file (issue 22): a path to one works wherever a bundled game's name
 does, a game with no code of ours is drawn from its file alone, and the bundled games are
-found as the files of layouts/ that hold a [game] table (no list of games in the code)."""
+found as the files of companion/layouts/ that hold a [game] table (no list of games in the code)."""
 
 import json
 import shutil

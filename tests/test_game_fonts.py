@@ -9,7 +9,7 @@ import shutil
 import pytest
 from pypdf import PdfReader
 
-from companion import paths
+from companion.files import paths
 from tests.pdfs import fonts as pdf_fonts
 
 

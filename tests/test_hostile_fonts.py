@@ -16,7 +16,8 @@ import time
 import pytest
 from pypdf import PdfReader
 
-from companion import bounded, fonts, paths
+from companion.files import bounded, paths
+from companion.press import fonts
 from companion.errors import CompanionError
 from tests.capped import refused_in_one_line, run
 

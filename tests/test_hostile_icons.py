@@ -13,7 +13,7 @@ import time
 
 import pytest
 
-from companion import bounded
+from companion.files import bounded
 from companion.draw import icons
 from tests import capped
 

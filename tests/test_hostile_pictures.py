@@ -19,7 +19,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 from PIL import Image
 
-from companion import designer_files, images
+from companion.files import designer_files, images
 from companion.errors import CompanionError
 from tests.capped import MEMORY, refused_in_one_line, run, snapshot
 
@@ -28,7 +28,7 @@ pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="setrlimit and F
 
 def data_file(folder: Path, token: str = "art/token.png") -> Path:
     """A Covenia data file whose round tokens carry the picture `token`."""
-    from companion import paths
+    from companion.files import paths
 
     text = paths.layout("covenia.toml").read_text(encoding="utf-8")
     path = folder / "covenia.toml"

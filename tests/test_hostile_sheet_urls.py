@@ -1,4 +1,4 @@
-"""Hostile addresses and servers for a card list read from the web (companion/web_sheets.py),
+"""Hostile addresses and servers for a card list read from the web (companion/files/web_sheets.py),
 each through `companion build GAMEFILE`: one line naming the game file and its field, exit
 2, never a traceback, within the download's one deadline (a server dripping a byte at a
 time cannot hold a build); a body cut short is never cached; a password in an address is
@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from companion import web_sheets
+from companion.files import web_sheets
 
 CSV = (b"kind,title,text,qty,points,icon,art\n"
        b"creature,Web Crab,Read from the web.,1,3,shell,\n")

@@ -22,7 +22,7 @@ import pytest
 import tomlkit
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from companion import paths, spreadsheet
+from companion.files import paths, spreadsheet
 from tests.capped import Run, refused_in_one_line, run, snapshot
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="setrlimit and FIFOs: POSIX")

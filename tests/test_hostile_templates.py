@@ -14,7 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from companion import art, paths
+from companion.draw import art
+from companion.files import paths
 from tests.test_hostile_spreadsheets import (CLANS, build, data_file, refused_in_one_line,
                                              write_csv)
 

@@ -27,7 +27,7 @@ def potion(tmp_path):
 
 
 def _loaded(path):
-    from companion.data import Fields
+    from companion.files.data import Fields
 
     return icons.load(Fields({"icons": {"potion": str(path.relative_to(path.parent.parent))}},
                              str(path.parent.parent / "data.toml")))

@@ -1,10 +1,10 @@
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from companion import imposition, presets
+from companion.press import imposition, presets
 from companion.errors import CompanionError
-from companion.imposition import Placed, Rect, plan_grid
-from companion.units import mm
+from companion.press.imposition import Placed, Rect, plan_grid
+from companion.text.units import mm
 
 S = presets.sheet_settings()
 M = S.printable_margin

@@ -2,7 +2,7 @@
 
 import pytest
 
-from companion import paths
+from companion.files import paths
 
 
 def test_init_copies_the_bundled_data_and_the_copy_builds_the_same_kit(tmp_path, cli,
@@ -40,7 +40,7 @@ def test_init_with_sheets_then_build_reproduces_the_default_kit(tmp_path, cli, g
     assert r.code == 0, r.err
     toml = (tmp_path / "proto" / f"{game}.toml").read_text(encoding="utf-8")
     assert "sheet = " in toml and toml.startswith("#")  # lists moved out, comments kept
-    from companion import paths
+    from companion.files import paths
 
     bundled = paths.layout(f"{game}.toml").read_text(encoding="utf-8")
     guides = [ln for ln in bundled.splitlines() if ln.startswith("#")]

@@ -1,4 +1,4 @@
-"""A long data file is parsed once (companion.data, companion.kept): later runs read its
+"""A long data file is parsed once (companion.files.data, companion.files.kept): later runs read its
 table back from the cache, equal to the parse; a damaged cache file is parsed again, and
 a file that does not parse is never kept."""
 
@@ -6,7 +6,7 @@ import tomllib
 
 import pytest
 
-from companion import data, paths
+from companion.files import data, paths
 from companion.errors import CompanionError
 
 GAME = paths.layout("covenia.toml")
@@ -51,7 +51,7 @@ def test_a_damaged_cache_file_is_parsed_again(cache):
 
 
 def test_a_kept_table_deeper_than_a_parse_allows_is_parsed_again(cache):
-    from companion import kept
+    from companion.files import kept
 
     text = GAME.read_text(encoding="utf-8")
     first = data.parse_toml(text, str(GAME))
@@ -83,7 +83,7 @@ def test_the_cache_keeps_the_newest_files_only(cache, monkeypatch):
     time: the oldest go past kept.MOST."""
     import os
 
-    from companion import kept
+    from companion.files import kept
 
     monkeypatch.setattr(kept, "MOST", 5)
     for n in range(8):
@@ -100,7 +100,7 @@ def test_two_builds_filling_an_empty_cache_at_once_both_print_the_same(cache, tm
     import subprocess
     import sys
 
-    from companion import kept
+    from companion.files import kept
 
     runs = [subprocess.Popen([sys.executable, "-m", "companion", "build", "covenia", "--only",
                               "cards", "--out", str(tmp_path / f"kit{n}")],

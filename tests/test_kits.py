@@ -6,7 +6,8 @@ import tomllib
 import pytest
 from pypdf import PdfReader
 
-from companion import fonts, paths, presets
+from companion.press import fonts, presets
+from companion.files import paths
 from tests import needs
 from tests.conftest import GAMES
 from tests.pdfs import fonts as pdf_fonts, page_texts

@@ -1,5 +1,5 @@
 """Coverta drawn by the layout engine: every card face and back comes from
-layouts/coverta.toml, games/coverta.py draws no card (only the score sheet), the pages are
+companion/layouts/coverta.toml, games/coverta.py draws no card (only the score sheet), the pages are
 those drawn by hand before the port, and what the engine took on for it: a text's
 smaller suffix (a number's suit mark), a square symbol, a nested card's fields from a
 table (a rule card's example), and components whose cards the game derives."""
@@ -18,7 +18,7 @@ from companion import kit
 from companion.errors import CompanionError
 from companion.layout import face as face_mod, kinds
 from companion.layout.face import Engine
-from companion.pdf import open_canvas
+from companion.press.pdf import open_canvas
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = Path(__file__).parent / "data"
@@ -58,7 +58,7 @@ def test_every_card_face_and_back_of_the_kit_is_drawn_by_the_engine():
 
 def test_an_older_data_file_without_kinds_components_or_backs_builds_the_same_cards(
         tmp_path, cli, kits):
-    text = (ROOT / "layouts/coverta.toml").read_text(encoding="utf-8")
+    text = (ROOT / "companion/layouts/coverta.toml").read_text(encoding="utf-8")
     old = text[:text.index("# ---- card kinds drawn by the layout engine")]
     assert not re.search(r"(?m)^\[(kinds|components|backs)\.", old)
     (tmp_path / "old.toml").write_text(old, encoding="utf-8")
@@ -73,7 +73,7 @@ def test_an_older_data_file_without_kinds_components_or_backs_builds_the_same_ca
 
 
 def test_a_text_a_card_prints_missing_from_the_data_is_one_line(tmp_path, cli):
-    text = (ROOT / "layouts/coverta.toml").read_text(encoding="utf-8")
+    text = (ROOT / "companion/layouts/coverta.toml").read_text(encoding="utf-8")
     text = re.sub(r"(?m)^example_ok = .*\n", "", text, count=1)
     (tmp_path / "c.toml").write_text(text, encoding="utf-8")
     r = cli("build", "coverta", "--data", tmp_path / "c.toml", "--out", tmp_path / "o")

@@ -19,7 +19,7 @@ from companion.errors import CompanionError
 from companion.layout import elements, kinds
 from companion.layout.bind import Placeholder
 from companion.layout.face import Engine
-from companion.pdf import open_canvas
+from companion.press.pdf import open_canvas
 
 W, H = 200.0, 300.0  # a test card, in points
 PALETTE = {"ink": HexColor("#000000"), "paper": HexColor("#FFFFFF"),

@@ -45,7 +45,7 @@ def test_a_team_shares_one_back_keyed_by_its_id():
 
 
 def test_an_unknown_guild_or_circle_or_a_cost_not_in_gold_is_one_line(tmp_path):
-    text = (ROOT / "layouts/lugvanion.toml").read_text(encoding="utf-8")
+    text = (ROOT / "companion/layouts/lugvanion.toml").read_text(encoding="utf-8")
     for old, new, word in (('guild = "forge"', 'guild = "smithy"', "unknown guild"),
                            ('circle = "blades"', 'circle = "knives"', "unknown circle"),
                            ("{ gold = 3,", '{ gold = "x",', "costs[2].gold: must be int")):
@@ -57,7 +57,7 @@ def test_an_unknown_guild_or_circle_or_a_cost_not_in_gold_is_one_line(tmp_path):
 
 
 def test_an_older_data_file_without_kinds_components_or_backs_draws_the_same_faces(tmp_path):
-    text = (ROOT / "layouts/lugvanion.toml").read_text(encoding="utf-8")
+    text = (ROOT / "companion/layouts/lugvanion.toml").read_text(encoding="utf-8")
     older = text[:text.index("# ---- card kinds drawn by the layout engine")]
     path = tmp_path / "lugvanion.toml"
     path.write_text(older, encoding="utf-8")
@@ -154,7 +154,7 @@ def test_a_field_naming_a_colour_or_another_falls_back_as_written():
 
 def test_a_back_with_a_template_id_is_shared_by_the_cards_it_names(tmp_path):
     from companion.layout import components
-    from companion.data import Fields
+    from companion.files.data import Fields
 
     e = engine({"b": {"elements": [{"type": "rect", "fill": "{team.colour}"}]}})
     spec = Fields({"each": True, "kind": "b", "id": "team-{team.id}"}, "test.toml")
@@ -169,7 +169,7 @@ def test_a_back_with_a_template_id_is_shared_by_the_cards_it_names(tmp_path):
 def _ops(face, w=180.0, h=252.0) -> str:
     import tempfile
 
-    from companion.pdf import open_canvas
+    from companion.press.pdf import open_canvas
 
     with tempfile.TemporaryDirectory() as folder:
         c = open_canvas(Path(folder) / "f.pdf", (w, h), "test", "")
@@ -181,7 +181,7 @@ def _ops(face, w=180.0, h=252.0) -> str:
     ("name = { y = 0.285,", "name = { y = 0.3,", "characters"),  # [layout.character]
     ("top = 0.115", "top = 0.2", "aids")])  # [layout.reference]: the aid's back
 def test_a_designers_layout_edits_still_move_things(tmp_path, old, new, component):
-    text = (ROOT / "layouts/lugvanion.toml").read_text(encoding="utf-8")
+    text = (ROOT / "companion/layouts/lugvanion.toml").read_text(encoding="utf-8")
     assert old in text
     path = tmp_path / "lugvanion.toml"
     path.write_text(text.replace(old, new, 1), encoding="utf-8")

@@ -5,7 +5,7 @@ import tomllib
 
 import pytest
 
-from companion import paths
+from companion.files import paths
 from tests.pdfs import page_texts
 
 DATA = tomllib.loads((paths.LAYOUTS / "lugvanion.toml").read_text())

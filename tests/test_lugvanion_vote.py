@@ -1,4 +1,4 @@
-"""scorers/lugvanion.py: exact odds, the verifiable draw, and `companion lugvanion`."""
+"""companion/rules/lugvanion.py: exact odds, the verifiable draw, and `companion lugvanion`."""
 
 import hashlib
 import json
@@ -9,8 +9,8 @@ from itertools import permutations
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from scorers import lugvanion as vote
-from scorers.errors import ScoreError
+from companion.rules import lugvanion as vote
+from companion.rules.errors import ScoreError
 
 BAGS = [
     {"red": 3, "blue": 2, "green": 2, "yellow": 1},
@@ -244,7 +244,7 @@ def test_allow_any_size_explores_other_bags(cli):
 
 
 def test_a_colour_holding_two_guilds_is_governor_and_one_guild_each_is_not():
-    from scorers.lugvanion import governor
+    from companion.rules.lugvanion import governor
 
     assert governor({"forge": "red", "jewellery": "blue", "herbalism": None,
                      "academy": "green"}) is None

@@ -3,7 +3,7 @@ the cards whose front or back changed."""
 
 import json
 
-from companion import paths
+from companion.files import paths
 
 
 def manifest(folder):

@@ -8,12 +8,12 @@ from pathlib import Path
 
 import pypdfium2 as pdfium
 
-from companion import presets
-from companion.draw import fit
+from companion.press import presets
+from companion.text import fit
 from companion.kit import Options, build
 from companion.layout import kinds
 from companion.layout.face import Engine
-from companion.pdf import open_canvas
+from companion.press.pdf import open_canvas
 from reportlab.lib.colors import HexColor
 
 W, H = 200.0, 300.0
@@ -91,7 +91,7 @@ def test_a_wrong_when_on_a_component_names_the_file_and_the_key(starter, cli):
 def test_strict_holds_the_score_book_pages_to_the_text_limits_too(tmp_path, cli):
     # The total row's note, pale on its shaded ground, was 3.75:1: a page is checked as a
     # card is, so a pale note there fails --strict naming the page and the field.
-    from companion import paths
+    from companion.files import paths
 
     text = (paths.LAYOUTS / "covenia.toml").read_text(encoding="utf-8")
     pale = text.replace('colour = "mix(ink, #FFFFFF, 0.2)", field = "formula"',

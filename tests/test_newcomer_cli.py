@@ -10,7 +10,7 @@ import json
 import click
 import pytest
 
-from companion import spreadsheet
+from companion.files import spreadsheet
 from companion.cli import cli as root
 
 

@@ -1,5 +1,5 @@
 """Scoring a designer's own game from its file's score categories ([[scoring]]): the
-kit's score pad, `companion score GAMEFILE FILE`, and the scorer's rules (scorers/sheet.py)
+kit's score pad, `companion score GAMEFILE FILE`, and the scorer's rules (companion/rules/sheet.py)
 checked on open-ended numbers."""
 
 import json
@@ -7,8 +7,8 @@ import json
 import pytest
 from hypothesis import given, strategies as st
 
-from scorers import sheet
-from scorers.errors import ScoreError
+from companion.rules import sheet
+from companion.rules.errors import ScoreError
 from tests.pdfs import page_texts
 
 

@@ -6,7 +6,7 @@ import re
 import pytest
 
 from companion.kit import Options, build
-from companion.typography import typeset
+from companion.text.typography import typeset
 from tests.pdfs import page_texts
 
 GAMES = ("covenia", "coverta", "lugvanion", "vengeance")
@@ -134,9 +134,9 @@ def test_the_print_guide_counts_each_piece_by_its_own_name(kits, game, lang, lin
 
 def test_a_partisan_token_fits_a_guild_cards_space():
     """The guild card's eight spaces hold the partisan tokens the kit prints."""
-    from companion import paths
-    from companion.data import load_toml
-    from companion.units import parse_length, parse_size
+    from companion.files import paths
+    from companion.files.data import load_toml
+    from companion.text.units import parse_length, parse_size
 
     data = load_toml(paths.layout("lugvanion.toml"))
     token_w, token_h = parse_size(data["tokens"]["size"])

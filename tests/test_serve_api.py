@@ -10,7 +10,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 import pytest
 
-from scorers import lugvanion as vote
+from companion.rules import lugvanion as vote
 from tests.web import BAG, Server, read_events
 
 GUILDS = ["forge", "jewellery", "herbalism", "academy"]

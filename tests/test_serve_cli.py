@@ -122,7 +122,7 @@ def test_serve_prints_a_qr_code_that_scans_on_an_output_that_is_not_utf8(tmp_pat
 
 
 def test_the_printed_qr_card_scans_to_the_link(tmp_path):
-    from companion.presets import paper_size
+    from companion.press.presets import paper_size
     from companion.web import look
 
     the_look = look.load()
@@ -315,7 +315,7 @@ def test_a_bad_option_is_named_before_anything_is_written(cli, tmp_path, args, f
 
 
 def test_a_team_colour_the_page_cannot_show_is_named(monkeypatch, tmp_path):
-    from companion import paths
+    from companion.files import paths
     from companion.errors import CompanionError
     from companion.web import look
 

@@ -8,7 +8,7 @@
 - history.csv carries Lugvanion's guilds won and Governor, in stable columns;
 - why Covenia's entries do not score yet, and why a Coverta round or a Vengeance turn is
   refused, comes as a code and params, worded on the phone in its language
-  (layouts/phone.toml), French typography included."""
+  (companion/layouts/phone.toml), French typography included."""
 
 import ast
 import csv
@@ -281,13 +281,13 @@ def test_an_entry_refused_comes_with_its_code_for_the_phone_to_word(server):  # 
 
 
 def score_errors(module: str) -> list[ast.Call]:
-    tree = ast.parse((ROOT / "scorers" / f"{module}.py").read_text(encoding="utf-8"))
+    tree = ast.parse((ROOT / "companion" / "rules" / f"{module}.py").read_text(encoding="utf-8"))
     return [n for n in ast.walk(tree) if isinstance(n, ast.Call)
             and getattr(n.func, "id", None) == "ScoreError"]
 
 
 # Each scorer a phone calls, the least number of its errors, and the params a caller adds
-# to an error after it is raised (scorers.covenia.check_players names the player and clan
+# to an error after it is raised (companion.rules.covenia.check_players names the player and clan
 # of an error inside her entry).
 SCORERS = [("covenia", 16, {"player", "clan"}), ("coverta", 22, set()), ("vengeance", 6, set()),
            ("sheet", 13, set())]

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from companion import lock
+from companion.files import lock
 from companion.errors import CompanionError
 from companion.web import store
 from tests.web import BAG, Server, serve_once

@@ -8,8 +8,9 @@ import tomllib
 import pytest
 from pypdf import PdfReader
 
-from companion import paths, presets
-from companion.units import mm
+from companion.files import paths
+from companion.press import presets
+from companion.text.units import mm
 
 
 def backs_drawn(page) -> int:

@@ -3,10 +3,10 @@ that only records the transformation in force shows where every face really went
 
 import pytest
 
-from companion import presets
-from companion.imposition import plan_grid
-from companion.sheets import Card, Face, SheetText, render
-from companion.units import mm
+from companion.press import presets
+from companion.press.imposition import plan_grid
+from companion.draw.sheets import Card, Face, SheetText, render
+from companion.text.units import mm
 
 S = presets.sheet_settings()
 

@@ -5,10 +5,11 @@ import tomllib
 import pytest
 from reportlab.pdfbase.pdfmetrics import getAscent, getDescent
 
-from companion import fonts, paths, presets
+from companion.press import fonts, presets
+from companion.files import paths
 from companion.draw import text
-from companion.imposition import plan_grid
-from companion.sheets import fit_label, furniture, label_room
+from companion.press.imposition import plan_grid
+from companion.draw.sheets import fit_label, furniture, label_room
 from tests.pdfs import page_texts
 from tests.test_sheets_drawing import Recorder
 

@@ -6,7 +6,7 @@ import tomllib
 import pytest
 import tomlkit
 
-from companion import paths, spreadsheet
+from companion.files import paths, spreadsheet
 from tests import sheetfiles
 
 LISTS = [("covenia", "clans", "cards"), ("lugvanion", "characters", "characters"),

@@ -4,7 +4,7 @@ import re
 
 import pytest
 
-from companion import paths
+from companion.files import paths
 from tests.conftest import GAMES
 from tests.pdfs import page_texts
 

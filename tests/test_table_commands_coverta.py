@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from scorers import coverta as cv
+from companion.rules import coverta as cv
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -137,14 +137,14 @@ def test_a_ledger_removed_or_broken_while_typing_keeps_the_round_aside(tmp_path,
 
 
 def test_a_ledger_locked_by_another_writer_keeps_the_round_aside(tmp_path, cli, monkeypatch):
-    from companion import lock
+    from companion.files import lock
     from companion.score import ledger as book
 
     ledger = tmp_path / "l.toml"
     ledger.write_text('players = ["A", "B"]\n')
     monkeypatch.setattr(book, "LOCK_WAIT", 0.1)
     holder = subprocess.Popen([sys.executable, "-c",
-                               "import sys, time\nfrom companion import lock\n"
+                               "import sys, time\nfrom companion.files import lock\n"
                                f"with lock.held({str(ledger)!r}, 'testing'):\n"
                                "    print('held', flush=True)\n    time.sleep(30)\n"],
                               stdout=subprocess.PIPE, cwd=ROOT, text=True)
@@ -385,7 +385,7 @@ def test_a_value_nested_thousands_deep_is_refused_in_one_line(tmp_path, cli):
 
 
 def test_a_message_shows_a_deeply_nested_value_cut_short():
-    from scorers.errors import shown
+    from companion.rules.errors import shown
 
     deep: dict = {}
     for _ in range(5000):

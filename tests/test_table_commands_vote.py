@@ -7,9 +7,9 @@ import tomllib
 
 import pytest
 
-from companion import paths
-from scorers import lugvanion as vote
-from scorers import vengeance
+from companion.files import paths
+from companion.rules import lugvanion as vote
+from companion.rules import vengeance
 
 ZERO = "0" * 64
 

@@ -1,5 +1,5 @@
 """Text that always fits and is never too small (issue 12): every text on a card is
-measured as it is drawn (companion/draw/fit.py). The default build (poker) of every game
+measured as it is drawn (companion/text/fit.py). The default build (poker) of every game
 reports nothing in either language; on a card too small each overflow is reported with its game,
 card and field, and --strict refuses to write the kit. Over every card: no word under the
 floor, every text inside the safe zone, every text/ground pair at the WCAG contrast; and,
@@ -18,9 +18,11 @@ import pypdfium2.raw as pdfium_c
 import pytest
 import tomlkit
 
-from companion import kit, paths, presets
-from companion.draw import fit
-from companion.imposition import plan_grid
+from companion import kit
+from companion.files import paths
+from companion.press import presets
+from companion.text import fit
+from companion.press.imposition import plan_grid
 from tests.conftest import GAMES
 
 LANGS = ("en", "fr")

@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from companion.typography import NNBSP, french, listing, number, typeset
+from companion.text.typography import NNBSP, french, listing, number, typeset
 
 
 @pytest.mark.parametrize("before,after", [
@@ -58,8 +58,8 @@ def test_three_tied_winners_read_a_b_and_c(cli, tmp_path):
 
 
 def test_no_french_text_in_the_data_keeps_a_straight_apostrophe():
-    from companion import paths
-    from companion.data import Fields, load_toml
+    from companion.files import paths
+    from companion.files.data import Fields, load_toml
 
     def walk(f: Fields, table):
         for key, value in table.items():

@@ -2,7 +2,7 @@ import pytest
 from hypothesis import given, strategies as st
 
 from companion.errors import CompanionError
-from companion.units import mm, parse_length, parse_size
+from companion.text.units import mm, parse_length, parse_size
 
 
 @pytest.mark.parametrize("text,points", [
@@ -48,14 +48,14 @@ def test_a_length_over_a_metre_is_refused_not_overflowed(text):
 
 @pytest.mark.parametrize("spec", ["0.0001x0.0001mm", "9x63mm", "63x9.99mm"])
 def test_a_card_under_10_mm_a_side_is_refused_before_any_planning(spec):
-    from companion.presets import card_size
+    from companion.press.presets import card_size
 
     with pytest.raises(CompanionError, match="too small"):
         card_size(spec)
 
 
 def test_more_bleed_than_10_mm_is_refused():
-    from companion.presets import bleed
+    from companion.press.presets import bleed
 
     assert bleed("3mm") == pytest.approx(3 * 72 / 25.4)
     with pytest.raises(CompanionError, match="at most 10 mm"):

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from companion import atomic
+from companion.files import atomic
 from tests.test_watch import Watching
 
 ROOT = Path(__file__).resolve().parents[1]

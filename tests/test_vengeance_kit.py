@@ -3,7 +3,7 @@
 import re
 import tomllib
 
-from companion import paths
+from companion.files import paths
 from companion.draw import symbols
 from tests.pdfs import page_texts
 

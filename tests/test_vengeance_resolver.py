@@ -1,12 +1,12 @@
-"""scorers/vengeance.py and `companion vengeance resolve` (RULINGS G3)."""
+"""companion/rules/vengeance.py and `companion vengeance resolve` (RULINGS G3)."""
 
 import json
 
 import pytest
 from hypothesis import given, strategies as st
 
-from scorers.errors import ScoreError
-from scorers.vengeance import MOST, TYPES, resolve
+from companion.rules.errors import ScoreError
+from companion.rules.vengeance import MOST, TYPES, resolve
 
 
 def test_rulebook_example_herb_wins_after_artifacts_12_and_4():
@@ -112,15 +112,15 @@ def test_cli_bad_input_exits_2_with_one_line(cli, args):
 @pytest.mark.parametrize("text,read", [("12:potion", (12, "potion")),
                                        (" 4 : Mineral ", (4, "mineral"))])
 def test_an_artifact_is_read_as_written_at_the_table(text, read):
-    from scorers.vengeance import artifact
+    from companion.rules.vengeance import artifact
 
     assert artifact(text) == read
 
 
 @pytest.mark.parametrize("text", ["12:", "abc", "1234:herb", ":potion", "12 potion"])
 def test_an_artifact_not_written_number_colon_type_is_refused_with_its_code(text):
-    from scorers.errors import ScoreError
-    from scorers.vengeance import artifact
+    from companion.rules.errors import ScoreError
+    from companion.rules.vengeance import artifact
 
     with pytest.raises(ScoreError) as e:
         artifact(text)

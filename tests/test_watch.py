@@ -9,7 +9,7 @@ import sys
 import threading
 import time
 
-from companion import paths
+from companion.files import paths
 
 
 class Watching:
@@ -78,8 +78,8 @@ def test_a_saved_edit_rebuilds_and_a_bad_one_keeps_the_last_good_kit(tmp_path):
 
 
 def test_a_file_saved_while_it_builds_is_built_again(tmp_path):
-    from companion.data import load_toml
-    from companion.watch import watch
+    from companion.files.data import load_toml
+    from companion.files.watch import watch
 
     data = tmp_path / "d.toml"
     data.write_text("a = 1\n")

@@ -1,4 +1,4 @@
-"""A card list from the web (companion/web_sheets.py): a Google-Sheets-shaped address
+"""A card list from the web (companion/files/web_sheets.py): a Google-Sheets-shaped address
 served by a real HTTP server on 127.0.0.1 is read as its tab's CSV export; once the
 server is gone the build uses the copy read last and says how old it is; what the web
 sends is held to a CSV file's limits; a redirect elsewhere than the web is refused."""
@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from companion import spreadsheet
+from companion.files import spreadsheet
 
 
 class Sheets(http.server.BaseHTTPRequestHandler):
@@ -119,6 +119,6 @@ def test_a_redirect_to_a_file_is_refused(server, starter, cli, tmp_path):
     ("https://example.org/cards.csv", "https://example.org/cards.csv"),
 ])
 def test_a_sheets_address_is_read_as_its_csv_export(address, csv):
-    from companion.web_sheets import csv_url
+    from companion.files.web_sheets import csv_url
 
     assert csv_url(address) == csv

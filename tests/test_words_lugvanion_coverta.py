@@ -15,12 +15,12 @@ from PIL import Image
 
 from companion.kit import Options, build
 from companion.layout import bind
-from companion.typography import typeset
+from companion.text.typography import typeset
 from tests.pdfs import page_texts
 
 SIZES = ("poker", "mini-euro", "mini-usa")
 MINIS = ("mini-euro", "mini-usa")
-LUGVANION = Path(__file__).parent.parent / "layouts" / "lugvanion.toml"
+LUGVANION = Path(__file__).parent.parent / "companion" / "layouts" / "lugvanion.toml"
 
 
 @pytest.fixture(scope="module")

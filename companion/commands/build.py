@@ -30,7 +30,7 @@ Examples:
 @click.option("--only", help="Comma-separated parts to build, e.g. cards,tokens (default: all).")
 @click.option("--out", type=click.Path(file_okay=False), help="Output folder (default: ./output/GAME under the current folder).")
 @click.option("--data", type=click.Path(dir_okay=False),
-              help="Your own copy of the game's layouts/GAME.toml.")
+              help="Your own copy of the game's companion/layouts/GAME.toml.")
 @click.option("--strict", is_flag=True,
               help="Fail (exit 2, nothing written) if a text on a card is too small, does not "
                    "fit its box, is too near the trim or lacks contrast; default: warn.")
@@ -102,7 +102,7 @@ def build(game, paper, lang, card_size, bleed, flip, only, out, data, strict, ch
                                              if manifest["changed"] else ""))
 
     if watch:
-        from companion.watch import watch as watching
+        from companion.files.watch import watch as watching
 
         watching(lambda: one(game), lambda t: click.echo(escape(t), err=True),
                  bundled=Path(str(kit.paths.LAYOUTS)))

@@ -51,19 +51,19 @@ def _either(choices: list[str]) -> str:
 
 
 def _papers() -> list[str]:
-    from companion import presets
+    from companion.press import presets
 
     return presets.paper_names()
 
 
 def _card_sizes() -> list[str]:
-    from companion import presets
+    from companion.press import presets
 
     return presets.card_names()
 
 
 def _flips() -> tuple[str, ...]:
-    from companion.imposition import FLIPS
+    from companion.press.imposition import FLIPS
 
     return FLIPS
 
@@ -103,6 +103,6 @@ def lang(value: str) -> str:
 
 def read_input(file: str) -> tuple[str, str]:
     """(text, name for messages) of a FILE argument, '-' meaning standard input."""
-    from companion.data import read_text
+    from companion.files.data import read_text
 
     return read_text(file)

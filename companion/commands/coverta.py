@@ -5,7 +5,7 @@ import json
 import click
 
 from companion.commands import common
-from companion.data import parse_toml
+from companion.files.data import parse_toml
 from companion.errors import CompanionError
 
 
@@ -70,14 +70,14 @@ row.toml:
                          # default) or three-card (any 2 of the 14, jokers included)""")
 @click.argument("file")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
-@click.option("--data", type=click.Path(dir_okay=False), help="Your own layouts/coverta.toml.")
+@click.option("--data", type=click.Path(dir_okay=False), help="Your own companion/layouts/coverta.toml.")
 @click.option("--lang", type=common.WORDS, default="en", show_default=True,
               help="Words: en or fr.")
 def check(file, as_json, data, lang):
     """List every card in the revealed rows that breaks its owner's rules (RULINGS V5)."""
     from companion.score import coverta as cv
-    from scorers.coverta_rows import check_rows, row_file
-    from scorers.errors import ScoreError
+    from companion.rules.coverta_rows import check_rows, row_file
+    from companion.rules.errors import ScoreError
 
     lang = common.lang(lang)
     text, source = common.read_input(file)

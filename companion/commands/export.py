@@ -47,7 +47,7 @@ Examples:
 @click.option("--out", type=click.Path(file_okay=False),
               help="Output folder (default: ./output/GAME/FORMAT under the current folder).")
 @click.option("--data", type=click.Path(dir_okay=False),
-              help="Your own copy of the game's layouts/GAME.toml.")
+              help="Your own copy of the game's companion/layouts/GAME.toml.")
 @click.option("--bleed", help="cards-pdf, png: bleed around each card [default: 0.125in].")
 @click.option("--dpi", type=int, help="png: pixels per inch, 72 to 1200 [default: 300].")
 @click.option("--shop", type=common.Named("shop", _shops),
@@ -57,7 +57,8 @@ Examples:
               help="Print missing or unreadable pictures as labelled placeholders.")
 def export(game, format, lang, card_size, only, out, data, bleed, dpi, shop, draft):
     """Export a game's cards (or all games') in FORMAT: cards-pdf, png, tts or preview."""
-    from companion import art, export as exports
+    from companion.draw import art
+    from companion import export as exports
     from companion.games import bundled
 
     games = list(bundled()) if game == "all" else [game]

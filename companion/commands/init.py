@@ -28,8 +28,8 @@ def init(game, folder, sheets):
     import os
     from pathlib import Path
 
-    from companion import paths
-    from companion.atomic import write_text
+    from companion.files import paths
+    from companion.files.atomic import write_text
     from companion.games.art_readme import readme_text
 
     from companion import games
@@ -82,7 +82,7 @@ def _lists_to_sheets(text: str, game: str, kind: str):
 
     import tomlkit
 
-    from companion import spreadsheet
+    from companion.files import spreadsheet
 
     doc = tomlkit.parse(text)
     files: dict[Path, dict] = {}
@@ -125,7 +125,7 @@ def _guides_kept(before: str, after: str) -> str:
 
 
 def _write_sheets(folder, tabs) -> None:
-    from companion import spreadsheet
+    from companion.files import spreadsheet
 
     for name, sheets in tabs.items():
         spreadsheet.write(folder / name, sheets)

@@ -34,7 +34,7 @@ def parse_bag(items: tuple[str, ...]) -> dict[str, int]:
 @contextmanager
 def cli_fields():
     """The vote's errors, named as the command line names things."""
-    from scorers.errors import ScoreError
+    from companion.rules.errors import ScoreError
 
     try:
         yield
@@ -75,7 +75,7 @@ Examples:
 @_json
 def odds(bag, tie_rule, allow_any_size, as_json):
     """Each colour's exact chance of winning the vote, from the BAG (COLOUR=COUNT ...)."""
-    from scorers import lugvanion as vote
+    from companion.rules import lugvanion as vote
 
     with cli_fields():
         result = vote.odds(parse_bag(bag), tie_rule, allow_any_size)
@@ -114,7 +114,7 @@ Examples:
 @_json
 def draw(bag, seed, tie_rule, allow_any_size, as_json):
     """Draw the vote from the BAG, fairly and verifiably (commit, draw, reveal)."""
-    from scorers import lugvanion as vote
+    from companion.rules import lugvanion as vote
 
     with cli_fields():
         raw = vote.parse_seed(seed, "--seed") if seed is not None else secrets.token_bytes(32)
@@ -147,7 +147,7 @@ Exit status: 0 verified, 1 the draw does not match, 2 bad input.""")
 @_any
 def verify(seed, commitment, bag, drawn, tie_rule, allow_any_size):
     """Check a draw: the seed matches the commitment and gives the same partisans."""
-    from scorers import lugvanion as vote
+    from companion.rules import lugvanion as vote
 
     if not re.fullmatch(r"[0-9a-fA-F]{64}", commitment.strip()):
         raise CompanionError("a commitment is 64 hex digits (SHA-256)", field="--commitment")

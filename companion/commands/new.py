@@ -24,8 +24,8 @@ def new(name, folder):
     import os
     from pathlib import Path
 
-    from companion import paths
-    from companion.atomic import write_text
+    from companion.files import paths
+    from companion.files.atomic import write_text
     from companion.layout.pictures import slug
 
     gid = slug(name)
@@ -69,7 +69,7 @@ def new(name, folder):
 
 
 def _art_readme(game_file, gid: str) -> str:
-    from companion.data import load_fields
+    from companion.files.data import load_fields
     from companion.games import art_readme, drawn
     from companion.layout.face import Engine
 

@@ -3,7 +3,7 @@
 import click
 
 from companion.commands import common
-from companion.data import parse_toml
+from companion.files.data import parse_toml
 from companion.errors import CompanionError
 
 
@@ -46,10 +46,10 @@ scores.toml: a table per player, a whole number per category of [[scoring]]:
         """Your own game's end scores, from its game file's score categories."""
         import json
 
-        from companion.data import load_fields
+        from companion.files.data import load_fields
         from companion.score import sheet
-        from scorers.errors import ScoreError
-        from scorers.sheet import score as compute
+        from companion.rules.errors import ScoreError
+        from companion.rules.sheet import score as compute
 
         lang = common.lang(lang)
         data = load_fields(game_file)
@@ -103,8 +103,8 @@ def score_covenia(file, as_json, lang, pdf, paper, save):
     import json
 
     from companion.score import covenia as sc
-    from scorers.covenia import score as compute
-    from scorers.errors import ScoreError
+    from companion.rules.covenia import score as compute
+    from companion.rules.errors import ScoreError
 
     lang = common.lang(lang)
     if paper is not None and not pdf:
@@ -113,7 +113,7 @@ def score_covenia(file, as_json, lang, pdf, paper, save):
     paper = paper or "a4"
     keep = _save_target(save, file)  # before a table is typed in
     if pdf:  # before a table is typed in, and before anything is written
-        from companion import presets
+        from companion.press import presets
 
         presets.paper_size(paper)
     # The words are read only where they are shown: --json alone needs none of them.
@@ -131,12 +131,12 @@ def score_covenia(file, as_json, lang, pdf, paper, save):
         raise CompanionError(e.message, source=source, field=e.field or None) from None
     if pdf:  # the PDF first: a PDF that cannot be written leaves --save's file as it was
         if sc.write_pdf(pdf, result, data, lang, paper):
-            from companion.fonts import PLACEHOLDER
+            from companion.press.fonts import PLACEHOLDER
 
             click.echo(f"Note: {pdf} prints as {PLACEHOLDER} the characters of names that the "
                        "bundled font cannot draw.", err=True)
     if keep:
-        from companion.atomic import write_text
+        from companion.files.atomic import write_text
 
         write_text(save, sc.to_toml(table))
     if as_json:

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from companion import paths
+from companion.files import paths
 from companion.commands import common
 from companion.commands.common import lang as check_lang
 from companion.errors import CompanionError
@@ -68,13 +68,13 @@ the holders and every draw are kept.""")
               help="Your own game's file (its [[scoring]]) on the phones too; repeatable.")
 def serve(host, port, players, data, tie_rule, names, qr_pdf, paper, lang, own):
     """Serve the Lugvanion bag draw to the phones on this network, with a QR link."""
-    from companion import lock
+    from companion.files import lock
     from companion.web import games, look, network, store
 
     lang = check_lang(lang)
     page_size = None
     if qr_pdf:
-        from companion.presets import paper_size
+        from companion.press.presets import paper_size
 
         page_size = paper_size(paper)  # checked before anything is written
     the_look = look.load(own)

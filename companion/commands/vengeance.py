@@ -34,8 +34,8 @@ def resolve(herb, mineral, potion, artifacts, incantations, as_json):
     """The order things act in this turn, and which ritual object type wins.
 
     Count transitory objects with their type (RULINGS G3)."""
-    from scorers import vengeance as rules
-    from scorers.errors import ScoreError
+    from companion.rules import vengeance as rules
+    from companion.rules.errors import ScoreError
 
     try:
         r = rules.resolve({"herb": herb, "mineral": mineral, "potion": potion},

@@ -9,7 +9,7 @@ from typing import Callable
 import msgspec
 from reportlab.lib.colors import Color, white
 
-from companion import art
+from companion.draw import art
 from companion.draw import text
 
 # --ink saver: grounds are printed pale and backs light (an outline and the emblem on
@@ -45,7 +45,7 @@ def on_back(fill, *inks):
     saving ink, white with each ink kept if it reads on white, else the back's colour."""
     if not saving():
         return (fill, *inks)
-    from companion.draw.fit import contrast
+    from companion.text.fit import contrast
 
     legible = [i if contrast(i.rgb(), (1, 1, 1)) >= LEGIBLE else fill for i in inks]
     return (white, *legible)
@@ -56,7 +56,7 @@ def ink_on(fill, ink, fallback):
     reads on it (WCAG 4.5:1), `fallback`."""
     if not saving():
         return ink
-    from companion.draw.fit import contrast
+    from companion.text.fit import contrast
 
     return ink if contrast(ink.rgb(), ground(fill).rgb()) >= 4.5 else fallback
 
@@ -183,7 +183,7 @@ def emblem_back(c, w, h, bleed, *, fill, frame, emblem, symbol: str, name: str, 
               field=word_field)
 
 
-# ---- the designer's pictures (companion.art; which card gets which: layout/pictures.py) ----
+# ---- the designer's pictures (companion.draw.art; which card gets which: layout/pictures.py) ----
 
 class Pic(msgspec.Struct, frozen=True):
     """A card's picture: its kind's art box and what the card asks for."""
@@ -275,7 +275,7 @@ def todo_box(c, note: str, word: str, x, top, w, h, size: float, ground, ink,
     text.line(c, word, x + w / 2, top - size * 1.15, "narrow-bold", size * 0.85,
               align="center", field="texts.to_come")
     # The note at 0.8 of the element's size, never under the text floor (a narrower card).
-    from companion.draw import fit
+    from companion.text import fit
 
     rec = fit.current()
     note_size = max(size * 0.8, rec.floor(c) + 0.05) if rec is not None else size * 0.8

@@ -5,7 +5,7 @@ from functools import lru_cache
 
 from reportlab.lib.colors import Color, HexColor
 
-from companion.data import Fields
+from companion.files.data import Fields
 from companion.errors import shown
 
 

@@ -10,7 +10,7 @@ colours are its own. Its text, if any, is in our bundled regular font (below).
 
 An SVG is untrusted input (a file shared in an art pack): it is read as a regular file
 of at most 1 MB, inside the data file's folder; then parsed, checked and drawn in a
-worker process (companion.bounded: a deadline and a memory limit), so whatever lxml,
+worker process (companion.files.bounded: a deadline and a memory limit), so whatever lxml,
 svglib or reportlab do with a crafted file ends as one line naming it. Refused, naming
 the file: a DOCTYPE (entities), anything reaching outside the file (an <image>, a script,
 a link to another file or address), more than 5,000 elements, an element of more than
@@ -27,8 +27,8 @@ bundled regular font (already embedded and checked for glyphs), never an outside
 
 The worker returns the drawing as a flat list of plain values, what reportlab's renderPDF
 does to a canvas (see _Recorder); this process replays it on the real canvas through the
-canvas's own methods (companion.draw.fit watches those), `currentColor` taking the ink.
-The list is kept in our cache (companion.kept: marshal values, never pickle) by the SVG
+canvas's own methods (companion.text.fit watches those), `currentColor` taking the ink.
+The list is kept in our cache (companion.files.kept: marshal values, never pickle) by the SVG
 bytes' digest and the libraries' versions, so a warm build starts no worker and imports
 neither lxml nor svglib."""
 
@@ -39,7 +39,7 @@ from pathlib import Path
 
 import msgspec
 
-from companion import bounded, designer_files, kept
+from companion.files import bounded, designer_files, kept
 from companion.errors import CompanionError, shown
 
 LIMIT = 1_000_000  # bytes: an icon is a few KB; 1 MB leaves room for a detailed one
@@ -86,7 +86,7 @@ class Icon(msgspec.Struct):
 
 
 def load(data) -> dict[str, Icon]:
-    """The icons [icons] names in `data` (a companion.data.Fields), read and checked."""
+    """The icons [icons] names in `data` (a companion.files.data.Fields), read and checked."""
     out = {}
     for name, path in designer_files.named_beside(data, "icons").items():
         if path.suffix.lower() != ".svg":
@@ -147,7 +147,7 @@ def _drawn_by() -> str:
 
 def _font() -> str:
     """The bundled regular font: an icon's text is drawn in it, whatever the game's."""
-    from companion import fonts
+    from companion.press import fonts
 
     return fonts.register()["regular"]
 
@@ -155,7 +155,7 @@ def _font() -> str:
 # ---- in the worker: parse, check, draw ------------------------------------------------
 
 def _drawn(raw: bytes, where: str) -> tuple:
-    """(width, height, ops) of the SVG `raw`: run in a bounded worker (companion.bounded)."""
+    """(width, height, ops) of the SVG `raw`: run in a bounded worker (companion.files.bounded)."""
     root = _parsed(raw, where)
     _check_tree(root, where)
     return _record(root, where)
@@ -550,7 +550,7 @@ class _Recorder:
                   None if mode is None else _flag(mode), clip)  # its points paid as added
 
     def drawString(self, x, y, text, mode=None):
-        from companion import fonts
+        from companion.press import fonts
 
         text = str(text)
         missing = fonts.missing_glyphs(self._font, text)
@@ -696,7 +696,7 @@ def _set_fill_mode(c, v) -> None:
 
 
 # How each kept call is made on the canvas: by its own methods, which
-# companion.draw.fit watches (a filled rect or circle is a ground under a text).
+# companion.text.fit watches (a filled rect or circle is a ground under a text).
 _CALLS = {
     "q": lambda c, ink: c.saveState(),
     "Q": lambda c, ink: c.restoreState(),

@@ -278,7 +278,7 @@ def names() -> list[str]:
 
 
 def named(f, key: str) -> str:
-    """A symbol name read from a data table (companion.data.Fields), checked."""
+    """A symbol name read from a data table (companion.files.data.Fields), checked."""
     name = f.get(key, str)
     if not known(name):
         raise f.error(key, f"unknown symbol {shown(name)} (have {', '.join(names())})")

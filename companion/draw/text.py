@@ -1,5 +1,5 @@
 """Every printed string goes through here, so each is checked against its font first, and
-on a card measured (companion.draw.fit): a text shrinks to fit its box, never below the
+on a card measured (companion.text.fit): a text shrinks to fit its box, never below the
 card's floor (nor is it set below it: a size given as a fraction of a mini card's width);
 what still does not fit is drawn at the floor and reported, not hidden."""
 
@@ -7,8 +7,8 @@ from functools import lru_cache
 
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
-from companion import fonts
-from companion.draw import fit
+from companion.press import fonts
+from companion.text import fit
 
 ASCENT, DESCENT = 0.76, 0.24  # of the size: DejaVu's glyphs above and below the baseline
 

@@ -10,7 +10,7 @@ one module per format. A writer module has:
 - guide(ctx, manifest) -> str: what guide.txt says about its files.
 
 `export` checks everything, lays the game out (kit.prepare), and writes the folder aside,
-swapped in whole (companion.atomic.kit_folder) with a manifest.json listing every file.
+swapped in whole (companion.files.atomic.kit_folder) with a manifest.json listing every file.
 Kept light: reportlab and pypdfium2 are imported by the writers, when they write."""
 
 import importlib
@@ -65,7 +65,7 @@ class Context(msgspec.Struct):
     def scratch(self):
         """A working folder inside the staging folder, gone when the block ends: a killed
         export leaves nothing in the system's temporary folder, and the next one clears
-        its staging folder whole (companion.atomic)."""
+        its staging folder whole (companion.files.atomic)."""
         folder = self.stage / ".work"
         folder.mkdir()
         try:
@@ -89,15 +89,16 @@ def writer(fmt: str):
 def default_out(game: str, fmt: str, shop: str | None = None) -> Path:
     """./output/GAME/FORMAT (FORMAT-SHOP for a print shop's: png-tgc and png-mpc apart):
     inside the kit's folder, which a build replaces whole but keeping the exports in it
-    (companion.atomic)."""
-    from companion import paths
+    (companion.files.atomic)."""
+    from companion.files import paths
 
     return paths.output() / game / (f"{fmt}-{shop}" if shop else fmt)
 
 
 def plan(game: str, fmt: str, opts: Options) -> Context:
     """Checks the request and lays the game out; writes nothing."""
-    from companion import kit, presets
+    from companion import kit
+    from companion.press import presets
     from companion.export import faces, shops
 
     kit.game_module(game)
@@ -127,7 +128,7 @@ def plan(game: str, fmt: str, opts: Options) -> Context:
     prepared = kit.prepare(game, kit.Options(lang=opts.lang, card_size=card_size,
                                              only=opts.only, data=opts.data))
     found = faces.decks(prepared)
-    from companion import art
+    from companion.draw import art
 
     with art.logging(draft=True) as pictures:  # every missing picture, before any is written
         kit.card_list(prepared, bleed)
@@ -153,7 +154,7 @@ def export(game: str, fmt: str, opts: Options, progress: Progress | None = None)
 
 def write(ctx: Context, progress: Progress | None = None) -> dict:
     """Writes a planned export (see `plan`), whole or not at all."""
-    from companion.atomic import kit_folder
+    from companion.files.atomic import kit_folder
 
     module = writer(ctx.format)
     if progress:
@@ -175,13 +176,13 @@ def write(ctx: Context, progress: Progress | None = None) -> dict:
 
 def mm(points: float) -> float:
     """Points as millimetres, to the micrometre, for manifests."""
-    from companion.units import to_mm
+    from companion.text.units import to_mm
 
     return round(to_mm(points), 3)
 
 
 def length(points: float, lang: str = "en") -> str:
     """A length as guides show it: '3.175 mm (0.125 in)', '3,175 mm (0,125 in)'."""
-    from companion.typography import number
+    from companion.text.typography import number
 
     return f"{number(mm(points), lang, 3)} mm ({number(points / 72, lang, 3)} in)"

@@ -1,7 +1,7 @@
 """cards-pdf: for print shops that print a deck from a PDF, one PDF per component,
 COMPONENT.pdf, one page per card face: front 1, back 1, front 2, back 2, ... Each page is
 the trim plus --bleed (default 1/8 in) on every side, its TrimBox the trim and its
-BleedBox the page; fonts embedded (companion.pdf.open_canvas). Every card of the deck is
+BleedBox the page; fonts embedded (companion.press.pdf.open_canvas). Every card of the deck is
 there, a card printed n times n times (its faces drawn once, as forms); a card without a
 back gets a blank back page, so fronts and backs stay paired."""
 

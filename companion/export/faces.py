@@ -15,7 +15,7 @@ from collections import Counter
 import msgspec
 
 from companion.errors import CompanionError, shown
-from companion.sheets import Face
+from companion.draw.sheets import Face
 
 
 def _nothing(c, w, h, bleed) -> None:
@@ -146,7 +146,7 @@ def draw_pages(c, pages: list[Page], boxes: bool = False) -> None:
 
 
 def write_pdf(path, pages: list[Page], title: str, author: str, boxes: bool = False) -> None:
-    from companion.pdf import open_canvas
+    from companion.press.pdf import open_canvas
 
     c = open_canvas(path, pages[0].size, title, author)
     draw_pages(c, pages, boxes)

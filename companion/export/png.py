@@ -1,5 +1,5 @@
 """png: one picture per face with its bleed, RGB without alpha, at --dpi (default 300)
-or at the exact size a print shop publishes for the card (--shop, layouts/shops.toml).
+or at the exact size a print shop publishes for the card (--shop, companion/layouts/shops.toml).
 Files: COMPONENT/ID-front.png and COMPONENT/ID-back.png, or COMPONENT/back.png for a back
 the whole component shares. Each distinct face is drawn and encoded once, whatever
 number of files show it.

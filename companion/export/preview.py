@@ -62,7 +62,7 @@ def sheet_draw(title: str, deck, faces: list, cols: int, cell: tuple[float, floa
 
 
 def write(ctx) -> dict:
-    from companion.sheets import Face
+    from companion.draw.sheets import Face
 
     pages, jobs, components = [], [], []
     for deck in ctx.decks:

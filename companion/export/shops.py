@@ -1,4 +1,4 @@
-"""Print shops' card pictures (layouts/shops.toml) and the pixel arithmetic of a face
+"""Print shops' card pictures (companion/layouts/shops.toml) and the pixel arithmetic of a face
 picture: how many pixels, and how much bleed around the trim they hold."""
 
 from functools import cache
@@ -6,10 +6,10 @@ from math import floor
 
 import msgspec
 
-from companion import paths
-from companion.data import Fields, load_toml
+from companion.files import paths
+from companion.files.data import Fields, load_toml
 from companion.errors import CompanionError, shown
-from companion.units import parse_size
+from companion.text.units import parse_size
 
 POINTS_PER_INCH = 72.0
 

@@ -1,5 +1,5 @@
 """The games. A game is a game file: a TOML file with a [game] table (id, name, credits)
-and its cards, kinds and components. The bundled games are the files of layouts/ that
+and its cards, kinds and components. The bundled games are the files of companion/layouts/ that
 hold a [game] table; a designer's game is any path to such a file. A game whose id names
 a module of this package (covenia.py: what its rules derive, which parts --only takes,
 where its pictures go) uses it; any other is drawn from its file alone (drawn.py)."""
@@ -13,14 +13,14 @@ from types import ModuleType
 
 import msgspec
 
-from companion import paths
+from companion.files import paths
 from companion.errors import CompanionError, shown
 
 
 class Game(msgspec.Struct, frozen=True):
     id: str  # the output folder's and the manifest's name
     path: Path  # its game file
-    bundled: bool  # one of the files shipped in layouts/
+    bundled: bool  # one of the files shipped in companion/layouts/
     module: ModuleType | None  # its rules' code (games/ID.py), or None
 
     @property
@@ -31,7 +31,7 @@ class Game(msgspec.Struct, frozen=True):
 
 @cache
 def bundled() -> dict[str, Path]:
-    """The bundled games by id: layouts/*.toml holding a [game] table."""
+    """The bundled games by id: companion/layouts/*.toml holding a [game] table."""
     return {p.stem: p for p in sorted(paths.LAYOUTS.glob("*.toml"))
             if "\n[game]" in "\n" + p.read_text(encoding="utf-8")}
 
@@ -53,7 +53,7 @@ def find(name: str) -> Game:
 
 
 def _from_file(path: Path) -> Game:
-    from companion.data import Fields, parse_toml, read_text
+    from companion.files.data import Fields, parse_toml, read_text
 
     # Only its [game] table is wanted here: its card lists' spreadsheets are read once,
     # by the build.

@@ -7,8 +7,9 @@ import tomllib
 
 import msgspec
 
-from companion import art, paths
-from companion.data import Fields
+from companion.draw import art
+from companion.files import paths
+from companion.files.data import Fields
 from companion.layout.pictures import bundled_box
 
 
@@ -33,8 +34,8 @@ def rows(game: str, data: dict | None = None, card_size: str = "poker",
     """Each card kind's art box at `card_size` (tokens at their own size), from `data` (a
     game's data file as read) or the bundled one. `kinds`: a designer's game's picture
     kinds (games/drawn.py), whose kinds without a box of their own take the whole card."""
-    from companion import presets
-    from companion.units import mm as MM, parse_size
+    from companion.press import presets
+    from companion.text.units import mm as MM, parse_size
 
     art_kinds = kinds if kinds is not None else _module(game).ART
     data = data if data is not None else tomllib.loads(
@@ -70,8 +71,8 @@ def _size(r: Row, sep: str = " × ") -> tuple[str, str]:
 
 
 def _bleed_words() -> str:
-    from companion import presets
-    from companion.units import to_mm
+    from companion.press import presets
+    from companion.text.units import to_mm
 
     b = presets.sheet_settings().art_bleed
     return "1/8 in" if abs(b - 9) < 1e-6 else f"{_num(to_mm(b))} mm"
@@ -87,8 +88,8 @@ def readme_text(game: str, data: dict | None = None, kinds: dict | None = None,
     `companion new` beside a new game's file: its `kinds` and an `example`)."""
     import textwrap
 
-    from companion import presets
-    from companion.units import mm as MM
+    from companion.press import presets
+    from companion.text.units import mm as MM
 
     example = example or _module(game).EXAMPLE
     w, h = (_num(round(v / MM(1), 1)) for v in presets.card_size("poker"))

@@ -1,11 +1,11 @@
 """Covenia's kit. Every card, token and score-book page, its faces and its backs are data
-in layouts/covenia.toml ([backs], [components], [kinds]), drawn by the layout engine. What
+in companion/layouts/covenia.toml ([backs], [components], [kinds]), drawn by the layout engine. What
 stays here draws nothing: the parts `--only` takes and where each kind's pictures go."""
 
 from companion.layout.pictures import Kind, Pictures
 from companion.layout import components
 from companion.layout.face import Engine
-from companion.parts import Context
+from companion.layout.parts import Context
 
 PARTS = ("cards", "temple", "aids", "tokens", "scorebook")
 
@@ -27,7 +27,7 @@ ART = {
 }
 
 def kit(ctx: Context):
-    """Every card, token and score-book page is declared in layouts/covenia.toml ([backs],
+    """Every card, token and score-book page is declared in companion/layouts/covenia.toml ([backs],
     [components], [kinds]) and drawn by the layout engine."""
     pics = Pictures(ctx, "covenia", ART)
     engine = Engine.of(ctx.data, ctx.lang, "covenia")

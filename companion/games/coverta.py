@@ -1,7 +1,7 @@
 """Coverta's kit: the 40 number cards, 14 rule cards, memo cards, player aids and the score
-sheet. The deck and every text come from layouts/coverta.toml; every card, its faces and
+sheet. The deck and every text come from companion/layouts/coverta.toml; every card, its faces and
 backs, and the score sheet are drawn by the layout engine from its [backs], [components]
-and [kinds]. What stays here draws nothing: the fields the rulebook (scorers/coverta.py)
+and [kinds]. What stays here draws nothing: the fields the rulebook (companion/rules/coverta.py)
 decides and where each kind's pictures go. Each of the seven features reads without
 colour vision: the ink colour also shows as a suit mark (♦ red, ♠ black), the symbol
 colour as a small drop (blue) or sun (yellow)."""
@@ -12,10 +12,10 @@ import re
 import msgspec
 
 from companion.layout.pictures import Kind, Pictures
-from companion.parts import Context
+from companion.layout.parts import Context
 from companion.layout import components
 from companion.layout.face import Engine
-from scorers import coverta as rules
+from companion.rules import coverta as rules
 
 PARTS = ("numbers", "rules", "memo", "aids", "scoresheet")
 INK = {"red": "red_ink", "black": "ink"}  # the number's colour, of [game]

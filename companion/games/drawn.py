@@ -4,7 +4,7 @@ picture element takes the designer's pictures like the bundled games' kinds: `ar
 entry that makes a card (a `art` column of a card list), or `[art] KIND = "art/{id}.png"`
 for every card of the kind; the box is `[layout.KIND] art`, the whole card without one.
 A game whose file lists score categories ([[scoring]]) gets a score pad too
-(layouts/scorepad.toml, under what its own file sets)."""
+(companion/layouts/scorepad.toml, under what its own file sets)."""
 
 from msgspec import structs
 
@@ -48,8 +48,8 @@ def _draws_picture(engine: Engine, kind: str) -> bool:
 def with_scorepad(data, lang: str = "en"):
     """The game's data with the score pad's tables under its own, when it scores (our
     words in English where we have no `lang` translation)."""
-    from companion import paths
-    from companion.data import Fields, english_where_missing, load_toml
+    from companion.files import paths
+    from companion.files.data import Fields, english_where_missing, load_toml
     from companion.score import sheet
 
     if not sheet.has_scoring(data):

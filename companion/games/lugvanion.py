@@ -1,15 +1,15 @@
 """Lugvanion's kit. Every card, its faces and its backs are data in
-layouts/lugvanion.toml ([backs], [components], [kinds]), drawn by the layout engine. What
+companion/layouts/lugvanion.toml ([backs], [components], [kinds]), drawn by the layout engine. What
 stays here draws nothing: the parts `--only` takes, where each kind's pictures go, and the
 fields a card needs from another table (a character's guild and circle, a team's count of
 partisans), joined here with a one-line error for an unknown guild or circle."""
 
 from msgspec.structs import replace
 
-from companion.data import Fields
+from companion.files.data import Fields
 from companion.errors import shown
 from companion.layout.pictures import Kind, Pictures
-from companion.parts import Context
+from companion.layout.parts import Context
 from companion.layout import components
 from companion.layout.face import Engine
 
@@ -69,7 +69,7 @@ def joined(data: Fields) -> Fields:
 
 
 def kit(ctx: Context):
-    """Every card of the kit is declared in layouts/lugvanion.toml ([backs], [components],
+    """Every card of the kit is declared in companion/layouts/lugvanion.toml ([backs], [components],
     [kinds]) and drawn by the layout engine."""
     ctx = replace(ctx, data=joined(ctx.data))
     pics = Pictures(ctx, "lugvanion", ART)

@@ -1,5 +1,5 @@
 """Vengeance's prototype kit. Every card, its faces and its backs are data in
-layouts/vengeance.toml ([backs], [components], [kinds]), drawn by the layout engine; what
+companion/layouts/vengeance.toml ([backs], [components], [kinds]), drawn by the layout engine; what
 the rulebook leaves open is a placeholder there, drawn hatched and marked TO COME, and
 listed in the print guide (RULINGS G1). What stays here draws nothing: the parts
 `--only` takes and where each kind's pictures go."""
@@ -7,7 +7,7 @@ listed in the print guide (RULINGS G1). What stays here draws nothing: the parts
 from companion.layout.pictures import Kind as ArtKind, Pictures
 from companion.layout import components
 from companion.layout.face import Engine
-from companion.parts import Context
+from companion.layout.parts import Context
 
 PARTS = ("witches", "demons", "spells", "gates", "objects", "transitory", "artifacts",
          "incantations", "solo", "aids", "tokens")
@@ -46,7 +46,7 @@ ART = {
 
 
 def kit(ctx: Context):
-    """Every card of the kit is declared in layouts/vengeance.toml ([backs], [components],
+    """Every card of the kit is declared in companion/layouts/vengeance.toml ([backs], [components],
     [kinds]) and drawn by the layout engine: here only the art kinds above are named."""
     pics = Pictures(ctx, "vengeance", ART)
     engine = Engine.of(ctx.data, ctx.lang, "vengeance")

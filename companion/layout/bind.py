@@ -1,4 +1,4 @@
-"""Values bound to a card: templates ("{name}", "{value:02}", through companion.templates),
+"""Values bound to a card: templates ("{name}", "{value:02}", through companion.text.templates),
 conditions (`when`), colours by name and lengths. A card's fields are a flat dict whose
 keys may hold dots ("item.name", "clan.colour"): nested tables are flattened so."""
 
@@ -11,10 +11,10 @@ from functools import lru_cache, partial
 import msgspec
 from reportlab.lib.colors import Color
 
-from companion import templates
+from companion.text import templates
 from companion.draw import colour as colours
 from companion.errors import shown
-from companion.units import parse_length
+from companion.text.units import parse_length
 
 
 class BindError(ValueError):

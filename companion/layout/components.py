@@ -35,13 +35,13 @@ one a TO COME box, listed in the print guide), with `id` (its own, or its number
 
 import re
 
-from companion import templates
-from companion.units import parse_size
+from companion.text import templates
+from companion.text.units import parse_size
 from companion.errors import CompanionError, shown
 from companion.layout.pictures import keyed
 from companion.layout import bind
 from companion.layout.bind import Placeholder
-from companion.sheets import Card, Face
+from companion.draw.sheets import Card, Face
 
 KEYS = {"kind", "cards", "with", "back", "file", "after", "before", "title", "todo", "art",
         "qty", "fields", "id", "id_else", "art_entry", "part", "size", "stock", "count", "page",
@@ -66,7 +66,7 @@ def fields_of(value, lang: str, f=None, key: str = ""):
 
 
 def _text(value, lang: str, f, key: str) -> str:
-    from companion.data import Fields
+    from companion.files.data import Fields
 
     if f is not None and isinstance(getattr(f, "table", None), dict) and \
             f.table.get(key) is value:  # read where it is written: a sheet's cell named
@@ -135,8 +135,8 @@ def _for_this_size(spec, ctx) -> bool:
 def _with_bundled(data, game: str, key: str = "components"):
     """`data` with the bundled game's [components] (or [backs]) and the card tables they
     name that `data` lacks."""
-    from companion import paths
-    from companion.data import Fields, load_toml
+    from companion.files import paths
+    from companion.files.data import Fields, load_toml
 
     bundled = load_toml(paths.layout(f"{game}.toml"))
     table = dict(data.table)
@@ -169,8 +169,8 @@ def _missing_from(mine: dict, bundled: dict) -> dict:
 
 
 def _add_one(files, ctx, data, engine, backs, pics, name: str, spec, derived: dict) -> None:
-    from companion.data import Fields
-    from companion.parts import Component
+    from companion.files.data import Fields
+    from companion.layout.parts import Component
 
     lang = ctx.lang
     kind_form = spec.get("kind", str)
@@ -195,7 +195,7 @@ def _add_one(files, ctx, data, engine, backs, pics, name: str, spec, derived: di
     entries = [(e[0], e[1], e[2], e[3] if len(e) > 3 else {"": e[2]}) for e in entries]
     # a spreadsheet gives a row `qty` times over (the same Row): one entry, that many
     # copies (a table's `count` cards are each numbered: they stay apart)
-    from companion.row import Row
+    from companion.files.row import Row
 
     def again(i: int) -> bool:
         return i > 0 and isinstance(entries[i][1], Row) and entries[i][1] is entries[i - 1][1]
@@ -281,14 +281,14 @@ def _add_one(files, ctx, data, engine, backs, pics, name: str, spec, derived: di
 
 def _place_pages(files: list, spec, component, faces: list, ctx) -> None:
     """Whole pages, each a face drawn at the paper's size, in a file of their own."""
-    from companion.parts import PageFile
+    from companion.layout.parts import PageFile
 
     path = spec.get("file", str, f"{component.id}.pdf")
     if any(f.path == path for f in files):
         raise spec.error("file", f"{path} holds other cards already: pages need their own file")
 
     def draw(c) -> int:
-        from companion.draw import fit
+        from companion.text import fit
 
         rec = fit.current()  # a page is held to the text limits as a card is
         for n, face in enumerate(faces, 1):
@@ -504,7 +504,7 @@ def _plain_data(data) -> dict:
 
 
 def _place(files: list, spec, component, ctx) -> None:
-    from companion.parts import CardFile
+    from companion.layout.parts import CardFile
 
     path = spec.get("file", str, "cards.pdf")
     target = next((f for f in files if isinstance(f, CardFile) and f.path == path), None)

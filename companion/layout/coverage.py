@@ -20,9 +20,10 @@ Any other is reported like a text that breaks the text limits (a warning; an err
 
 import io
 
-from companion import art, presets
-from companion.data import Fields
-from companion.draw import fit
+from companion.draw import art
+from companion.press import presets
+from companion.files.data import Fields
+from companion.text import fit
 
 FULL = "poker"  # the size the full version is written for (the build's default)
 TABLE = "carries"
@@ -68,8 +69,8 @@ def _fold(s: str) -> str:
 def printed(files) -> list[fit.Measure]:
     """What the card files print, each distinct face drawn once on a scratch canvas (a
     missing picture as a placeholder: the build itself reports those)."""
-    from companion.parts import CardFile
-    from companion.pdf import open_canvas
+    from companion.layout.parts import CardFile
+    from companion.press.pdf import open_canvas
 
     with fit.recording(presets.text_limits()) as rec, art.logging(draft=True):
         for f in files:

@@ -5,7 +5,8 @@ pictures), so a kind drawn here prints as the hand-written faces did."""
 
 import msgspec
 
-from companion.draw import card, fit, symbols, text as plain
+from companion.draw import card, symbols, text as plain
+from companion.text import fit
 from companion.errors import shown
 from companion.layout import bind, markup, schema
 from companion.layout.bind import BindError, Placeholder
@@ -367,7 +368,7 @@ def _symbol_at(d: Drawing, name: str, x: float, y: float, r: float, colour: str,
 def _picture(d: Drawing, el: schema.Picture, scope) -> None:
     if el.role == "back":
         if d.pic is not None:
-            from companion import art
+            from companion.draw import art
 
             art.draw(d.c, d.w, d.h, d.bleed, d.pic.box, d.pic.spec)
         return

@@ -10,12 +10,12 @@ from functools import partial
 
 import msgspec
 
-from companion import fonts
+from companion.press import fonts
 from companion.draw import card as grounds, icons, symbols
 from companion.errors import CompanionError
 from companion.layout import bind, elements, kinds as kinds_mod, schema
-from companion.row import Row
-from companion.sheets import Face
+from companion.files.row import Row
+from companion.draw.sheets import Face
 
 
 class Engine(msgspec.Struct, frozen=True):
@@ -32,7 +32,7 @@ class Engine(msgspec.Struct, frozen=True):
 
     @classmethod
     def of(cls, data, lang: str, game: str | None = None) -> "Engine":
-        """The engine for a game's data (companion.data.Fields): [kinds], the colours of
+        """The engine for a game's data (companion.files.data.Fields): [kinds], the colours of
         [game], and what every card may name: [texts] and [titles] as `texts.KEY` and
         `titles.KEY`, and `game.name`. A data file written before [kinds] existed
         (an older `companion init` copy) draws with the bundled game's kinds."""
@@ -41,8 +41,8 @@ class Engine(msgspec.Struct, frozen=True):
         table = data.table
         source, raw = data.source, table.get("kinds")
         if raw is None and game is not None:
-            from companion import paths
-            from companion.data import load_toml
+            from companion.files import paths
+            from companion.files.data import load_toml
 
             source = str(paths.layout(f"{game}.toml"))
             raw = load_toml(source).get("kinds", {})
@@ -250,7 +250,7 @@ def _plain(scope: dict, names: set) -> dict:
 def _picture_digest(pic) -> str:
     """The picture's content (what it prints), or its path when it cannot be read (noted
     for the build as drawing it would: with --draft a placeholder, else an error)."""
-    from companion import art
+    from companion.draw import art
 
     found = art.noted(pic.spec)
     return found.path if found is not None else f"unreadable:{pic.spec.path}"

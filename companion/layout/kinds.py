@@ -9,7 +9,7 @@ import re
 import msgspec
 
 from companion.errors import CompanionError
-from companion.fonts import ROLES
+from companion.press.fonts import ROLES
 from companion.layout import bind, schema
 
 _AT = re.compile(r"^(?P<message>.*?)(?: - at `(?P<path>[^`]*)`)?$", re.S)

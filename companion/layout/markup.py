@@ -14,8 +14,9 @@ import re
 import msgspec
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
-from companion import fonts
-from companion.draw import fit, symbols, text as plain
+from companion.press import fonts
+from companion.text import fit
+from companion.draw import symbols, text as plain
 from companion.layout import bind
 
 SLANT = 0.2  # italic: x moves by this much of y

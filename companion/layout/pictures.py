@@ -1,4 +1,4 @@
-"""The designer's pictures on every game's cards, the games' side of companion.art.
+"""The designer's pictures on every game's cards, the games' side of companion.draw.art.
 
 Each card kind of a game (clan, temple, character, token, back...) has an art box in its
 layout data, `[layout.KIND] art = { x, y, w, h }` (fractions of the card, y from the top),
@@ -24,8 +24,9 @@ from pathlib import Path
 
 import msgspec
 
-from companion import art, paths
-from companion.data import Fields
+from companion.draw import art
+from companion.files import paths
+from companion.files.data import Fields
 from companion.draw.card import Pic
 
 

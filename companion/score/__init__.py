@@ -1,1 +1,1 @@
-"""The `companion score GAME` commands: input, words, JSON and PDFs around scorers/."""
+"""The `companion score GAME` commands: input, words, JSON and PDFs around companion/rules/."""

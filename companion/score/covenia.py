@@ -1,17 +1,17 @@
 """`companion score covenia`: reading the table's input (file or interactive entry), and
-putting scorers.covenia's result into words, JSON, or a filled score-book page.
+putting companion.rules.covenia's result into words, JSON, or a filled score-book page.
 No reportlab here unless --pdf asks for it."""
 
 import re
 from pathlib import Path
 
-from companion import paths
-from companion.data import Fields, load_toml
+from companion.files import paths
+from companion.files.data import Fields, load_toml
 from companion.errors import shown
 from companion.score.toml_out import checked_dump
-from scorers import covenia as scorer
+from companion.rules import covenia as scorer
 from companion.score import entry
-from companion.typography import listing, typeset
+from companion.text.typography import listing, typeset
 
 ROWS = (*scorer.CLANS, "bonus")
 
@@ -217,12 +217,12 @@ def write_pdf(path: Path, result: scorer.Result, data: Fields, lang: str, paper:
     holding characters our fonts cannot draw prints them as boxes, and the page says so:
     True then (the caller says so too)."""
 
-    from companion import fonts, presets
-    from companion.atomic import replaced
-    from companion.parts import Context
+    from companion.press import fonts, presets
+    from companion.files.atomic import replaced
+    from companion.layout.parts import Context
     from companion.layout import components
     from companion.layout.face import Engine
-    from companion.pdf import open_canvas
+    from companion.press.pdf import open_canvas
 
     words_path = paths.LAYOUTS / "strings.toml"
     ctx = Context(data, lang, presets.paper_size(paper), (0, 0), "", Fields(

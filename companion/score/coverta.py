@@ -1,18 +1,18 @@
-"""Coverta at the command line: the deck from layouts/, round entry at the terminal, and
-words for scorers.coverta's results. The ledger file itself is companion/score/ledger.py."""
+"""Coverta at the command line: the deck from companion/layouts/, round entry at the terminal, and
+words for companion.rules.coverta's results. The ledger file itself is companion/score/ledger.py."""
 
 import re
 from functools import cache
 from pathlib import Path
 
-from companion import paths
-from companion.data import Fields, load_toml
+from companion.files import paths
+from companion.files.data import Fields, load_toml
 from companion.errors import CompanionError, escape
-from scorers import coverta as rules
-from scorers.coverta_rows import Fault
-from scorers.errors import ScoreError
+from companion.rules import coverta as rules
+from companion.rules.coverta_rows import Fault
+from companion.rules.errors import ScoreError
 from companion.score import entry
-from companion.typography import listing
+from companion.text.typography import listing
 
 COUNT = re.compile(r"[0-9]{1,2}")  # ASCII digits only: "²".isdigit() is True
 
@@ -33,7 +33,7 @@ def deck(data_path: Path | None = None) -> list[dict]:
 
 @cache
 def words() -> Fields:
-    """The scorer's words, English and French: layouts/strings.toml's [coverta]."""
+    """The scorer's words, English and French: companion/layouts/strings.toml's [coverta]."""
     path = paths.LAYOUTS / "strings.toml"
     return Fields(load_toml(path, only=frozenset({"coverta"})), str(path),
                   english=True).sub("coverta")
@@ -46,7 +46,7 @@ def _say(lang: str):
 
 def why(e: ScoreError, lang: str) -> str:
     """A scorer's refusal in `lang`: its message, or in French the words the phone gives
-    its code (layouts/phone.toml's "why_" + the code), filled with its params."""
+    its code (companion/layouts/phone.toml's "why_" + the code), filled with its params."""
     if lang == "en" or not e.code:
         return e.message
     path = paths.LAYOUTS / "phone.toml"

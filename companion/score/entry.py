@@ -9,7 +9,7 @@ import sys
 
 import click
 
-from scorers.errors import plain
+from companion.rules.errors import plain
 
 MAX_LINE = 4000  # bytes: a line of names or card values is far shorter
 NOT_TEXT = ("  that line is not plain text (a control character, or a character the terminal "
@@ -65,7 +65,7 @@ def asking(prompt, lang: str):
     default then handled here)."""
     if lang != "fr":
         return prompt
-    from companion.typography import NNBSP
+    from companion.text.typography import NNBSP
 
     def ask_fr(text: str, default: str = "") -> str:
         shown_default = f" [{default}]" if default else ""

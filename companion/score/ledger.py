@@ -13,13 +13,13 @@ import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
-from companion import lock
-from companion.atomic import write_text
-from companion.data import parse_toml, read_text
+from companion.files import lock
+from companion.files.atomic import write_text
+from companion.files.data import parse_toml, read_text
 from companion.errors import CompanionError, shown
 from companion.score.toml_out import checked_dump
-from scorers import coverta as rules
-from scorers.errors import ScoreError
+from companion.rules import coverta as rules
+from companion.rules.errors import ScoreError
 
 LOCK_WAIT = 5  # seconds another process may hold the ledger while writing its round
 

@@ -1,13 +1,13 @@
-"""A designer's game scored from its game file's [[scoring]] (scorers.sheet): the rules
+"""A designer's game scored from its game file's [[scoring]] (companion.rules.sheet): the rules
 read from the file with errors naming it, each figure put into words, the JSON a program
-or a phone reads. The same words as the printed score pad (layouts/scorepad.toml)."""
+or a phone reads. The same words as the printed score pad (companion/layouts/scorepad.toml)."""
 
-from companion import paths
-from companion.data import Fields, load_toml
+from companion.files import paths
+from companion.files.data import Fields, load_toml
 from companion.errors import CompanionError
-from companion.typography import listing
-from scorers import sheet as scorer
-from scorers.errors import ScoreError
+from companion.text.typography import listing
+from companion.rules import sheet as scorer
+from companion.rules.errors import ScoreError
 
 
 def rules(data: Fields) -> scorer.Rules:

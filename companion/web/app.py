@@ -35,8 +35,8 @@ from companion.web.errors import WebError, unwritable
 from companion.web.games import Web, routes as game_routes
 from companion.web.look import GAMES, Look
 from companion.web.store import Store
-from scorers import lugvanion as vote
-from scorers.errors import ScoreError
+from companion.rules import lugvanion as vote
+from companion.rules.errors import ScoreError
 
 PAGE = Path(__file__).parent / "page"
 MAX_BODY = 4096

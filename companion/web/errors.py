@@ -1,5 +1,5 @@
 """The web layer's one error type: an HTTP status and a message that names the field; a
-code and params ("why") that a phone words in its own language (layouts/phone.toml,
+code and params ("why") that a phone words in its own language (companion/layouts/phone.toml,
 "why_" + the code with "_" for "."), for a scorer's refusal and for every refusal a phone
 meets in play (a stale entry, a round or a draw already made); and, for a conflict, what
 the table holds instead ("extra": the entry, round or draw a phone then shows)."""

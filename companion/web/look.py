@@ -1,14 +1,14 @@
 """What the phone page shows that is data, not code: team colours and names, guild names
-(layouts/lugvanion.toml), each game's credits (layouts/GAME.toml), the page's words in
-English and French (layouts/phone.toml), and a designer's games served with --game
+(companion/layouts/lugvanion.toml), each game's credits (companion/layouts/GAME.toml), the page's words in
+English and French (companion/layouts/phone.toml), and a designer's games served with --game
 (their game files' [game] and [[scoring]])."""
 
 from pathlib import Path
 
 import msgspec
 
-from companion.data import Fields, load_toml
-from companion.paths import LAYOUTS
+from companion.files.data import Fields, load_toml
+from companion.files.paths import LAYOUTS
 
 LANGS = ("en", "fr")
 GAMES = ("lugvanion", "covenia", "coverta", "vengeance")

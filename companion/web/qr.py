@@ -69,9 +69,9 @@ def write_card(path: Path, link: str, words: dict[str, str], credits: list[str],
     from reportlab.lib.colors import HexColor, white
     from reportlab.lib.units import mm
 
-    from companion.atomic import replaced
+    from companion.files.atomic import replaced
     from companion.draw import text
-    from companion.pdf import open_canvas
+    from companion.press.pdf import open_canvas
 
     w, h = paper
     ink = HexColor("#111111")

@@ -27,8 +27,8 @@ from pathlib import Path
 
 from companion.errors import CompanionError
 from companion.web.errors import WebError, coded
-from scorers import lugvanion as vote
-from scorers.errors import ScoreError
+from companion.rules import lugvanion as vote
+from companion.rules.errors import ScoreError
 
 SCHEMA_VERSION = "2"  # 2: games in progress, answered requests and the history
 APPLICATION_ID = 0x54634C67  # "TcLg": a table-companion Lugvanion table (PRAGMA application_id)

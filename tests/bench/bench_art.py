@@ -92,7 +92,7 @@ def pictures(jpeg: Path, png: Path, alpha: Path) -> tuple[int, int, int]:
 
 
 def data_copy(folder: Path, ext: str | None) -> Path:
-    text = (ROOT / "layouts" / "covenia.toml").read_text(encoding="utf-8")
+    text = (ROOT / "companion" / "layouts" / "covenia.toml").read_text(encoding="utf-8")
     if ext:
         for clan in CLANS:
             text = text.replace(f'id = "{clan}"\n',
@@ -161,7 +161,7 @@ def guard_cost(folder: Path, runs: int) -> tuple[float, float]:
 
     from PIL import Image
 
-    from companion import designer_files, images
+    from companion.files import designer_files, images
 
     files = sorted(folder.iterdir())
 

@@ -1,5 +1,5 @@
 """Benchmark: what the bound on a designer's decoders costs (issue 30). Every SVG icon,
-font, picture and spreadsheet is decoded in a worker process (companion.bounded); what a
+font, picture and spreadsheet is decoded in a worker process (companion.files.bounded); what a
 worker works out is kept in the cache, so a warm build should start none.
 
 Run: python tests/bench/bench_bounded.py
@@ -21,7 +21,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 # The code before the bound: each decoder called in this process, no worker.
-INLINE = ("import companion.bounded as b; b.run = lambda f, *a, **k: f(*a); "
+INLINE = ("import companion.files.bounded as b; b.run = lambda f, *a, **k: f(*a); "
           "from companion.cli import main; main(sys.argv[1:])")
 
 
@@ -30,7 +30,7 @@ def game(folder: Path) -> Path:
                    check=True, stdout=subprocess.DEVNULL)
     path = folder / "bench" / "bench.toml"
     (path.parent / "fonts").mkdir()
-    shutil.copy(ROOT / "fonts" / "DejaVuSans-Bold.ttf", path.parent / "fonts" / "title.ttf")
+    shutil.copy(ROOT / "companion" / "fontfiles" / "DejaVuSans-Bold.ttf", path.parent / "fonts" / "title.ttf")
     text = path.read_text(encoding="utf-8")
     path.write_text(text + '\n[fonts]\nbold = "fonts/title.ttf"\n', encoding="utf-8")
     return path

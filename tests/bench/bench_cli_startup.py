@@ -39,7 +39,7 @@ def compile_ours(root: Path) -> None:
     checkout under PYTHONDONTWRITEBYTECODE=1 would compile them again at every start)."""
     import compileall
 
-    for folder in ("companion", "scorers"):
+    for folder in ("companion",):
         compileall.compile_dir(str(root / folder), quiet=1)
 
 

@@ -67,7 +67,7 @@ def compile_ours(root: Path) -> None:
     checkout under PYTHONDONTWRITEBYTECODE=1 would compile them again at every start)."""
     import compileall
 
-    for folder in ("companion", "scorers"):
+    for folder in ("companion",):
         compileall.compile_dir(str(root / folder), quiet=1)
 
 
@@ -83,7 +83,7 @@ def main() -> None:
         build = [sys.executable, "-m", "companion", "build", "covenia", "--out",
                  str(tmp / "kit")]
         # A first build keeps the fonts' parsed tables in the cache; every later build reads
-        # them back (companion.fonts). Both measured, each run of the first with a new cache.
+        # them back (companion.press.fonts). Both measured, each run of the first with a new cache.
         first = wall(build, max(3, runs // 2), cache=lambda run: tmp / f"cache-{run}")
         kit = wall(build, runs, cache=lambda run: tmp / "cache-0")
         floor = wall([sys.executable, str(floor_py), str(tmp / "floor.pdf"), font, "109"], runs)

@@ -33,7 +33,7 @@ def compile_ours(root: Path) -> None:
     """Our modules' bytecode, as an installed package has it."""
     import compileall
 
-    for folder in ("companion", "scorers"):
+    for folder in ("companion",):
         compileall.compile_dir(str(root / folder), quiet=1)
 
 

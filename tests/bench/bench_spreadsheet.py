@@ -1,5 +1,5 @@
 """How fast a designer's card list is read: 1,000 rows of 8 columns as XLSX (calamine,
-through companion.spreadsheet, the path a build takes) against the same rows as CSV read
+through companion.files.spreadsheet, the path a build takes) against the same rows as CSV read
 with the standard library (the baseline, same run). Target: the XLSX read under 100 ms.
 
     python tests/bench/bench_spreadsheet.py
@@ -14,7 +14,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from companion import spreadsheet  # noqa: E402
+from companion.files import spreadsheet  # noqa: E402
 from tests import sheetfiles  # noqa: E402
 
 ROWS = 1000
@@ -46,7 +46,7 @@ def main():
             assert len(list(csv.reader(f))) == ROWS + 1
 
     t_ours, t_base = timed(ours), timed(baseline)
-    print(f"{ROWS}-row XLSX card list through companion.spreadsheet: {t_ours * 1000:.1f} ms "
+    print(f"{ROWS}-row XLSX card list through companion.files.spreadsheet: {t_ours * 1000:.1f} ms "
           f"(target < 100 ms)")
     print(f"baseline, the same rows as CSV with the csv module: {t_base * 1000:.1f} ms")
     print(f"ratio: {t_ours / t_base:.1f}x the CSV baseline")

@@ -17,7 +17,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from companion import kit, paths  # noqa: E402
+from companion import kit  # noqa: E402
+from companion.files import paths
 
 SAVES = 5
 

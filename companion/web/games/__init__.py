@@ -11,7 +11,7 @@ from starlette.requests import Request
 from companion.errors import shown
 from companion.web.errors import WebError, coded, why_of
 from companion.web.store import Store
-from scorers.errors import ScoreError, plain
+from companion.rules.errors import ScoreError, plain
 
 MAX_NAME = 40
 MAX_KEY = 100

@@ -1,5 +1,5 @@
 """Covenia end scores from the table's phones: each player's entry (her area and hand,
-as in the score file), scored by scorers.covenia as `companion score covenia` scores it.
+as in the score file), scored by companion.rules.covenia as `companion score covenia` scores it.
 
 The open game's state: {"id", "decks": "A" | "B" | "AB" | None, "players": [entry, ...]},
 each entry {"name", "area", "hand"} as sent, in the order the players first entered them;
@@ -28,8 +28,8 @@ from companion.errors import shown
 from companion.web.errors import WebError, coded, why_of
 from companion.web.games import Web, idempotency_key, player_name, scored
 from companion.web.games.entries import etag, no_entry, precondition, require, tagged_entry
-from scorers import covenia as scorer
-from scorers.errors import ScoreError
+from companion.rules import covenia as scorer
+from companion.rules.errors import ScoreError
 
 GAME = "covenia"
 EMPTY = {"decks": None, "players": []}
@@ -57,7 +57,7 @@ def view(state: dict, at_table: int = 0) -> dict:
     """What the phones show: the entries with their ETags, the decks in play, and the
     score or why there is none yet: the CLI's line ("problem", English) and "why", the
     scorer's code and params that the page words in its own language
-    (layouts/phone.toml, "why_" + the code)."""
+    (companion/layouts/phone.toml, "why_" + the code)."""
     from companion.score.covenia import as_json
 
     out = {"game": GAME, "id": state.get("id"), "open": bool(state["players"]),

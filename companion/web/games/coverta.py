@@ -1,5 +1,5 @@
 """Coverta's continuous play from the table's phones: one round at a time (every
-player's hand count and the first steal, RULINGS V6), scored by scorers.coverta as
+player's hand count and the first steal, RULINGS V6), scored by companion.rules.coverta as
 `companion score coverta` scores the same ledger.
 
 The open game's state is the ledger's content, {"players": [...], "rounds": [...]}, and
@@ -27,7 +27,7 @@ from starlette.routing import Route
 from companion.errors import shown
 from companion.web.errors import WebError, coded
 from companion.web.games import Web, idempotency_key, player_name, scored
-from scorers import coverta as rules
+from companion.rules import coverta as rules
 
 GAME = "coverta"
 MAX_ROUNDS = 500

@@ -1,5 +1,5 @@
 """A designer's own games at the table (`companion serve --game FILE`): each player's
-numbers, one per score category of the game file's [[scoring]], scored by scorers.sheet
+numbers, one per score category of the game file's [[scoring]], scored by companion.rules.sheet
 as `companion score FILE` scores them; live totals and the winner on every phone, and
 the game into the history when it ends.
 
@@ -23,8 +23,8 @@ from companion.errors import shown
 from companion.web.errors import WebError, coded, why_of
 from companion.web.games import Web, idempotency_key, player_name, scored
 from companion.web.games.entries import etag, no_entry, precondition, require, tagged_entry
-from scorers import sheet as scorer
-from scorers.errors import ScoreError
+from companion.rules import sheet as scorer
+from companion.rules.errors import ScoreError
 
 MAX_PLAYERS = 12
 BUNDLED = ("lugvanion", "covenia", "coverta", "vengeance")

@@ -1,5 +1,5 @@
 """Vengeance's turn resolver from a phone: `companion vengeance resolve`'s options as
-JSON, answered as its --json answers (scorers.vengeance)."""
+JSON, answered as its --json answers (companion.rules.vengeance)."""
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse
@@ -20,7 +20,7 @@ def whole(n, field: str) -> int:
 
 
 def resolve(body) -> dict:
-    from scorers import vengeance as rules
+    from companion.rules import vengeance as rules
 
     if not isinstance(body, dict):
         raise WebError(400, "body", "must be a JSON object: herb, mineral, potion, "

@@ -1,0 +1,183 @@
+"""Drawing imposed sheets: card fronts, their backs behind them, crop marks, and on
+every sheet the calibration bar and a label."""
+
+from typing import Callable
+
+import msgspec
+
+from companion.draw import text
+from companion.press.imposition import Grid, Placed
+from companion.press.presets import SheetSettings
+from companion.text.units import mm
+
+# draw(canvas, width, height, bleed) paints a face upright, (0, 0) at its trim box's
+# lower-left, in the card's own width and height; its placement turns it onto the sheet.
+Draw = Callable[[object, float, float, float], None]
+
+
+class Face(msgspec.Struct, frozen=True):
+    draw: Draw
+    key: str | None = None  # faces with one key are drawn once, as a PDF form, and reused
+    # (w, h, bleed) -> the face's digest without drawing it (the layout engine's faces);
+    # None: companion.kit.faces draws the face to digest what it emits
+    digest: Callable[[float, float, float], str] | None = None
+
+
+class Card(msgspec.Struct, frozen=True):
+    component: str  # the component's title, for the sheet label
+    front: Face
+    back: Face | None = None
+    id: str | None = None  # stable within its component (e.g. "red-7A"); None: its position
+
+
+class SheetText(msgspec.Struct):
+    game: str
+    caption: str  # under the calibration bar, with {length}
+    sheet_label: str  # with {game}, {component}, {n}, {total}
+    back_word: str = "back"
+    forms: set = msgspec.field(default_factory=set)
+
+
+def _place(c, placed: Placed, grid: Grid, face: Face, forms: set) -> None:
+    """Draws a face upright in its own size, turned onto its place on the sheet."""
+    w, h = placed.size
+    bl = grid.bleed
+    c.saveState()
+    c.transform(*placed.matrix)
+    p = c.beginPath()
+    p.rect(-bl, -bl, w + 2 * bl, h + 2 * bl)
+    c.clipPath(p, stroke=0, fill=0)
+    if face.key is not None and face.key in forms:
+        c.doForm(face.key)
+    else:
+        face.draw(c, w, h, bl)
+    c.restoreState()
+
+
+def _define_forms(c, faces, grid: Grid, forms: set) -> None:
+    bl = grid.bleed
+    for face in faces:
+        if face.key is not None and face.key not in forms:
+            c.beginForm(face.key, -bl, -bl, grid.card_w + bl, grid.card_h + bl)
+            face.draw(c, grid.card_w, grid.card_h, bl)
+            c.endForm()
+            forms.add(face.key)
+
+
+def label_room(grid: Grid, caption: str) -> float:
+    """The band's length left for the label after the bar and its caption."""
+    s = grid.settings
+    length = grid.band.h if grid.band_side == "left" else grid.band.w
+    return length - s.calibration_bar - mm(4) - text.width(caption, "regular", s.caption_size)
+
+
+def fit_label(compose: Callable[[list[str]], str], names: list[str], room: float,
+              settings: SheetSettings) -> tuple[list[str], float]:
+    """The sheet label naming every component, and its size: one line at label_size, or
+    smaller down to label_min; else two lines at label_min; else with the longest name cut
+    short word by word ("Temple of…") until it fits."""
+    s, names = settings, list(names)
+    while True:
+        label = compose(names)
+        size = min(s.label_size, s.label_size * room / text.width(label, "regular", s.label_size))
+        if size >= s.label_min:
+            return [label], size
+        lines = _two_lines(label, room, s.label_min)
+        if lines:
+            return lines, s.label_min
+        cuttable = [i for i, name in enumerate(names) if " " in name]
+        if not cuttable:  # nothing left to cut: text.line squeezes what remains
+            return [label], s.label_min
+        i = max(cuttable, key=lambda i: text.width(names[i], "regular", 1))
+        names[i] = names[i].removesuffix("…").rsplit(" ", 1)[0] + "…"
+
+
+def _two_lines(label: str, room: float, size: float) -> list[str] | None:
+    """The label broken after a " · " or " + ", as evenly as can be, if both lines fit."""
+    def widest(lines: list[str]) -> float:
+        return max(text.width(t, "regular", size) for t in lines)
+
+    cuts = [i + 3 for i in range(len(label)) if label[i:i + 3] in (" · ", " + ")]
+    best = min(([label[:i].rstrip(), label[i:]] for i in cuts), key=widest, default=None)
+    return best if best and widest(best) <= room else None
+
+
+def furniture(c, grid: Grid, band_flip: str | None, caption: str, label: list[str],
+              size: float) -> None:
+    """The 50 mm calibration bar with its caption, and the label's lines (from fit_label),
+    in the band."""
+    band = grid.band if band_flip is None else grid.mirror(grid.band, band_flip)
+    turned = band_flip == "short"
+    c.saveState()
+    if grid.band_side == "left":
+        # The band runs up the sheet: write along it, reading from the bottom.
+        c.translate(band.x + band.w, band.y) if not turned else c.translate(band.x, band.y + band.h)
+        c.rotate(90 if not turned else -90)
+        length, thick = band.h, band.w
+    else:
+        c.translate(band.x, band.y) if not turned else c.translate(band.x + band.w, band.y + band.h)
+        if turned:
+            c.rotate(180)
+        length, thick = band.w, band.h
+    s = grid.settings
+    bar = s.calibration_bar
+    base = thick * 0.3
+    c.setFillGray(0)
+    c.rect(0, base, bar, mm(1.2), stroke=0, fill=1)
+    c.setLineWidth(0.4)
+    for i in range(6):
+        x = min(i * bar / 5, bar - 0.2)
+        c.line(x, base, x, base + mm(2.2))
+    text.line(c, caption, bar + mm(2), base, "regular", s.caption_size)
+    room = label_room(grid, caption)
+    for i, line in enumerate(label):  # the last line on the bar's baseline
+        y = base + (len(label) - 1 - i) * size * 1.2
+        text.line(c, line, length, y, "regular", size, align="right", max_w=room)
+    c.restoreState()
+
+
+def crop_marks(c, grid: Grid) -> None:
+    c.saveState()
+    c.setStrokeGray(0)
+    c.setLineWidth(grid.settings.crop_width)
+    for x1, y1, x2, y2 in grid.crop_marks():
+        c.line(x1, y1, x2, y2)
+    c.restoreState()
+
+
+def _labeller(words: SheetText, n: int, total: int,
+              tail: str = "") -> Callable[[list[str]], str]:
+    """Sheet n's label for a list of component names."""
+    return lambda names: words.sheet_label.format(
+        game=words.game, component=" + ".join(names), n=n, total=total) + tail
+
+
+def render(c, cards: list[Card], grid: Grid, flip: str, words: SheetText) -> int:
+    """Draws every card, sheet by sheet; returns the number of pages written."""
+    per = grid.per_sheet
+    total = -(-len(cards) // per)
+    caption = words.caption.format(length=round(grid.settings.calibration_bar / mm(1)))
+    room = label_room(grid, caption)
+    forms: set = set()
+    pages = 0
+    for n in range(total):
+        batch = cards[n * per:(n + 1) * per]
+        names = list(dict.fromkeys(card.component for card in batch))
+        crop_marks(c, grid)
+        label = _labeller(words, n + 1, total)
+        furniture(c, grid, None, caption, *fit_label(label, names, room, grid.settings))
+        for slot, card in enumerate(batch):
+            _place(c, grid.front(slot), grid, card.front, forms)
+        c.showPage()
+        pages += 1
+        if flip == "none":
+            continue
+        _define_forms(c, [card.back for card in batch if card.back], grid, forms)
+        label = _labeller(words, n + 1, total, f" · {words.back_word}")
+        furniture(c, grid, flip, caption, *fit_label(label, names, room, grid.settings))
+        for slot, card in enumerate(batch):
+            if card.back:
+                _place(c, grid.back(slot, flip), grid, card.back, forms)
+        c.showPage()
+        pages += 1
+    return pages

@@ -1,0 +1,237 @@
+"""Outputs are written aside and put in place in one step, so a failed, interrupted or
+killed command leaves the previous output as it was and no partial file behind.
+
+A kit is a folder: it is built whole in a staging folder beside it, then swapped in by
+two renames (old kit aside, new kit in). A build killed between the two is undone by the
+next one, which puts the old kit back. Builds of one kit folder hold its lock, so one
+never removes another's staging folder."""
+
+import os
+import secrets
+import shutil
+import stat
+import sys
+from contextlib import contextmanager
+from pathlib import Path
+
+from companion.files import lock
+from companion.errors import CompanionError
+
+KIT_MARK = "manifest.json"  # a folder holding it is a kit: ours to replace
+
+
+def _os_error(e: OSError, where: Path) -> CompanionError:
+    return CompanionError(f"cannot write ({e.strerror or e})", source=str(where))
+
+
+@contextmanager
+def kit_folder(out: Path, kind: str = "kit"):
+    """Yield an empty folder; when the block succeeds it becomes `out`, replacing the
+    earlier output of the same `kind` whole (so files a smaller --only build no longer
+    lists go too): "kit" for a build, the format for an export ("png"). On any failure
+    `out` is left exactly as it was."""
+    out = Path(out)
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        with lock.held(out, "building this kit"):
+            _recover(out)
+            _refuse_foreign(out)
+            _refuse_other_kind(out, kind)
+            # mkdir, not mkdtemp: the kit gets the user's usual permissions, not 0700.
+            stage = out.with_name(f".{out.name}.staging-{os.getpid()}-{secrets.token_hex(3)}")
+            stage.mkdir()
+            try:
+                yield stage
+                _swap(stage, out)
+            finally:
+                shutil.rmtree(stage, ignore_errors=True)
+    except OSError as e:
+        # Name the file as the user knows it: in the kit, not in the staging folder.
+        name = Path(e.filename) if e.filename else out
+        inside = name.parent.name.startswith(f".{out.name}.staging-")
+        raise _os_error(e, out / name.name if inside else name) from None
+
+
+def _leftovers(out: Path, kind: str) -> list[Path]:
+    return sorted(out.parent.glob(f".{out.name}.{kind}-*"))
+
+
+def _recover(out: Path) -> None:
+    """Clear what a killed build left: its staging folder, and an old kit set aside but
+    not yet replaced (put back) or replaced but not yet removed (its exports kept)."""
+    for stage in _leftovers(out, "staging"):
+        shutil.rmtree(stage, ignore_errors=True)
+    for old in _leftovers(out, "old"):
+        if not out.exists():
+            os.rename(old, out)
+        else:
+            _carry_exports(old, out)
+            shutil.rmtree(old, ignore_errors=True)
+
+
+def _nested_outputs(folder: Path) -> list[Path]:
+    """Sub-folders that are outputs of their own (an export in output/GAME/FORMAT)."""
+    return [p for p in folder.iterdir() if p.is_dir() and not p.name.startswith(".")
+            and (p / KIT_MARK).is_file()]
+
+
+def _carry_exports(old: Path, new: Path) -> None:
+    """A kit replaced whole keeps the exports inside it (moved, not copied)."""
+    for sub in _nested_outputs(old):
+        if not (new / sub.name).exists():
+            os.rename(sub, new / sub.name)
+
+
+def _refuse_foreign(out: Path) -> None:
+    """Never replace a folder that is not ours (someone's own files): ours holds a
+    manifest.json, or nothing but outputs that do."""
+    if not out.exists():
+        return
+    if not out.is_dir():
+        raise CompanionError("is a file, not a folder for the kit", source=str(out),
+                             field="--out")
+    visible = [p for p in out.iterdir() if not p.name.startswith(".")]
+    ours = (out / KIT_MARK).is_file() or set(visible) <= set(_nested_outputs(out))
+    if visible and not ours:
+        raise CompanionError("holds files that are not a kit: give a new or empty folder",
+                             source=str(out), field="--out")
+
+
+def _exchange(a: Path, b: Path) -> bool:
+    """Swap two paths in one step (Linux's renameat2 RENAME_EXCHANGE): no moment when
+    neither is there. False where the system has no such call."""
+    if not sys.platform.startswith("linux"):
+        return False
+    import ctypes
+    import errno
+
+    try:
+        renameat2 = ctypes.CDLL(None, use_errno=True).renameat2
+    except (OSError, AttributeError):
+        return False
+    at_cwd, exchange = -100, 2
+    if renameat2(at_cwd, os.fsencode(a), at_cwd, os.fsencode(b), exchange) == 0:
+        return True
+    err = ctypes.get_errno()
+    if err in (errno.ENOSYS, errno.EINVAL, errno.ENOTSUP, errno.EOPNOTSUPP):
+        return False  # an old kernel, or a file system without it: two renames
+    raise OSError(err, os.strerror(err), str(b))
+
+
+def _kind_of(folder: Path) -> str | None:
+    """What an output folder holds, from its manifest: "kit", an export's format, or
+    None (no manifest, or one we cannot read)."""
+    import json
+
+    try:
+        manifest = json.loads((folder / KIT_MARK).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if not isinstance(manifest, dict):
+        return None
+    return str(manifest["format"]) if "format" in manifest else "kit"
+
+
+def _refuse_other_kind(out: Path, kind: str) -> None:
+    """An export never replaces a built kit (nor a build an export, nor one format
+    another): --out onto the wrong folder would lose it whole."""
+    have = _kind_of(out)
+    if have is None or have == kind:
+        return
+    what = "a kit built by `companion build`" if have == "kit" else f"a {have} export"
+    raise CompanionError(f"holds {what}: replacing it would lose it; give another --out",
+                         source=str(out), field="--out")
+
+
+def _swap(stage: Path, out: Path) -> None:
+    # In one step where the system can: a kill at any moment leaves a whole kit in place.
+    if out.exists() and _exchange(stage, out):
+        _carry_exports(stage, out)
+        shutil.rmtree(stage, ignore_errors=True)
+        return
+    old = out.with_name(f".{out.name}.old-{os.getpid()}")
+    if out.exists():
+        os.rename(out, old)
+    try:
+        os.rename(stage, out)
+    except OSError:
+        if old.exists():
+            os.rename(old, out)
+        raise
+    if old.exists():
+        _carry_exports(old, out)
+        shutil.rmtree(old, ignore_errors=True)
+
+
+@contextmanager
+def replaced(path: Path):
+    """Yield a temporary path beside `path`; once the block succeeds it becomes `path` in
+    one rename, on disk (the file and its folder synced) before this returns. On failure
+    the old file stays as it was.
+
+    A file the user owns is treated as hers: a symlink is followed (its target is
+    replaced, the link stays: a shared ledger gets the round); the file's mode is kept
+    (600 stays 600); a read-only file is refused, not replaced; a file with other names
+    (hard links) is replaced with a note that those keep the old content."""
+    path = Path(path)
+    target = Path(os.path.realpath(path)) if path.is_symlink() else path
+    try:
+        st = os.stat(target)
+    except OSError:
+        st = None
+    if st is not None:
+        if stat.S_ISREG(st.st_mode) and not st.st_mode & (stat.S_IWUSR | stat.S_IWGRP
+                                                           | stat.S_IWOTH):
+            raise CompanionError("is read-only: make it writable to replace it, or give "
+                                 "another file", source=str(path))
+        if stat.S_ISREG(st.st_mode) and st.st_nlink > 1:
+            others = st.st_nlink - 1
+            print(f"companion: note: {path} has {others} other name{'s' * (others > 1)} "
+                  "(hard links), which keep the old content", file=sys.stderr)
+    tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
+    try:
+        yield tmp
+        if st is not None and stat.S_ISREG(st.st_mode):
+            os.chmod(tmp, stat.S_IMODE(st.st_mode))
+        _sync(tmp)
+        os.replace(tmp, target)
+        _sync(target.parent)
+    except OSError as e:
+        raise _os_error(e, path) from None
+    finally:
+        try:
+            tmp.unlink(missing_ok=True)
+        except OSError:
+            pass
+
+
+def _sync(path: Path) -> None:
+    """fsync a file, or a folder (where the system allows it: not on Windows)."""
+    if path.is_dir() and os.name == "nt":
+        return
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    except OSError:
+        if not path.is_dir():  # some file systems cannot sync a folder: the rename stands
+            raise
+    finally:
+        os.close(fd)
+
+
+def write_aside(target: Path, data: bytes) -> None:
+    """A cache file: written aside and renamed, so that two builds filling the cache at
+    once never read half a file (not synced: a cache lost in a crash is made again)."""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
+    try:
+        tmp.write_bytes(data)
+        os.replace(tmp, target)
+    finally:
+        tmp.unlink(missing_ok=True)
+
+
+def write_text(path: Path, text: str) -> None:
+    """One file written whole or not at all."""
+    with replaced(path) as tmp:
+        tmp.write_text(text, encoding="utf-8")

@@ -1,0 +1,307 @@
+"""Reading data files (TOML) with errors that name the file and the field."""
+
+import re
+import sys
+import tomllib
+from pathlib import Path
+from typing import Any
+
+from companion.files import designer_files, inputs
+from companion.errors import CompanionError, escape, shown
+from companion.files.row import Row
+from companion.text.typography import typeset
+
+MAX_FILE = 1_000_000  # bytes: every data, score or ledger file is far smaller
+
+
+def read_text(file: Path | str) -> tuple[str, str]:
+    """(text, name for messages) of a data file, '-' meaning standard input. Refuses what
+    is not UTF-8 text or is over MAX_FILE, before parsing can hang on it."""
+    name = "<stdin>" if str(file) == "-" else str(file)
+    inputs.note(file)
+    try:
+        if str(file) == "-":
+            raw = sys.stdin.buffer.read(MAX_FILE + 1) if hasattr(sys.stdin, "buffer") \
+                else sys.stdin.read(MAX_FILE + 1).encode("utf-8", "surrogatepass")
+        else:
+            raw = designer_files.read_bytes(file, MAX_FILE, "data file")
+    except OSError as e:
+        raise CompanionError(f"cannot read ({e.strerror or e})", source=name) from None
+    if len(raw) > MAX_FILE:
+        raise CompanionError(f"over {MAX_FILE // 1_000_000} MB: not a data file", source=name)
+    try:
+        return raw.decode("utf-8-sig"), name
+    except UnicodeDecodeError as e:
+        raise CompanionError(f"not UTF-8 text (byte {e.start})", source=name) from None
+
+
+MAX_DEPTH = 32  # tables and lists within each other: real data files use under 6
+
+
+# A dotted key of MAX_DEPTH parts or more, anywhere but in strings and comments: tomllib's
+# time and memory grow with the square of a key's parts (20,000 parts: 7 s; 100,000:
+# 12 GB), so such a key is refused before the parser sees it.
+# Tried only where a word starts, each word read once (possessive): linear in the text.
+_DEEP_KEY = re.compile(r'(?<![A-Za-z0-9_-])(?:(?:[A-Za-z0-9_-]++|"")[ \t]*+\.[ \t]*+){%d,}'
+                       % MAX_DEPTH)
+# A string or a comment, whole, as the parser reads them left to right: one match each, so
+# a scan costs a step per string rather than a step per character.
+_STRING_OR_COMMENT = (r'#[^\n]*|"""[\s\S]*?(?:"""|\Z)|\'\'\'[\s\S]*?(?:\'\'\'|\Z)'
+                      r'|"(?:[^"\\\n]|\\.)*"?|\'[^\'\n]*\'?')
+_SKIPPED = re.compile(_STRING_OR_COMMENT)
+# Read by the partial reads alone: compiled (and cached by re) at their first use.
+_SKIPPED_OR_BRACKET = _STRING_OR_COMMENT + r"|[\[\]{}]"
+
+
+def _keys_only(text: str) -> str:
+    """The text with each string as "" and comments gone."""
+    return _SKIPPED.sub(lambda m: "" if m[0][0] == "#" else '""', text)
+
+
+_TABLE = r"""\[\[?[ \t]*(?:"([^"\n]*)"|'([^'\n]*)'|([A-Za-z0-9_-]+))"""
+
+
+def _tables_only(text: str, names: frozenset[str]) -> str:
+    """The text of the top-level tables in `names` alone (and what comes before the first
+    [table]): a command that reads a few tables of a big file parses only those. A header is
+    a "[" first on its line, outside strings, comments and brackets."""
+    starts, depth = [], 0
+    for m in re.finditer(_SKIPPED_OR_BRACKET, text):
+        sign = m[0][0]
+        if sign in "]}":
+            depth = max(0, depth - 1)
+        elif sign in "[{":
+            if depth == 0 and sign == "[" and \
+                    not text[text.rfind("\n", 0, m.start()) + 1:m.start()].strip():
+                starts.append(m.start())
+            depth += 1
+    kept = [text[:starts[0]] if starts else text]
+    for start, end in zip(starts, [*starts[1:], len(text)]):
+        name = re.compile(_TABLE).match(text, start)
+        if name is None or next(g for g in name.groups() if g is not None) in names:
+            kept.append(text[start:end])
+    return "".join(kept)
+
+
+# A text this long (a game's file, not a score sheet) is parsed once: its table is kept
+# (companion.files.kept) by the text's digest and read back by later runs (covenia.toml: 5 ms to
+# parse and check, 0.3 to read back). Shorter ones parse faster than the cache is found.
+KEPT_FROM = 8192
+
+
+def parse_toml(text: str, source: str, only: frozenset[str] | None = None) -> dict[str, Any]:
+    """The checked table of a TOML text; with `only`, of those top-level tables alone."""
+    if only is None and len(text) >= KEPT_FROM:
+        import hashlib
+
+        from companion.files import kept
+
+        key = hashlib.sha256(f"{sys.version_info[:2]}\0{MAX_DEPTH}\0{text}".encode(
+            "utf-8", "surrogatepass")).hexdigest()[:32]
+        table = kept.read("data", key)
+        if not isinstance(table, dict) or _depth(table) > MAX_DEPTH:  # as a parse checks
+            table = _parsed(text, source, None)
+            kept.keep("data", key, table)  # marshal takes no dates: such a file is parsed
+        return table
+    return _parsed(text, source, only)
+
+
+def _parsed(text: str, source: str, only: frozenset[str] | None) -> dict[str, Any]:
+    if only is not None:
+        text = _tables_only(text, only)
+    if _DEEP_KEY.search(_keys_only(text)):
+        raise CompanionError(f"nested over {MAX_DEPTH} levels deep (a dotted key of "
+                             f"{MAX_DEPTH} parts or more)", source=source)
+    try:
+        table = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
+        raise CompanionError(f"not valid TOML ({escape(str(e))})", source=source) from None
+    except RecursionError:
+        table = None
+    except ValueError as e:  # a whole number of over 4,300 digits: Python will not read it
+        raise CompanionError(f"not valid TOML ({escape(str(e).split(';')[0])})",
+                             source=source) from None
+    if table is None or _depth(table) > MAX_DEPTH:
+        # Checked once here, so no code reading the data can recurse out of the stack
+        # (a dotted key can nest 5,000 tables in one line).
+        raise CompanionError(f"nested over {MAX_DEPTH} levels deep", source=source)
+    return table if only is None else {k: v for k, v in table.items() if k in only}
+
+
+def _depth(value) -> int:
+    """How deeply tables and lists nest, counted without recursion."""
+    deepest, todo = 0, [(value, 1)]
+    while todo:
+        item, level = todo.pop()
+        deepest = max(deepest, level)
+        if level > MAX_DEPTH:
+            break
+        children = item.values() if isinstance(item, dict) else item if isinstance(item, list) else ()
+        todo.extend((child, level + 1) for child in children if isinstance(child, (dict, list)))
+    return deepest
+
+
+def load_toml(path: Path | str, template: dict | None = None,
+              only: frozenset[str] | None = None) -> dict[str, Any]:
+    """The one way data files are read: a path (or '-') to a checked TOML table, with
+    every list written { sheet = FILE, tab = NAME } read from that spreadsheet (beside
+    the file). `template`: the bundled data of the same kind, whose lists tell which
+    headers a spreadsheet may and must have. `only`: the top-level tables to read."""
+    text, name = read_text(path)
+    table = parse_toml(text, name, only)
+    base = Path(path).parent if str(path) != "-" else Path.cwd()
+    return _with_sheets(table, template or {}, base, name, "")
+
+
+def load_fields(path: Path | str, template: dict | None = None,
+                english: bool = False) -> "Fields":
+    return Fields(load_toml(path, template), str(path) if str(path) != "-" else "<stdin>",
+                  english=english)
+
+
+def _with_sheets(table: dict, template: dict, base: Path, source: str, at: str) -> dict:
+    for key, value in table.items():
+        where = f"{at}.{key}" if at else key
+        if where == "kinds":  # card layouts: the layout engine's schema checks them
+            continue
+        like = template.get(key) if isinstance(template, dict) else None
+        # the spreadsheet reader is imported only for a file that names a sheet: the
+        # score commands start without it
+        if isinstance(value, dict) and "sheet" in value and _sheets().is_reference(value):
+            spreadsheet = _sheets()
+            known, required = (spreadsheet.fields_of(like) if isinstance(like, list)
+                               else (None, set()))
+            table[key] = spreadsheet.read(value, base, source, where, known, required)
+        elif isinstance(value, list) and isinstance(like, list):
+            _known_keys(value, like, source, where)
+        elif isinstance(value, dict):
+            _with_sheets(value, like if isinstance(like, dict) else {}, base, source, where)
+    return table
+
+
+def _sheets():
+    from companion.files import spreadsheet
+
+    return spreadsheet
+
+
+def _known_keys(entries: list, like: list, source: str, where: str) -> None:
+    """An inline list's entries take the fields its bundled entries have (what a
+    spreadsheet standing for it may have as headers), and art: a misspelt key such as
+    `art_fitt` or `colr` is refused, not silently ignored."""
+    import difflib
+
+    from companion.files import picture_keys
+
+    known = {k for e in like if isinstance(e, dict) for k in e} | set(picture_keys.KEYS)
+    if not any(isinstance(e, dict) for e in like):
+        return
+    for i, entry in enumerate(entries):
+        for key in entry if isinstance(entry, dict) else ():
+            if key not in known:
+                near = difflib.get_close_matches(key, known, 1)
+                hint = f"did you mean {near[0]}? " if near else ""
+                raise CompanionError(f"unknown field ({hint}fields here: "
+                                     f"{', '.join(sorted(known))})", source=source,
+                                     field=f"{where}[{i}].{key}")
+
+
+NO_TRANSLATION: set[str] = set()
+
+
+def english_for(lang: str) -> None:
+    """Says once (a build: kit.prepare starts anew) that our own words have no `lang`
+    translation and print in English."""
+    if lang not in NO_TRANSLATION:
+        NO_TRANSLATION.add(lang)
+        print(f"Note: table-companion's own words (the sheets' labels, the print guide, the "
+              f"score pad) have no {shown(lang)} translation: they print in English.",
+              file=sys.stderr)
+
+
+def english_where_missing(value, lang: str):
+    """`value` (our own data) with each {en = ..., fr = ...} text lacking `lang` given its
+    English (and the note said once)."""
+    if isinstance(value, dict):
+        texts = value and all(isinstance(v, str) and re.fullmatch(r"[a-z]{2,3}", k)
+                              for k, v in value.items())
+        if texts and lang not in value and "en" in value:
+            english_for(lang)
+            return {**value, lang: value["en"]}
+        return {k: english_where_missing(v, lang) for k, v in value.items()}
+    if isinstance(value, list):
+        return [english_where_missing(v, lang) for v in value]
+    return value
+
+
+class Fields:
+    """A view of one table of a data file that reports missing or mistyped fields by path."""
+
+    def __init__(self, table: Any, source: str, path: str = "", english: bool = False):
+        """`english`: our own words (the files of companion/layouts/ that are no game): a text
+        missing in the language asked for prints in English (`text`)."""
+        if not isinstance(table, dict):
+            raise CompanionError("must be a table", source=source, field=path or None)
+        self.table, self.source, self.path, self.english = table, source, path, english
+        if isinstance(table, Row):  # a spreadsheet row: errors name its file, row, column
+            self.source = table.where
+
+    def _name(self, key: str) -> str:
+        if isinstance(self.table, Row):
+            return f"column {self.table.column(key)} ({key})"
+        return f"{self.path}.{key}" if self.path else key
+
+    def error(self, key: str, message: str) -> CompanionError:
+        return CompanionError(message, source=self.source, field=self._name(key))
+
+    def get(self, key: str, kind: type | tuple = object, default: Any = ...) -> Any:
+        if key not in self.table:
+            if default is ...:
+                raise self.error(key, "missing")
+            return default
+        value = self.table[key]
+        if not isinstance(value, kind):
+            names = kind.__name__ if isinstance(kind, type) else " or ".join(k.__name__ for k in kind)
+            raise self.error(key, f"must be {names}, not {shown(value)}")
+        return value
+
+    def sub(self, key: str) -> "Fields":
+        return Fields(self.get(key, dict), self.source, self._name(key), self.english)
+
+    def items(self, key: str) -> list["Fields"]:
+        return [Fields(t, self.source, f"{self._name(key)}[{i}]", self.english)
+                for i, t in enumerate(self.get(key, list))]
+
+    def text_list(self, key: str, lang: str) -> list[str]:
+        """A list of printed strings, each {en = ..., fr = ...}."""
+        return [Fields({"line": v}, self.source, f"{self._name(key)}[{i}]", self.english)
+                .text("line", lang) for i, v in enumerate(self.get(key, list))]
+
+    def text(self, key: str, lang: str) -> str:
+        """A printed string given as {en = ..., fr = ...}, typeset for its language (the
+        one place French punctuation spacing is applied). Our own words in a language we
+        have no translation for are printed in English, and a note says so once; a game's
+        texts (ours or a designer's) must be in the language asked for."""
+        value = self.get(key, (str, dict))
+        if isinstance(value, dict):
+            if lang not in value and self.english and isinstance(value.get("en"), str):
+                english_for(lang)
+                value = {lang: value["en"]}
+            if lang not in value or not isinstance(value[lang], str):
+                raise self.error(key, f"has no {shown(lang)} text")
+            value = value[lang]
+        return typeset(value, lang)
+
+    def geometry(self, key: str, shape: dict) -> dict:
+        """A layout table checked against `shape`: name -> None for a number, or a tuple of
+        the numbers a sub-table must hold, e.g. {"frame": None, "corner": ("x", "y", "size")}."""
+        table = self.sub(key)
+        out = {}
+        for name, parts in shape.items():
+            if parts is None:
+                out[name] = float(table.get(name, (int, float)))
+            else:
+                sub = table.sub(name)
+                out[name] = {p: float(sub.get(p, (int, float))) for p in parts}
+        return out
+

@@ -1,0 +1,52 @@
+"""What a run works out and a later run reads back, kept in our cache folder
+(paths.cache): what reportlab learns parsing a font, a long data file's parse. Each is
+marshal data (values only: no code runs on reading it back) behind a checksum of its
+bytes, in a file named by a digest of what it was worked out from. One missing, damaged
+(its checksum does not match) or unwritable costs only working it out again. (Whoever
+can write the user's cache folder can change what it holds: the cache guards against
+damage, as the picture cache does, not against the user's own account.)"""
+
+import marshal
+import zlib
+
+from companion.files import atomic, paths
+
+# The files' format, in their names and first line: another format is never read.
+VERSION = 1
+FORMAT = b"table-companion kept %d\n" % VERSION
+# Files kept in a folder at the most: a designer editing a game file makes a new one at
+# each save (watch mode), and the oldest go.
+MOST = 64
+
+
+def _file(folder: str, key: str):
+    return paths.cache(folder) / f"{key}-v{VERSION}.marshal"
+
+
+def read(folder: str, key: str):
+    """What `keep` kept under `key`, or None."""
+    try:
+        raw = _file(folder, key).read_bytes()
+        head, check, payload = raw[:len(FORMAT)], raw[len(FORMAT):len(FORMAT) + 4], \
+            raw[len(FORMAT) + 4:]
+        if head != FORMAT or zlib.crc32(payload).to_bytes(4, "big") != check:
+            return None  # damaged, or cut short
+        return marshal.loads(payload)
+    except Exception:  # noqa: BLE001 - none kept yet, or unreadable: work it out again
+        return None
+
+
+def keep(folder: str, key: str, value) -> None:
+    """Keeps `value` (marshal's types only) for a later run; a cache that cannot be
+    written keeps nothing."""
+    try:
+        payload = marshal.dumps(value)
+        atomic.write_aside(_file(folder, key),
+                           FORMAT + zlib.crc32(payload).to_bytes(4, "big") + payload)
+        files = list(paths.cache(folder).glob("*.marshal"))
+        if len(files) > MOST:
+            files.sort(key=lambda f: f.stat().st_mtime_ns)
+            for old in files[:-MOST]:
+                old.unlink(missing_ok=True)
+    except (OSError, ValueError):
+        pass

@@ -1,0 +1,390 @@
+"""Building a game's print-and-play kit: whatever the game, the same files, manifest.json
+and print guide. A game module supplies components (cards or pages); this module imposes,
+draws, writes them atomically and describes them."""
+
+import json
+import re
+from collections import Counter
+from functools import partial
+from pathlib import Path
+from typing import Callable
+
+from msgspec import Struct, structs
+
+from companion.draw import art
+from companion.files import data as data_mod, paths
+from companion.kit import faces, stamp
+from companion.press import presets
+from companion.files.atomic import kit_folder
+from companion.files.data import load_fields, load_toml, read_text
+from companion.errors import CompanionError, shown
+from companion.press.imposition import FLIPS, plan_grid
+from companion.press.pdf import open_canvas
+from companion.text import fit
+from companion.draw.sheets import Card, Face, SheetText, render
+from companion.text.typography import number, typeset
+from companion.layout.parts import CardFile, Component, Context, PageFile  # noqa: F401 (kit.PageFile...)
+from companion.text.units import parse_length, to_mm
+
+LANGS = ("en", "fr")  # ours; a game's file may be written in any other (de, it...)
+INKS = ("normal", "saver")
+
+
+class Options(Struct):
+    paper: str = "a4"
+    lang: str = "en"
+    card_size: str = "poker"
+    bleed: str = "0mm"
+    flip: str = "long"
+    only: list[str] | None = None
+    out: Path | None = None
+    data: Path | None = None
+    strict: bool = False  # a text that breaks the text limits fails the build
+    changed_since: Path | None = None  # an earlier build's manifest.json: print what changed
+    draft: bool = False  # a missing picture prints as a labelled placeholder, not an error
+    ink: str = "normal"  # "saver": light backs and pale grounds
+
+
+def game_module(name: str):
+    """The code of the game `name` names (a bundled game's id or a game file's path):
+    its own module, or the one that draws any game from its file alone."""
+    from companion import games
+    from companion.games import drawn
+
+    return games.find(name).module or drawn
+
+
+def _check(opts: Options, game) -> None:
+    if not re.fullmatch(r"[a-z]{2,3}", opts.lang or ""):
+        raise CompanionError(f"{shown(opts.lang)} is not a language code: en, fr, or the "
+                             "code of a language your game file is written in (de, it...)",
+                             field="--lang")
+    if game.bundled and opts.lang not in LANGS:
+        raise CompanionError(f"{game.id} is written in {' and '.join(LANGS)}, not "
+                             f"{shown(opts.lang)} (a game file of your own may be in any "
+                             "language)", field="--lang")
+    if opts.ink not in INKS:
+        raise CompanionError(f"unknown ink {shown(opts.ink)} (use {', '.join(INKS)})",
+                             field="--ink")
+    if opts.flip not in FLIPS:
+        raise CompanionError(f"unknown flip {shown(opts.flip)} (use {', '.join(FLIPS)})",
+                             field="--flip")
+
+
+class Kit(Struct):
+    """A game laid out for one build or export: its components, not yet drawn."""
+    name: str
+    opts: Options
+    ctx: Context
+    files: list  # CardFile and PageFile, --only applied
+    game_name: str
+    author: str  # the credits, as the PDFs' author
+    at_size: Callable[[str], list] | None = None  # its files laid out at another card size
+
+    def card_components(self) -> list[tuple["CardFile", Component]]:
+        return [(f, comp) for f in self.files if isinstance(f, CardFile) for comp in f.components]
+
+
+def prepare(name: str, opts: Options) -> Kit:
+    """Reads and checks everything a build or an export needs, and lays the game out; draws
+    nothing, writes nothing."""
+    from companion import games
+    from companion.games import drawn
+
+    game = games.find(name)
+    _check(opts, game)
+    data_mod.NO_TRANSLATION.clear()  # what has no translation is said once a build
+    stamp.build_date()  # a bad SOURCE_DATE_EPOCH fails here, before anything is drawn
+    page = presets.paper_size(opts.paper)
+    card = presets.card_size(opts.card_size)
+    data_path = Path(opts.data) if opts.data else game.path
+    # A bundled game's file tells which columns a designer's spreadsheet for an edited
+    # copy of it may and must have; a game of the designer's own takes any.
+    bundled = games.bundled().get(game.id)
+    template = load_toml(bundled) if bundled is not None and data_path != bundled else None
+    data = load_fields(data_path, template=template)
+    words = load_fields(paths.layout("strings.toml"), english=True)  # our words
+    ctx = Context(data, opts.lang, page, card, opts.card_size, words,
+                  Path.cwd() if str(data_path) == "-" else Path(data_path).parent)
+
+    def lay_out(ctx: Context, check: bool = False) -> list:
+        files = game.module.kit(ctx) if game.module else drawn.kit(ctx, game.id)
+        # The game's parts, and the components its data declares ([components]).
+        parts = list(game.parts) + [c.key for f in files for c in f.components
+                                    if c.key not in game.parts]
+        for key in (opts.only or []) if check else []:
+            if key not in parts:
+                raise CompanionError(f"unknown part {shown(key)} (use {', '.join(parts)})",
+                                     field="--only")
+        only = set(opts.only or parts)
+        for f in files:
+            f.components = [c for c in f.components if c.key in only]
+        files = [f for f in files if f.components]
+        for f in files:
+            if isinstance(f, CardFile):
+                f.components = [_stamped(ctx, comp, f.stock) for comp in f.components]
+        return files
+
+    game_info = data.sub("game")
+    return Kit(game.id, opts, ctx, lay_out(ctx, check=True), game_info.get("name", str),
+               game_info.text("credits", opts.lang),
+               lambda size: lay_out(structs.replace(ctx, card=presets.card_size(size),
+                                                    card_name=size)))
+
+
+def build(name: str, opts: Options, progress: Callable[[str], None] = lambda _: None,
+          warn: Callable[[str], None] = lambda _: None) -> dict:
+    """Builds one game's kit into opts.out (default output/GAME); returns the manifest.
+    With opts.changed_since and no card changed, nothing is written (the manifest says
+    "changed": []).
+    Each text on a card that breaks the limits of presets.toml [text] is passed to `warn`
+    (game, card, field, language); with opts.strict the build fails instead."""
+    from companion.draw import card as faces_ink
+
+    with faces_ink.ink_saver(opts.ink == "saver"):
+        return _build(name, opts, progress, warn)
+
+
+def folder(name: str, opts: Options) -> Path:
+    """Where a build of the game `name` (its id) goes: --out, else output/GAME; a reprint
+    (--changed-since) of only the changed cards never replaces the whole kit, so it goes
+    to output/GAME-reprint."""
+    if opts.out:
+        return Path(opts.out)
+    return paths.output() / (f"{name}-reprint" if opts.changed_since else name)
+
+
+def _build(name: str, opts: Options, progress, warn) -> dict:
+    from companion.files import spreadsheet
+    from companion.layout import coverage
+
+    with spreadsheet.outside_noted() as lists:  # card lists outside the data's folder
+        kit = prepare(name, opts)
+    if lists and opts.strict:
+        raise CompanionError(spreadsheet.outside_line(lists), field="--strict")
+    ctx, page = kit.ctx, kit.ctx.page
+    bleed = presets.bleed(opts.bleed)
+    settings = presets.sheet_settings()
+    # The digests draw every face: every missing picture is found here, not only the
+    # first; with --draft they print as placeholders, else the build stops naming them.
+    with art.logging(draft=True) as found:
+        cards = card_list(kit, bleed)
+    if found.missing and not opts.draft:
+        raise art.missing_error(found)
+    if found.outside and opts.strict:
+        raise CompanionError(found.outside_line(), field="--strict")
+    changed = None
+    if opts.changed_since:
+        changed = _keep_changed(kit, cards, _earlier_cards(opts.changed_since, kit.name))
+        if not changed:  # nothing to reprint: the kit folder, whole, is left as it is
+            return _unchanged(kit, cards)
+    files = kit.files
+
+    # Plan every sheet before writing anything: a card that cannot fit fails here.
+    grids = {f.path: plan_grid(*page, *f.size, settings, bleed, spaced=f.spaced)
+             for f in files if isinstance(f, CardFile)}
+
+    game_name, author = kit.game_name, kit.author
+    version = stamp.text(ctx.data.sub("game").get("version", str, None))
+    sheet = ctx.words.sub("sheet")
+    name = kit.name  # the game's id, whether it was named by its id or its file's path
+    out = folder(name, opts)
+    manifest = {"game": name, "paper": opts.paper, "lang": opts.lang, "ink": opts.ink,
+                "files": [],
+                "cards": [{k: v for k, v in e.items() if k != "card"} for e in cards]}
+    if opts.changed_since:
+        manifest["changed_since"] = str(opts.changed_since)
+        manifest["changed"] = changed  # the ids of the cards printed, in kit order
+    with kit_folder(out) as stage, fit.recording(presets.text_limits()) as measured, \
+            art.logging(opts.draft) as pictures:
+        for f in files:
+            progress(f.path)
+            if isinstance(f, CardFile):
+                flip = f.flip or opts.flip
+                c = open_canvas(stage / f.path, page, f"{game_name}: {f.path}", author, flip)
+                cards = [card for comp in f.components for card in _measured(
+                    measured, _unfolded(comp, flip))]
+                label_game = f"{game_name} {version}" if version else game_name
+                words_ = SheetText(label_game, sheet.text("caption", opts.lang),
+                                   sheet.text("label", opts.lang), sheet.text("back", opts.lang))
+                pages = render(c, cards, grids[f.path], flip, words_)
+                entry = {"path": f.path, "pages": pages, "duplex": flip,
+                         "card_size": f.size_name}
+            else:
+                c = open_canvas(stage / f.path, page, f"{game_name}: {f.path}", author)
+                pages = f.draw(c)
+                entry = {"path": f.path, "pages": pages, "duplex": "none", "card_size": None}
+            c.save()
+            entry["components"] = [{"id": comp.id, "count": comp.count} for comp in f.components]
+            manifest["files"].append(entry)
+        (stage / "manifest.json").write_text(json.dumps(manifest, indent=2, ensure_ascii=False)
+                                             + "\n", encoding="utf-8")
+        (stage / "print-guide.txt").write_text(
+            print_guide(manifest, files, grids, ctx, opts, game_name), encoding="utf-8")
+        progress("manifest.json")
+        problems = [p.line(name, opts.lang) for p in measured.problems()]
+        if not opts.changed_since:  # a whole kit: every line of the full size on its cards
+            problems += [p.line(name, opts.lang) for p in coverage.check(kit, measured)]
+        if problems and opts.strict:
+            raise CompanionError(f"{len(problems)} texts break the text limits or print on "
+                                 f"no card of this size, the first: "
+                                 f"{problems[0]} (build without --strict to list them all)",
+                                 field="--strict")
+    for line in problems + pictures.warnings() + ([spreadsheet.outside_line(lists)]
+                                                  if lists else []):
+        warn(line)
+    if pictures.missing:
+        warn(art.draft_line(pictures))
+    return manifest
+
+
+def card_list(kit: Kit, bleed: float) -> list[dict]:
+    """Every card of the kit: {"id": "COMPONENT/ID", "component", "front", "back" (digests
+    of what draws each face), "card": the Card}. A face shared by a key is drawn once."""
+    out, shared = [], {}
+
+    def digest(face, size):
+        if face is None:
+            return None
+        if face.key is None:
+            return faces.digest(face, *size, bleed)
+        if (face.key, size) not in shared:
+            shared[face.key, size] = faces.digest(face, *size, bleed)
+        return shared[face.key, size]
+
+    for f, comp in kit.card_components():
+        for card, cid in zip(comp.cards, faces.card_ids(comp.cards)):
+            out.append({"id": f"{comp.id}/{cid}", "component": comp.id,
+                        "front": digest(card.front, f.size), "back": digest(card.back, f.size),
+                        "card": card})
+    return out
+
+
+def _earlier_cards(path: Path, game: str) -> dict[str, tuple]:
+    """id -> (front, back) digests from an earlier build of `game`'s manifest.json."""
+    text, source = read_text(path)
+    try:
+        earlier = json.loads(text)
+        listed = earlier["cards"]
+        cards = {c["id"]: (c["front"], c["back"]) for c in listed}
+        other = earlier.get("game")
+    except (ValueError, KeyError, TypeError, AttributeError):
+        raise CompanionError("not a manifest.json with a card list (from companion build)",
+                             source=source, field="--changed-since") from None
+    if other != game:
+        raise CompanionError(f"is the manifest of {shown(other)}, not of {game}: give one "
+                             f"from an earlier build of {game}", source=source,
+                             field="--changed-since")
+    return cards
+
+
+def _unchanged(kit: Kit, cards: list[dict]) -> dict:
+    """The manifest of a --changed-since build in which no card changed: written nowhere."""
+    opts = kit.opts
+    return {"game": kit.name, "paper": opts.paper, "lang": opts.lang, "ink": opts.ink,
+            "files": [], "cards": [{k: v for k, v in e.items() if k != "card"} for e in cards],
+            "changed_since": str(opts.changed_since), "changed": []}
+
+
+def _keep_changed(kit: Kit, cards: list[dict], earlier: dict[str, tuple]) -> list[str]:
+    """Only the cards whose front or back differs from the earlier build (or is new);
+    returns their ids."""
+    news = [e for e in cards if earlier.get(e["id"]) != (e["front"], e["back"])]
+    changed = {id(e["card"]) for e in news}
+    for f in kit.files:
+        if isinstance(f, CardFile):
+            for comp in f.components:
+                comp.cards = [c for c in comp.cards if id(c) in changed]
+                comp.count = len(comp.cards)
+            f.components = [c for c in f.components if c.cards]
+    kit.files = [f for f in kit.files if isinstance(f, CardFile) and f.components]
+    return [e["id"] for e in news]
+
+
+def _stamped(ctx: Context, comp: Component, stock: str) -> Component:
+    """The component with the version stamp on every card front, if the game has one and
+    the stock takes it (presets' [stamp] stocks: not small round tokens). Stamped when the
+    kit is laid out, so that every output (the sheets, every export) carries it."""
+    game = ctx.data.sub("game")
+    words = stamp.text(game.get("version", str, None))
+    s = presets.table().sub("stamp")
+    if words is None or stock not in s.get("stocks", list):
+        return comp
+    corner = game.get("stamp_corner", str, s.get("corner", str))
+    draw = partial(stamp.stamped, words=words, corner=corner,
+                   inset=parse_length(s.get("inset", str), field="stamp.inset"),
+                   size=parse_length(s.get("size", str), field="stamp.size"))
+    return structs.replace(comp, cards=[
+        structs.replace(c, front=structs.replace(c.front, draw=draw(c.front.draw)))
+        for c in comp.cards])
+
+
+def _unfolded(comp: Component, flip: str) -> Component:
+    """Built without backs (--flip none), a component whose backs are second sides gets
+    them as faces of their own, after its fronts: nothing it says is lost."""
+    if flip != "none" or not comp.second_sides:
+        return comp
+    seconds = [Card(c.component, c.back, None, f"{c.id}-back" if c.id else None)
+               for c in comp.cards if c.back is not None]
+    return structs.replace(comp, cards=[structs.replace(c, back=None) for c in comp.cards]
+                           + seconds)
+
+
+def _measured(rec: fit.Recorder, comp: Component) -> list[Card]:
+    """The component's cards with each face's texts recorded under the card's name
+    (a face shared by many cards, drawn once, under its key)."""
+    def label(face: Face, n: int, side: str) -> str:
+        return f"{comp.id} {face.key}" if face.key else f"{comp.id} {n} {side}"
+
+    out = []
+    for n, card in enumerate(comp.cards, 1):
+        front = structs.replace(card.front,
+                                draw=rec.wrap(card.front.draw, label(card.front, n, "front")))
+        back = card.back and structs.replace(card.back,
+                                             draw=rec.wrap(card.back.draw,
+                                                           label(card.back, n, "back")))
+        out.append(structs.replace(card, front=front, back=back))
+    return out
+
+
+def print_guide(manifest: dict, files: list, grids: dict, ctx: Context, opts: Options,
+                game_name: str) -> str:
+    g = ctx.words.sub("guide")
+    t = lambda key, **kw: g.text(key, ctx.lang).format(**kw)  # noqa: E731
+    stock = ctx.words.sub("stock")
+    paper_name = presets.table().sub("paper").sub(opts.paper).get("name", str)
+    lines = [t("title", game=game_name), "", t("intro", paper=paper_name), ""]
+    for f, entry in zip(files, manifest["files"]):
+        lines.append(t("file_one" if entry["pages"] == 1 else "file", path=entry["path"],
+                       pages=entry["pages"]))
+        lines.append("  " + t(f"duplex_{entry['duplex']}"))
+        if isinstance(f, CardFile):
+            grid = grids[f.path]
+            named = f.size_name in presets.card_names()  # "poker", not a size written as 38x38mm
+            w, h = (number(to_mm(v), ctx.lang) for v in f.size)
+            lines.append("  " + t("size_named" if named else "size", name=f.size_name, w=w, h=h,
+                                  what=ctx.words.sub("pieces").text(f.stock, ctx.lang),
+                                  per=grid.per_sheet))
+        lines.append("  " + t("stock", stock=stock.text(f.stock, ctx.lang)))
+        items = ", ".join(f"{c.count} × {c.title}" for c in f.components)
+        lines.append("  " + t("yields", items=items))
+        seconds = [c.title for c in f.components if c.second_sides]
+        if entry["duplex"] == "none" and isinstance(f, CardFile) and seconds:
+            lines.append("  " + t("second_sides", items=", ".join(seconds)))
+        lines.append("")
+    if any(e["duplex"] != "none" for e in manifest["files"]):
+        lines += [t("check"), ""]
+    lines += [t("ink_saver" if opts.ink == "saver" else "ink_normal"), ""]
+    todo = [(c.title, p) for f in files for c in f.components for p in c.placeholders]
+    if todo:
+        lines.append(t("placeholders"))
+        for (title, p), n in Counter(todo).items():
+            lines.append(typeset(f"  - {title}: {p}", ctx.lang) + (f" (× {n})" if n > 1 else ""))
+        lines.append("")
+    notes = ctx.data.sub("guide") if isinstance(ctx.data.table.get("guide"), dict) else None
+    if notes is not None and "notes" in notes.table:  # the game's own: [guide] notes
+        lines.append(t("notes_head"))
+        lines += [f"  - {note}" for note in notes.text_list("notes", ctx.lang)]
+        lines.append("")
+    lines += [t("credits_head"), ctx.data.sub("game").text("credits", ctx.lang), ""]
+    return "\n".join(lines)

@@ -1,0 +1,26 @@
+"""Opening a PDF canvas the same way everywhere: embedded fonts only, compressed pages,
+and print hints (duplex, no scaling) that home printers honour."""
+
+from reportlab import rl_config
+from reportlab.pdfgen.canvas import Canvas
+
+from companion.press import fonts
+
+# ASCII85 around every stream is what makes pictures slow and large (DESIGN.md): off, so a
+# JPEG's bytes go into the PDF as they are.
+rl_config.useA85 = 0
+
+DUPLEX = {"long": "DuplexFlipLongEdge", "short": "DuplexFlipShortEdge", "none": "Simplex"}
+
+
+def open_canvas(path, size: tuple[float, float], title: str, author: str,
+                duplex: str = "none") -> Canvas:
+    # initialFontName: otherwise every page refers to an unembedded Helvetica.
+    c = Canvas(str(path), pagesize=size, initialFontName=fonts.font("regular"),
+               pageCompression=1, invariant=1)
+    c.setTitle(title)
+    c.setAuthor(author)
+    c.setCreator("table-companion")
+    c.setViewerPreference("PrintScaling", "None")
+    c.setViewerPreference("Duplex", DUPLEX[duplex])
+    return c

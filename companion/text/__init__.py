@@ -1,0 +1,1 @@
+"""Words and lengths, no files: French typography, units, "{field}" templates, every text measured."""

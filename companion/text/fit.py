@@ -1,0 +1,273 @@
+"""Every text drawn on a card is measured as it is drawn: its size in points, whether it
+fits its box, where it lies on the card and what colour it sits on. A build reads the
+measures back as problems (too small, overflowing, too near the trim, low contrast),
+reports them, and with --strict refuses to write the kit.
+
+Drawing code does not change for this: companion.draw.text records each string, and the
+recorder notes the filled shapes (grounds) drawn on the card by watching the canvas while
+a face is drawn. Coordinates are the face's own: points from its trim's lower-left."""
+
+from contextlib import contextmanager
+from contextvars import ContextVar
+
+import msgspec
+
+_recorder: ContextVar["Recorder | None"] = ContextVar("fit_recorder", default=None)
+
+LEGACY_FLOOR = 4.5  # off the cards (sheets, score book, QR card): shrink no further than this
+
+
+class Limits(msgspec.Struct, frozen=True):
+    """What every text on a card must keep (companion/layouts/presets.toml, [text])."""
+    floor: float  # smallest size, pt
+    safe: float  # distance from the trim, pt
+    contrast: float  # WCAG ratio for ordinary text
+    contrast_large: float  # for bold text of large_size and more
+    large_size: float
+
+
+class Measure(msgspec.Struct):
+    face: str
+    field: str
+    text: str
+    size: float  # as printed, pt
+    box: tuple[float, float, float, float]  # x0, y0, x1, y1 on the face
+    fits: bool
+    bold: bool
+    ink: tuple[float, float, float]
+    ground: tuple[float, float, float] | None
+    exempt: bool = False
+
+
+class Problem(msgspec.Struct, frozen=True):
+    face: str
+    field: str
+    text: str
+    what: str
+
+    def line(self, game: str, lang: str) -> str:
+        snippet = self.text if len(self.text) <= 40 else self.text[:37] + "..."
+        return f"{game} · {self.face} · {self.field} · {lang}: {self.what} (“{snippet}”)"
+
+
+class _Face(msgspec.Struct):
+    label: str
+    inverse: tuple  # canvas matrix -> face coordinates
+    grounds: list = msgspec.field(default_factory=list)  # (x0, y0, x1, y1, rgb), drawing order
+
+
+class Recorder:
+    def __init__(self, limits: Limits):
+        self.limits = limits
+        self.measures: list[Measure] = []
+        self.sizes: dict[str, tuple[float, float]] = {}  # face label -> (w, h)
+        self._face: _Face | None = None
+        self._exempt = 0
+
+    # ---- around each face ----------------------------------------------------------
+
+    def wrap(self, draw, label: str, paper: tuple | None = None):
+        """A face's draw function that records what it prints under `label`; `paper`: the
+        colour under all it draws (a page's white sheet), else only the grounds it draws."""
+        def recorded(c, w, h, bleed):
+            with self._drawing(c, label, w, h):
+                if paper is not None:
+                    self._face.grounds.append((0.0, 0.0, w, h, paper))
+                draw(c, w, h, bleed)
+        return recorded
+
+    @contextmanager
+    def _drawing(self, c, label: str, w: float, h: float):
+        outer = self._face
+        self._face = _Face(label, _invert(c._currentMatrix))
+        self.sizes[label] = (w, h)
+        watched = {name: getattr(c, name) for name in ("rect", "roundRect", "circle")}
+        c.rect = lambda x, y, w_, h_, stroke=1, fill=0, *a, **k: self._ground(
+            c, fill, x, y, x + w_, y + h_) or watched["rect"](x, y, w_, h_, stroke, fill, *a, **k)
+        c.roundRect = lambda x, y, w_, h_, r, stroke=1, fill=0, *a, **k: self._ground(
+            c, fill, x + r * 0.3, y + r * 0.3, x + w_ - r * 0.3, y + h_ - r * 0.3) or \
+            watched["roundRect"](x, y, w_, h_, r, stroke, fill, *a, **k)
+        c.circle = lambda x, y, r, stroke=1, fill=0, *a, **k: self._ground(
+            c, fill, x - r * 0.7, y - r * 0.7, x + r * 0.7, y + r * 0.7) or \
+            watched["circle"](x, y, r, stroke, fill, *a, **k)
+        try:
+            yield
+        finally:
+            for name in watched:
+                delattr(c, name)  # the class's own methods again
+            self._face = outer
+
+    @contextmanager
+    def exempt(self):
+        """Texts drawn inside are not held to the limits (e.g. a card drawn small as an
+        example on another card)."""
+        self._exempt += 1
+        try:
+            yield
+        finally:
+            self._exempt -= 1
+
+    def _ground(self, c, fill, x0, y0, x1, y1) -> None:
+        if fill and self._face is not None:
+            box = self._to_face(c, x0, y0, x1, y1)
+            self._face.grounds.append((*box, _rgb(c._fillColorObj)))
+
+    # ---- texts ---------------------------------------------------------------------
+
+    def on_card(self) -> bool:
+        return self._face is not None and not self._exempt
+
+    def floor(self, c) -> float:
+        """The smallest size allowed, in the canvas's current units."""
+        if not self.on_card():
+            return LEGACY_FLOOR
+        return self.limits.floor / _scale(self._relative(c._currentMatrix))
+
+    def record(self, c, text: str, field: str | None, size: float,
+               box: tuple[float, float, float, float], fits: bool, bold: bool) -> None:
+        if self._face is None or not text.strip():
+            return
+        x0, y0, x1, y1 = self._to_face(c, *box)
+        m = self._relative(c._currentMatrix)
+        self.measures.append(Measure(
+            self._face.label, field or "text", text, size * _scale(m), (x0, y0, x1, y1), fits,
+            bold, _rgb(c._fillColorObj), self._ground_under((x0, y0, x1, y1)),
+            exempt=bool(self._exempt)))
+
+    def _ground_under(self, box):
+        cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+        for x0, y0, x1, y1, rgb in reversed(self._face.grounds):
+            if x0 <= cx <= x1 and y0 <= cy <= y1:
+                return rgb
+        return None
+
+    def _relative(self, matrix):
+        return _multiply(self._face.inverse, matrix)
+
+    def _to_face(self, c, x0, y0, x1, y1):
+        m = self._relative(c._currentMatrix)
+        pts = [_apply(m, x, y) for x, y in ((x0, y0), (x1, y0), (x0, y1), (x1, y1))]
+        xs, ys = [p[0] for p in pts], [p[1] for p in pts]
+        return min(xs), min(ys), max(xs), max(ys)
+
+    # ---- verdict -------------------------------------------------------------------
+
+    def problems(self) -> list[Problem]:
+        lim, out, seen = self.limits, [], set()
+        out += self._stamps_over_texts(seen)
+        for m in self.measures:
+            if m.exempt:
+                continue
+            whats = []
+            if m.size < lim.floor - 0.01:
+                whats.append(f"{m.size:.1f} pt, under the {lim.floor:g} pt floor")
+            if not m.fits:
+                whats.append("does not fit its box")
+            w, h = self.sizes[m.face]
+            x0, y0, x1, y1 = m.box
+            near = min(x0, y0, w - x1, h - y1)
+            if near < lim.safe - 0.01:
+                shown_mm = int(near / (72 / 25.4) * 10) / 10  # 2.98 shows as 2.9, not 3.0
+                whats.append(f"{shown_mm:.1f} mm from the trim, under "
+                             f"{lim.safe / (72 / 25.4):g} mm")
+            if m.ground is not None:
+                ratio = contrast(m.ink, m.ground)
+                need = lim.contrast_large if (m.bold and m.size >= lim.large_size) else lim.contrast
+                if ratio < need - 0.005:
+                    whats.append(f"contrast {ratio:.2f}:1, under {need:g}:1")
+            for what in whats:
+                key = (m.face, m.field, m.text, what)
+                if key not in seen:
+                    seen.add(key)
+                    out.append(Problem(m.face, m.field, m.text, what))
+        return out
+
+
+    def _stamps_over_texts(self, seen: set) -> list[Problem]:
+        """A version stamp (field "stamp") must leave every text of its face clear: the
+        game's `stamp_corner` says where its cards leave room."""
+        out = []
+        stamps = [m for m in self.measures if m.field == "stamp"]
+        for s in stamps:
+            for m in self.measures:
+                if m.face != s.face or m.field == "stamp" or not _overlap(s.box, m.box):
+                    continue
+                key = (m.face, m.field, m.text, "stamp")
+                if key not in seen:
+                    seen.add(key)
+                    out.append(Problem(m.face, m.field, m.text, "under the version stamp "
+                                       "(set [game] stamp_corner where the cards leave room)"))
+        return out
+
+
+def _overlap(a, b) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+@contextmanager
+def recording(limits: Limits):
+    rec = Recorder(limits)
+    token = _recorder.set(rec)
+    try:
+        yield rec
+    finally:
+        _recorder.reset(token)
+
+
+def current() -> Recorder | None:
+    return _recorder.get()
+
+
+def exempt():
+    """See Recorder.exempt; nothing to do when no build is recording."""
+    from contextlib import nullcontext
+
+    rec = current()
+    return rec.exempt() if rec is not None else nullcontext()
+
+
+# ---- colour and matrix arithmetic ---------------------------------------------------
+
+def luminance(rgb) -> float:
+    def lin(v):
+        return v / 12.92 if v <= 0.04045 else ((v + 0.055) / 1.055) ** 2.4
+    r, g, b = (lin(v) for v in rgb)
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def contrast(a, b) -> float:
+    """The WCAG contrast ratio of two colours (1 to 21)."""
+    la, lb = sorted((luminance(a), luminance(b)), reverse=True)
+    return (la + 0.05) / (lb + 0.05)
+
+
+def _rgb(colour) -> tuple[float, float, float]:
+    if hasattr(colour, "rgb"):
+        return tuple(colour.rgb())
+    if isinstance(colour, (tuple, list)) and len(colour) >= 3:
+        return tuple(float(v) for v in colour[:3])
+    return (0.0, 0.0, 0.0)
+
+
+def _multiply(m, n):
+    a0, b0, c0, d0, e0, f0 = m
+    a, b, c, d, e, f = n
+    # n applied first, then m (points as rows: p' = p * n * m)
+    return (a * a0 + b * c0, a * b0 + b * d0, c * a0 + d * c0, c * b0 + d * d0,
+            e * a0 + f * c0 + e0, e * b0 + f * d0 + f0)
+
+
+def _invert(m):
+    a, b, c, d, e, f = m
+    det = a * d - b * c
+    return (d / det, -b / det, -c / det, a / det, (c * f - d * e) / det, (b * e - a * f) / det)
+
+
+def _apply(m, x, y):
+    a, b, c, d, e, f = m
+    return a * x + c * y + e, b * x + d * y + f
+
+
+def _scale(m) -> float:
+    a, b, c, d, _, _ = m
+    return abs(a * d - b * c) ** 0.5

@@ -1,0 +1,46 @@
+"""French typography in one place. Every printed string read from the data passes through
+`typeset` (companion.files.data.Fields.text), so no French string is fixed by hand:
+- a narrow no-break space (U+202F) before : ; ! ? and » and after «, so no line starts
+  with punctuation and guillemets hug their words;
+- the typographic apostrophe (’) for a straight one between letters ("l'or" -> "l’or");
+- numbers with a decimal comma where code formats measures (`number`).
+Idempotent: typesetting twice changes nothing."""
+
+import re
+
+NNBSP = "\u202f"  # narrow no-break space
+_SPACES = "[ \u00a0\u202f]"
+
+# Patterns compiled at their first use (by re's own cache): an English command never
+# pays for them.
+# A space (of any kind) or none before ; ! ? », but not inside "://" or "10:30".
+_BEFORE_HIGH = rf"(?:{_SPACES}+|(?<=[\w)\]…%*]))([;!?»])"
+# A colon that ends a phrase: after a space, or right after a word and before a space/end.
+_BEFORE_COLON = rf"{_SPACES}+:|(?<=[\w)\]…%*]):(?=\s|$)"
+_AFTER_OPEN = rf"«{_SPACES}*"
+_APOSTROPHE = r"(?<=[^\W\d_])'(?=[^\W\d_])"  # letter ' letter only
+
+
+def french(text: str) -> str:
+    text = re.sub(_APOSTROPHE, "\u2019", text)
+    text = re.sub(_BEFORE_HIGH, lambda m: NNBSP + m.group(1), text)
+    text = re.sub(_BEFORE_COLON, NNBSP + ":", text)
+    return re.sub(_AFTER_OPEN, "«" + NNBSP, text)
+
+
+def typeset(text: str, lang: str) -> str:
+    return french(text) if lang == "fr" else text
+
+
+def number(value: float, lang: str, digits: int = 2) -> str:
+    """63.5 -> '63.5' in English, '63,5' in French; whole numbers without decimals."""
+    s = f"{round(value, digits):g}"
+    return s.replace(".", ",") if lang == "fr" else s
+
+
+def listing(items: list[str], conjunction: str) -> str:
+    """['A', 'B', 'C'] -> 'A, B and C' (and 'A and B', 'A')."""
+    items = list(items)
+    if len(items) <= 1:
+        return "".join(items)
+    return f"{', '.join(items[:-1])} {conjunction} {items[-1]}"

@@ -1,1 +1,0 @@
-"""The bundled fonts and their licence, shipped as `companion.fontfiles` (see companion/paths.py)."""
