@@ -54,7 +54,7 @@ def test_the_sdist_holds_the_tests_their_helpers_and_data(built):
         names = {n.split("/", 1)[1] for n in sdist.getnames() if "/" in n}
     assert {"tests/conftest.py", "tests/needs.py", "tests/pdfs.py", "tests/web.py",
             "tests/data/covenia-rulebook.toml", "docs/layout-reference.md",
-            ".ci/floors.py", "companion/layouts/presets.toml",
+            ".ci/floors.py", "CHANGELOG.md", "companion/layouts/presets.toml",
             "companion/fontfiles/DejaVuSans.ttf"} <= names
     for path in (ROOT / "tests").rglob("*"):
         if path.is_file() and "__pycache__" not in path.parts:
