@@ -70,7 +70,8 @@ def test_the_data_loader_knows_nothing_of_art_fonts_or_drawing():
     for name in ("companion.files.data", "companion.files.spreadsheet"):
         reached = _reaches(name)
         assert not {m for m in reached if m in ("companion.draw.art", "companion.press.fonts",
-                                                  "companion.press.presets", "companion.files.images")
+                                                  "companion.press.presets",
+                                                  "companion.files.images")
                     or m.split(".")[:2] in (["companion", "draw"], ["companion", "layout"])}, name
 
 

@@ -1,7 +1,7 @@
 """A card list file outside its data file's folder (`../`, an absolute path, a link leading
 out) is read, but a copy of the folder would build without it: the build says so once,
 and `--strict` refuses it (exit 2, one line, nothing written), as it does a picture
-outside the folder (companion/files/spreadsheet.py's read, companion/kit.py)."""
+outside the folder (companion/files/spreadsheet.py's read, companion/kit/__init__.py)."""
 
 import pytest
 

@@ -70,7 +70,8 @@ row.toml:
                          # default) or three-card (any 2 of the 14, jokers included)""")
 @click.argument("file")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
-@click.option("--data", type=click.Path(dir_okay=False), help="Your own companion/layouts/coverta.toml.")
+@click.option("--data", type=click.Path(dir_okay=False),
+              help="Your own companion/layouts/coverta.toml.")
 @click.option("--lang", type=common.WORDS, default="en", show_default=True,
               help="Words: en or fr.")
 def check(file, as_json, data, lang):

@@ -19,7 +19,8 @@ import msgspec
 
 from companion.files import designer_files
 from companion.errors import CompanionError, shown
-from companion.files.picture_keys import KEYS  # noqa: F401 - what any entry that makes cards may take
+# what any entry that makes cards may take
+from companion.files.picture_keys import KEYS  # noqa: F401
 from companion.text.templates import TemplateError, expand
 
 FITS = ("cover", "contain", "stretch")

@@ -1,1 +1,2 @@
-"""The bundled fonts and their licence, shipped as `companion.fontfiles` (see companion/files/paths.py)."""
+"""The bundled fonts and their licence, shipped as `companion.fontfiles` (see
+companion/files/paths.py)."""

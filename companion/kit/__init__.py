@@ -23,7 +23,8 @@ from companion.press.pdf import open_canvas
 from companion.text import fit
 from companion.draw.sheets import Card, Face, SheetText, render
 from companion.text.typography import number, typeset
-from companion.layout.parts import CardFile, Component, Context, PageFile  # noqa: F401 (kit.PageFile...)
+from companion.layout.parts import (  # noqa: F401 (kit.PageFile...)
+    CardFile, Component, Context, PageFile)
 from companion.text.units import parse_length, to_mm
 
 LANGS = ("en", "fr")  # ours; a game's file may be written in any other (de, it...)

@@ -1,1 +1,2 @@
-"""Words and lengths, no files: French typography, units, "{field}" templates, every text measured."""
+"""Words and lengths, no files: French typography, units, "{field}" templates, every text
+measured."""

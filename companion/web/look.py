@@ -1,7 +1,7 @@
 """What the phone page shows that is data, not code: team colours and names, guild names
-(companion/layouts/lugvanion.toml), each game's credits (companion/layouts/GAME.toml), the page's words in
-English and French (companion/layouts/phone.toml), and a designer's games served with --game
-(their game files' [game] and [[scoring]])."""
+(companion/layouts/lugvanion.toml), each game's credits (companion/layouts/GAME.toml), the
+page's words in English and French (companion/layouts/phone.toml), and a designer's games
+served with --game (their game files' [game] and [[scoring]])."""
 
 from pathlib import Path
 

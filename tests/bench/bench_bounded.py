@@ -30,7 +30,8 @@ def game(folder: Path) -> Path:
                    check=True, stdout=subprocess.DEVNULL)
     path = folder / "bench" / "bench.toml"
     (path.parent / "fonts").mkdir()
-    shutil.copy(ROOT / "companion" / "fontfiles" / "DejaVuSans-Bold.ttf", path.parent / "fonts" / "title.ttf")
+    shutil.copy(ROOT / "companion" / "fontfiles" / "DejaVuSans-Bold.ttf",
+                path.parent / "fonts" / "title.ttf")
     text = path.read_text(encoding="utf-8")
     path.write_text(text + '\n[fonts]\nbold = "fonts/title.ttf"\n', encoding="utf-8")
     return path
