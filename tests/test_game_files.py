@@ -101,10 +101,15 @@ def test_a_game_written_in_german_builds_in_german_our_words_in_english(mygame, 
     assert r.code == 2 and 'cards[1].title: has no "de" text' in r.err, r.err
 
 
-@pytest.mark.parametrize("lang", ["deutsch", "DE", "e1", ""])
-def test_a_language_code_is_two_or_three_small_letters(mygame, cli, tmp_path, lang):
+@pytest.mark.parametrize("lang", ["deutsch", "e1", ""])
+def test_a_language_code_is_two_or_three_letters(mygame, cli, tmp_path, lang):
     r = cli("build", str(mygame), "--lang", lang, "--out", str(tmp_path / "kit"))
     assert r.code == 2 and "--lang: " in r.err and "is not a language code" in r.err
+
+
+def test_a_language_code_in_capitals_is_read_in_small_letters(mygame, cli, tmp_path):
+    r = cli("build", str(mygame), "--lang", "DE", "--out", str(tmp_path / "kit"))
+    assert r.code == 2 and 'has no "de" text' in r.err, r.err
 
 
 def test_watch_mode_says_a_warning_once_not_at_every_rebuild(mygame, tmp_path):

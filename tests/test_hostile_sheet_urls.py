@@ -106,7 +106,8 @@ def _refused_in_one_line(r, starter: Path, kit: Path) -> str:
 
 
 def _cached(tmp_path: Path) -> list[Path]:
-    folder = tmp_path / "cache"
+    """The card lists kept in the cache (its other folders keep icons, fonts, pictures)."""
+    folder = tmp_path / "cache" / "sheets"
     return [p for p in folder.rglob("*") if p.is_file()] if folder.exists() else []
 
 

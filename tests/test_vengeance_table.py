@@ -114,9 +114,9 @@ def test_french_says_the_rulebooks_no_limit_of_cards_in_hand(kit, size):
 
 
 @pytest.mark.parametrize("lang, own, silent", [
-    ("en", "the rulebook’s own (no house rule here): a turn’s tie goes to potion",
+    ("en", "From the rulebook, easily missed (no house rule): a turn’s tie goes to potion",
      "Decided where the rulebook is silent"),
-    ("fr", "tiré de la règle (aucune règle maison ici) : une égalité de tour va à la potion",
+    ("fr", "D’après la règle, à ne pas manquer (aucune règle maison) : une égalité de tour va à la potion",
      "la règle se tait"),
 ])
 def test_the_print_guide_calls_the_tie_and_the_empty_centre_the_rulebooks(kit, lang, own,
