@@ -33,7 +33,9 @@ def score():
 
 def _own_game(game_file: str) -> click.Command:
     @click.command(game_file, epilog="""\b
-scores.toml: a table per player, a whole number per category of [[scoring]]:
+scores.toml: a table per player, a whole number per category of [[scoring]]
+(a list of values for sum, lowest and highest; with [game] rounds = N, a list of
+N of those, one a round):
   [[players]]
   name = "Ana"
   creatures = 12
@@ -66,7 +68,7 @@ scores.toml: a table per player, a whole number per category of [[scoring]]:
             result = compute(rules, table.get("players"))
         except ScoreError as e:
             raise CompanionError(e.message, source=source, field=e.field or None) from None
-        click.echo(json.dumps(sheet.as_json(result), ensure_ascii=False) if as_json
+        click.echo(json.dumps(sheet.as_json(result, rules), ensure_ascii=False) if as_json
                    else sheet.report(rules, result, data, lang))
     return own
 

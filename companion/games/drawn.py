@@ -54,7 +54,9 @@ def with_scorepad(data, lang: str = "en"):
 
     if not sheet.has_scoring(data):
         return data
-    sheet.rules(data)  # its categories checked, errors naming the game file
+    # its categories checked, errors naming the game file; the printed pad shows one
+    # round of points, each and squared: a game beyond that is refused, never misprinted
+    sheet.plain_only(data, sheet.rules(data), "the printed score pad")
     table = dict(data.table)
     pad = english_where_missing(load_toml(paths.LAYOUTS / "scorepad.toml"), lang)
     for key, value in pad.items():

@@ -1,10 +1,31 @@
-"""A designer's game scored from its score categories (the game file's [[scoring]]):
-each category is points as typed, a count times a number of points, or a count squared;
-the highest total wins, or the lowest. Pure: plain data in, named tuples out.
+"""A designer's game scored from its score categories (the game file's [[scoring]]). Pure:
+plain data in, named tuples out; every figure comes with a Reason (a key and its numbers)
+that the caller words in its own language (companion/score/sheet.py).
 
-A sheet: {"wins": "highest" | "lowest", "categories": [{"id", "score", "points"}]}, as
-`rules` checks it from the game file. Entries: [{"name": str, ID: int, ...}], one per
-player, a whole number per category id; a category a player has not filled counts 0.
+A category (`score = ...`) turns a figure into points:
+  points    the points as written
+  each      a count times `points` (or times another category's figure: `times = "id"`)
+  squared   a count times itself
+  table     a count through `table = [0, 1, 3, 6, 10]` (past its end, its last entry)
+  sum       a list of values written (a card's value each), added up, times `points`
+  lowest    the lowest of a list written, or of the categories named in `of`, times `points`
+  highest   the same, the highest
+  sets      complete sets: the shortest of the counts named in `of`, times `points`
+  most      a count times `most` when it is the most at the table (a tie for most too),
+            times `others` otherwise
+  majority  places by the figure at the table: `award = [first, second, ...]`; tied players
+            `ties = "share"` the places' points (rounded down), each take the best tied
+            place's points ("full") or score nothing ("none"); a figure of 0 takes no place
+A category with `of` is worked out, not written; `total = false` makes one a figure for the
+others (cards in hand) that adds nothing itself.
+
+The game: `wins` ("highest" | "lowest"), `rounds` (N: each written category is a list of N
+figures, one a round; every category, majorities and the most included, is scored in each
+round and the rounds added up), `tiebreak` (category ids: equal totals are broken by those
+categories' figures, added up over the rounds, in order; the higher figure wins the tie).
+
+Entries: [{"name": str, ID: figure, ...}], one per player; a category not filled counts 0
+(an empty list for a list).
 """
 
 from typing import NamedTuple
@@ -16,41 +37,104 @@ SCORES = {
     "points": "the points as written",
     "each": "a count times `points`",
     "squared": "a count, squared",
+    "table": "a count through `table`",
+    "sum": "a list of values, added up",
+    "lowest": "the lowest of a list or of the categories in `of`",
+    "highest": "the highest of a list or of the categories in `of`",
+    "sets": "the shortest of the counts in `of`, times `points`",
+    "most": "a count times `most` if the most at the table, else times `others`",
+    "majority": "places by the figure at the table, points from `award`",
 }
+# The keys each kind reads, beyond id, name, score and total.
+KEYS = {
+    "points": (), "each": ("points", "times"), "squared": (), "table": ("table",),
+    "sum": ("points",), "lowest": ("of", "points"), "highest": ("of", "points"),
+    "sets": ("of", "points"), "most": ("most", "others"), "majority": ("award", "ties"),
+}
+COMMON = ("id", "name", "score", "total")
+TIES = ("share", "full", "none")
 WINS = ("highest", "lowest")
 MOST = 1_000_000  # the largest number a player writes in a category
+MOST_VALUES = 100  # the longest list of values a player writes in a category
+MOST_ROUNDS = 20
+PLAIN = ("points", "each", "squared")  # the kinds the printed pad and the phone show
 
 
 class Category(NamedTuple):
-    """One row of the score pad: its id, how it scores, its points for each one counted."""
+    """One row of the score pad: its id, how it scores, and what that kind reads."""
 
     id: str
     score: str
     points: int = 1
+    award: tuple[int, ...] = ()
+    ties: str = "share"
+    table: tuple[int, ...] = ()
+    of: tuple[str, ...] = ()
+    times: str | None = None
+    most: int = 0
+    others: int = 0
+    total: bool = True
 
-    def of(self, n: int) -> int:
+    def of_count(self, n: int) -> int:
+        """Points for a figure, for the kinds that need no other player or category."""
         if self.score == "each":
             return n * self.points
         if self.score == "squared":
             return n * n
+        if self.score == "table":
+            return self.table[min(n, len(self.table) - 1)]
+        if self.score in ("sum", "lowest", "highest", "sets"):
+            return n * self.points
         return n
+
+    @property
+    def written(self) -> bool:
+        """Whether players write it (else it is worked out from other categories)."""
+        return not self.of
+
+    @property
+    def listed(self) -> bool:
+        """Whether what a player writes in it (each round) is a list of values."""
+        return self.score == "sum" or (self.score in ("lowest", "highest") and not self.of)
 
 
 class Rules(NamedTuple):
-    """A game's categories, in score-pad order, and which total wins."""
+    """A game's categories, in score-pad order, which total wins, its rounds and
+    tie-breaks."""
 
     categories: tuple[Category, ...]
     wins: str = "highest"
+    rounds: int = 1
+    tiebreak: tuple[str, ...] = ()
+
+    @property
+    def plain(self) -> bool:
+        """Whether the printed pad and the phone sheet show it as it is: one round,
+        no tie-break, only points, each and squared."""
+        return (self.rounds == 1 and not self.tiebreak
+                and all(c.score in PLAIN and c.times is None and c.total
+                        for c in self.categories))
+
+
+class Reason(NamedTuple):
+    """Why a figure is what it is: a key the caller words, and its numbers."""
+
+    key: str
+    numbers: dict
 
 
 class PlayerScore(NamedTuple):
-    """A player's points per category (with what she wrote), total and rank."""
+    """A player's points per category (with what she wrote), total and rank; per round,
+    each category's points and why (one item a round)."""
 
     name: str
-    written: dict[str, int]
+    written: dict
     points: dict[str, int]
     total: int
     rank: int
+    rounds: dict[str, list[int]] = {}
+    reasons: dict[str, list[Reason]] = {}
+    figures: dict[str, int] = {}
 
 
 class Result(NamedTuple):
@@ -60,44 +144,143 @@ class Result(NamedTuple):
     winners: list[str]
 
 
-def rules(scoring, wins="highest", where: str = "scoring") -> Rules:
-    """The game file's [[scoring]] list (and its `wins`), checked."""
+def _whole(value, at: str, least: int = -1000, most: int = 1000, what: str = "points"):
+    if isinstance(value, bool) or not isinstance(value, int) or not least <= value <= most:
+        raise ScoreError(at, f"{shown(value)} is not a whole number from {least} to {most}",
+                         f"sheet.bad_{what}", {"value": shown(value)})
+    return value
+
+
+def _numbers(value, at: str, code: str, most_items: int = 50) -> tuple[int, ...]:
+    if not isinstance(value, list) or not value or len(value) > most_items:
+        raise ScoreError(at, f"{shown(value)}: a list of 1 to {most_items} whole numbers",
+                         f"sheet.bad_{code}", {"value": shown(value)})
+    return tuple(_whole(v, f"{at}[{i}]", what=code) for i, v in enumerate(value))
+
+
+def _category(raw, at: str, before: list[Category]) -> Category:
+    if not isinstance(raw, dict):
+        raise ScoreError(at, "must be a table (id, name, score)", "sheet.not_a_table")
+    cid = raw.get("id")
+    if not isinstance(cid, str) or not cid or not all(c.isalnum() or c in "-_" for c in cid):
+        raise ScoreError(f"{at}.id", f"{shown(cid)}: letters, digits, - and _",
+                         "sheet.bad_id", {"value": shown(cid)})
+    if cid == "name":
+        raise ScoreError(f"{at}.id", "name is a player's name: call the category "
+                         "otherwise", "sheet.id_name", {"value": cid})
+    if any(c.id == cid for c in before):
+        raise ScoreError(f"{at}.id", f"{shown(cid)} names two categories",
+                         "sheet.id_twice", {"value": cid})
+    how = raw.get("score", "points")
+    if how not in SCORES:
+        raise ScoreError(f"{at}.score", f"{shown(how)} is none of "
+                         + "; ".join(f"{k}: {v}" for k, v in SCORES.items()),
+                         "sheet.bad_score", {"value": shown(how)})
+    allowed = (*COMMON, *KEYS[how])
+    for key in raw:
+        if key not in allowed:
+            raise ScoreError(f"{at}.{escape(str(key))}", f"unknown key for score = "
+                             f"\"{how}\" (it reads {', '.join(allowed)})",
+                             "sheet.unknown_key", {"word": escape(str(key)), "score": how})
+    points = _whole(raw.get("points", 1), f"{at}.points")
+    total = raw.get("total", True)
+    if not isinstance(total, bool):
+        raise ScoreError(f"{at}.total", f"{shown(total)}: true (its points count) or false "
+                         "(a figure for other categories only)", "sheet.bad_total",
+                         {"value": shown(total)})
+    kw: dict = {"points": points, "total": total}
+    known = {c.id: c for c in before}
+    if "of" in raw or how == "sets":
+        of = raw.get("of")
+        if not isinstance(of, list) or not of or len(of) > 20 \
+                or not all(isinstance(o, str) for o in of):
+            raise ScoreError(f"{at}.of", f"{shown(of)}: a list of the ids of categories "
+                             "listed above it", "sheet.bad_of", {"value": shown(of)})
+        for o in of:
+            if o not in known or known[o].listed:
+                raise ScoreError(f"{at}.of", f"{shown(o)} is no category above it with a "
+                                 "number a round (" + ", ".join(
+                                     c.id for c in before if not c.listed) + ")",
+                                 "sheet.of_unknown", {"value": shown(o)})
+        kw["of"] = tuple(of)
+    if "times" in raw:
+        t = raw["times"]
+        if not isinstance(t, str) or t not in known:
+            raise ScoreError(f"{at}.times", f"{shown(t)} is no category above it (its figure "
+                             "multiplies the count)", "sheet.times_unknown", {"value": shown(t)})
+        if "points" in raw:
+            raise ScoreError(f"{at}.points", "goes without `times` (the count is multiplied "
+                             "by one or the other)", "sheet.times_and_points")
+        kw["times"] = t
+    if how == "table":
+        if "table" not in raw:
+            raise ScoreError(f"{at}.table", "missing: the points for a count of 0, 1, 2, ... "
+                             "(e.g. [0, 1, 3, 6, 10])", "sheet.no_table")
+        kw["table"] = _numbers(raw["table"], f"{at}.table", "table")
+    if how == "most":
+        for key in ("most", "others"):
+            if key not in raw:
+                raise ScoreError(f"{at}.{key}", "missing: the points for each one counted, "
+                                 "for the most at the table (most) and for the others (others)",
+                                 "sheet.no_" + key)
+            kw[key] = _whole(raw[key], f"{at}.{key}")
+    if how == "majority":
+        if "award" not in raw:
+            raise ScoreError(f"{at}.award", "missing: the points of each place, first first "
+                             "(e.g. [6, 3])", "sheet.no_award")
+        kw["award"] = _numbers(raw["award"], f"{at}.award", "award", 20)
+        ties = raw.get("ties", "share")
+        if ties not in TIES:
+            raise ScoreError(f"{at}.ties", f"{shown(ties)}: share (tied players split the "
+                             "places' points), full (each the best tied place's) or none",
+                             "sheet.bad_ties", {"value": shown(ties)})
+        kw["ties"] = ties
+    return Category(cid, how, **kw)
+
+
+def rules(scoring, wins="highest", where: str = "scoring", rounds=1, tiebreak=()) -> Rules:
+    """The game file's [[scoring]] list (and its `wins`, `rounds`, `tiebreak`), checked.
+    A fault in the game's keys names `wins`, `rounds` or `tiebreak`."""
     if wins not in WINS:
         raise ScoreError("wins", f"{shown(wins)}: the highest or the lowest total wins "
                                  "(highest, lowest)", "sheet.wins", {"value": shown(wins)})
+    _whole(rounds, "rounds", 1, MOST_ROUNDS, "rounds")
     if not isinstance(scoring, list) or not scoring:
         raise ScoreError(where, "a list of score categories ([[scoring]] tables)",
                          "sheet.no_categories")
     out: list[Category] = []
     for i, raw in enumerate(scoring):
-        at = f"{where}[{i}]"
-        if not isinstance(raw, dict):
-            raise ScoreError(at, "must be a table (id, name, score)", "sheet.not_a_table")
-        cid = raw.get("id")
-        if not isinstance(cid, str) or not cid or not all(c.isalnum() or c in "-_" for c in cid):
-            raise ScoreError(f"{at}.id", f"{shown(cid)}: letters, digits, - and _",
-                             "sheet.bad_id", {"value": shown(cid)})
-        if cid == "name":
-            raise ScoreError(f"{at}.id", "name is a player's name: call the category "
-                             "otherwise", "sheet.id_name", {"value": cid})
-        if any(c.id == cid for c in out):
-            raise ScoreError(f"{at}.id", f"{shown(cid)} names two categories",
-                             "sheet.id_twice", {"value": cid})
-        how = raw.get("score", "points")
-        if how not in SCORES:
-            raise ScoreError(f"{at}.score", f"{shown(how)} is none of "
-                             + "; ".join(f"{k}: {v}" for k, v in SCORES.items()),
-                             "sheet.bad_score", {"value": shown(how)})
-        points = raw.get("points", 1)
-        if isinstance(points, bool) or not isinstance(points, int) or abs(points) > 1000:
-            raise ScoreError(f"{at}.points", f"{shown(points)} is not a whole number "
-                             "from -1000 to 1000", "sheet.bad_points", {"value": shown(points)})
-        out.append(Category(cid, how, points))
-    return Rules(tuple(out), wins)
+        out.append(_category(raw, f"{where}[{i}]", out))
+    ids = [c.id for c in out]
+    if not isinstance(tiebreak, (list, tuple)) or not all(t in ids for t in tiebreak) \
+            or len(set(tiebreak)) != len(tiebreak):
+        raise ScoreError("tiebreak", f"{shown(tiebreak)}: a list of category ids, each once "
+                         f"({', '.join(ids)})", "sheet.bad_tiebreak",
+                         {"value": shown(tiebreak)})
+    return Rules(tuple(out), wins, rounds, tuple(tiebreak))
+
+
+def _one(value, c: Category, at: str):
+    """One round's figure as written in `c`: a whole number, or a list of values."""
+    if c.listed:
+        if not isinstance(value, list) or len(value) > MOST_VALUES:
+            raise ScoreError(at, f"{shown(value)} is not a list of up to {MOST_VALUES} whole "
+                             "numbers", "sheet.bad_list", {"value": shown(value), "category": c.id})
+        for i, v in enumerate(value):
+            _one(v, Category(c.id, "points"), f"{at}[{i}]")
+        return list(value)
+    least = -MOST if c.score == "points" else 0  # a count is never negative
+    if isinstance(value, bool) or not isinstance(value, int) or not least <= value <= MOST:
+        raise ScoreError(at, f"{shown(value)} is not a whole number from {least} to "
+                         f"{MOST}", "sheet.bad_count",
+                         {"value": shown(value), "category": c.id, "least": least,
+                          "most": MOST})
+    return value
 
 
 def entry(raw, game: Rules, where: str = "") -> dict:
-    """One player's entry, checked: a name, and whole numbers in known categories."""
+    """One player's entry, checked: a name, and figures in written categories (with
+    rounds, a list of one a round)."""
     def at(key: str) -> str:
         return f"{where}.{escape(key)}" if where else escape(key)
 
@@ -108,16 +291,21 @@ def entry(raw, game: Rules, where: str = "") -> dict:
     by_id = {c.id: c for c in game.categories}
     counts = {k: v for k, v in raw.items() if k != "name"}
     for key, n in counts.items():
-        if key not in by_id:
-            raise ScoreError(at(key), "unknown category (use "
-                             f"{', '.join(c.id for c in game.categories)})",
-                             "sheet.unknown_category", {"word": escape(str(key))})
-        least = -MOST if by_id[key].score == "points" else 0  # a count is never negative
-        if isinstance(n, bool) or not isinstance(n, int) or not least <= n <= MOST:
-            raise ScoreError(at(key), f"{shown(n)} is not a whole number from {least} to "
-                             f"{MOST}", "sheet.bad_count",
-                             {"value": shown(n), "category": key, "least": least,
-                              "most": MOST})
+        c = by_id.get(key)
+        if c is None or not c.written:
+            raise ScoreError(at(key), "unknown category (use " + ", ".join(
+                c.id for c in game.categories if c.written) + ")" if c is None else
+                f"worked out from {', '.join(c.of)}: not written",
+                "sheet.unknown_category", {"word": escape(str(key))})
+        if game.rounds == 1:
+            _one(n, c, at(key))
+            continue
+        if not isinstance(n, list) or len(n) != game.rounds:
+            raise ScoreError(at(key), f"{shown(n)}: a list of {game.rounds} figures, one a "
+                             "round", "sheet.bad_rounds",
+                             {"value": shown(n), "rounds": game.rounds, "category": key})
+        for i, v in enumerate(n):
+            _one(v, c, f"{at(key)}[{i}]")
     return {"name": raw["name"], **counts}
 
 
@@ -138,16 +326,112 @@ def entries(raw, game: Rules, where: str = "players") -> list[dict]:
     return out
 
 
+def majority(figures: list[int], award: tuple[int, ...], ties: str = "share"
+             ) -> list[tuple[int, int, int]]:
+    """Each player's (points, place, tied) for one majority: places from 1 by figure,
+    highest first; `tied` players share the place (1 when alone). A figure of 0 takes no
+    place (place 0, no points). Players with equal figures always get equal points."""
+    out = []
+    for f in figures:
+        if f <= 0:
+            out.append((0, 0, sum(1 for g in figures if g == f)))
+            continue
+        place = 1 + sum(1 for g in figures if g > f)
+        tied = sum(1 for g in figures if g == f)
+        places = [award[p - 1] if p <= len(award) else 0 for p in range(place, place + tied)]
+        if tied == 1 or ties == "full":
+            points = places[0]
+        elif ties == "share":
+            points = sum(places) // tied
+        else:
+            points = 0
+        out.append((points, place, tied))
+    return out
+
+
+def _round(game: Rules, rows: list[dict]) -> list[dict]:
+    """One round's points and reasons for each player: [{id: (points, figure, Reason)}]."""
+    out: list[dict] = [{} for _ in rows]
+    figures: list[dict] = [{} for _ in rows]
+    for c in game.categories:
+        if c.listed:
+            vals = [list(r.get(c.id, [])) for r in rows]
+            if c.score == "sum":
+                figs = [sum(v) for v in vals]
+            else:
+                pick = min if c.score == "lowest" else max
+                figs = [pick(v) if v else 0 for v in vals]
+            extra = [{"values": v} for v in vals]
+        elif c.of:
+            got = [[f[o] for o in c.of] for f in figures]
+            pick = max if c.score == "highest" else min
+            figs = [pick(g) for g in got]
+            extra = [{"of": dict(zip(c.of, g))} for g in got]
+        else:
+            figs = [r.get(c.id, 0) for r in rows]
+            extra = [{} for _ in rows]
+        if c.score == "majority":
+            placed = majority(figs, c.award, c.ties)
+            for i, (pts, place, tied) in enumerate(placed):
+                with_ = [rows[j]["name"] for j, f in enumerate(figs)
+                         if f == figs[i] and j != i] if place else []
+                places = [c.award[p - 1] if p <= len(c.award) else 0
+                          for p in range(place, place + tied)] if place else []
+                out[i][c.id] = (pts, figs[i], Reason("majority", {
+                    "n": figs[i], "place": place, "with": with_, "places": places,
+                    "ties": c.ties, "points": pts}))
+        elif c.score == "most":
+            top = max(figs)
+            for i, f in enumerate(figs):
+                each = c.most if f == top else c.others
+                tied = [rows[j]["name"] for j, g in enumerate(figs) if g == top and j != i]
+                out[i][c.id] = (f * each, f, Reason("most" if f == top else "others", {
+                    "n": f, "each": each, "with": tied if f == top else [],
+                    "points": f * each}))
+        else:
+            for i, f in enumerate(figs):
+                if c.times is not None:
+                    by = figures[i][c.times]
+                    pts = f * by
+                    reason = Reason("times", {"n": f, "by": by, "times": c.times,
+                                              "points": pts})
+                else:
+                    pts = c.of_count(f)
+                    reason = Reason(c.score, {"n": f, "points": pts, "each": c.points,
+                                              "table": list(c.table), **extra[i]})
+                out[i][c.id] = (pts, f, reason)
+        for i, f in enumerate(figs):
+            figures[i][c.id] = f
+    return out
+
+
 def score(game: Rules, raw_entries) -> Result:
     players = entries(raw_entries, game)
+    ids = [c.id for c in game.categories]
+    rounds = []
+    for k in range(game.rounds):
+        rows = [{"name": p["name"], **{i: (p[i][k] if game.rounds > 1 else p[i])
+                                       for i in ids if i in p}} for p in players]
+        rounds.append(_round(game, rows))
     scored = []
-    for p in players:
-        written = {c.id: p.get(c.id, 0) for c in game.categories}
-        points = {c.id: c.of(written[c.id]) for c in game.categories}
-        scored.append((p["name"], written, points, sum(points.values())))
-    totals = [t for *_, t in scored]
-    better = (lambda a, b: a > b) if game.wins == "highest" else (lambda a, b: a < b)
-    result = [PlayerScore(name, written, points, total, 1 + sum(better(t, total) for t in totals))
-              for name, written, points, total in scored]
-    best = (max if game.wins == "highest" else min)(totals)
-    return Result(result, [p.name for p in result if p.total == best])
+    for n, p in enumerate(players):
+        written = {c.id: p.get(c.id, [] if c.listed else 0) if game.rounds == 1 else
+                   p.get(c.id, [[] if c.listed else 0] * game.rounds)
+                   for c in game.categories if c.written}
+        per = {i: [r[n][i][0] for r in rounds] for i in ids}
+        reasons = {i: [r[n][i][2] for r in rounds] for i in ids}
+        figs = {i: sum(r[n][i][1] for r in rounds) for i in ids}
+        points = {i: sum(per[i]) for i in ids}
+        total = sum(points[c.id] for c in game.categories if c.total)
+        scored.append((p["name"], written, points, total, per, reasons, figs))
+    sign = 1 if game.wins == "highest" else -1
+
+    def key(s) -> tuple:
+        return (sign * s[3], *(s[6][t] for t in game.tiebreak))
+
+    keys = [key(s) for s in scored]
+    result = [PlayerScore(name, written, points, total, 1 + sum(k > key(s) for k in keys),
+                          per, reasons, figs)
+              for s, (name, written, points, total, per, reasons, figs) in zip(scored, scored)]
+    best = max(keys)
+    return Result(result, [p.name for p, k in zip(result, keys) if k == best])

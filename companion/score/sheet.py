@@ -1,6 +1,7 @@
 """A designer's game scored from its game file's [[scoring]] (companion.rules.sheet): the rules
 read from the file with errors naming it, each figure put into words, the JSON a program
-or a phone reads. The same words as the printed score pad (companion/layouts/scorepad.toml)."""
+or a phone reads. The same words as the printed score pad (companion/layouts/scorepad.toml);
+each kind's explanation from companion/layouts/scoring.toml."""
 
 from companion.files import paths
 from companion.files.data import Fields, load_toml
@@ -9,15 +10,39 @@ from companion.text.typography import listing
 from companion.rules import sheet as scorer
 from companion.rules.errors import ScoreError
 
+GAME_KEYS = ("wins", "rounds", "tiebreak")
+
 
 def rules(data: Fields) -> scorer.Rules:
-    """The game's score categories and which total wins; CompanionError naming the file."""
+    """The game's score categories, which total wins, its rounds and tie-breaks;
+    CompanionError naming the file."""
     game = data.table.get("game") if isinstance(data.table.get("game"), dict) else {}
     try:
-        return scorer.rules(data.table.get("scoring"), game.get("wins", "highest"))
+        return scorer.rules(data.table.get("scoring"), game.get("wins", "highest"),
+                            rounds=game.get("rounds", 1), tiebreak=game.get("tiebreak", ()))
     except ScoreError as e:
-        field = "game.wins" if e.field == "wins" else e.field
+        field = f"game.{e.field}" if e.field in GAME_KEYS else e.field
         raise CompanionError(e.message, source=data.source, field=field) from None
+
+
+def plain_only(data: Fields, rules: scorer.Rules, where: str) -> None:
+    """Refuse, in one line naming the file, a game the printed pad or the phone sheet
+    cannot show yet (rounds, a tie-break, a kind beyond points, each and squared)."""
+    if rules.plain:
+        return
+    if rules.rounds > 1:
+        field, what = "game.rounds", f"rounds = {rules.rounds}"
+    elif rules.tiebreak:
+        field, what = "game.tiebreak", "a tie-break"
+    else:
+        i, c = next((i, c) for i, c in enumerate(rules.categories)
+                    if c.score not in scorer.PLAIN or c.times is not None or not c.total)
+        field = f"scoring[{i}]." + ("times" if c.times is not None and c.score in scorer.PLAIN
+                                    else "total" if c.score in scorer.PLAIN else "score")
+        what = f'score = "{c.score}"' if c.score not in scorer.PLAIN else field.split(".")[-1]
+    raise CompanionError(f"{where} cannot show {what} yet (only one round of points, each "
+                         "and squared): score this game with `companion score GAMEFILE "
+                         "SCORES`", source=data.source, field=field)
 
 
 def has_scoring(data: Fields) -> bool:
@@ -30,14 +55,21 @@ def words() -> Fields:
                   english=True).sub("scorepad")
 
 
+def kinds() -> Fields:
+    path = paths.LAYOUTS / "scoring.toml"
+    return Fields(load_toml(path, only=frozenset({"scoring"})), str(path),
+                  english=True).sub("scoring")
+
+
 def names(data: Fields, lang: str) -> dict[str, str]:
     """Each category's printed name, by id."""
     return {c.get("id", str): c.text("name", lang) for c in data.items("scoring")}
 
 
 def explain(category: scorer.Category, written: int) -> str:
-    """One figure as the score pad counts it: "3 × 2 = 6", "4 × 4 = 16", "7"."""
-    points = category.of(written)
+    """One figure of a kind that needs no other player, as the score pad counts it:
+    "3 × 2 = 6", "4 × 4 = 16", "7"."""
+    points = category.of_count(written)
     if category.score == "each":
         return f"{written} × {category.points} = {points}"
     if category.score == "squared":
@@ -45,31 +77,124 @@ def explain(category: scorer.Category, written: int) -> str:
     return f"{points}"
 
 
-def as_json(result: scorer.Result) -> dict:
-    return {"players": [{"name": p.name, "written": p.written, "points": p.points,
-                         "total": p.total, "rank": p.rank} for p in result.players],
-            "winners": result.winners}
+def _place(w: Fields, place: int, lang: str) -> str:
+    return w.text(f"place_{place}", lang) if place <= 5 else \
+        w.text("place_n", lang).format(n=place)
+
+
+def say(reason: scorer.Reason, category: scorer.Category, labels: dict[str, str],
+        lang: str, w: Fields | None = None) -> str:
+    """One round's figure of one category in words."""
+    w = w or kinds()
+    n = reason.numbers
+    what = labels.get(category.id, category.id).lower()
+    key = reason.key
+    if key in ("most", "others"):
+        if key == "most" and n["with"]:
+            key = "most_with"
+        return w.text(key, lang).format(n=n["n"], what=what, each=n["each"],
+                                        points=n["points"],
+                                        **{"with": listing(n["with"], _and(lang))})
+    if key == "majority":
+        if not n["place"]:
+            return w.text("majority_out", lang).format(what=what)
+        place = _place(w, n["place"], lang)
+        fields = dict(n=n["n"], what=what, place=place, points=n["points"],
+                      places=" + ".join(map(str, n["places"])), tied=len(n["places"]))
+        fields["with"] = listing(n["with"], _and(lang))
+        if not n["with"]:
+            return w.text("majority", lang).format(**fields)
+        return w.text(f"majority_{n['ties']}", lang).format(**fields)
+    if key == "times":
+        return w.text("times", lang).format(n=n["n"], by=n["by"], points=n["points"],
+                                            times=labels.get(n["times"], n["times"]).lower())
+    if key == "table":
+        past = n["n"] >= len(n["table"])
+        return w.text("table_past" if past else "table", lang).format(**n)
+    if key in ("sum", "lowest", "highest", "sets"):
+        if "of" in n:
+            values = ", ".join(f"{labels.get(k, k)} {v}" for k, v in n["of"].items())
+        elif not n["values"]:
+            return w.text("none", lang)
+        else:
+            values = (" + " if key == "sum" else ", ").join(map(str, n["values"]))
+        text = w.text(key, lang).format(values=values, n=n["n"])
+        if n["each"] != 1:
+            text += "; " + w.text("multiplied", lang).format(n=n["n"], each=n["each"],
+                                                            points=n["points"])
+        return text
+    return w.text(key, lang).format(**{k: v for k, v in n.items() if k != "table"})
+
+
+def _and(lang: str) -> str:
+    return words().text("and", lang)
+
+
+def explained(player: scorer.PlayerScore, category: scorer.Category, labels: dict[str, str],
+              lang: str, w: Fields | None = None) -> str:
+    """A category's figures for a player, round by round when the game has rounds."""
+    w = w or kinds()
+    reasons = player.reasons.get(category.id)
+    if not reasons:  # a result made without reasons: the plain kinds
+        return explain(category, player.written[category.id])
+    texts = [say(r, category, labels, lang, w) for r in reasons]
+    out = texts[0] if len(texts) == 1 else "; ".join(
+        w.text("round", lang).format(k=k, text=t) for k, t in enumerate(texts, 1))
+    if not category.total:
+        out += " " + w.text("not_counted", lang)
+    return out
+
+
+def as_json(result: scorer.Result, game: scorer.Rules | None = None) -> dict:
+    """The result for programs; a game with rounds adds each category's points a round
+    ("rounds"), one with a tie-break the figures that break it ("tiebreak")."""
+    players = []
+    for p in result.players:
+        one = {"name": p.name, "written": p.written, "points": p.points, "total": p.total,
+               "rank": p.rank}
+        if game is not None and game.rounds > 1:
+            one["rounds"] = p.rounds
+        if game is not None and game.tiebreak:
+            one["tiebreak"] = {t: p.figures[t] for t in game.tiebreak}
+        players.append(one)
+    return {"players": players, "winners": result.winners}
 
 
 def report(game: scorer.Rules, result: scorer.Result, data: Fields, lang: str) -> str:
     """The table of points (a row a category, a column a player), then each player's
-    figures explained, then who won."""
-    pad = words()
+    figures explained, then any tie a tie-break settled, then who won."""
+    pad, w = words(), kinds()
     labels = {**names(data, lang), "total": pad.sub("total").text("name", lang)}
     width = max(len(v) for v in labels.values()) + 2
     cols = [max(6, len(p.name) + 2) for p in result.players]
     title = data.sub("game").get("name", str)
-    out = [f"{title}: {pad.text('highest' if game.wins == 'highest' else 'lowest', lang)}", ""]
-    out.append(" " * width + "".join(p.name.rjust(w) for p, w in zip(result.players, cols)))
+    head = f"{title}: {pad.text('highest' if game.wins == 'highest' else 'lowest', lang)}"
+    if game.rounds > 1:
+        head += "; " + w.text("rounds", lang).format(rounds=game.rounds)
+    out = [head, ""]
+    out.append(" " * width + "".join(p.name.rjust(w_) for p, w_ in zip(result.players, cols)))
     for row in [*(c.id for c in game.categories), "total"]:
         cells = [str(p.total if row == "total" else p.points[row]) for p in result.players]
-        out.append(labels[row].ljust(width) + "".join(c.rjust(w) for c, w in zip(cells, cols)))
+        out.append(labels[row].ljust(width) + "".join(c.rjust(w_) for c, w_ in zip(cells, cols)))
     for p in result.players:
         out += ["", p.name]
         for c in game.categories:
             out.append(f"  {labels[c.id].ljust(width)}{p.points[c.id]:>6}   "
-                       f"{explain(c, p.written[c.id])}")
+                       f"{explained(p, c, labels, lang, w)}")
         out.append(f"  {labels['total'].ljust(width)}{p.total:>6}")
+    if game.tiebreak:
+        by_total: dict[int, list] = {}
+        for p in result.players:
+            by_total.setdefault(p.total, []).append(p)
+        for total, tied in by_total.items():
+            if len(tied) > 1:
+                what = ", ".join(labels[t] for t in game.tiebreak)
+                figures = "; ".join(f"{q.name} " + ", ".join(str(q.figures[t])
+                                                             for t in game.tiebreak)
+                                    for q in tied)
+                out += ["", w.text("tiebreak", lang).format(
+                    names=listing([q.name for q in tied], pad.text("and", lang)),
+                    total=total, what=what, figures=figures)]
     won = listing(result.winners, pad.text("and", lang))
     out += ["", pad.text("winner" if len(result.winners) == 1 else "winners", lang)
             .format(names=won)]

@@ -66,6 +66,7 @@ def own_game(path: Path):
                              "score) to score it on the phones", source=str(path),
                              field="scoring")
     rules = sheet.rules(data)
+    sheet.plain_only(data, rules, "the phone sheet")  # never a wrong total on the phones
     page = {"id": gid, "name": {lang: game.get("name", str) for lang in LANGS},
             "credits": _names_or_english(game, "credits"), "wins": rules.wins,
             "categories": [{"id": c.id, "score": c.score, "points": c.points,
