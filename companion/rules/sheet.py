@@ -144,18 +144,19 @@ class Result(NamedTuple):
     winners: list[str]
 
 
-def _whole(value, at: str, least: int = -1000, most: int = 1000, what: str = "points"):
+def _whole(value, at: str, least: int = -1000, most: int = 1000):
     if isinstance(value, bool) or not isinstance(value, int) or not least <= value <= most:
         raise ScoreError(at, f"{shown(value)} is not a whole number from {least} to {most}",
-                         f"sheet.bad_{what}", {"value": shown(value)})
+                         "sheet.bad_number", {"value": shown(value), "least": least,
+                                              "most": most})
     return value
 
 
-def _numbers(value, at: str, code: str, most_items: int = 50) -> tuple[int, ...]:
+def _numbers(value, at: str, most_items: int = 50) -> tuple[int, ...]:
     if not isinstance(value, list) or not value or len(value) > most_items:
         raise ScoreError(at, f"{shown(value)}: a list of 1 to {most_items} whole numbers",
-                         f"sheet.bad_{code}", {"value": shown(value)})
-    return tuple(_whole(v, f"{at}[{i}]", what=code) for i, v in enumerate(value))
+                         "sheet.bad_numbers", {"value": shown(value), "most": most_items})
+    return tuple(_whole(v, f"{at}[{i}]") for i, v in enumerate(value))
 
 
 def _category(raw, at: str, before: list[Category]) -> Category:
@@ -182,7 +183,10 @@ def _category(raw, at: str, before: list[Category]) -> Category:
             raise ScoreError(f"{at}.{escape(str(key))}", f"unknown key for score = "
                              f"\"{how}\" (it reads {', '.join(allowed)})",
                              "sheet.unknown_key", {"word": escape(str(key)), "score": how})
-    points = _whole(raw.get("points", 1), f"{at}.points")
+    points = raw.get("points", 1)
+    if isinstance(points, bool) or not isinstance(points, int) or abs(points) > 1000:
+        raise ScoreError(f"{at}.points", f"{shown(points)} is not a whole number "
+                         "from -1000 to 1000", "sheet.bad_points", {"value": shown(points)})
     total = raw.get("total", True)
     if not isinstance(total, bool):
         raise ScoreError(f"{at}.total", f"{shown(total)}: true (its points count) or false "
@@ -216,19 +220,19 @@ def _category(raw, at: str, before: list[Category]) -> Category:
         if "table" not in raw:
             raise ScoreError(f"{at}.table", "missing: the points for a count of 0, 1, 2, ... "
                              "(e.g. [0, 1, 3, 6, 10])", "sheet.no_table")
-        kw["table"] = _numbers(raw["table"], f"{at}.table", "table")
+        kw["table"] = _numbers(raw["table"], f"{at}.table")
     if how == "most":
         for key in ("most", "others"):
             if key not in raw:
                 raise ScoreError(f"{at}.{key}", "missing: the points for each one counted, "
                                  "for the most at the table (most) and for the others (others)",
-                                 "sheet.no_" + key)
+                                 "sheet.no_most", {"key": key})
             kw[key] = _whole(raw[key], f"{at}.{key}")
     if how == "majority":
         if "award" not in raw:
             raise ScoreError(f"{at}.award", "missing: the points of each place, first first "
                              "(e.g. [6, 3])", "sheet.no_award")
-        kw["award"] = _numbers(raw["award"], f"{at}.award", "award", 20)
+        kw["award"] = _numbers(raw["award"], f"{at}.award", 20)
         ties = raw.get("ties", "share")
         if ties not in TIES:
             raise ScoreError(f"{at}.ties", f"{shown(ties)}: share (tied players split the "
@@ -244,7 +248,7 @@ def rules(scoring, wins="highest", where: str = "scoring", rounds=1, tiebreak=()
     if wins not in WINS:
         raise ScoreError("wins", f"{shown(wins)}: the highest or the lowest total wins "
                                  "(highest, lowest)", "sheet.wins", {"value": shown(wins)})
-    _whole(rounds, "rounds", 1, MOST_ROUNDS, "rounds")
+    _whole(rounds, "rounds", 1, MOST_ROUNDS)
     if not isinstance(scoring, list) or not scoring:
         raise ScoreError(where, "a list of score categories ([[scoring]] tables)",
                          "sheet.no_categories")
@@ -292,11 +296,13 @@ def entry(raw, game: Rules, where: str = "") -> dict:
     counts = {k: v for k, v in raw.items() if k != "name"}
     for key, n in counts.items():
         c = by_id.get(key)
-        if c is None or not c.written:
+        if c is None:
             raise ScoreError(at(key), "unknown category (use " + ", ".join(
-                c.id for c in game.categories if c.written) + ")" if c is None else
-                f"worked out from {', '.join(c.of)}: not written",
+                c.id for c in game.categories if c.written) + ")",
                 "sheet.unknown_category", {"word": escape(str(key))})
+        if not c.written:
+            raise ScoreError(at(key), f"worked out from {', '.join(c.of)}: not written",
+                             "sheet.worked_out", {"word": escape(str(key))})
         if game.rounds == 1:
             _one(n, c, at(key))
             continue
