@@ -229,6 +229,41 @@ def test_the_kinds_covenia_will_need():
         "shortest of Red 3, yellow 2, green 1, purple 3: 1; 1 × 10 = 10"
 
 
+def test_none_at_all_is_not_the_most():
+    game = sheet.rules([{"id": "red", "score": "most", "most": 7, "others": 4}])
+    res = sheet.score(game, [{"name": "Ana"}, {"name": "Bo"}])
+    assert [p.points["red"] for p in res.players] == [0, 0]
+    assert res.players[0].reasons["red"][0].key == "others"
+
+
+@pytest.mark.parametrize("wins, rows, winners, ranks", [
+    # equal totals, the first tie-break equal too: the second settles it
+    ("highest", [(5, 2, 1), (5, 2, 3), (4, 0, 0)], ["P1"], [2, 1, 3]),
+    # every tie-break equal: the win is shared, and the rank
+    ("highest", [(5, 2, 1), (5, 2, 1)], ["P0", "P1"], [1, 1]),
+    # the lowest total wins; among equal totals the higher figure still breaks the tie
+    ("lowest", [(3, 1, 0), (3, 4, 0), (9, 9, 9)], ["P1"], [2, 1, 3]),
+])
+def test_a_tie_break_goes_through_its_categories_in_order(wins, rows, winners, ranks):
+    game = sheet.rules([{"id": "v"}, {"id": "a", "total": False}, {"id": "b", "total": False}],
+                       wins, tiebreak=["a", "b"])
+    res = sheet.score(game, [{"name": f"P{i}", "v": v, "a": a, "b": b}
+                             for i, (v, a, b) in enumerate(rows)])
+    assert res.winners == winners and [p.rank for p in res.players] == ranks
+
+
+def test_a_plain_game_with_a_tie_break_is_refused_by_the_phone_in_one_line(starter):
+    from companion.errors import CompanionError
+    from companion.web.look import own_game
+    text = starter.read_text(encoding="utf-8")
+    starter.write_text(text.replace('wins = "highest"', 'wins = "highest"\ntiebreak = ["pairs"]'),
+                       encoding="utf-8")
+    with pytest.raises(CompanionError) as e:
+        own_game(starter)
+    assert "game.tiebreak: the phone sheet cannot show a tie-break yet" in str(e.value)
+    assert "\n" not in str(e.value)
+
+
 def test_worked_out_categories_are_not_written():
     game = sheet.rules([{"id": "a"}, {"id": "b"}, {"id": "s", "score": "sets",
                                                     "of": ["a", "b"]}])

@@ -389,10 +389,11 @@ def _round(game: Rules, rows: list[dict]) -> list[dict]:
         elif c.score == "most":
             top = max(figs)
             for i, f in enumerate(figs):
-                each = c.most if f == top else c.others
+                first = f == top and f > 0  # none at all is not the most
+                each = c.most if first else c.others
                 tied = [rows[j]["name"] for j, g in enumerate(figs) if g == top and j != i]
-                out[i][c.id] = (f * each, f, Reason("most" if f == top else "others", {
-                    "n": f, "each": each, "with": tied if f == top else [],
+                out[i][c.id] = (f * each, f, Reason("most" if first else "others", {
+                    "n": f, "each": each, "with": tied if first else [],
                     "points": f * each}))
         else:
             for i, f in enumerate(figs):

@@ -37,12 +37,15 @@ def plain_only(data: Fields, rules: scorer.Rules, where: str) -> None:
     else:
         i, c = next((i, c) for i, c in enumerate(rules.categories)
                     if c.score not in scorer.PLAIN or c.times is not None or not c.total)
-        field = f"scoring[{i}]." + ("times" if c.times is not None and c.score in scorer.PLAIN
-                                    else "total" if c.score in scorer.PLAIN else "score")
-        what = f'score = "{c.score}"' if c.score not in scorer.PLAIN else field.split(".")[-1]
-    raise CompanionError(f"{where} cannot show {what} yet (only one round of points, each "
-                         "and squared): score this game with `companion score GAMEFILE "
-                         "SCORES`", source=data.source, field=field)
+        if c.score not in scorer.PLAIN:
+            field, what = f"scoring[{i}].score", f'score = "{c.score}"'
+        elif c.times is not None:
+            field, what = f"scoring[{i}].times", "times"
+        else:
+            field, what = f"scoring[{i}].total", "total = false"
+    raise CompanionError(f"{where} cannot show {what} yet (it shows one round of points, "
+                         "each and squared, no tie-break): score this game with `companion score "
+                         f"{data.source} SCORES`", source=data.source, field=field)
 
 
 def has_scoring(data: Fields) -> bool:
