@@ -95,6 +95,7 @@ def test_the_gemfall_report_explains_rounds_majorities_and_the_tie_break(gemfall
     r = cli("score", str(gemfall), "scores.toml", "--lang", "fr")
     assert r.code == 0, r.err
     assert "manche 1\u202f: 3 gems, premier avec Ben\u202f: (6 + 3) / 2 = 4" in r.out
+    assert "= 4\u202f; manche 2\u202f:" in r.out and "(Ana 5\u202f; Ben 4)" in r.out
 
 
 def test_the_pad_and_the_phone_refuse_rounds_in_one_line(gemfall, cli, tmp_path):

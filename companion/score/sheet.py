@@ -123,7 +123,7 @@ def say(reason: scorer.Reason, category: scorer.Category, labels: dict[str, str]
             values = (" + " if key == "sum" else ", ").join(map(str, n["values"]))
         text = w.text(key, lang).format(values=values, n=n["n"])
         if n["each"] != 1:
-            text += "; " + w.text("multiplied", lang).format(n=n["n"], each=n["each"],
+            text += w.text("sep", lang) + w.text("multiplied", lang).format(n=n["n"], each=n["each"],
                                                             points=n["points"])
         return text
     return w.text(key, lang).format(**{k: v for k, v in n.items() if k != "table"})
@@ -141,7 +141,7 @@ def explained(player: scorer.PlayerScore, category: scorer.Category, labels: dic
     if not reasons:  # a result made without reasons: the plain kinds
         return explain(category, player.written[category.id])
     texts = [say(r, category, labels, lang, w) for r in reasons]
-    out = texts[0] if len(texts) == 1 else "; ".join(
+    out = texts[0] if len(texts) == 1 else w.text("sep", lang).join(
         w.text("round", lang).format(k=k, text=t) for k, t in enumerate(texts, 1))
     if not category.total:
         out += " " + w.text("not_counted", lang)
@@ -173,7 +173,7 @@ def report(game: scorer.Rules, result: scorer.Result, data: Fields, lang: str) -
     title = data.sub("game").get("name", str)
     head = f"{title}: {pad.text('highest' if game.wins == 'highest' else 'lowest', lang)}"
     if game.rounds > 1:
-        head += "; " + w.text("rounds", lang).format(rounds=game.rounds)
+        head += w.text("sep", lang) + w.text("rounds", lang).format(rounds=game.rounds)
     out = [head, ""]
     out.append(" " * width + "".join(p.name.rjust(w_) for p, w_ in zip(result.players, cols)))
     for row in [*(c.id for c in game.categories), "total"]:
@@ -192,7 +192,7 @@ def report(game: scorer.Rules, result: scorer.Result, data: Fields, lang: str) -
         for total, tied in by_total.items():
             if len(tied) > 1:
                 what = ", ".join(labels[t] for t in game.tiebreak)
-                figures = "; ".join(f"{q.name} " + ", ".join(str(q.figures[t])
+                figures = w.text("sep", lang).join(f"{q.name} " + ", ".join(str(q.figures[t])
                                                              for t in game.tiebreak)
                                     for q in tied)
                 out += ["", w.text("tiebreak", lang).format(
