@@ -324,3 +324,14 @@ def test_permuting_the_players_permutes_the_results(rows, ties, rnd):
     assert set(res.winners) == winners
     for p in res.players:  # a majority applies in each round, within the award
         assert all(0 <= x <= 5 for x in p.rounds["m"])
+
+
+def test_the_scoring_reference_in_docs_is_the_one_the_rules_write():
+    from companion.rules import sheet as rules
+    from companion.score import reference
+
+    assert reference.TARGET.read_text(encoding="utf-8") == reference.text(), \
+        "docs/scoring-reference.md is stale: run python -m companion.score.reference"
+    for kind, keys in rules.KEYS.items():
+        assert f'## `score = "{kind}"`' in reference.text()
+        assert all(f"- `{key}`: " in reference.text() for key in keys)

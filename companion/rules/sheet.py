@@ -52,11 +52,34 @@ KEYS = {
     "sets": ("of", "points"), "most": ("most", "others"), "majority": ("award", "ties"),
 }
 COMMON = ("id", "name", "score", "total")
+MOST_ROUNDS = 20
+# What each key says, for the reference the docs are written from (companion.score.reference).
+KEY_HELP = {
+    "id": "the category's id: letters, digits, - and _ (a scores file's key for it)",
+    "name": "its printed name: a text, or { en = ..., fr = ... }",
+    "score": "how it scores: one of the kinds below (default \"points\")",
+    "total": "false: a figure other categories use (`of`, `times`), not added to the total",
+    "points": "a whole number from -1000 to 1000 each counted one is worth (default 1)",
+    "times": "another category's id: a count times that category's figure",
+    "table": "points by count: `[0, 1, 3, 6, 10]` (past its end, its last entry)",
+    "of": "category ids: the figure is worked out from theirs, not written",
+    "most": "points each when the player has the most at the table (a tie for most too)",
+    "others": "points each otherwise",
+    "award": "the places' points, first first: `[6, 3]`",
+    "ties": "share (tied players split the places' points, rounded down), full (each "
+            "gets the best tied place) or none (a tie takes nothing); default share",
+}
+GAME_HELP = {
+    "wins": "\"highest\" (default) or \"lowest\": which total wins",
+    "rounds": f"1 to {MOST_ROUNDS}: each written category is a list of that many figures, "
+              "each round scored alone (a majority in each round) and the rounds added up",
+    "tiebreak": "category ids: equal totals are broken by those categories' figures, "
+                "added up over the rounds, in order; the higher figure wins the tie",
+}
 TIES = ("share", "full", "none")
 WINS = ("highest", "lowest")
 MOST = 1_000_000  # the largest number a player writes in a category
 MOST_VALUES = 100  # the longest list of values a player writes in a category
-MOST_ROUNDS = 20
 PLAIN = ("points", "each", "squared")  # the kinds the printed pad and the phone show
 
 
