@@ -98,26 +98,56 @@ def test_the_gemfall_report_explains_rounds_majorities_and_the_tie_break(gemfall
     assert "= 4\u202f; manche 2\u202f:" in r.out and "(Ana 5\u202f; Ben 4)" in r.out
 
 
-def test_the_pad_and_the_phone_refuse_rounds_in_one_line(gemfall, cli, tmp_path):
-    r = cli("build", str(gemfall), "--out", str(tmp_path / "kit"))
-    assert r.code == 2 and not (tmp_path / "kit").exists()
-    assert r.err.count("\n") == 1
-    assert "gemfall.toml: game.rounds: the printed score pad cannot show rounds = 2" in r.err
+def test_the_phone_still_refuses_rounds_in_one_line(gemfall):
     from companion.web.look import own_game
     from companion.errors import CompanionError
     with pytest.raises(CompanionError) as e:
         own_game(gemfall)
     assert "game.rounds: the phone sheet cannot show rounds = 2" in str(e.value)
+    assert "\n" not in str(e.value)
 
 
-def test_a_majority_alone_refused_by_the_pad_names_its_table(starter, cli, tmp_path):
+@pytest.mark.parametrize("lang, words", [
+    ("en", ["gemfall · Score pad", "highest total wins",
+            "Tie: the most Gems wins; still tied, the win is shared",
+            "R1, R2…: a column per round, added up in the total",
+            "places 6 / 3; a tie shares them, rounded down", "count × 1", "points"]),
+    ("fr", ["gemfall · Bloc de score", "le plus haut total gagne",
+            "Égalité\u202f: le plus de Gems l’emporte\u202f; toujours à égalité, victoire partagée",
+            "M1, M2…\u202f: une colonne par manche, additionnées dans le total",
+            "places 6 / 3\u202f; à égalité, partagées (arrondi inférieur)", "nombre × 1"]),
+])
+def test_the_gemfall_pad_prints_both_rounds_the_majority_and_the_tie_break(gemfall, cli, tmp_path,
+                                                                             lang, words):
+    from tests.pdfs import page_texts
+    out = tmp_path / f"kit-{lang}"
+    r = cli("build", str(gemfall), "--out", str(out), "--lang", lang, "--strict")
+    assert r.code == 0, r.err
+    pages = page_texts(out / "scorepad.pdf")
+    assert len(pages) == 2
+    first = pages[0]
+    for w in words:
+        assert w in first, w
+    assert "a tie shares the win" not in first and "victoire partagée." not in first
+    r1, r2 = ("R1", "R2") if lang == "en" else ("M1", "M2")
+    # each game: a round column for each of the 5 players, under every category's cells
+    lines = first.splitlines()
+    assert lines.count(r1) == lines.count(r2) == 3 * 5, lines
+    assert first.count("Gems\n") >= 3 and first.count("Pairs") == 3
+
+
+def test_a_majority_alone_prints_its_award_and_tie_rule_on_the_pad(starter, cli, tmp_path):
+    from tests.pdfs import page_texts
     text = starter.read_text(encoding="utf-8")
     starter.write_text(text.replace('score = "each"              # pairs sharing an icon ...\n'
-                                    'points = 1', 'score = "majority"\naward = [5]'),
+                                    'points = 1', 'score = "majority"\naward = [5]\nties = "none"'),
                        encoding="utf-8")
-    r = cli("build", str(starter), "--out", str(tmp_path / "kit"))
-    assert r.code == 2 and r.err.count("\n") == 1
-    assert 'scoring[1].score: the printed score pad cannot show score = "majority"' in r.err
+    r = cli("build", str(starter), "--out", str(tmp_path / "kit"), "--strict")
+    assert r.code == 0, r.err
+    first = page_texts(tmp_path / "kit" / "scorepad.pdf")[0]
+    assert "places 5; a tie scores nothing" in first
+    assert "R1" not in first and "Tie:" not in first  # one round, no tie-break
+    assert "highest total wins; a tie shares the win" in first
 
 
 @pytest.mark.parametrize("edit, field, words", [
