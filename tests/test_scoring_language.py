@@ -113,7 +113,7 @@ def test_the_phone_still_refuses_rounds_in_one_line(gemfall):
             "R1, R2…: a column per round, added up in the total",
             "places 6 / 3; a tie shares them, rounded down", "count × 1", "points"]),
     ("fr", ["gemfall · Bloc de score", "le plus haut total gagne",
-            "Égalité\u202f: le plus de Gems l’emporte\u202f; toujours à égalité, victoire partagée",
+            "Égalité\u202f: le plus de Gems l’emporte\u202f; sinon, victoire partagée",
             "M1, M2…\u202f: une colonne par manche, additionnées dans le total",
             "places 6 / 3\u202f; à égalité, partagées (arrondi inférieur)", "nombre × 1"]),
 ])
@@ -365,3 +365,106 @@ def test_the_scoring_reference_in_docs_is_the_one_the_rules_write():
     for kind, keys in rules.KEYS.items():
         assert f'## `score = "{kind}"`' in reference.text()
         assert all(f"- `{key}`: " in reference.text() for key in keys)
+
+
+EVERY_KIND = '''
+[[scoring]]
+id = "creatures"
+name = "Creatures"
+score = "points"
+
+[[scoring]]
+id = "pairs"
+name = "Pairs"
+score = "each"
+points = 2
+
+[[scoring]]
+id = "lanterns"
+name = "Lanterns"
+score = "squared"
+
+[[scoring]]
+id = "moths"
+name = "Moths"
+score = "table"
+table = [0, 1, 3, 6, 10]
+
+[[scoring]]
+id = "cards"
+name = "Cards"
+score = "sum"
+
+[[scoring]]
+id = "weakest"
+name = "Weakest"
+score = "lowest"
+of = ["pairs", "moths"]
+
+[[scoring]]
+id = "best"
+name = "Best card"
+score = "highest"
+points = 2
+
+[[scoring]]
+id = "sets"
+name = "Sets"
+score = "sets"
+of = ["lanterns", "moths"]
+points = 3
+
+[[scoring]]
+id = "flames"
+name = "Flames"
+score = "most"
+most = 2
+others = 1
+
+[[scoring]]
+id = "gems"
+name = "Gems"
+score = "majority"
+award = [4, 2, 1]
+ties = "full"
+
+[[scoring]]
+id = "lit"
+name = "Lit"
+score = "each"
+times = "creatures"
+
+'''
+
+
+@pytest.mark.parametrize("lang, words", [
+    ("en", ["lowest total wins", "R1, R2…: a column per round, added up in the total",
+            "Tie: the most Pairs wins, then the most Moths wins; still tied, the win is shared",
+            "points", "count × 2", "count × count", "by count: 0 / 1 / 3 / 6 / 10",
+            "values added up", "the lowest of Pairs, Moths", "the highest value × 2",
+            "sets of Lanterns, Moths × 3", "the most at the table: count × 2, else × 1",
+            "places 4 / 2 / 1; a tie: each the best place", "count × Creatures"]),
+    ("fr", ["le plus bas total gagne",
+            "Égalité\u202f: le plus de Pairs l’emporte, puis le plus de Moths l’emporte\u202f; "
+            "sinon, victoire partagée", "nombre × nombre",
+            "selon le nombre\u202f: 0 / 1 / 3 / 6 / 10", "valeurs additionnées",
+            "le plus bas de Pairs, Moths", "la valeur la plus haute × 2",
+            "séries de Lanterns, Moths × 3",
+            "le plus à la table\u202f: nombre × 2, sinon × 1",
+            "places 4 / 2 / 1\u202f; à égalité, chacun la meilleure place", "nombre × Creatures"]),
+])
+def test_the_pad_says_how_every_kind_is_worked_out(starter, cli, tmp_path, lang, words):
+    from tests.pdfs import page_texts
+    text = starter.read_text(encoding="utf-8")
+    start = text.index("[[scoring]]")
+    end = text.index("# Where each component goes")
+    text = text[:start] + EVERY_KIND.lstrip() + text[end:]
+    starter.write_text(text.replace('wins = "highest"', 'wins = "lowest"\nrounds = 3\n'
+                                    'tiebreak = ["pairs", "moths"]', 1), encoding="utf-8")
+    r = cli("build", str(starter), "--out", str(tmp_path / "kit"), "--lang", lang, "--strict")
+    assert r.code == 0, r.err
+    first = page_texts(tmp_path / "kit" / "scorepad.pdf")[0]
+    for w in words:
+        assert w in first, w
+    r3 = "R3" if lang == "en" else "M3"
+    assert first.splitlines().count(r3) == 3 * 5
