@@ -4,7 +4,8 @@ picture element takes the designer's pictures like the bundled games' kinds: `ar
 entry that makes a card (a `art` column of a card list), or `[art] KIND = "art/{id}.png"`
 for every card of the kind; the box is `[layout.KIND] art`, the whole card without one.
 A game whose file lists score categories ([[scoring]]) gets a score pad too
-(companion/layouts/scorepad.toml, under what its own file sets)."""
+(companion/layouts/scorepad.toml, under what its own file sets): every kind of category
+and `[game] rounds` and `tiebreak` as the scoring language has them."""
 
 from msgspec import structs
 
