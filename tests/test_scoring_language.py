@@ -98,26 +98,56 @@ def test_the_gemfall_report_explains_rounds_majorities_and_the_tie_break(gemfall
     assert "= 4\u202f; manche 2\u202f:" in r.out and "(Ana 5\u202f; Ben 4)" in r.out
 
 
-def test_the_pad_and_the_phone_refuse_rounds_in_one_line(gemfall, cli, tmp_path):
-    r = cli("build", str(gemfall), "--out", str(tmp_path / "kit"))
-    assert r.code == 2 and not (tmp_path / "kit").exists()
-    assert r.err.count("\n") == 1
-    assert "gemfall.toml: game.rounds: the printed score pad cannot show rounds = 2" in r.err
+def test_the_phone_still_refuses_rounds_in_one_line(gemfall):
     from companion.web.look import own_game
     from companion.errors import CompanionError
     with pytest.raises(CompanionError) as e:
         own_game(gemfall)
     assert "game.rounds: the phone sheet cannot show rounds = 2" in str(e.value)
+    assert "\n" not in str(e.value)
 
 
-def test_a_majority_alone_refused_by_the_pad_names_its_table(starter, cli, tmp_path):
+@pytest.mark.parametrize("lang, words", [
+    ("en", ["gemfall · Score pad", "highest total wins",
+            "Tie: the most Gems wins; still tied, the win is shared",
+            "R1, R2…: a column per round, added up in the total",
+            "places 6 / 3; a tie shares them, rounded down", "count × 1", "points"]),
+    ("fr", ["gemfall · Bloc de score", "le plus haut total gagne",
+            "Égalité\u202f: le plus de Gems l’emporte\u202f; sinon, victoire partagée",
+            "M1, M2…\u202f: une colonne par manche, additionnées dans le total",
+            "places 6 / 3\u202f; à égalité, partagées (arrondi inférieur)", "nombre × 1"]),
+])
+def test_the_gemfall_pad_prints_both_rounds_the_majority_and_the_tie_break(gemfall, cli, tmp_path,
+                                                                             lang, words):
+    from tests.pdfs import page_texts
+    out = tmp_path / f"kit-{lang}"
+    r = cli("build", str(gemfall), "--out", str(out), "--lang", lang, "--strict")
+    assert r.code == 0, r.err
+    pages = page_texts(out / "scorepad.pdf")
+    assert len(pages) == 2
+    first = pages[0]
+    for w in words:
+        assert w in first, w
+    assert "a tie shares the win" not in first and "victoire partagée." not in first
+    r1, r2 = ("R1", "R2") if lang == "en" else ("M1", "M2")
+    # each game: a round column for each of the 5 players, under every category's cells
+    lines = first.splitlines()
+    assert lines.count(r1) == lines.count(r2) == 3 * 5, lines
+    assert first.count("Gems\n") >= 3 and first.count("Pairs") == 3
+
+
+def test_a_majority_alone_prints_its_award_and_tie_rule_on_the_pad(starter, cli, tmp_path):
+    from tests.pdfs import page_texts
     text = starter.read_text(encoding="utf-8")
     starter.write_text(text.replace('score = "each"              # pairs sharing an icon ...\n'
-                                    'points = 1', 'score = "majority"\naward = [5]'),
+                                    'points = 1', 'score = "majority"\naward = [5]\nties = "none"'),
                        encoding="utf-8")
-    r = cli("build", str(starter), "--out", str(tmp_path / "kit"))
-    assert r.code == 2 and r.err.count("\n") == 1
-    assert 'scoring[1].score: the printed score pad cannot show score = "majority"' in r.err
+    r = cli("build", str(starter), "--out", str(tmp_path / "kit"), "--strict")
+    assert r.code == 0, r.err
+    first = page_texts(tmp_path / "kit" / "scorepad.pdf")[0]
+    assert "places 5; a tie scores nothing" in first
+    assert "R1" not in first and "Tie:" not in first  # one round, no tie-break
+    assert "highest total wins; a tie shares the win" in first
 
 
 @pytest.mark.parametrize("edit, field, words", [
@@ -335,3 +365,106 @@ def test_the_scoring_reference_in_docs_is_the_one_the_rules_write():
     for kind, keys in rules.KEYS.items():
         assert f'## `score = "{kind}"`' in reference.text()
         assert all(f"- `{key}`: " in reference.text() for key in keys)
+
+
+EVERY_KIND = '''
+[[scoring]]
+id = "creatures"
+name = "Creatures"
+score = "points"
+
+[[scoring]]
+id = "pairs"
+name = "Pairs"
+score = "each"
+points = 2
+
+[[scoring]]
+id = "lanterns"
+name = "Lanterns"
+score = "squared"
+
+[[scoring]]
+id = "moths"
+name = "Moths"
+score = "table"
+table = [0, 1, 3, 6, 10]
+
+[[scoring]]
+id = "cards"
+name = "Cards"
+score = "sum"
+
+[[scoring]]
+id = "weakest"
+name = "Weakest"
+score = "lowest"
+of = ["pairs", "moths"]
+
+[[scoring]]
+id = "best"
+name = "Best card"
+score = "highest"
+points = 2
+
+[[scoring]]
+id = "sets"
+name = "Sets"
+score = "sets"
+of = ["lanterns", "moths"]
+points = 3
+
+[[scoring]]
+id = "flames"
+name = "Flames"
+score = "most"
+most = 2
+others = 1
+
+[[scoring]]
+id = "gems"
+name = "Gems"
+score = "majority"
+award = [4, 2, 1]
+ties = "full"
+
+[[scoring]]
+id = "lit"
+name = "Lit"
+score = "each"
+times = "creatures"
+
+'''
+
+
+@pytest.mark.parametrize("lang, words", [
+    ("en", ["lowest total wins", "R1, R2…: a column per round, added up in the total",
+            "Tie: the most Pairs wins, then the most Moths wins; still tied, the win is shared",
+            "points", "count × 2", "count × count", "by count: 0 / 1 / 3 / 6 / 10",
+            "values added up", "the lowest of Pairs, Moths", "the highest value × 2",
+            "sets of Lanterns, Moths × 3", "the most at the table: count × 2, else × 1",
+            "places 4 / 2 / 1; a tie: each the best place", "count × Creatures"]),
+    ("fr", ["le plus bas total gagne",
+            "Égalité\u202f: le plus de Pairs l’emporte, puis le plus de Moths l’emporte\u202f; "
+            "sinon, victoire partagée", "nombre × nombre",
+            "selon le nombre\u202f: 0 / 1 / 3 / 6 / 10", "valeurs additionnées",
+            "le plus bas de Pairs, Moths", "la valeur la plus haute × 2",
+            "séries de Lanterns, Moths × 3",
+            "le plus à la table\u202f: nombre × 2, sinon × 1",
+            "places 4 / 2 / 1\u202f; à égalité, chacun la meilleure place", "nombre × Creatures"]),
+])
+def test_the_pad_says_how_every_kind_is_worked_out(starter, cli, tmp_path, lang, words):
+    from tests.pdfs import page_texts
+    text = starter.read_text(encoding="utf-8")
+    start = text.index("[[scoring]]")
+    end = text.index("# Where each component goes")
+    text = text[:start] + EVERY_KIND.lstrip() + text[end:]
+    starter.write_text(text.replace('wins = "highest"', 'wins = "lowest"\nrounds = 3\n'
+                                    'tiebreak = ["pairs", "moths"]', 1), encoding="utf-8")
+    r = cli("build", str(starter), "--out", str(tmp_path / "kit"), "--lang", lang, "--strict")
+    assert r.code == 0, r.err
+    first = page_texts(tmp_path / "kit" / "scorepad.pdf")[0]
+    for w in words:
+        assert w in first, w
+    r3 = "R3" if lang == "en" else "M3"
+    assert first.splitlines().count(r3) == 3 * 5

@@ -4,7 +4,8 @@ picture element takes the designer's pictures like the bundled games' kinds: `ar
 entry that makes a card (a `art` column of a card list), or `[art] KIND = "art/{id}.png"`
 for every card of the kind; the box is `[layout.KIND] art`, the whole card without one.
 A game whose file lists score categories ([[scoring]]) gets a score pad too
-(companion/layouts/scorepad.toml, under what its own file sets)."""
+(companion/layouts/scorepad.toml, under what its own file sets): every kind of category
+and `[game] rounds` and `tiebreak` as the scoring language has them."""
 
 from msgspec import structs
 
@@ -47,23 +48,43 @@ def _draws_picture(engine: Engine, kind: str) -> bool:
 
 def with_scorepad(data, lang: str = "en"):
     """The game's data with the score pad's tables under its own, when it scores (our
-    words in English where we have no `lang` translation)."""
+    words in English where we have no `lang` translation). Each category gets the
+    figures its legend line prints (`pad_award`, `pad_of`, ...: the pad's layout reads
+    them, lists and names put into text) and the pad the names of the tie-break's
+    categories (`tiebreak_names`)."""
     from companion.files import paths
     from companion.files.data import Fields, english_where_missing, load_toml
     from companion.score import sheet
 
     if not sheet.has_scoring(data):
         return data
-    # its categories checked, errors naming the game file; the printed pad shows one
-    # round of points, each and squared: a game beyond that is refused, never misprinted
-    sheet.plain_only(data, sheet.rules(data), "the printed score pad")
+    rules = sheet.rules(data)  # its categories checked, errors naming the game file
     table = dict(data.table)
     pad = english_where_missing(load_toml(paths.LAYOUTS / "scorepad.toml"), lang)
     for key, value in pad.items():
         own = table.setdefault(key, value)
         if isinstance(own, dict) and own is not value:  # its own first (the pad comes last)
             table[key] = {**own, **{k: v for k, v in value.items() if k not in own}}
+    names = sheet.names(data, lang)
+    table["scoring"] = [_legend(row, c, names) if isinstance(row, dict) else row
+                        for row, c in zip(table["scoring"], rules.categories)]
+    if rules.tiebreak:
+        words = Fields(table["scorepad"], data.source, "scorepad", english=True)
+        then = words.text("tiebreak_then", lang)
+        table["scorepad"] = {**table["scorepad"], "tiebreak_names": then.join(
+            names[t] for t in rules.tiebreak)}
     return Fields(table, data.source)
+
+
+def _legend(row: dict, c, names: dict) -> dict:
+    """A category's row with what its legend line prints, as text."""
+    def listed(numbers) -> str:
+        return " / ".join(str(n) for n in numbers)
+    return {**row, "pad_points": c.points, "pad_x": "" if c.points == 1 else f" × {c.points}",
+            "pad_award": listed(c.award), "pad_ties": c.ties, "pad_table": listed(c.table),
+            "pad_of": ", ".join(names.get(o, o) for o in c.of),
+            "pad_times": names.get(c.times, c.times or ""), "pad_most": c.most,
+            "pad_others": c.others}
 
 
 def kit(ctx, game_id: str):
