@@ -255,3 +255,20 @@ def score(table) -> Result:
               for name, figures, total in scored]
     best = max(totals)
     return Result(decks, result, [p.name for p in result if p.total == best])  # C8: ties share
+
+
+# ---- the same scores from the game file's [[scoring]] (issue 33) --------------------------
+
+def figures(players: list[Player]) -> list[dict]:
+    """Each player's entry for the scoring language (companion.rules.sheet), as
+    covenia.toml's [[scoring]] names them: each clan's count in the area, the blue values,
+    the hand's values (its lowest is yellow's multiplier) and its size (green's)."""
+    out = []
+    for p in players:
+        count = {c: len(p.area.get(c, ())) for c in CLANS}
+        hand = [v for _, v in p.hand]
+        out.append({"name": p.name, "hand_lowest": hand, "hand_size": len(hand),
+                    "blue_cards": count["blue"], "red": count["red"],
+                    "yellow": count["yellow"], "green": count["green"],
+                    "blue": list(p.area.get("blue", ())), "purple": count["purple"]})
+    return out
