@@ -3,6 +3,7 @@ engine (companion/rules/sheet.py) from the figures companion.rules.covenia.figur
 off a table, gives the code's points (companion/rules/covenia.py) row for row: on the
 rulebook's worked example, on the scorer tests' tables and on any legal end state."""
 
+import json
 import tomllib
 from pathlib import Path
 
@@ -11,11 +12,13 @@ from hypothesis import given, settings, strategies as st
 
 from companion.files import paths
 from companion.rules import covenia, sheet
+from companion.score import covenia as words
 from tests.test_covenia_scorer import RULEBOOK, end_states, player
 
 ROWS = ("red", "yellow", "green", "blue", "purple", "bonus")
 GAME = tomllib.loads((paths.LAYOUTS / "covenia.toml").read_text(encoding="utf-8"))
 RULES = sheet.rules(GAME["scoring"], GAME["game"].get("wins", "highest"))
+WORDS = words.words()
 
 
 def both(table):
@@ -32,6 +35,16 @@ def assert_equal(table):
         assert {r: d.points[r] for r in ROWS} == {r: c.figures[r].points for r in ROWS}, c.name
         assert (d.total, d.rank) == (c.total, c.rank), c.name
     assert data.winners == code.winners
+    assert covenia.score_by(RULES, table) == code  # every figure's reason too
+
+
+def assert_same_words(table):
+    code, by_data = covenia.score(table), covenia.score_by(RULES, table)
+    assert json.dumps(words.as_json(by_data)) == json.dumps(words.as_json(code))
+    for lang in ("en", "fr"):
+        assert words.report(by_data, WORDS, lang) == words.report(code, WORDS, lang)
+        assert ([words.explain_line(p, WORDS, lang) for p in by_data.players]
+                == [words.explain_line(p, WORDS, lang) for p in code.players])
 
 
 def test_the_data_scores_exactly_the_rows_the_code_does():
@@ -75,6 +88,11 @@ CASES = {
 @pytest.mark.parametrize("table", CASES.values(), ids=CASES.keys())
 def test_the_scorer_tests_tables_score_the_same_from_the_data(table):
     assert_equal(table)
+    assert_same_words(table)
+
+
+def test_the_rulebook_example_reads_the_same_from_the_data():
+    assert_same_words(RULEBOOK)
 
 
 @st.composite
@@ -102,6 +120,7 @@ def red_heavy(draw):
 @given(end_states())
 def test_any_legal_end_state_scores_the_same_from_the_data(table):
     assert_equal(table)
+    assert_same_words(table)
 
 
 @settings(max_examples=300, deadline=None)

@@ -8,6 +8,7 @@ numbers) that the caller words in its own language.
 
 from typing import NamedTuple
 
+from companion.rules import sheet
 from companion.rules.errors import ScoreError, escape, plain, shown
 
 CLANS = ("red", "yellow", "green", "blue", "purple")
@@ -271,4 +272,61 @@ def figures(players: list[Player]) -> list[dict]:
                     "blue_cards": count["blue"], "red": count["red"],
                     "yellow": count["yellow"], "green": count["green"],
                     "blue": list(p.area.get("blue", ())), "purple": count["purple"]})
+    return out
+
+
+# The figures the scoring language has for the five counts (the bonus's `of`): blue's own
+# category adds the values, so its count has one of its own.
+COUNTED = {"red": "red", "yellow": "yellow", "green": "green", "blue": "blue_cards",
+           "purple": "purple"}
+
+
+def score_by(game: sheet.Rules, table) -> Result:
+    """score(table), by the scoring language: `game` is covenia.toml's [[scoring]]
+    (sheet.rules), scored by the one engine from figures(); each figure's Reason is
+    Covenia's own (the keys and numbers score() gives), so its words are unchanged."""
+    players, decks = parse(table)
+    scored = sheet.score(game, figures(players))
+    most = max(p.figures["red"] for p in scored.players)
+    out = [PlayerScore(p.name, _covenia_figures(p, most), p.total, p.rank)
+           for p in scored.players]
+    return Result(decks, out, scored.winners)
+
+
+def _covenia_figures(p: sheet.PlayerScore, most: int) -> dict[str, Figure]:
+    """One player's engine points and reasons (one round) as Covenia's figures."""
+    why = {row: p.reasons[row][0].numbers for row in p.reasons}
+    none = Reason("none", {"n": 0})
+    out: dict[str, Figure] = {}
+    n, pts = p.figures["red"], p.points["red"]
+    if n == 0:
+        out["red"] = Figure(pts, none)
+    elif p.reasons["red"][0].key == "most":
+        out["red"] = Figure(pts, Reason("red_tie" if why["red"]["with"] else "red_most",
+                                        {"n": n, "each": why["red"]["each"], "points": pts}))
+    else:
+        out["red"] = Figure(pts, Reason("red_other", {"n": n, "most": most,
+                                                      "each": why["red"]["each"],
+                                                      "points": pts}))
+    n, pts = p.figures["yellow"], p.points["yellow"]
+    if n == 0:
+        out["yellow"] = Figure(pts, none)
+    elif p.figures["hand_size"] == 0:
+        out["yellow"] = Figure(pts, Reason("yellow_empty_hand", {"n": n}))
+    else:
+        out["yellow"] = Figure(pts, Reason("yellow", {"n": n, "low": why["yellow"]["by"],
+                                                      "points": pts}))
+    n, pts = p.figures["green"], p.points["green"]
+    out["green"] = Figure(pts, Reason("green", {"n": n, "hand": why["green"]["by"],
+                                                "points": pts}) if n else none)
+    values, pts = why["blue"]["values"], p.points["blue"]
+    out["blue"] = Figure(pts, Reason("blue", {"values": list(values), "points": pts})
+                         if values else none)
+    n, pts = p.figures["purple"], p.points["purple"]
+    out["purple"] = Figure(pts, Reason("purple", {"n": n, "points": pts}) if n else none)
+    rows, pts, of = p.figures["bonus"], p.points["bonus"], why["bonus"]["of"]
+    short = [c for c in CLANS if of[COUNTED[c]] == rows]
+    out["bonus"] = Figure(pts, Reason("bonus" if rows else "bonus_none",
+                                      {"rows": rows, "shortest": short,
+                                       "each": why["bonus"]["each"], "points": pts}))
     return out
