@@ -8,7 +8,6 @@ numbers) that the caller words in its own language.
 
 from typing import NamedTuple
 
-from companion.rules import sheet
 from companion.rules.errors import ScoreError, escape, plain, shown
 
 CLANS = ("red", "yellow", "green", "blue", "purple")
@@ -281,19 +280,25 @@ COUNTED = {"red": "red", "yellow": "yellow", "green": "green", "blue": "blue_car
            "purple": "purple"}
 
 
-def score_by(game: sheet.Rules, table) -> Result:
+def score_by(game: "sheet.Rules", table) -> Result:
     """score(table), by the scoring language: `game` is covenia.toml's [[scoring]]
     (sheet.rules), scored by the one engine from figures(); each figure's Reason is
-    Covenia's own (the keys and numbers score() gives), so its words are unchanged."""
+    Covenia's own (the keys and numbers score() gives), so its words are unchanged.
+    The engine is imported here: `companion score covenia` starts without it."""
+    from companion.rules import sheet
+
     players, decks = parse(table)
-    scored = sheet.score(game, figures(players))
+    # The engine tells players apart regardless of case; Covenia only by exact name
+    # ("Ana" and "ana" are two players): it gets their places at the table.
+    entries = [{**e, "name": str(i)} for i, e in enumerate(figures(players))]
+    scored = sheet.score(game, entries)
     most = max(p.figures["red"] for p in scored.players)
-    out = [PlayerScore(p.name, _covenia_figures(p, most), p.total, p.rank)
-           for p in scored.players]
-    return Result(decks, out, scored.winners)
+    out = [PlayerScore(p.name, _covenia_figures(s, most), s.total, s.rank)
+           for p, s in zip(players, scored.players)]
+    return Result(decks, out, [players[int(w)].name for w in scored.winners])
 
 
-def _covenia_figures(p: sheet.PlayerScore, most: int) -> dict[str, Figure]:
+def _covenia_figures(p: "sheet.PlayerScore", most: int) -> dict[str, Figure]:
     """One player's engine points and reasons (one round) as Covenia's figures."""
     why = {row: p.reasons[row][0].numbers for row in p.reasons}
     none = Reason("none", {"n": 0})
