@@ -255,3 +255,83 @@ def score(table) -> Result:
               for name, figures, total in scored]
     best = max(totals)
     return Result(decks, result, [p.name for p in result if p.total == best])  # C8: ties share
+
+
+# ---- the same scores from the game file's [[scoring]] (issue 33) --------------------------
+
+def figures(players: list[Player]) -> list[dict]:
+    """Each player's entry for the scoring language (companion.rules.sheet), as
+    covenia.toml's [[scoring]] names them: each clan's count in the area, the blue values,
+    the hand's values (its lowest is yellow's multiplier) and its size (green's)."""
+    out = []
+    for p in players:
+        count = {c: len(p.area.get(c, ())) for c in CLANS}
+        hand = [v for _, v in p.hand]
+        out.append({"name": p.name, "hand_lowest": hand, "hand_size": len(hand),
+                    "blue_cards": count["blue"], "red": count["red"],
+                    "yellow": count["yellow"], "green": count["green"],
+                    "blue": list(p.area.get("blue", ())), "purple": count["purple"]})
+    return out
+
+
+# The figures the scoring language has for the five counts (the bonus's `of`): blue's own
+# category adds the values, so its count has one of its own.
+COUNTED = {"red": "red", "yellow": "yellow", "green": "green", "blue": "blue_cards",
+           "purple": "purple"}
+
+
+def score_by(game: "sheet.Rules", table) -> Result:
+    """score(table), by the scoring language: `game` is covenia.toml's [[scoring]]
+    (sheet.rules), scored by the one engine from figures(); each figure's Reason is
+    Covenia's own (the keys and numbers score() gives), so its words are unchanged.
+    The engine is imported here: `companion score covenia` starts without it."""
+    from companion.rules import sheet
+
+    players, decks = parse(table)
+    # The engine tells players apart regardless of case; Covenia only by exact name
+    # ("Ana" and "ana" are two players): it gets their places at the table.
+    entries = [{**e, "name": str(i)} for i, e in enumerate(figures(players))]
+    scored = sheet.score(game, entries)
+    most = max(p.figures["red"] for p in scored.players)
+    out = [PlayerScore(p.name, _covenia_figures(s, most), s.total, s.rank)
+           for p, s in zip(players, scored.players)]
+    return Result(decks, out, [players[int(w)].name for w in scored.winners])
+
+
+def _covenia_figures(p: "sheet.PlayerScore", most: int) -> dict[str, Figure]:
+    """One player's engine points and reasons (one round) as Covenia's figures."""
+    why = {row: p.reasons[row][0].numbers for row in p.reasons}
+    none = Reason("none", {"n": 0})
+    out: dict[str, Figure] = {}
+    n, pts = p.figures["red"], p.points["red"]
+    if n == 0:
+        out["red"] = Figure(pts, none)
+    elif p.reasons["red"][0].key == "most":
+        out["red"] = Figure(pts, Reason("red_tie" if why["red"]["with"] else "red_most",
+                                        {"n": n, "each": why["red"]["each"], "points": pts}))
+    else:
+        out["red"] = Figure(pts, Reason("red_other", {"n": n, "most": most,
+                                                      "each": why["red"]["each"],
+                                                      "points": pts}))
+    n, pts = p.figures["yellow"], p.points["yellow"]
+    if n == 0:
+        out["yellow"] = Figure(pts, none)
+    elif p.figures["hand_size"] == 0:
+        out["yellow"] = Figure(pts, Reason("yellow_empty_hand", {"n": n}))
+    else:
+        out["yellow"] = Figure(pts, Reason("yellow", {"n": n, "low": why["yellow"]["by"],
+                                                      "points": pts}))
+    n, pts = p.figures["green"], p.points["green"]
+    out["green"] = Figure(pts, Reason("green", {"n": n, "hand": why["green"]["by"],
+                                                "points": pts}) if n else none)
+    values, pts = why["blue"]["values"], p.points["blue"]
+    out["blue"] = Figure(pts, Reason("blue", {"values": list(values), "points": pts})
+                         if values else none)
+    n, pts = p.figures["purple"], p.points["purple"]
+    out["purple"] = Figure(pts, Reason("purple", {"n": n, "points": pts}) if n else none)
+    rows, pts, of = p.figures["bonus"], p.points["bonus"], why["bonus"]["of"]
+    short = [c for c in CLANS if of[COUNTED[c]] == rows]
+    out["bonus"] = Figure(pts, Reason("bonus" if rows else "bonus_none",
+                                      {"rows": rows, "shortest": short,
+                                       "each": why["bonus"]["each"], "points": pts}))
+    return out
