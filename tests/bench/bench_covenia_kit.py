@@ -75,7 +75,7 @@ def main() -> None:
     runs = int(os.environ.get("BENCH_RUNS", "7"))
     root = Path(__file__).resolve().parents[2]
     compile_ours(root)
-    font = str(root / "fonts" / "DejaVuSans.ttf")
+    font = str(root / "companion" / "fontfiles" / "DejaVuSans.ttf")
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
         floor_py = tmp / "floor.py"
