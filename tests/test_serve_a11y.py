@@ -1,5 +1,6 @@
 """axe-core (pinned, installed by .ci/run from the npm registry) on every screen of the
-phone page, in English and French, light and dark: no serious or critical violation."""
+phone page, in English and French, light and dark: no violation at all, of any impact
+(minor ones too: an empty table header is one)."""
 
 import pytest
 
@@ -9,15 +10,14 @@ from tests.test_serve_phone_page import browser  # noqa: F401
 
 RUN = """async () => {
   const r = await axe.run(document, {resultTypes: ['violations']});
-  return r.violations.filter(v => v.impact === 'serious' || v.impact === 'critical')
-    .map(v => [v.id, v.impact, v.nodes.slice(0, 3).map(n => n.target.join(' ')).join(' | ')]);
+  return r.violations.map(v => [v.id, v.impact, v.nodes.slice(0, 3).map(n => n.target.join(' ')).join(' | ')]);
 }"""
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 @pytest.mark.parametrize("locale", ["en-GB", "fr-FR"])
 @pytest.mark.parametrize("screen", SCREENS)
-def test_axe_finds_nothing_serious_on_any_screen(browser, table, screen, locale,  # noqa: F811
+def test_axe_finds_no_violation_of_any_impact_on_any_screen(browser, table, screen, locale,  # noqa: F811
                                                   scheme):
     axe = needs.axe()
     page = open_screen(browser, table, screen, "390", scheme, locale, bypass_csp=True)

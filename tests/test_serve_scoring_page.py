@@ -33,7 +33,7 @@ FRENCH = {"red": "Rouge", "yellow": "Jaune", "green": "Vert", "blue": "Bleu", "p
 
 def enter(page, name, area, hand=None, fr=False):
     page.locator("#covenia-name").fill(name)
-    page.get_by_role("button", name="Saisir mes cartes" if fr else "Enter my cards").click()
+    page.get_by_role("button", name="M’ajouter à la table" if fr else "Add me to the table").click()
     for part, cards in (("area", area), ("hand", hand or {})):
         for clan, values in cards.items():
             word = FRENCH[clan] if fr else clan.capitalize()
@@ -209,7 +209,7 @@ def test_an_entry_the_rules_refuse_is_refused_on_the_page_in_its_language(browse
     httpx.put(table.api("covenia/decks"), json={"decks": "A"}).raise_for_status()
     page = open_game(browser, table, "Covenia", locale="fr-FR")
     page.locator("#covenia-name").fill("Ana")
-    page.get_by_role("button", name="Saisir mes cartes").click()
+    page.get_by_role("button", name="M’ajouter à la table").click()
     page.get_by_role("button", name="Rouge 2 (zone)", exact=True).click()
     page.get_by_role("button", name="Rouge 2 (main)", exact=True).click()
     page.locator("#covenia-save").click()

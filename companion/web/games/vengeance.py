@@ -49,6 +49,11 @@ def resolve(body) -> dict:
 def routes(web: Web) -> list:
     async def post_resolve(request: Request):
         web.table(request)
-        return JSONResponse(resolve(await web.body(request)))
+        body = await web.body(request)
+        answer = resolve(body)
+        # Every phone at the table sees the turn resolved (and what it was asked).
+        web.publish("vengeance", {"asked": {k: body.get(k, [] if k in FIELDS[3:] else 0)
+                                            for k in FIELDS}, "answer": answer})
+        return JSONResponse(answer)
 
     return [Route("/t/{token}/api/vengeance/resolve", post_resolve, methods=["POST"])]

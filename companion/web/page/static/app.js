@@ -16,6 +16,10 @@
   var shown = null;       // the draw on screen: {draw, before, step, timer}
   var source = null;
   var notice = "";        // a word about the draw shown (made on another phone)
+  // What this phone keeps across a reload, per table (its token): the draws it made
+  // (only the phone that drew offers to undo a draw).
+  var token = base.replace(/^.*\//, "");
+  var drewHere = kept("drew") || [];
 
   // ---- words -------------------------------------------------------------------------
 
@@ -55,6 +59,20 @@
   function guildName(guild) {
     var g = setup.guilds[guild];
     return g ? g.name[lang] : guild;
+  }
+
+  // A value this phone keeps for this table (its link's token), in local storage: `what`
+  // names it ("drew", "draft:covenia", "player:GAME"); null removes it.
+  function kept(what) {
+    try { return JSON.parse(localStorage.getItem("table:" + token + ":" + what) || "null"); }
+    catch (e) { return null; }  // private mode, or not ours
+  }
+
+  function keep(what, value) {
+    try {
+      if (value === null) localStorage.removeItem("table:" + token + ":" + what);
+      else localStorage.setItem("table:" + token + ":" + what, JSON.stringify(value));
+    } catch (e) { /* private mode: kept until the page goes */ }
   }
 
   // ---- building blocks ---------------------------------------------------------------
@@ -116,8 +134,30 @@
   // A change carries an Idempotency-Key; when its answer is lost (the Wi-Fi dropped
   // after the table acted), it is sent again with the same key, and the table answers as
   // it did the first time: nothing is done twice, and the phone can say it is done.
+  // A change is never given up: while the table (the laptop) cannot be reached, a banner
+  // says so and the change waits, sent again at once when the table answers again (its
+  // live stream reopens, or any other request is answered).
   var RESEND_MS = [300, 1000, 2000, 4000, 8000, 15000];
   var READ_TRIES = 3;  // a read: three more tries, 3.3 s in all
+  var waiting = [];    // the resends waiting out their pause: woken when the table is back
+
+  function pause(ms) {
+    return new Promise(function (resolve) {
+      var timer = setTimeout(go, ms);
+      function go() { clearTimeout(timer); resolve(); }
+      waiting.push(go);
+    });
+  }
+
+  // The table answered (back: the banner goes, the waiting changes are sent now), or a
+  // request or the live stream found it gone (the banner says so).
+  var away = false;  // the table cannot be reached (the banner, empty when it can)
+
+  function reach(on) {
+    away = !on;
+    document.getElementById("unreachable").textContent = away ? t("unreachable") : "";
+    if (on) waiting.splice(0).forEach(function (go) { go(); });
+  }
 
   function request(method, path, body, headers) {
     headers = Object.assign({}, headers || {});
@@ -129,16 +169,18 @@
         init.headers["Content-Type"] = "application/json";
         init.body = JSON.stringify(body);
       }
-      return fetch(api + path, init).then(answered, function () {
+      return fetch(api + path, init).then(function (r) { reach(true); return answered(r); },
+                                          function () {
         // No answer: a change is sent again with its key (kept by the table, so never
-        // done twice); a read is tried a few times too (a kept-alive connection the
-        // server closed as the phone reused it fails once, and nothing else reads again).
-        if (tries >= (method === "GET" ? READ_TRIES : RESEND_MS.length)) {
+        // done twice), until the table answers; a read is tried a few times (a
+        // kept-alive connection the server closed as the phone reused it fails once,
+        // so one failure is no sign of anything: the banner waits for a second).
+        tries += 1;
+        if (tries > 1) reach(false);
+        if (method === "GET" && tries > READ_TRIES) {
           var e = new Error(t("no_answer")); e.status = 0; throw e;
         }
-        return new Promise(function (resolve) {
-          setTimeout(resolve, RESEND_MS[tries++]);
-        }).then(attempt);
+        return pause(RESEND_MS[Math.min(tries, RESEND_MS.length) - 1]).then(attempt);
       });
     }
     return attempt();
@@ -210,9 +252,10 @@
   function connect() {
     if (source) source.close();
     source = new EventSource(api + "events");
-    source.addEventListener("open", function () { setLive(true); resync(); });
+    source.addEventListener("open", function () { setLive(true); reach(true); resync(); });
     source.addEventListener("error", function () {
       setLive(false);
+      if (source.readyState !== 2) reach(false);  // else refused: the table answered
       // Refused for good (not an event stream: the table has too many open): read the
       // table once, and try the stream again later.
       if (source.readyState === 2) { resync(); setTimeout(connect, 5000); }
@@ -260,7 +303,7 @@
   function openVote(guild) {
     var bag = {};
     state.players.forEach(function (p) { bag[p.colour] = 0; });
-    vote = { guild: guild, bag: bag, key: newKey(), busy: false, error: "" };
+    vote = { guild: guild, bag: bag, key: newKey(), busy: false, error: "", notice: "" };
     odds = null;
     shown = null;
     notice = "";
@@ -293,6 +336,7 @@
     if (n < 0 || (delta > 0 && total(vote.bag) >= 8)) return;
     vote.bag[colour] = n;
     vote.error = "";
+    vote.notice = "";
     render();
     fetchOdds();
   }
@@ -307,9 +351,24 @@
     // answers with that draw (one vote, one draw), and this phone shows it.
     request("POST", "draw", { guild: vote.guild, bag: vote.bag, commitment: before },
             { "Idempotency-Key": vote.key })
-      .then(function (d) { drawn(d, before); })
+      .then(function (d) {
+        drewHere = drewHere.concat([d.id]).slice(-50);
+        keep("drew", drewHere);
+        drawn(d, before);
+      })
       .catch(function (e) {
         var made = e.body && e.body.draw;
+        if (e.status === 409 && made && vote && made.guild !== vote.guild) {
+          // Another phone drew another guild's vote on the seal shown here: this vote
+          // was not drawn. Its bag stays, under the new seal, and the phone says why.
+          vote.busy = false;
+          vote.key = newKey();
+          vote.notice = t("drawn_other_guild", { id: made.id, other: guildName(made.guild),
+                                                 guild: guildName(vote.guild) });
+          render();
+          resync();
+          return;
+        }
         if (e.status === 409 && made) {
           drawn(made, made.commitment);
           notice = t("drawn_elsewhere", { id: made.id });
@@ -371,6 +430,7 @@
       n.textContent = t(n.getAttribute("data-t"));
     });
     setLive(source && source.readyState === 1);
+    document.getElementById("unreachable").textContent = away ? t("unreachable") : "";
     if (!state) return;
     renderVote();
     if (shown) renderResult();
@@ -450,6 +510,11 @@
     box.appendChild(el("p", "label", t("sealed")));
     box.appendChild(el("code", "hex", state.commitment));
     if (vote.error) box.appendChild(el("p", "error", t("error", { message: vote.error })));
+    if (vote.notice) {
+      var told = el("p", "notice", vote.notice);
+      told.id = "vote-notice";
+      box.appendChild(told);
+    }
     var actions = el("div", "actions");
     var go = button(vote.busy ? t("drawing") : t("draw"), "primary big", doDraw);
     go.id = "draw";
@@ -501,7 +566,7 @@
       actions.appendChild(button(t("close"), "quiet", function () { shown = null; notice = ""; render(); }));
       var live = state && state.draws.filter(function (x) { return !x.undone; });
       var last = live && live.length ? live[live.length - 1] : null;
-      if (last && last.id === d.id) {
+      if (last && last.id === d.id && drewHere.indexOf(d.id) >= 0) {  // drawn here
         actions.appendChild(button(t("undo"), "quiet danger", function () { undo(d.id); }));
       }
       box.appendChild(actions);
@@ -534,7 +599,8 @@
 
   window.tableLang = function () { return lang; };
   // What games.js shares with this page: one way to talk to the table and to word it.
-  window.tableApi = { request: request, why: why, t: t, keepFocus: keepFocus, newKey: newKey };
+  window.tableApi = { request: request, why: why, t: t, keepFocus: keepFocus, newKey: newKey,
+                      kept: kept, keep: keep };
   document.getElementById("lang").addEventListener("click", function () {
     lang = lang === "en" ? "fr" : "en";
     try { localStorage.setItem("lang", lang); } catch (e) { /* private mode */ }

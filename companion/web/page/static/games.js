@@ -8,6 +8,7 @@
   var api = location.pathname.replace(/\/+$/, "") + "/api/";
   var shared = window.tableApi;  // app.js: talking to the table, wording its refusals
   var request = shared.request, why = shared.why, newKey = shared.newKey;
+  var kept = shared.kept, keep = shared.keep;  // what this phone keeps for this table
   // A designer's games served with --game, by id: name, credits, wins, categories.
   var OWN = {};
   (setup.own || []).forEach(function (g) { OWN[g.id] = g; });
@@ -38,7 +39,9 @@
 
   try { current = localStorage.getItem("game") || current; } catch (e) { /* private */ }
   if (GAMES.indexOf(current) < 0) current = "lugvanion";
-  try { me.name = localStorage.getItem("player") || ""; } catch (e) { /* private */ }
+  // Who she is, per game (kept for this table; before, one name for every table).
+  me.name = kept("player:covenia") || "";
+  try { me.name = me.name || localStorage.getItem("player") || ""; } catch (e) { /* private */ }
 
   function lang() { return window.tableLang ? window.tableLang() : "en"; }
 
@@ -156,12 +159,34 @@
     me.dirty = false;
   }
 
+  // Her taps not saved yet, kept on this phone (a reload, a locked screen, a dropped
+  // page bring them back) until the table has them or the game ends: the draft of the
+  // game it began in (none open then: whichever opens), with the tag it began from.
+  function keepDraft() {
+    keep("draft:covenia", { name: me.name, game: me.game, etag: me.etag,
+                            area: me.area, hand: me.hand });
+  }
+
+  function takeDraft() {
+    var k = kept("draft:covenia"), d = data.covenia;
+    if (!k || !d || k.name !== me.name) return;
+    if (k.game && k.game !== d.id) { keep("draft:covenia", null); return; }  // it ended
+    me.area = copy(k.area); me.hand = copy(k.hand);
+    me.etag = k.etag || null;
+    me.game = d.id;
+    me.dirty = true;
+  }
+
   function startEntry(name) {
     me = { name: name, area: {}, hand: {}, etag: null, game: null, dirty: false,
            error: "", busy: false };
     takeTables(name);
-    try { localStorage.setItem("player", name); } catch (x) { /* private */ }
+    takeDraft();
+    keep("player:covenia", name);
     render();
+    // Her grid comes up under the page's bar, its Save pinned at the bottom.
+    var grid = document.getElementById("covenia-entry");
+    if (grid) grid.scrollIntoView({ block: "start" });
   }
 
   // After every read or update of Covenia: the game her entry belonged to has ended (a
@@ -174,7 +199,7 @@
       takeTables(me.name);
       return;
     }
-    if (!me.dirty) takeTables(me.name);
+    if (!me.dirty) { takeTables(me.name); takeDraft(); }
     else if (!me.game) me.game = d.id;
   }
 
@@ -199,6 +224,7 @@
     if (list.length) me[part][clan] = list; else delete me[part][clan];
     me.dirty = true;
     me.error = "";
+    keepDraft();
     render();
   }
 
@@ -211,6 +237,7 @@
       me.area = copy(held.area); me.hand = copy(held.hand);
       me.etag = e.body.etag || null;
       me.dirty = false;
+      keep("draft:covenia", null);
       load("covenia");
     }
     me.error = e.message;
@@ -231,6 +258,7 @@
       .then(function (d) {
         me.busy = false;
         data.covenia = d;
+        keep("draft:covenia", null);  // the table has it
         takeTables(me.name);
         me.etag = d.etag;
         render();
@@ -244,7 +272,10 @@
     me.busy = true; me.error = "";
     request("DELETE", "covenia/players/" + encodeURIComponent(me.name), undefined,
             entryHeaders())
-      .then(function (d) { me.busy = false; data.covenia = d; takeTables(me.name); render(); })
+      .then(function (d) {
+        me.busy = false; data.covenia = d; keep("draft:covenia", null);
+        takeTables(me.name); render();
+      })
       .catch(entryFailed);
     render();
   }
@@ -290,7 +321,7 @@
   function scoreTable(score) {
     var table = el("table", "scores");
     var head = el("tr");
-    head.appendChild(el("th"));
+    head.appendChild(el("td"));  // the corner heads nothing
     score.players.forEach(function (p) { head.appendChild(el("th", null, p.name)); });
     table.appendChild(head);
     CLANS.concat(["bonus", "total"]).forEach(function (row) {
@@ -425,6 +456,9 @@
     }
     board.appendChild(deckChooser(d));
     if (d && d.score) {
+      board.appendChild(totals("covenia-totals", d.score.players.map(function (p) {
+        return [p.name, p.total];
+      }), d.score.winners));
       board.appendChild(scrolling(scoreTable(d.score)));
       var w = d.score.winners;
       var line = el("p", "winner", t(w.length === 1 ? "winner" : "winners", { names: listing(w) }));
@@ -443,8 +477,27 @@
     main.appendChild(board);
   }
 
-  // A table wider than the phone scrolls inside its own box, never the page.
+  // Every player's total, a line each in large figures: always whole on the narrowest
+  // phone, however many players (the table of every figure below may need a swipe).
+  function totals(id, rows, winners) {
+    var list = el("ul", "totals");
+    list.id = id;
+    list.setAttribute("aria-label", t("row_total"));
+    rows.forEach(function (r) {
+      var item = el("li", winners.indexOf(r[0]) >= 0 ? "lead" : "");
+      item.appendChild(el("span", "who", r[0]));
+      item.appendChild(el("span", "points", String(r[1])));
+      list.appendChild(item);
+    });
+    return list;
+  }
+
+  // A table wider than the phone scrolls inside its own box, never the page. A corner
+  // header left empty is no header (a screen reader would read it as one): a plain cell.
   function scrolling(table) {
+    Array.prototype.forEach.call(table.querySelectorAll("th"), function (th) {
+      if (!th.textContent) th.parentNode.replaceChild(el("td"), th);
+    });
     var box = el("div", "table-scroll");
     box.tabIndex = 0;  // a keyboard can scroll it too
     box.appendChild(table);
@@ -535,6 +588,7 @@
       me.area = {}; me.hand = {}; me.etag = null; me.game = null; me.dirty = false;
       me.error = "";
     }
+    if (game === "covenia") keep("draft:covenia", null);
     if (game === "coverta") round = freshRound();
     if (OWN[game] && mine[game]) {
       mine[game].values = {}; mine[game].etag = null; mine[game].game = null;
@@ -675,7 +729,7 @@
     var table = el("table", "scores");
     table.id = "coverta-rounds";
     var head = el("tr");
-    head.appendChild(el("th"));
+    head.appendChild(el("td"));  // the corner heads nothing
     players.forEach(function (p) { head.appendChild(el("th", null, p)); });
     table.appendChild(head);
     d.score.rounds.forEach(function (r, i) {
@@ -688,6 +742,9 @@
     tot.appendChild(el("th", null, t("row_total")));
     players.forEach(function (p) { tot.appendChild(el("td", null, String(d.score.totals[p]))); });
     table.appendChild(tot);
+    board.appendChild(totals("coverta-totals", players.map(function (p) {
+      return [p, d.score.totals[p]];
+    }), d.score.winners));
     board.appendChild(scrolling(table));
     var lead = el("p", "winner", t("leader", { names: listing(d.score.winners) }));
     lead.id = "coverta-leader";
@@ -751,7 +808,7 @@
       body.incantations = turn.incantations.split(/[\s,;]+/).filter(function (s) { return s; })
         .map(function (s) { return /^[0-9]{1,3}$/.test(s) ? parseInt(s, 10) : s; });
       request("POST", "vengeance/resolve", body)
-        .then(function (a) { turn.answer = a; turn.error = ""; render(); })
+        .then(function (a) { turn.answer = a; turn.asked = body; turn.error = ""; render(); })
         .catch(function (e) { turn.answer = null; turn.error = e.message; render(); });
     }
     var go = submit(t("resolve"), "primary big");
@@ -759,6 +816,18 @@
     panel.appendChild(el("div", "actions")).appendChild(go);
     panel = section;
     if (turn.error) panel.appendChild(el("p", "error", t("error", { message: turn.error })));
+    if (turn.answer && turn.asked) {
+      // What the turn shown was resolved from (on this phone or another: every phone
+      // gets it on the live stream), then its answer.
+      var asked = turn.asked;
+      var from = el("p", "notice", t("turn_from", {
+        counts: ["herb", "mineral", "potion"].map(function (k) {
+          return t(k) + " " + asked[k];
+        }).join(" · "),
+        played: (asked.artifacts || []).concat(asked.incantations || []).join(" ") || "—" }));
+      from.id = "vengeance-from";
+      panel.appendChild(from);
+    }
     if (turn.answer) {
       var steps = el("ol", "steps");
       turn.answer.order.forEach(function (s) {
@@ -784,8 +853,8 @@
 
   function ownMine(id) {
     if (!mine[id]) {
-      mine[id] = { name: "", values: {}, etag: null, game: null, dirty: false, error: "",
-                   busy: false };
+      mine[id] = { name: kept("player:" + id) || "", values: {}, etag: null, game: null,
+                   dirty: false, error: "", busy: false };
     }
     return mine[id];
   }
@@ -814,7 +883,7 @@
     var m = ownMine(id);
     m.name = name; m.error = ""; m.busy = false;
     ownTake(id);
-    try { localStorage.setItem("player", name); } catch (x) { /* private */ }
+    keep("player:" + id, name);
     render();
   }
 
@@ -1070,6 +1139,12 @@
       load("history");
     });
     source.addEventListener("players", function (e) { data.players = JSON.parse(e.data); render(); });
+    // A turn resolved on any phone is shown on every phone.
+    source.addEventListener("vengeance", function (e) {
+      var m = JSON.parse(e.data);
+      turn.answer = m.answer; turn.asked = m.asked; turn.error = "";
+      render();
+    });
     source.addEventListener("own", function (e) {
       var d = JSON.parse(e.data);
       if (!OWN[d.game]) return;
