@@ -61,18 +61,20 @@ def shot(page, name: str, full: bool = False) -> None:
     page.screenshot(path=str(FOLDER / f"{name}.png"), full_page=full)
 
 
-def in_view(page, selector: str) -> None:
+def in_view(page, selector: str, scroll: bool = False) -> None:
     """Waits until the element is whole in the viewport and on top there (a tap on it
-    reaches it, no scrolling)."""
-    page.wait_for_function("""sel => {
+    reaches it, no scrolling). `scroll`: brought into view first (a redraw by a live
+    update may replace it meanwhile: each try finds it again)."""
+    page.wait_for_function("""([sel, scroll]) => {
         const e = document.querySelector(sel);
         if (!e) return false;
+        if (scroll) e.scrollIntoView({block: 'center'});
         const r = e.getBoundingClientRect();
         if (r.width === 0 || r.top < 0 || r.left < 0 || r.bottom > innerHeight
             || r.right > innerWidth) return false;
         const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
         return !!hit && (hit === e || e.contains(hit));
-    }""", arg=selector)
+    }""", arg=[selector, scroll])
 
 
 both = pytest.mark.parametrize("locale", ["en-GB", "fr-FR"])
@@ -101,9 +103,8 @@ def test_every_players_total_is_whole_on_the_phone(browser, table, size, locale)
         for i, name in enumerate(NAMES):
             expect(lines.nth(i).locator(".who")).to_have_text(name)
             expect(lines.nth(i).locator(".points")).to_have_text(str(want[name]))
-            lines.nth(i).scroll_into_view_if_needed()
-            in_view(page, f"#{game}-totals li:nth-child({i + 1}) .points")
-        lines.first.scroll_into_view_if_needed()
+            in_view(page, f"#{game}-totals li:nth-child({i + 1}) .points", scroll=True)
+        in_view(page, f"#{game}-totals li:first-child", scroll=True)
         shot(page, f"{game}-totals-{size}-{locale[:2]}")
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONES[size][0]
     assert page.problems == []
@@ -185,8 +186,6 @@ def test_a_draw_on_another_guild_keeps_this_phones_bag_and_says_why(
     one.locator("#vote-forge").click()
     enter_bag(one, {"Bo": 8})
     two.locator("#vote-herbalism").click()
-    expect(two.locator("#vote h2")).to_have_text("Vote\u00a0: Herboristerie" if fr(locale)
-                                                 else "Vote: Herbalism")
     enter_bag(two, {"Cy": 5, "Dominique": 3})
     # The second phone hears nothing of the first's draw before it taps Draw (at once).
     two.evaluate("window.tableSource.close()")
@@ -252,11 +251,10 @@ def test_the_join_button_says_what_it_does(browser, table, size, locale):  # noq
 
 @both
 @sizes
-def test_her_name_brings_up_her_grid_with_save_on_screen_and_draw_too(
-        browser, table, size, locale):  # noqa: F811
+def test_her_name_brings_up_her_grid(browser, table, size, locale):  # noqa: F811
     page = phone(browser, table, size, locale, "Covenia")
     page.locator("#seat-3").click()
-    # Her grid comes up (under the page's bar), its Save on screen without scrolling.
+    # Her grid comes up, just under the page's bar.
     page.wait_for_function("""() => {
         const e = document.getElementById('covenia-entry');
         const bar = document.querySelector('.bar').getBoundingClientRect().bottom;
@@ -264,12 +262,32 @@ def test_her_name_brings_up_her_grid_with_save_on_screen_and_draw_too(
         const top = e.getBoundingClientRect().top;
         return top >= bar - 1 && top < innerHeight / 3;
     }""")
-    in_view(page, "#covenia-save")
     shot(page, f"covenia-grid-{size}-{locale[:2]}")
+    assert page.problems == []
+
+
+@both
+@sizes
+def test_save_and_draw_are_on_screen_without_scrolling(browser, table, size,  # noqa: F811
+                                                       locale):
+    page = phone(browser, table, size, locale, "Covenia")
+    page.locator("#seat-0").click()
+    # Wherever her grid is on screen (its top, its middle), its Save is there too.
+    page.locator("#covenia-entry h2").evaluate("e => e.scrollIntoView({block: 'start'})")
+    in_view(page, "#covenia-save")
+    page.locator("#v-hand-red-5").evaluate("e => e.scrollIntoView({block: 'center'})")
+    in_view(page, "#covenia-save")
+    page.locator("#covenia-save").click()
+    expect(page.locator("#covenia-save")).to_have_text("Enregistré" if fr(locale) else "Saved")
+    # The vote: its Draw on screen as soon as the vote opens, and once the bag is full.
     page.locator("#picker").get_by_role("button", name="Lugvanion").click()
-    page.locator("#vote-academy").click()
+    page.locator("#vote-herbalism").click()
+    expect(page.locator("#vote h2")).to_have_text("Vote\u00a0: Herboristerie" if fr(locale)
+                                                  else "Vote: Herbalism")
     in_view(page, "#draw")
     enter_bag(page, {"Bo": 4, "Cy": 4})
     in_view(page, "#draw")
     shot(page, f"vote-{size}-{locale[:2]}")
+    page.locator("#draw").click()
+    expect(page.locator("#winner")).to_be_visible()
     assert page.problems == []

@@ -366,6 +366,7 @@
           vote.notice = t("drawn_other_guild", { id: made.id, other: guildName(made.guild),
                                                  guild: guildName(vote.guild) });
           render();
+          document.getElementById("vote-notice").scrollIntoView({ block: "center" });
           resync();
           return;
         }
