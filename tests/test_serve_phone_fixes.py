@@ -179,6 +179,28 @@ def test_unsaved_taps_and_the_chosen_player_come_back_after_a_reload(
 
 @both
 @sizes
+def test_a_coverta_round_typed_and_not_added_comes_back_after_a_reload(
+        browser, table, size, locale):  # noqa: F811
+    page = phone(browser, table, size, locale, "Coverta")
+    for i, n in enumerate(("2", "0", "7", "1")):
+        page.locator(f"#coverta-count-{i}").fill(n)
+    page.locator("#coverta-steal").select_option("Cy")
+    page.reload()
+    for i, n in enumerate(("2", "0", "7", "1")):
+        expect(page.locator(f"#coverta-count-{i}")).to_have_value(n)
+    expect(page.locator("#coverta-steal")).to_have_value("Cy")
+    page.locator("#coverta-add").click()
+    expect(page.locator("#coverta-totals li")).to_have_count(4)
+    assert httpx.get(table.api("coverta")).json()["rounds"][0]["hands"] == dict(
+        zip(NAMES, (2, 0, 7, 1)))
+    page.reload()  # added: nothing of it left to bring back
+    expect(page.locator("#coverta-totals li")).to_have_count(4)
+    expect(page.locator("#coverta-count-2")).to_have_value("")
+    assert page.problems == []
+
+
+@both
+@sizes
 def test_a_draw_on_another_guild_keeps_this_phones_bag_and_says_why(
         browser, table, size, locale):  # noqa: F811
     one = phone(browser, table, size, "en-GB")

@@ -84,6 +84,7 @@
   function got(game, d) {
     data[game] = d;
     if (game === "covenia") followCovenia();
+    if (game === "coverta") followCoverta();
     render();
   }
 
@@ -589,7 +590,7 @@
       me.error = "";
     }
     if (game === "covenia") keep("draft:covenia", null);
-    if (game === "coverta") round = freshRound();
+    if (game === "coverta") { round = freshRound(); keep("draft:coverta", null); }
     if (OWN[game] && mine[game]) {
       mine[game].values = {}; mine[game].etag = null; mine[game].game = null;
       mine[game].dirty = false; mine[game].error = "";
@@ -602,6 +603,24 @@
   function freshRound() {
     return { key: null, error: "", busy: false, counts: {}, steal: "", number: null,
              there: null };
+  }
+
+  // The round typed and not added yet, kept on this phone across a reload until the
+  // table has it (or has that round from another phone, or the game ends).
+  var roundDraft = kept("draft:coverta");
+
+  function keepRound() {
+    keep("draft:coverta", { number: roundNumber(), counts: round.counts, steal: round.steal,
+                            names: round.names === undefined ? null : round.names });
+  }
+
+  function followCoverta() {
+    var k = roundDraft;
+    roundDraft = null;  // once, when the page first reads the game
+    if (!k) return;
+    if (k.number !== roundsNow() + 1) { keep("draft:coverta", null); return; }
+    round.counts = k.counts || {}; round.steal = k.steal || ""; round.number = k.number;
+    if (typeof k.names === "string") round.names = k.names;
   }
 
   function roundsNow() {
@@ -633,12 +652,14 @@
     request("POST", "coverta/rounds", body, { "Idempotency-Key": round.key })
       .then(function () {
         round = freshRound();
+        keep("draft:coverta", null);  // the table has it
         return load("coverta");
       })
       .catch(function (e) {
         // A 409 is an answer (the round was added by another phone, or the round sent
         // with this key was undone since): the next tap is a new round, with a new key.
         if (e.status === 409) {
+          keep("draft:coverta", null);
           round.key = null;
           round.number = null;
           round.there = e.body && e.body.there ? { n: body.round, hands: e.body.there.hands } : null;
@@ -674,7 +695,7 @@
       if (round.names === undefined && tablePlayers().length) {
         who.value = tablePlayers().join(", ");
       } else who.value = round.names || "";
-      who.addEventListener("input", function () { round.names = who.value; });
+      who.addEventListener("input", function () { round.names = who.value; keepRound(); });
       // Enter here takes the names (a field per player appears); it sends nothing.
       who.addEventListener("keydown", function (e) {
         if (e.key === "Enter") { e.preventDefault(); who.blur(); }
@@ -694,7 +715,7 @@
       n.inputMode = "numeric";
       n.autocomplete = "off";
       n.value = round.counts[p] || "";
-      n.addEventListener("input", function () { round.counts[p] = n.value; });
+      n.addEventListener("input", function () { round.counts[p] = n.value; keepRound(); });
       n.setAttribute("aria-label", p);
       label.appendChild(n);
       f.appendChild(label);
@@ -705,7 +726,7 @@
     names.forEach(function (p) { select.appendChild(el("option", null, p)).value = p; });
     select.id = "coverta-steal";
     select.value = names.indexOf(round.steal) >= 0 ? round.steal : "";
-    select.addEventListener("change", function () { round.steal = select.value; });
+    select.addEventListener("change", function () { round.steal = select.value; keepRound(); });
     steal.appendChild(select);
     f.appendChild(steal);
     if (round.error) f.appendChild(el("p", "error", t("error", { message: round.error })));
