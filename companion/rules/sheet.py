@@ -287,18 +287,23 @@ def rules(scoring, wins="highest", where: str = "scoring", rounds=1, tiebreak=()
     return Rules(tuple(out), wins, rounds, tuple(tiebreak))
 
 
-def _one(value, c: Category, at: str):
-    """One round's figure as written in `c`: a whole number, or a list of values."""
+def _one(value, c: Category, at):
+    """One round's figure as written in `c`: a whole number, or a list of values. `at()`
+    is where it is written (worked out only for an error's message)."""
     if c.listed:
         if not isinstance(value, list) or len(value) > MOST_VALUES:
-            raise ScoreError(at, f"{shown(value)} is not a list of up to {MOST_VALUES} whole "
+            raise ScoreError(at(), f"{shown(value)} is not a list of up to {MOST_VALUES} whole "
                              "numbers", "sheet.bad_list", {"value": shown(value), "category": c.id})
-        for i, v in enumerate(value):
-            _one(v, Category(c.id, "points"), f"{at}[{i}]")
+        for i, v in enumerate(value):  # a value in a list: any whole number
+            _number(v, -MOST, c, lambda i=i: f"{at()}[{i}]")
         return list(value)
-    least = -MOST if c.score == "points" else 0  # a count is never negative
+    # a count is never negative
+    return _number(value, -MOST if c.score == "points" else 0, c, at)
+
+
+def _number(value, least: int, c: Category, at):
     if isinstance(value, bool) or not isinstance(value, int) or not least <= value <= MOST:
-        raise ScoreError(at, f"{shown(value)} is not a whole number from {least} to "
+        raise ScoreError(at(), f"{shown(value)} is not a whole number from {least} to "
                          f"{MOST}", "sheet.bad_count",
                          {"value": shown(value), "category": c.id, "least": least,
                           "most": MOST})
@@ -327,14 +332,14 @@ def entry(raw, game: Rules, where: str = "") -> dict:
             raise ScoreError(at(key), f"worked out from {', '.join(c.of)}: not written",
                              "sheet.worked_out", {"word": escape(str(key))})
         if game.rounds == 1:
-            _one(n, c, at(key))
+            _one(n, c, lambda key=key: at(key))
             continue
         if not isinstance(n, list) or len(n) != game.rounds:
             raise ScoreError(at(key), f"{shown(n)}: a list of {game.rounds} figures, one a "
                              "round", "sheet.bad_rounds",
                              {"value": shown(n), "rounds": game.rounds, "category": key})
         for i, v in enumerate(n):
-            _one(v, c, f"{at(key)}[{i}]")
+            _one(v, c, lambda key=key, i=i: f"{at(key)}[{i}]")
     return {"name": raw["name"], **counts}
 
 
