@@ -42,20 +42,25 @@ MAX_DEPTH = 32  # tables and lists within each other: real data files use under 
 # time and memory grow with the square of a key's parts (20,000 parts: 7 s; 100,000:
 # 12 GB), so such a key is refused before the parser sees it.
 # Tried only where a word starts, each word read once (possessive): linear in the text.
-_DEEP_KEY = re.compile(r'(?<![A-Za-z0-9_-])(?:(?:[A-Za-z0-9_-]++|"")[ \t]*+\.[ \t]*+){%d,}'
-                       % MAX_DEPTH)
+# Compiled (and cached by re) at its first use: a text of fewer dots than that holds none.
+_DEEP_KEY = (r'(?<![A-Za-z0-9_-])(?:(?:[A-Za-z0-9_-]++|"")[ \t]*+\.[ \t]*+){%d,}'
+             % MAX_DEPTH)
 # A string or a comment, whole, as the parser reads them left to right: one match each, so
 # a scan costs a step per string rather than a step per character.
 _STRING_OR_COMMENT = (r'#[^\n]*|"""[\s\S]*?(?:"""|\Z)|\'\'\'[\s\S]*?(?:\'\'\'|\Z)'
                       r'|"(?:[^"\\\n]|\\.)*"?|\'[^\'\n]*\'?')
-_SKIPPED = re.compile(_STRING_OR_COMMENT)
 # Read by the partial reads alone: compiled (and cached by re) at their first use.
 _SKIPPED_OR_BRACKET = _STRING_OR_COMMENT + r"|[\[\]{}]"
 
 
 def _keys_only(text: str) -> str:
     """The text with each string as "" and comments gone."""
-    return _SKIPPED.sub(lambda m: "" if m[0][0] == "#" else '""', text)
+    return re.sub(_STRING_OR_COMMENT, lambda m: "" if m[0][0] == "#" else '""', text)
+
+
+def _deep_key(text: str) -> bool:
+    """Whether the text holds a dotted key of MAX_DEPTH parts or more."""
+    return text.count(".") >= MAX_DEPTH and re.search(_DEEP_KEY, _keys_only(text)) is not None
 
 
 def _tables_only(text: str, names: frozenset[str]) -> str:
@@ -95,8 +100,10 @@ def _headers(text: str) -> list[int]:
     those only the ones holding a string or a comment are scanned: a string or comment
     ends on its line, so the depth of brackets a line starts at is the sum of what the
     lines before it opened. A text with a multi-line string (\"\"\" or ''') is scanned
-    whole (_scanned_headers), as is one whose braces do not pair (an inline table over
-    several lines: not TOML 1.0, and read as the whole scan reads it)."""
+    whole (_scanned_headers), as is one whose braces do not pair. On TOML both find the
+    same headers (tests/test_partial_reads.py); on a text that is not TOML (an inline
+    table left open over lines) they may cut it apart differently, and the parser words
+    what is wrong in the tables it is given."""
     if '"""' in text or "'''" in text or text.count("{") != text.count("}"):
         return _scanned_headers(text)
     starts, depth, pos, n = [], 0, 0, len(text)
@@ -171,7 +178,7 @@ def parse_toml(text: str, source: str, only: frozenset[str] | None = None) -> di
 def _parsed(text: str, source: str, only: frozenset[str] | None) -> dict[str, Any]:
     if only is not None:
         text = _tables_only(text, only)
-    if _DEEP_KEY.search(_keys_only(text)):
+    if _deep_key(text):
         raise CompanionError(f"nested over {MAX_DEPTH} levels deep (a dotted key of "
                              f"{MAX_DEPTH} parts or more)", source=source)
     try:
