@@ -56,7 +56,8 @@ def wilson(won: int, played: int, z: float = Z) -> tuple[float, float]:
     denom = 1 + z2 / played
     centre = (p + z2 / (2 * played)) / denom
     half = z * math.sqrt(p * (1 - p) / played + z2 / (4 * played * played)) / denom
-    return max(0.0, centre - half), min(1.0, centre + half)
+    # within [0, 1] and around the rate itself, whatever the last bit of rounding says
+    return max(0.0, min(p, centre - half)), min(1.0, max(p, centre + half))
 
 
 def quartiles(values: list) -> dict | None:
