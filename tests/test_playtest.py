@@ -280,3 +280,36 @@ def test_a_failed_run_leaves_the_last_report_as_it_was(game, tmp_path):
     assert run(game, csv, "--out", out).returncode == 2
     assert (out / "playtest-report.pdf").read_bytes() == before
     assert sorted(p.name for p in out.iterdir()) == ["playtest-report.pdf"]
+
+
+@st.composite
+def plays_drawn(draw):
+    out = []
+    for i in range(draw(st.integers(0, 40))):
+        n = draw(st.integers(2, 5))
+        won = draw(st.lists(st.booleans(), min_size=n, max_size=n))
+        rows = tuple(rules.Seat(seat=s + 1, faction=draw(st.sampled_from(["a", "b", None])),
+                                score=draw(st.integers(0, 30)), won=w)
+                     for s, w in enumerate(won))
+        out.append(rules.Play(str(i), rows, draw(st.sampled_from(["", "0.9", "0.10"])),
+                              draw(st.none() | st.integers(0, 200))))
+    return out
+
+
+@settings(max_examples=150, deadline=None)
+@given(plays_drawn())
+def test_any_history_counts_every_seat_once_and_flags_only_what_leaves_even(plays):
+    s = rules.summary(plays)
+    assert s["plays"] == len(plays)
+    rows = [r for p in plays for r in p.rows]
+    assert sum(v["played"] for v in s["seats"].values()) == len(rows)
+    assert sum(v["won"] for v in s["seats"].values()) == sum(r.won for r in rows)
+    assert sum(v["plays"] for v in s["versions"].values()) == len(plays)
+    for v in (*s["seats"].values(), *s["factions"].values()):
+        assert 0 <= v["low"] <= v["rate"] <= v["high"] <= 1
+    for f in s["findings"]:
+        if f["kind"] in ("seat", "faction"):
+            assert not f["low"] <= f["even"] <= f["high"]
+            assert len(plays) >= rules.MIN_PLAYS
+    if len(plays) < rules.MIN_PLAYS:
+        assert [f["kind"] for f in s["findings"]] == ["too_few"]
