@@ -1011,7 +1011,61 @@
     csv.href = api + "history.csv";
     per.appendChild(csv);
     main.appendChild(per);
+    renderSeatRates(main, d);
   }
+
+  // Who wins from which seat in one game of the history, with the 95% intervals
+  // (GET playtest?game=ID: the figures `companion playtest` reports), read again when
+  // the game chosen or the history changes.
+  var seatRates = { game: "", asked: "", data: null };
+
+  function renderSeatRates(main, d) {
+    var ids = [];
+    (d ? d.games : []).forEach(function (g) {
+      if (ids.indexOf(String(g.game)) < 0) ids.push(String(g.game));
+    });
+    if (!ids.length) return;
+    if (ids.indexOf(seatRates.game) < 0) seatRates.game = String(d.games[d.games.length - 1].game);
+    var panel = el("section", "panel");
+    panel.id = "seat-rates";
+    panel.appendChild(el("h2", null, t("seat_rates")));
+    var label = el("label", "label", t("seat_rates_game"));
+    var pick = el("select");
+    pick.id = "seat-rates-game";
+    ids.forEach(function (id) { pick.appendChild(el("option", null, gameName(id))).value = id; });
+    pick.value = seatRates.game;
+    pick.addEventListener("change", function () { seatRates.game = pick.value; render(); });
+    label.appendChild(pick);
+    panel.appendChild(label);
+    var s = seatRates.data;
+    if (s && s.game === seatRates.game) {
+      var apart = {};
+      s.findings.forEach(function (f) { if (f.kind === "seat") apart[f.seat] = f; });
+      var list = el("ul");
+      list.id = "seat-rates-list";
+      Object.keys(s.seats).forEach(function (k) {
+        var r = s.seats[k];
+        var line = t("seat_rate", { seat: k, won: r.won, played: r.played, rate: pct(r.rate),
+                                    low: pct(r.low), high: pct(r.high) });
+        if (apart[k]) line = t("seat_apart", { text: line, even: pct(apart[k].even) });
+        list.appendChild(el("li", apart[k] ? "winner small" : null, line));
+      });
+      if (!list.firstChild) list.appendChild(el("li", "rate", t("seat_rates_none")));
+      panel.appendChild(list);
+      panel.appendChild(el("p", "help", t(s.plays < 10 ? "seat_rates_few" : "seat_rates_more",
+                                          { plays: s.plays })));
+    }
+    main.appendChild(panel);
+    var ask = seatRates.game + "#" + d.games.length + "#" + (d.games.length && d.games[d.games.length - 1].id);
+    if (seatRates.asked !== ask) {
+      seatRates.asked = ask;
+      request("GET", "playtest?game=" + encodeURIComponent(seatRates.game))
+        .then(function (answer) { seatRates.data = answer; render(); })
+        .catch(function () { seatRates.asked = ""; });
+    }
+  }
+
+  function pct(x) { return Math.round(100 * x); }
 
   // A game ended by mistake leaves the history (asked first).
   function removeGame(g) {
