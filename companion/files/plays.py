@@ -21,7 +21,7 @@ from pathlib import Path
 
 from companion.errors import CompanionError, shown
 from companion.files import designer_files, inputs
-from companion.files.spreadsheet import _letter, _separator
+from companion.files.spreadsheet import letter, separator
 from companion.rules.playtest import Play, Seat
 
 MAX_FILE = 20_000_000  # bytes: a year of nightly 6-player plays is under 1 MB
@@ -49,7 +49,7 @@ def read(path: Path | str, game: str) -> list[Play]:
     except UnicodeDecodeError as e:
         raise CompanionError(f"not UTF-8 text (byte {e.start}): save it as CSV UTF-8",
                              source=name) from None
-    text, sep = _separator(text)
+    text, sep = separator(text)
     rows = csv.reader(io.StringIO(text, newline=""), delimiter=sep)
     try:
         header = [h.strip() for h in next(rows, [])]
@@ -62,10 +62,10 @@ def read(path: Path | str, game: str) -> list[Play]:
     for i, h in enumerate(header):
         if h in col:
             raise CompanionError(f"header {shown(h)} is given twice", source=f"{name}, row 1",
-                                 field=f"column {_letter(i)}")
+                                 field=f"column {letter(i)}")
         if h == SCORE:
             raise CompanionError("a score: column names its category (score:ID)",
-                                 source=f"{name}, row 1", field=f"column {_letter(i)}")
+                                 source=f"{name}, row 1", field=f"column {letter(i)}")
         if h:
             col[h] = i
     missing = [h for h in REQUIRED if h not in col]
@@ -96,7 +96,7 @@ def _read_row(cells: list[str], n: int, name: str, header: list[str], col: dict,
     if len(cells) > len(header) and any(c.strip() for c in cells[len(header):]):
         i = len(header) + next(j for j, c in enumerate(cells[len(header):]) if c.strip())
         raise CompanionError("has a value but no name in the header row", source=where,
-                             field=f"column {_letter(i)}")
+                             field=f"column {letter(i)}")
 
     def cell(key: str) -> str:
         i = col.get(key)
@@ -104,7 +104,7 @@ def _read_row(cells: list[str], n: int, name: str, header: list[str], col: dict,
 
     def fail(key: str, message: str) -> CompanionError:
         return CompanionError(message, source=where,
-                              field=f"column {_letter(col[key])} ({key})")
+                              field=f"column {letter(col[key])} ({key})")
 
     if cell("game") != game:
         return
