@@ -29,7 +29,10 @@ ANA, BEN, CY = gemfall.PLAYERS
 @pytest.fixture
 def table(tmp_path):
     game = gemfall.make(tmp_path)
-    s = Server(tmp_path / "t.sqlite3", "--name", "table.lan", "--game", str(game)).start()
+    rich = tmp_path / "richfall.toml"
+    rich.write_text(gemfall.RICH, encoding="utf-8")
+    s = Server(tmp_path / "t.sqlite3", "--name", "table.lan", "--game", str(game),
+               "--game", str(rich)).start()
     for p in (ANA, BEN):  # two players have saved; Cy is at her phone
         httpx.put(s.api(f"games/gemfall/players/{p['name']}"),
                   json={k: v for k, v in p.items() if k != "name"}).raise_for_status()
@@ -47,13 +50,13 @@ def phone(browser, width: int, lang: str, csp: bool = False):  # noqa: F811
     return page
 
 
-def open_gemfall(page, table, name: str):
+def open_gemfall(page, table, name: str, game: str = "gemfall", title: str = "gemfall"):
     page.goto(lan_link(table))
     expect(page.locator(".live.on")).to_be_visible()
-    page.locator("#picker").get_by_role("button", name="gemfall").click()
-    page.locator("#own-gemfall-name").fill(name)
-    page.locator("#own-gemfall-join").click()
-    expect(page.locator("#own-gemfall-entry")).to_be_visible()
+    page.locator("#picker").get_by_role("button", name=title).click()
+    page.locator(f"#own-{game}-name").fill(name)
+    page.locator(f"#own-{game}-join").click()
+    expect(page.locator(f"#own-{game}-entry")).to_be_visible()
 
 
 def saved_names(table) -> list[str]:
@@ -123,6 +126,65 @@ def test_round_fields_live_majorities_the_tie_break_and_every_total(browser, tab
     assert cy.problems == [] and ben.problems == []
     cy.context.close()
     ben.context.close()
+
+
+def test_while_she_types_the_table_is_asked_once_she_pauses_one_request_at_a_time(
+        browser, table):  # noqa: F811
+    page = phone(browser, 320, "en")
+    asked = {"now": 0, "most": 0, "count": 0}
+
+    def sent(r):
+        if r.url.endswith("/preview"):
+            asked["now"] += 1
+            asked["count"] += 1
+            asked["most"] = max(asked["most"], asked["now"])
+
+    def done(r):
+        if r.url.endswith("/preview"):
+            asked["now"] -= 1
+
+    page.on("request", sent)
+    page.on("requestfinished", done)
+    page.on("requestfailed", done)
+    open_gemfall(page, table, "Cy")
+    # Twelve keys at a typist's pace, faster than the pause the page waits for.
+    page.locator("#own-gemfall-creatures-1").press_sequentially("100000000000"[:7], delay=40)
+    page.locator("#own-gemfall-gems-1").press_sequentially("12345", delay=40)
+    # Her total with these figures: 1000000 creatures, gems 12345 (first alone: 6).
+    expect(page.locator("#own-gemfall-preview")).to_contain_text("1000006")
+    assert asked["most"] == 1, asked
+    assert 1 <= asked["count"] <= 4, asked  # not one a key
+    assert saved_names(table) == ["Ana", "Ben"]
+    page.context.close()
+
+
+def test_values_lists_and_worked_out_categories_as_the_scores_file_has_them(browser, table):  # noqa: F811
+    page = phone(browser, 320, "fr")
+    open_gemfall(page, table, "Ana", "richfall", "Richfall")
+    # Worked out from the others (sets, the best colour): no field.
+    expect(page.locator("#own-richfall-sets-1")).to_have_count(0)
+    expect(page.locator("#own-richfall-best-1")).to_have_count(0)
+    expect(page.locator("#own-richfall-entry")).to_contain_text("séparées par des virgules")
+    for field, text in (("cards-1", "3, 5 2"), ("cards-2", "7"), ("low-1", "4,1"),
+                        ("red-1", "2"), ("blue-1", "1"), ("coins-1", "3"), ("mult-1", "2"),
+                        ("shells-1", "4"), ("gems-1", "2")):
+        page.locator(f"#own-richfall-{field}").fill(text)
+    page.locator("#own-richfall-save").click()
+    expect(page.locator("#own-richfall-save")).to_have_text("Enregistré")
+    state = httpx.get(table.api("games/richfall")).json()
+    assert state["entries"] == [{
+        "cards": [[3, 5, 2], [7]], "low": [[4, 1], []], "red": [2, 0], "blue": [1, 0],
+        "coins": [3, 0], "mult": [2, 0], "shells": [4, 0], "gems": [2, 0], "name": "Ana"}]
+    total = state["score"]["players"][0]["total"]
+    expect(page.locator("#own-richfall-scores td.sum")).to_have_text([str(total)])
+    # Her figures, as saved, back in her fields when the page opens again.
+    page.reload()
+    page.locator("#own-richfall-seat-0").click()
+    expect(page.locator("#own-richfall-cards-1")).to_have_value("3, 5, 2")
+    expect(page.locator("#own-richfall-low-2")).to_have_value("")
+    page.screenshot(path=str(SHOTS / "own-rounds" / "richfall-320-fr.png"), full_page=True)
+    assert page.problems == []
+    page.context.close()
 
 
 RUN = """async () => {
