@@ -3,6 +3,8 @@ read from the file with errors naming it, each figure put into words, the JSON a
 or a phone reads. The same words as the printed score pad (companion/layouts/scorepad.toml);
 each kind's explanation from companion/layouts/scoring.toml."""
 
+import functools
+
 from companion.files import paths
 from companion.files.data import Fields, load_toml
 from companion.errors import CompanionError
@@ -129,7 +131,9 @@ def say(reason: scorer.Reason, category: scorer.Category, labels: dict[str, str]
     return w.text(key, lang).format(**{k: v for k, v in n.items() if k != "table"})
 
 
+@functools.lru_cache(maxsize=None)
 def _and(lang: str) -> str:
+    """The pad's "and", read once a language (a phone's score words many figures)."""
     return words().text("and", lang)
 
 
