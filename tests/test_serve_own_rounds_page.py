@@ -207,6 +207,8 @@ def test_axe_finds_no_violation_on_the_rounds_sheet(browser, table, lang, scheme
     page.locator("#own-gemfall-gems-2").fill("2")
     expect(page.locator("#own-gemfall-preview li[data-player='Cy']").first).to_be_visible()
     page.locator("#own-gemfall-explained details").first.click()  # an explanation open
+    (SHOTS / "own-rounds").mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / "own-rounds" / f"axe-{lang}-{scheme}.png"), full_page=True)
     page.add_script_tag(path=axe)
     found = page.evaluate(RUN)
     context.close()
