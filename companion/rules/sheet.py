@@ -80,7 +80,6 @@ TIES = ("share", "full", "none")
 WINS = ("highest", "lowest")
 MOST = 1_000_000  # the largest number a player writes in a category
 MOST_VALUES = 100  # the longest list of values a player writes in a category
-PLAIN = ("points", "each", "squared")  # the kinds the printed pad and the phone show
 
 
 class Category(NamedTuple):
@@ -129,14 +128,6 @@ class Rules(NamedTuple):
     wins: str = "highest"
     rounds: int = 1
     tiebreak: tuple[str, ...] = ()
-
-    @property
-    def plain(self) -> bool:
-        """Whether the printed pad and the phone sheet show it as it is: one round,
-        no tie-break, only points, each and squared."""
-        return (self.rounds == 1 and not self.tiebreak
-                and all(c.score in PLAIN and c.times is None and c.total
-                        for c in self.categories))
 
 
 class Reason(NamedTuple):

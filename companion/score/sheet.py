@@ -27,29 +27,6 @@ def rules(data: Fields) -> scorer.Rules:
         raise CompanionError(e.message, source=data.source, field=field) from None
 
 
-def plain_only(data: Fields, rules: scorer.Rules, where: str) -> None:
-    """Refuse, in one line naming the file, a game the printed pad or the phone sheet
-    cannot show yet (rounds, a tie-break, a kind beyond points, each and squared)."""
-    if rules.plain:
-        return
-    if rules.rounds > 1:
-        field, what = "game.rounds", f"rounds = {rules.rounds}"
-    elif rules.tiebreak:
-        field, what = "game.tiebreak", "a tie-break"
-    else:
-        i, c = next((i, c) for i, c in enumerate(rules.categories)
-                    if c.score not in scorer.PLAIN or c.times is not None or not c.total)
-        if c.score not in scorer.PLAIN:
-            field, what = f"scoring[{i}].score", f'score = "{c.score}"'
-        elif c.times is not None:
-            field, what = f"scoring[{i}].times", "times"
-        else:
-            field, what = f"scoring[{i}].total", "total = false"
-    raise CompanionError(f"{where} cannot show {what} yet (it shows one round of points, "
-                         "each and squared, no tie-break): score this game with `companion score "
-                         f"{data.source} SCORES`", source=data.source, field=field)
-
-
 def has_scoring(data: Fields) -> bool:
     return "scoring" in data.table
 
