@@ -72,7 +72,11 @@ def own_game(path: Path):
             "categories": [{"id": c.id, "score": c.score, "points": c.points,
                             "name": _names_or_english(f, "name")}
                            for c, f in zip(rules.categories, data.items("scoring"))]}
-    return OwnGame(gid, rules, page)
+    from companion.games.factions import factions
+
+    page["factions"] = list(factions(data))  # a choice per player on the phone sheet
+    page["version"] = game.get("version", str, None)  # what each play records
+    return OwnGame(gid, rules, page, page["version"], tuple(page["factions"]))
 
 
 def _hex(team: Fields) -> str:
