@@ -307,7 +307,7 @@ class Store:
             self.conn.execute(
                 "INSERT INTO draws (id, idem_key, request, result, created) "
                 "VALUES (?, ?, ?, ?, ?)",
-                (answer["id"], key, request, json.dumps(answer), _now()))
+                (answer["id"], key, request, json.dumps(answer), self.now()))
             self.conn.execute("UPDATE meta SET value = ? WHERE key = 'next_seed'",
                               (next_seed.hex(),))
         self._next_seed = next_seed

@@ -853,6 +853,7 @@
     row.appendChild(el("span", null, t("faction")));
     var pickIt = el("select", "faction");
     pickIt.id = "own-" + id + "-faction";
+    pickIt.setAttribute("aria-label", t("faction"));  // not its chosen option's words too
     pickIt.appendChild(el("option", null, t("faction_none"))).value = "";
     g.factions.forEach(function (f) { pickIt.appendChild(el("option", null, f)).value = f; });
     pickIt.value = m.faction || "";
