@@ -86,6 +86,10 @@ def test_every_phone_shows_the_seats_and_follows_a_new_seat_order(browser, table
     assert httpx.get(table.api("players")).json()["seats"] == {"Chloé": 1, "Ana": 2, "Bo": 3}
     expect(ana.locator("#covenia-seat-order")).to_have_attribute("open", "")  # stays open
     expect(ana.locator("#covenia-seat-order .seat-list")).to_contain_text("Chloé")
+    small = ana.locator("#covenia-seat-order summary, #covenia-seat-order button").evaluate_all(
+        "es => es.map(e => e.getBoundingClientRect())"
+        ".filter(r => r.width < 44 || r.height < 44).length")
+    assert small == 0  # every target of the seat order at least 44 px
     bo.locator("#own-tidepool-seat-order summary").click()
     expect(bo.locator("#own-tidepool-seat-order")).to_contain_text("Ordre des places")
     SHOTS.mkdir(parents=True, exist_ok=True)
