@@ -77,7 +77,11 @@ def own_game(path: Path):
                             "name": name, "written": c.written, "listed": c.listed,
                             "total": c.total, "how": _how(c, rules, names, pad)}
                            for c, name in zip(rules.categories, names)]}
-    return OwnGame(gid, rules, page)
+    from companion.games.factions import factions
+
+    page["factions"] = list(factions(data))  # a choice per player on the phone sheet
+    page["version"] = game.get("version", str, None)  # what each play records
+    return OwnGame(gid, rules, page, page["version"], tuple(page["factions"]))
 
 
 # The score pad's legend line for each kind of category (companion/layouts/scorepad.toml):

@@ -171,7 +171,8 @@ def routes(web: Web) -> list:
         return shown_now(new)
 
     def close(key: str | None) -> tuple[dict, dict, bool]:
-        from companion.score.covenia import as_json
+        from companion.score.covenia import ROWS, as_json
+        from companion.web.games.history import ours
 
         done = store.replayed(key and f"{GAME}:{key}", "close", "close")
         if done is not None:
@@ -184,7 +185,9 @@ def routes(web: Web) -> list:
             "players": [p["name"] for p in answer["players"]],
             "scores": {p["name"]: p["total"] for p in answer["players"]},
             "winners": answer["winners"], "result": answer, "entries": now["players"],
-            "decks": now.get("decks")}, key and (f"{GAME}:{key}", "close"))
+            "decks": now.get("decks"), "version": ours(),
+            "figures": {p["name"]: {r: p[r] for r in ROWS} for p in answer["players"]}},
+            key and (f"{GAME}:{key}", "close"))
         return entry, shown_now(), True
 
     def tagged(answer: dict) -> JSONResponse:

@@ -45,6 +45,8 @@ class OwnGame(msgspec.Struct, frozen=True):
     id: str
     rules: scorer.Rules
     page: dict  # {"id", "name", "credits": {lang: text}, "wins", "categories": [...]}
+    version: str | None = None  # [game] version: the version each play records
+    factions: tuple[str, ...] = ()  # [game] factions: each player's choice, recorded
 
 
 def view(game: OwnGame, state: dict | None) -> dict:
@@ -54,6 +56,7 @@ def view(game: OwnGame, state: dict | None) -> dict:
     out = {"game": game.id, "id": state.get("id"), "open": bool(state["players"]),
            "entries": state["players"],
            "etags": {p["name"]: etag(state, p) for p in state["players"]},
+           "factions": _factions(game, state),
            "score": None, "problem": None, "why": None}
     if state["players"]:
         from companion.score.sheet import as_json
@@ -110,6 +113,33 @@ def places(game: OwnGame, result: scorer.Result) -> dict:
     return out
 
 
+def _factions(game: OwnGame, state: dict) -> dict[str, str]:
+    """Each entered player's faction (the game's [game] factions), as chosen."""
+    chosen = state.get("factions")
+    names = {p["name"] for p in state["players"]}
+    return {n: f for n, f in chosen.items() if n in names} if isinstance(chosen, dict) else {}
+
+
+def faction_of(game: OwnGame, body: dict) -> tuple[dict, str | None, bool]:
+    """The entry's body without its faction, the faction (one of the game's [game]
+    factions, as the file spells it; None: none chosen) and whether one was sent. A game
+    without factions, or with a category named "faction", takes the key as a category."""
+    if not game.factions or "faction" not in body or any(
+            c.id == "faction" for c in game.rules.categories):
+        return body, None, False
+    rest = {k: v for k, v in body.items() if k != "faction"}
+    raw = body["faction"]
+    if raw is None or raw == "":
+        return rest, None, True
+    match = next((f for f in game.factions if isinstance(raw, str)
+                  and f.casefold() == " ".join(raw.split()).casefold()), None)
+    if match is None:
+        raise WebError(400, "faction", f"{shown(raw, 40)} is not one of this game's factions "
+                                       f"({', '.join(game.factions)})",
+                       coded("own_faction", factions=", ".join(game.factions)))
+    return rest, match, True
+
+
 def routes(web: Web) -> list:
     store, own = web.store, web.own
 
@@ -148,6 +178,7 @@ def routes(web: Web) -> list:
         """The table scored with her entry as she is typing it; nothing is saved."""
         checked(game, body)
         name = player_name(body.get("name"))
+        body, _, _ = faction_of(game, body)  # her faction is checked, not scored
         entry = {**{k: v for k, v in body.items() if k != "name"}, "name": name}
         scored(scorer.entry, entry, game.rules)
         now = now or {"players": [], "id": None}
@@ -165,9 +196,13 @@ def routes(web: Web) -> list:
         if "name" in body and (not isinstance(body["name"], str)
                                or player_name(body["name"]) != name):
             raise WebError(400, "name", "the name is the one in the path")
+        body, faction, sent = faction_of(game, body)
         entry = {**{k: v for k, v in body.items() if k != "name"}, "name": name}
         scored(scorer.entry, entry, game.rules)  # its numbers, in the CLI's words
         now = store.games.get(game.id) or {"players": [], "id": secrets.token_hex(8)}
+        if sent:  # her faction beside her entry (the entry stays what the scorer reads)
+            chosen = {n: f for n, f in _factions(game, now).items() if n != name}
+            now = {**now, "factions": {**chosen, **({name: faction} if faction else {})}}
         require(cond, now, name)
         players = with_entry(now["players"], entry)
         new = {**now, "players": players}
@@ -207,7 +242,9 @@ def routes(web: Web) -> list:
         entry = store.close_game(game.id, {
             "players": [p["name"] for p in answer["players"]],
             "scores": {p["name"]: p["total"] for p in answer["players"]},
-            "winners": answer["winners"], "result": answer, "entries": now["players"]},
+            "winners": answer["winners"], "result": answer, "entries": now["players"],
+            "version": game.version, "factions": _factions(game, now),
+            "figures": {p["name"]: dict(p["points"]) for p in answer["players"]}},
             key and (f"{game.id}:{key}", "close"))
         return entry, shown_now(game), True
 

@@ -35,6 +35,7 @@
   var historyError = "";
   var cursor = {};  // each value row's Tab stop (the value last tapped or reached)
   var turn = { answer: null, error: "" };
+  var seating = { open: false, busy: false, error: "" };  // the seat order's control
 
   try { current = localStorage.getItem("game") || current; } catch (e) { /* private */ }
   if (GAMES.indexOf(current) < 0) current = "lugvanion";
@@ -96,7 +97,7 @@
     return setup.texts["g_" + g] ? t("g_" + g) : String(g);
   }
 
-  // The table's players by name, the same in every game, in table order.
+  // The table's players by name, the same in every game, in seat order (1 plays first).
   function tablePlayers() { return data.players ? data.players.players : []; }
 
   // French and English count forms: "1 played", in French "0 jouée", "2 jouées".
@@ -346,9 +347,10 @@
         var b = button(name, name === current ? "quiet on" : "quiet", function () { pick(name); });
         b.id = seatId(i);
         b.setAttribute("aria-pressed", name === current ? "true" : "false");
-        seats.appendChild(b);
+        seats.appendChild(seated(b, i));
       });
       who.appendChild(seats);
+      who.appendChild(seatOrder(prefix));
     }
     var join = form("join", function () {
       var name = input.value.trim();
@@ -378,6 +380,57 @@
     join.appendChild(go);
     who.appendChild(join);
     if (joining.error) who.appendChild(el("p", "error", t("error", { message: joining.error })));
+  }
+
+  // Her seat before her name (1 plays first), on every phone, in every game's picker.
+  function seated(b, i) {
+    var n = el("span", "seat", String(i + 1));
+    n.setAttribute("aria-hidden", "true");  // her name stays the button's name; the seat
+    b.title = t("seat_of", { n: i + 1, name: b.textContent });  // is its description
+    b.insertBefore(n, b.firstChild);
+    return b;
+  }
+
+  // The table's seat order: each player's seat, and a button moving her one seat earlier
+  // (PUT players/seats, every phone told). Folded away until opened.
+  function seatOrder(prefix) {
+    var known = tablePlayers();
+    var box = el("details", "seat-order");
+    box.id = prefix + "-seat-order";
+    box.open = seating.open;
+    box.addEventListener("toggle", function () { seating.open = box.open; });
+    box.appendChild(el("summary", null, t("seat_order")));
+    box.appendChild(el("p", "help", t("seat_help")));
+    var list = el("ol", "seat-list");
+    known.forEach(function (name, i) {
+      var li = el("li");
+      li.appendChild(el("span", "seat", String(i + 1)));
+      li.appendChild(el("span", "seat-name", name));
+      if (i > 0) {
+        var up = button("\u2191", "quiet small", function () { moveSeat(i); });
+        up.id = prefix + "-seat-up-" + i;
+        up.setAttribute("aria-label", t("seat_earlier", { name: name }));
+        up.disabled = seating.busy;
+        li.appendChild(up);
+      }
+      list.appendChild(li);
+    });
+    box.appendChild(list);
+    if (seating.error) box.appendChild(el("p", "error", t("error", { message: seating.error })));
+    return box;
+  }
+
+  function moveSeat(i) {
+    var order = tablePlayers().slice();
+    if (seating.busy || i < 1 || i >= order.length) return;
+    var was = order[i - 1];
+    order[i - 1] = order[i];
+    order[i] = was;
+    seating.busy = true;
+    render();
+    request("PUT", "players/seats", { seats: order })
+      .then(function (a) { seating.busy = false; seating.error = ""; data.players = a; render(); })
+      .catch(function (e) { seating.busy = false; seating.error = e.message; render(); });
   }
 
   function renderCovenia() {
@@ -806,9 +859,36 @@
     return c.listed && Array.isArray(v) ? v.join(", ") : String(v);
   }
 
+  // Her faction, where the game file lists [game] factions: a choice beside her numbers,
+  // sent with her entry ("faction") and kept by the table (d.factions). `m.faction`
+  // follows the table's, as her numbers do.
+  function factionChoice(id, m) {
+    var g = OWN[id];
+    if (!g.factions || !g.factions.length) return null;
+    var row = el("label", "label");
+    row.appendChild(el("span", null, t("faction")));
+    var pickIt = el("select", "faction");
+    pickIt.id = "own-" + id + "-faction";
+    pickIt.setAttribute("aria-label", t("faction"));  // not its chosen option's words too
+    pickIt.appendChild(el("option", null, t("faction_none"))).value = "";
+    g.factions.forEach(function (f) { pickIt.appendChild(el("option", null, f)).value = f; });
+    pickIt.value = m.faction || "";
+    pickIt.addEventListener("change", function () {
+      m.faction = pickIt.value; m.dirty = true; m.error = "";
+    });
+    row.appendChild(pickIt);
+    return row;
+  }
+
+  function factionTaken(id, m) {
+    var d = data.own[id];
+    m.faction = d && d.factions ? d.factions[m.name] || "" : "";
+  }
+
   function ownTake(id) {
     var m = ownMine(id), d = data.own[id], n = ownRounds(id);
     var e = null;
+    factionTaken(id, m);
     (d ? d.entries : []).forEach(function (x) { if (x.name === m.name) e = x; });
     m.values = {};
     OWN[id].categories.forEach(function (c) {
@@ -898,8 +978,10 @@
   function ownSave(id) {
     var m = ownMine(id);
     if (m.busy) return;
+    var body = ownBody(id);
+    if (OWN[id].factions && OWN[id].factions.length) body.faction = m.faction || null;
     m.busy = true; m.error = "";
-    request("PUT", "games/" + id + "/players/" + encodeURIComponent(m.name), ownBody(id),
+    request("PUT", "games/" + id + "/players/" + encodeURIComponent(m.name), body,
             ownHeaders(m))
       .then(function (d) {
         m.busy = false;
@@ -1126,6 +1208,8 @@
       edit.id = "own-" + id + "-entry";
       edit.appendChild(el("h2", null, m.name));
       edit.appendChild(el("p", "help", t("own_enter")));
+      var faction = factionChoice(id, m);
+      if (faction) edit.appendChild(faction);
       g.categories.forEach(function (c) {
         if (c.written) edit.appendChild(ownFields(id, m, c));
       });
