@@ -1,0 +1,147 @@
+"""Names a layout uses that nothing defines, found as a kit is drawn. Neither of these stops
+a card, so a typo would pass unseen: a field a condition names that the card lacks is
+empty (`when = 'rarty == "rare"'` then holds on no card), and a `:word:` in a text that is
+no icon prints as written (`:manna:`). While `noting()` is open, each face drawn says which
+names it used and which it had: a condition's field (or an "A or B" colour's first field)
+that no card drawn has, an :icon: that is no icon, becomes a warning naming the layout
+file, the kind, the element and the name, with the nearest defined name when one is close
+(companion.kit prints them; --strict refuses them). Templates, colours, fonts and symbols
+naming nothing are errors where they are drawn already."""
+
+import difflib
+from contextlib import contextmanager
+from contextvars import ContextVar
+
+_NOTES: ContextVar["Notes | None"] = ContextVar("undefined_notes", default=None)
+_WHERE: ContextVar[tuple | None] = ContextVar("undefined_where", default=None)
+_KIND: ContextVar[tuple | None] = ContextVar("undefined_kind", default=None)
+
+
+class Notes:
+    """What the faces drawn used and had, by (layout file, kind, element)."""
+
+    def __init__(self):
+        self.fields: dict[tuple, dict[str, set | None]] = {}  # where -> name -> fields seen
+        self.icons: dict[tuple, dict[str, tuple]] = {}  # where -> icon -> (icons, card)
+
+    def field(self, where: tuple, name: str, scope) -> None:
+        names = self.fields.setdefault(where, {})
+        seen = names.get(name, set())
+        if seen is None:  # found on a card already
+            return
+        if name in scope or name.startswith("todo."):  # todo.X: only while X is to come
+            names[name] = None
+        else:
+            seen.update(k for k in scope if isinstance(k, str))
+            names[name] = seen
+
+    def icon(self, where: tuple, name: str, known: list[str], card: str) -> None:
+        self.icons.setdefault(where, {}).setdefault(name, (known, card))
+
+    def lines(self) -> list[str]:
+        """One line a name used that nothing defined, in the order met."""
+        out = []
+        for where, names in self.fields.items():
+            for name, seen in names.items():
+                if seen is not None:
+                    out.append(f"{_where(where)}: {where[4]} names {name}, which no card has"
+                               f"{_near(name, seen)}")
+        for where, names in self.icons.items():
+            for name, (known, card) in names.items():
+                on = f" on {card}" if card else ""
+                out.append(f"{_where(where)}: :{name}: is no icon, printed as written{on}"
+                           f"{_near(name, known, ':')}")
+        return out
+
+
+def _where(where: tuple) -> str:
+    source, kind, index, el_type, _what, el_id = where
+    name = f"element {index}" + (f" {el_id!r}" if el_id else "")
+    return f"{source}: kinds.{kind}, {name} ({el_type})"
+
+
+def _near(name: str, names, mark: str = "") -> str:
+    close = difflib.get_close_matches(name, sorted(n for n in names if "." not in n
+                                                   or "." in name), n=1, cutoff=0.8)
+    return f" (did you mean {mark}{close[0]}{mark}?)" if close else ""
+
+
+@contextmanager
+def noting():
+    """Notes, filled by every face drawn inside."""
+    notes = Notes()
+    token = _NOTES.set(notes)
+    try:
+        yield notes
+    finally:
+        _NOTES.reset(token)
+
+
+def active() -> bool:
+    return _NOTES.get() is not None
+
+
+def naming() -> bool:
+    """Whether a kind's elements drawn now are to be named (notes open, none named yet)."""
+    return _NOTES.get() is not None and _WHERE.get() is None and _checked()
+
+
+def _checked() -> bool:
+    k = _KIND.get()
+    return k is not None and k[1] != ""
+
+
+@contextmanager
+def kind(source: str, name: str, checked: bool = True, card: str = ""):
+    """A face of the kind `name` (of the layout file `source`) being drawn, of the card
+    `card` (COMPONENT/ID); `checked`: held to undefined names (else its elements, and the
+    kinds it nests, are not)."""
+    if _NOTES.get() is None or _KIND.get() is not None:  # a nested kind: the outer's
+        yield
+        return
+    token = _KIND.set((source, name, card) if checked else ("", "", ""))
+    try:
+        yield
+    finally:
+        _KIND.reset(token)
+
+
+@contextmanager
+def element(index: int, el):
+    """The kind's element `index` (from 1) being drawn: the outermost one is named."""
+    if _NOTES.get() is None or _WHERE.get() is not None or not _checked():
+        yield
+        return
+    source, kind_name, _card = _KIND.get()
+    token = _WHERE.set((source, kind_name, index, type(el).__name__.lower(),
+                        getattr(el, "id", None)))
+    try:
+        yield
+    finally:
+        _WHERE.reset(token)
+
+
+def _here(what: str) -> tuple | None:
+    where = _WHERE.get()
+    return None if where is None else (*where[:4], what, where[4])
+
+
+def fields(names, scope, what: str) -> None:
+    """The fields `what` ("when = '...'") names, looked up in a card's `scope`."""
+    notes = _NOTES.get()
+    if notes is None:
+        return
+    where = _here(what)
+    if where is not None:
+        for name in names:
+            notes.field(where, name, scope)
+
+
+def icon(name: str, known: list[str]) -> None:
+    """A `:name:` in a text that is no icon (`known`: the icons there are)."""
+    notes = _NOTES.get()
+    if notes is None:
+        return
+    where = _here("")
+    if where is not None:
+        notes.icon(where, name, known, _KIND.get()[2])
