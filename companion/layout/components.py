@@ -20,7 +20,8 @@ come from, which back they get and where they go:
     art = "demon"                  # its pictures' kind ([layout.KIND] art; default: kind)
     qty = "ritual"                 # the entry's field giving its copies (default: qty)
     fields = { golden = true }     # more fields for every card (texts may name others)
-    id = "name"                    # the field whose slug is each card's id (default: id)
+    id = "name"                    # the field whose slug is each card's id (default: id),
+                                   # in the data's first language: one id in every language
     id_else = "witch-{n}"          # the id when that field is a placeholder (default: 01...)
     count = "pages"                # a table's field giving how many cards (default: count)
     page = true                    # whole pages of the paper (a score book), not cards:
