@@ -40,7 +40,7 @@ from companion.text import templates
 from companion.text.units import parse_size
 from companion.errors import CompanionError, shown
 from companion.layout.pictures import keyed
-from companion.layout import bind
+from companion.layout import bind, undefined
 from companion.layout.bind import Placeholder
 from companion.draw.sheets import Card, Face
 
@@ -246,6 +246,8 @@ def _add_one(files, ctx, data, engine, backs, pics, name: str, spec, derived: di
     # a product's items and a game's derived fields are read already
     read = isinstance(source_key, dict) or (isinstance(source_key, str) and source_key in derived)
     for (n, entry, f, origins), repeated in zip(entries, repeats):
+        if isinstance(entry, Row):  # its columns are defined, blank on every row or not
+            undefined.define(getattr(entry, "columns", {}))
         values = {k: (v if read else fields_of(v, lang, f, k))
                   for k, v in entry.items() if k not in ("count", qty_key)}
         # the id in the data's first language: the same in every language (pictures are

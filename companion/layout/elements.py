@@ -52,8 +52,11 @@ def _same(a, b) -> bool:
 def draw_all(d: Drawing, elements, scope: dict) -> None:
     if undefined.naming():  # a kind's own elements, while a build notes undefined names
         for i, el in enumerate(elements, 1):
-            with undefined.element(i, el):
+            token = undefined.enter(i, el)
+            try:
                 draw_one(d, el, scope)
+            finally:
+                undefined.leave(token)
         return
     for el in elements:
         draw_one(d, el, scope)
@@ -63,7 +66,7 @@ def _holds(el, scope: dict) -> bool:
     if el.when is None:
         return True
     if undefined.active():
-        undefined.fields(bind.condition_names(el.when), scope, f"when = {el.when!r}")
+        undefined.fields(bind.condition_names(el.when), scope, ("when", el.when))
     return bind.holds(bind.condition(el.when), scope)
 
 
@@ -129,8 +132,8 @@ def _items(repeat, scope) -> list:
             raise BindError(f"repeat = {repeat!r}: {shown(value)} is neither a whole number "
                             "of times nor a list", field=repeat)
         lists = [k for k, v in scope.items() if isinstance(v, list)]
-        raise BindError(f"repeat = {repeat!r}: no {repeat} on this card (a whole number, a "
-                        f"field holding one, or a list field"
+        raise BindError(f"repeat = {repeat!r}: not a list field of this card, which has no "
+                        f"{repeat} (a whole number, a field holding one, or a list field"
                         f"{': ' + ', '.join(lists) if lists else ''})", field=repeat)
     return value
 
@@ -547,8 +550,7 @@ def _grid(d: Drawing, el: schema.Table, scope, row_scopes, x, w, label_w, col_w,
         c.setLineWidth(d.x(el.strong_width, scope))
         for i, rs in enumerate(row_scopes):
             if undefined.active():
-                undefined.fields(bind.condition_names(el.strong), rs,
-                                 f"strong = {el.strong!r}")
+                undefined.fields(bind.condition_names(el.strong), rs, ("strong", el.strong))
             if bind.holds(bind.condition(el.strong), rs):
                 c.line(x, body_top - i * row_h, x + w, body_top - i * row_h)
         c.setLineWidth(width)

@@ -23,6 +23,7 @@ class Notes:
     def __init__(self):
         self.fields: dict[tuple, dict[str, set | None]] = {}  # where -> name -> fields seen
         self.icons: dict[tuple, dict[str, tuple]] = {}  # where -> icon -> (icons, card)
+        self.defined: set[str] = set()  # a card list's columns, blank on every row too
 
     def field(self, where: tuple, name: str, scope) -> None:
         names = self.fields.setdefault(where, {})
@@ -31,9 +32,8 @@ class Notes:
             return
         if name in scope or name.startswith("todo."):  # todo.X: only while X is to come
             names[name] = None
-        else:
-            seen.update(k for k in scope if isinstance(k, str))
-            names[name] = seen
+        elif not seen:  # the names it may have meant: a card's fields
+            names[name] = {k for k in scope if isinstance(k, str)} or {""}
 
     def icon(self, where: tuple, name: str, known: list[str], card: str) -> None:
         self.icons.setdefault(where, {}).setdefault(name, (known, card))
@@ -43,9 +43,10 @@ class Notes:
         out = []
         for where, names in self.fields.items():
             for name, seen in names.items():
-                if seen is not None:
-                    out.append(f"{_where(where)}: {where[4]} names {name}, which no card has"
-                               f"{_near(name, seen)}")
+                if seen is not None and name not in self.defined:
+                    key, source = where[4]
+                    out.append(f"{_where(where)}: {key} = {source!r} names {name}, which no "
+                               f"card has{_near(name, seen | self.defined)}")
         for where, names in self.icons.items():
             for name, (known, card) in names.items():
                 on = f" on {card}" if card else ""
@@ -106,28 +107,32 @@ def kind(source: str, name: str, checked: bool = True, card: str = ""):
         _KIND.reset(token)
 
 
-@contextmanager
-def element(index: int, el):
-    """The kind's element `index` (from 1) being drawn: the outermost one is named."""
-    if _NOTES.get() is None or _WHERE.get() is not None or not _checked():
-        yield
-        return
+def enter(index: int, el):
+    """The kind's element `index` (from 1) being drawn, until `leave(token)`: the
+    outermost one is named."""
     source, kind_name, _card = _KIND.get()
-    token = _WHERE.set((source, kind_name, index, type(el).__name__.lower(),
-                        getattr(el, "id", None)))
-    try:
-        yield
-    finally:
-        _WHERE.reset(token)
+    return _WHERE.set((source, kind_name, index, type(el).__name__.lower(),
+                       getattr(el, "id", None)))
 
 
-def _here(what: str) -> tuple | None:
+def leave(token) -> None:
+    _WHERE.reset(token)
+
+
+def _here(what) -> tuple | None:
     where = _WHERE.get()
     return None if where is None else (*where[:4], what, where[4])
 
 
-def fields(names, scope, what: str) -> None:
-    """The fields `what` ("when = '...'") names, looked up in a card's `scope`."""
+def define(names) -> None:
+    """Names defined though no card may have them: a card list's columns, blank or not."""
+    notes = _NOTES.get()
+    if notes is not None:
+        notes.defined.update(names)
+
+
+def fields(names, scope, what: tuple) -> None:
+    """The fields `what` (("when", its condition)) names, looked up in a card's `scope`."""
     notes = _NOTES.get()
     if notes is None:
         return
