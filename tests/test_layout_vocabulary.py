@@ -204,3 +204,20 @@ def test_repeat_over_a_wrong_cell_names_the_cell(cli, tmp_path, cell, words):
     r = cli("build", str(game), "--out", str(tmp_path / "kit"))
     assert r.code == 2 and words in r.err, r.err
     assert len(r.err.strip().splitlines()) == 1
+
+
+def test_a_colour_the_game_does_not_define_is_a_warning_where_no_face_draws_it(cli, tmp_path):
+    """A colour drawn stops the build where it is drawn; one on a kind no card uses yet
+    would pass unseen: it is a warning too (refused under --strict)."""
+    r = cli("new", "vocab", str(tmp_path / "vocab"))
+    assert r.code == 0, r.err
+    game = tmp_path / "vocab" / "vocab.toml"
+    game.write_text(game.read_text(encoding="utf-8").replace("[kinds.back]\n", (
+        '[kinds.spare]\n\n[[kinds.spare.elements]]\ntype = "rect"\nfill = "acent"\n'
+        'stroke = "mix(paper, nigth, 0.3)"\n\n[kinds.back]\n'), 1), encoding="utf-8")
+    r, _ = _build(cli, game, tmp_path / "kit")
+    assert "vocab.toml: kinds.spare, element 1 (rect): fill names the colour 'acent', which " \
+        "the game does not define (did you mean accent?)" in r.err, r.err
+    assert "stroke names the colour 'nigth'" in r.err and "did you mean night?" in r.err
+    strict = cli("build", str(game), "--out", str(tmp_path / "strict"), "--strict")
+    assert strict.code == 2 and "acent" in strict.err, strict.err

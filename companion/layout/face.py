@@ -62,8 +62,10 @@ class Engine(msgspec.Struct, frozen=True):
                 t = data.sub(part)
                 for k in t.table:
                     shared[f"{part}.{k}"] = t.text(k, lang)
+        checked = _own_kinds(raw or {})
+        undefined.colours(source, kinds, palette, checked)  # those no face draws too
         return cls(kinds, palette, shared, data.source, lang, icons=icons.load(data),
-                   fonts=own_fonts, checked=_own_kinds(raw or {}))
+                   fonts=own_fonts, checked=checked)
 
     def todo(self, kind: str, fields: dict, label: str = "",
              read: dict | None = None, origins: dict | None = None) -> list[str]:

@@ -20,9 +20,10 @@ values, which a text from the data may use: `vars =
 { type = "{item.name}" }` fills "When {type} wins").
 
 A name nothing defines is said: a field a condition names that no card of the kit has
-(`rarty == "rare"`) and an `:icon:` in a text that is no icon are warnings of the build
-naming the file, the kind, the element and the name (refused by --strict); a template,
-colour, font or symbol naming nothing stops the build."""
+(`rarty == "rare"`), an `:icon:` in a text that is no icon and a colour the game does not
+define on an element no card draws are warnings of the build naming the file, the kind,
+the element and the name (refused by --strict); a template, colour, font or symbol naming
+nothing where a card draws it stops the build."""
 
 from typing import Annotated, Union
 

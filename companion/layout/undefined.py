@@ -5,8 +5,9 @@ no icon prints as written (`:manna:`). While `noting()` is open, each face drawn
 names it used and which it had: a condition's field (or an "A or B" colour's first field)
 that no card drawn has, an :icon: that is no icon, becomes a warning naming the layout
 file, the kind, the element and the name, with the nearest defined name when one is close
-(companion.kit prints them; --strict refuses them). Templates, colours, fonts and symbols
-naming nothing are errors where they are drawn already."""
+(companion.kit prints them; --strict refuses them). So is a colour an element names by a
+word the game does not define, drawn or not (`colours`: where drawn, it stops the build).
+Templates, fonts and symbols naming nothing are errors already (fonts as the file loads)."""
 
 import difflib
 from contextlib import contextmanager
@@ -24,6 +25,7 @@ class Notes:
         self.fields: dict[tuple, dict[str, set | None]] = {}  # where -> name -> fields seen
         self.icons: dict[tuple, dict[str, tuple]] = {}  # where -> icon -> (icons, card)
         self.defined: set[str] = set()  # a card list's columns, blank on every row too
+        self.colours: dict[tuple, tuple] = {}  # (where, key, name) -> the game's colours
 
     def field(self, where: tuple, name: str, scope) -> None:
         names = self.fields.setdefault(where, {})
@@ -47,6 +49,9 @@ class Notes:
                     key, source = where[4]
                     out.append(f"{_where(where)}: {key} = {source!r} names {name}, which no "
                                f"card has{_near(name, seen | self.defined)}")
+        for (where, key, name), palette in self.colours.items():
+            out.append(f"{_where(where)}: {key} names the colour {name!r}, which the game "
+                       f"does not define{_near(name, palette)}")
         for where, names in self.icons.items():
             for name, (known, card) in names.items():
                 on = f" on {card}" if card else ""
@@ -122,6 +127,60 @@ def leave(token) -> None:
 def _here(what) -> tuple | None:
     where = _WHERE.get()
     return None if where is None else (*where[:4], what, where[4])
+
+
+COLOUR_KEYS = ("fill", "stroke", "colour", "edge", "grid", "mark")
+
+
+def colours(source: str, kinds: dict, palette: dict, checked) -> None:
+    """Every colour the kinds' elements name by a bare word ("snad"), drawn or not,
+    checked against the game's colours (`palette`): one named nowhere is noted. Those a
+    face draws stop the build where drawn; this finds those no face draws."""
+    notes = _NOTES.get()
+    if notes is None:
+        return
+    from companion.draw import colour as parse
+    from companion.layout import schema
+
+    def words(value: str):
+        for part in value.split(" or "):
+            part = part.strip()
+            if "{" in part:
+                continue
+            if part.startswith(("mix(", "on(")) and part.endswith(")"):
+                inner = part[part.index("(") + 1:-1].split(",")
+                yield from (w for p in inner for w in words(p)
+                            if not _number(p.strip()))
+            elif part and parse.parse(part) is None:
+                yield part
+
+    def walk(kind_name: str, index: int, top, el) -> None:
+        for key in COLOUR_KEYS:
+            value = getattr(el, key, None)
+            if key == "mark" and not isinstance(value, str):
+                value = getattr(value, "colour", None)
+            if isinstance(value, str):
+                for name in words(value):
+                    if name not in palette:
+                        where = (source, kind_name, index, type(top).__name__.lower(), "",
+                                 getattr(top, "id", None))
+                        notes.colours.setdefault((where, key, name), tuple(palette))
+        for e in schema.inner(el):
+            walk(kind_name, index, top, e)
+
+    for kind_name, k in kinds.items():
+        if checked is not None and kind_name not in checked:
+            continue
+        for i, el in enumerate(k.elements, 1):
+            walk(kind_name, i, el, el)
+
+
+def _number(s: str) -> bool:
+    try:
+        float(s)
+    except ValueError:
+        return False
+    return True
 
 
 def define(names) -> None:
