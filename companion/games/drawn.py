@@ -27,11 +27,16 @@ def art_kinds(data, engine: Engine) -> dict[str, Kind]:
         # kind = "{kind}": any kind a card may name
         named = list(engine.kinds) if isinstance(form, str) and "{" in form else [form]
         cards = spec.get("cards", name)
+        entry = f"[[{cards}]]" if isinstance(cards, str) else ""
         for kind in named:
-            if kind in out or kind not in engine.kinds or not _draws_picture(engine, kind):
+            if kind not in engine.kinds or not _draws_picture(engine, kind):
                 continue
-            out[kind] = Kind(kind.replace("-", " ").capitalize(),
-                             f"[[{cards}]]" if isinstance(cards, str) else "", ("id",),
+            if kind in out:  # several components draw it: each one's table takes art
+                if entry and entry not in out[kind].entry.split(" or "):
+                    out[kind] = structs.replace(out[kind], entry=" or ".join(
+                        e for e in (out[kind].entry, entry) if e))
+                continue
+            out[kind] = Kind(kind.replace("-", " ").capitalize(), entry, ("id",),
                              "its art box: [layout.KIND] art, else the whole card")
     out["back"] = Kind("Card backs", "", ("id", "back"), "The whole back ({back}: which).")
     return out
