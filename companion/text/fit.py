@@ -83,13 +83,12 @@ class Recorder:
         self.sizes[label] = (w, h)
         watched = {name: getattr(c, name) for name in ("rect", "roundRect", "circle")}
         c.rect = lambda x, y, w_, h_, stroke=1, fill=0, *a, **k: self._ground(
-            c, fill, x, y, x + w_, y + h_) or watched["rect"](x, y, w_, h_, stroke, fill, *a, **k)
+            c, fill, "rect", (x, y, w_, h_)) or watched["rect"](x, y, w_, h_, stroke, fill, *a, **k)
         c.roundRect = lambda x, y, w_, h_, r, stroke=1, fill=0, *a, **k: self._ground(
-            c, fill, x + r * 0.3, y + r * 0.3, x + w_ - r * 0.3, y + h_ - r * 0.3) or \
+            c, fill, "roundRect", (x, y, w_, h_, r)) or \
             watched["roundRect"](x, y, w_, h_, r, stroke, fill, *a, **k)
         c.circle = lambda x, y, r, stroke=1, fill=0, *a, **k: self._ground(
-            c, fill, x - r * 0.7, y - r * 0.7, x + r * 0.7, y + r * 0.7) or \
-            watched["circle"](x, y, r, stroke, fill, *a, **k)
+            c, fill, "circle", (x, y, r)) or watched["circle"](x, y, r, stroke, fill, *a, **k)
         try:
             yield
         finally:
@@ -107,10 +106,32 @@ class Recorder:
         finally:
             self._exempt -= 1
 
-    def _ground(self, c, fill, x0, y0, x1, y1) -> None:
+    @contextmanager
+    def aside(self):
+        """What is drawn inside is drawn away from the face (a form defined once, placed
+        later): neither its grounds nor its texts are recorded; each placement records
+        what it lays (`placed`)."""
+        face, self._face = self._face, None
+        try:
+            yield
+        finally:
+            self._face = face
+
+    def _ground(self, c, fill, shape: str, args: tuple) -> None:
         if fill and self._face is not None:
-            box = self._to_face(c, x0, y0, x1, y1)
+            box = self._to_face_by(c._currentMatrix, *_shape_box(shape, *args))
             self._face.grounds.append((*box, _rgb(c._fillColorObj)))
+
+    def placed(self, c, grounds, inherited) -> None:
+        """The grounds of a drawing placed at the canvas's current matrix (a form): each
+        (shape, its arguments, the drawing's matrix where it is drawn, its fill as rgb or
+        None for `inherited`, the fill where it is placed): as if drawn here."""
+        if self._face is None:
+            return
+        here = c._currentMatrix
+        for shape, args, matrix, rgb in grounds:
+            box = self._to_face_by(_multiply(here, matrix), *_shape_box(shape, *args))
+            self._face.grounds.append((*box, inherited if rgb is None else rgb))
 
     # ---- texts ---------------------------------------------------------------------
 
@@ -145,7 +166,10 @@ class Recorder:
         return _multiply(self._face.inverse, matrix)
 
     def _to_face(self, c, x0, y0, x1, y1):
-        m = self._relative(c._currentMatrix)
+        return self._to_face_by(c._currentMatrix, x0, y0, x1, y1)
+
+    def _to_face_by(self, matrix, x0, y0, x1, y1):
+        m = self._relative(matrix)
         pts = [_apply(m, x, y) for x, y in ((x0, y0), (x1, y0), (x0, y1), (x1, y1))]
         xs, ys = [p[0] for p in pts], [p[1] for p in pts]
         return min(xs), min(ys), max(xs), max(ys)
@@ -200,6 +224,19 @@ class Recorder:
         return out
 
 
+def _shape_box(shape: str, x, y, *rest) -> tuple:
+    """The part of a filled shape a text over it is taken to sit on (x0, y0, x1, y1):
+    a rect whole, a rounded rect less its corners, a circle's inner square."""
+    if shape == "rect":
+        w, h = rest
+        return x, y, x + w, y + h
+    if shape == "roundRect":
+        w, h, r = rest
+        return x + r * 0.3, y + r * 0.3, x + w - r * 0.3, y + h - r * 0.3
+    (r,) = rest
+    return x - r * 0.7, y - r * 0.7, x + r * 0.7, y + r * 0.7
+
+
 def _overlap(a, b) -> bool:
     return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
 
@@ -216,6 +253,14 @@ def recording(limits: Limits):
 
 def current() -> Recorder | None:
     return _recorder.get()
+
+
+def aside():
+    """See Recorder.aside; nothing to do when no build is recording."""
+    from contextlib import nullcontext
+
+    rec = current()
+    return rec.aside() if rec is not None else nullcontext()
 
 
 def exempt():
