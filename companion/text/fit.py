@@ -210,11 +210,15 @@ class Recorder:
     def _stamps_over_texts(self, seen: set) -> list[Problem]:
         """A version stamp (field "stamp") must leave every text of its face clear: the
         game's `stamp_corner` says where its cards leave room."""
-        out = []
-        stamps = [m for m in self.measures if m.field == "stamp"]
+        out, stamps, texts = [], [], {}
+        for m in self.measures:  # each face's texts apart: linear in the number of faces
+            if m.field == "stamp":
+                stamps.append(m)
+            else:
+                texts.setdefault(m.face, []).append(m)
         for s in stamps:
-            for m in self.measures:
-                if m.face != s.face or m.field == "stamp" or not _overlap(s.box, m.box):
+            for m in texts.get(s.face, ()):
+                if not _overlap(s.box, m.box):
                     continue
                 key = (m.face, m.field, m.text, "stamp")
                 if key not in seen:
