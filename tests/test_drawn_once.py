@@ -232,3 +232,55 @@ def test_an_opaque_icon_placed_where_the_alpha_is_lower_stays_opaque(tmp_path):
     im = pdfium.PdfDocument(out.read_bytes())[0].render(scale=1).to_pil().convert("RGB")
     assert im.getpixel((int(W / 2), int(H / 2) - 30)) == (255, 0, 0)  # its red half
     assert im.getpixel((int(W / 2), int(H / 2) + 30)) == (0, 255, 0)  # its green half
+
+
+def test_the_coverage_check_draws_an_icon_once_for_all_the_faces_it_measures(tmp_path,
+                                                                             monkeypatch):
+    """The poker lay-out the coverage check measures (companion.layout.coverage.printed)
+    is drawn on one scratch canvas: forty faces printing the icon replay its drawing once
+    (they replayed it forty times, a canvas each), measured as each face alone is."""
+    from companion.layout import coverage
+    from companion.layout.parts import CardFile
+
+    replays = []
+    real = icons._replay
+    monkeypatch.setattr(icons, "_replay", lambda *a: replays.append(1) or real(*a))
+    loaded = _icon(tmp_path, POTION)
+    eng = engine(OVER_ICON, icons=loaded)
+
+    class Card:
+        def __init__(self, n):
+            self.front, self.back = eng.face("k", {}, None), None
+
+    class Comp:
+        id = "cards"
+        cards = [Card(n) for n in range(40)]
+
+    measures = coverage.printed([CardFile("cards.pdf", [Comp()], (W, H), "poker")])
+    assert len(replays) == 1
+    alone, _ = _measured(tmp_path, OVER_ICON, loaded)
+    assert [(m.field, m.box, m.ground) for m in measures] == \
+        [(m.field, m.box, m.ground) for m in alone] * 40
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["a", "b"]), st.text("xyz ", min_size=1, max_size=6)),
+                max_size=12),
+       st.lists(st.tuples(st.sampled_from(["a", "b"]), st.text("xyz ", min_size=1, max_size=8)),
+                max_size=12))
+def test_the_coverage_comparison_finds_what_looking_in_each_text_finds(full, small):
+    """Looking for each poker text in the smaller size's words joined (one scan) finds
+    what looking in each of them did."""
+    from companion.layout import coverage
+
+    def measures(texts, size):
+        return [fit.Measure(f"{size} {n}", field, words, 8, (0, 0, 1, 1), True, False,
+                            (0, 0, 0), None) for n, (field, words) in enumerate(texts)
+                if words.strip()]
+    big, little = coverage._texts(measures(full, "poker")), coverage._texts(measures(small, "mini"))
+    want = [(face, field, words) for field, texts in big.items()
+            if len(little.get(field, {})) < len(texts)
+            for folded, (words, face) in texts.items()
+            if not any(folded in other for other in little.get(field, {}))]
+    got = coverage.missing(measures(full, "poker"), measures(small, "mini"), {}, "mini")
+    assert [(p.face, p.field, p.text) for p in got] == want
