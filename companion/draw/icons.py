@@ -86,9 +86,8 @@ class Icon(msgspec.Struct):
         c.saveState()
         c.translate(cx - w * s / 2, cy - h * s / 2)
         c.scale(s, s)
-        ink = colors.HexColor("#" + hexed)
         forms.place(c, f"Icon{self.digest}{hexed}", _bbox(w, h),
-                    lambda c: _replay(c, self.ops, ink))
+                    lambda c: _replay(c, self.ops, colors.HexColor("#" + hexed)))
         rec = fit.current()
         if rec is not None:
             rec.placed(c, _grounds(self.ops, hexed), fit._rgb(caller))
