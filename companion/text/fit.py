@@ -9,6 +9,7 @@ a face is drawn. Coordinates are the face's own: points from its trim's lower-le
 
 from contextlib import contextmanager
 from contextvars import ContextVar
+from functools import lru_cache
 
 import msgspec
 
@@ -195,7 +196,7 @@ class Recorder:
                 whats.append(f"{shown_mm:.1f} mm from the trim, under "
                              f"{lim.safe / (72 / 25.4):g} mm")
             if m.ground is not None:
-                ratio = contrast(m.ink, m.ground)
+                ratio = _contrast(tuple(m.ink), tuple(m.ground))
                 need = lim.contrast_large if (m.bold and m.size >= lim.large_size) else lim.contrast
                 if ratio < need - 0.005:
                     whats.append(f"contrast {ratio:.2f}:1, under {need:g}:1")
@@ -288,6 +289,13 @@ def contrast(a, b) -> float:
     """The WCAG contrast ratio of two colours (1 to 21)."""
     la, lb = sorted((luminance(a), luminance(b)), reverse=True)
     return (la + 0.05) / (lb + 0.05)
+
+
+@lru_cache(maxsize=4096)
+def _contrast(a: tuple, b: tuple) -> float:
+    """contrast(a, b), worked out once for each pair: a kit's texts use a few inks on a
+    few grounds, each measured on every card."""
+    return contrast(a, b)
 
 
 def _rgb(colour) -> tuple[float, float, float]:

@@ -2,6 +2,8 @@
 (issue 36).
 
 Run: python tests/bench/bench_scale.py          (BENCH_PAIRS=5 pairs by default)
+(Another checkout's code, for a before/after: PYTHONPATH=ITS_FOLDER, run from outside
+this one: `python -m companion` puts the working folder first.)
 
 The game is the starter grown as issue 36 says: `companion new big`, its cards.csv grown
 to 1,000 creature rows of qty 2 (2,000 cards), 12 pictures, the two icons, bold and
@@ -134,6 +136,13 @@ def main() -> None:
     print("scaling, s per 1,000 cards:             "
           + "  ".join(f"{n:,}: {w / n * 1000:.2f} wall {c / n * 1000:.2f} CPU"
                       for n, (w, c) in scale.items()))
+    # The start-up (imports, fonts, the game's file) is paid once: the cost of each
+    # further 1,000 cards, from one size to the next, is what stays flat when linear.
+    steps = list(zip(SIZES, SIZES[1:]))
+    print("  each further 1,000 cards:             "
+          + "  ".join(f"{a:,}->{b:,}: {(scale[b][0] - scale[a][0]) / (b - a) * 1000:.2f} wall "
+                      f"{(scale[b][1] - scale[a][1]) / (b - a) * 1000:.2f} CPU"
+                      for a, b in steps))
     # ---- to come (issue 36, another task): incremental rebuilds ----------------------
     # --watch: a changed row of the 2,000-card game, a new cards.pdf within 1.0 s of the
     # save; the Covenia kit cold within 2.5x its floor and warm within 1.2x. Their lines
