@@ -284,3 +284,25 @@ def test_the_coverage_comparison_finds_what_looking_in_each_text_finds(full, sma
             if not any(folded in other for other in little.get(field, {}))]
     got = coverage.missing(measures(full, "poker"), measures(small, "mini"), {}, "mini")
     assert [(p.face, p.field, p.text) for p in got] == want
+
+
+def test_a_texts_measurement_is_kept_for_every_card_that_prints_it(tmp_path, monkeypatch):
+    """A markup text (bold, an icon) on thirty cards: broken into lines and shrunk to its
+    box once in the build, not once a card; each card measured and drawn as the first."""
+    from companion.layout import markup
+
+    calls = []
+    real = markup._lines
+    monkeypatch.setattr(markup, "_lines", lambda *a: calls.append(1) or real(*a))
+    table = {"k": {"elements": [{"type": "textblock", "text": "**Strong:** gains :potion: when "
+                                 "played; twice on turn three, then again and again.",
+                                 "x": 0.1, "y": 0.1, "w": 0.8, "h": 0.15, "size": 0.06,
+                                 "field": "words"}]}}
+    loaded = _icon(tmp_path, POTION)
+    one, pdf_one = _measured(tmp_path, table, loaded)
+    once = len(calls)
+    assert once > 1  # shrunk at least once to fit its box
+    thirty, pdf = _measured(tmp_path, table, loaded, copies=30)
+    assert len(calls) == 2 * once
+    assert [(m.text, m.size, m.box, m.fits) for m in thirty] == \
+        [(m.text, m.size, m.box, m.fits) for m in one] * 30

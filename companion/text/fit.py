@@ -64,6 +64,7 @@ class Recorder:
         self.sizes: dict[str, tuple[float, float]] = {}  # face label -> (w, h)
         self._face: _Face | None = None
         self._exempt = 0
+        self._kept: dict = {}  # measurements by their inputs (kept)
 
     # ---- around each face ----------------------------------------------------------
 
@@ -133,6 +134,14 @@ class Recorder:
         for shape, args, matrix, rgb in grounds:
             box = self._to_face_by(_multiply(here, matrix), *_shape_box(shape, *args))
             self._face.grounds.append((*box, inherited if rgb is None else rgb))
+
+    def kept(self, key, work):
+        """What `work()` returns for the inputs `key`, worked out once in this build: a
+        text's measurement (its lines, the size it fits its box at) is the same on every
+        card that prints it in the same box."""
+        if key not in self._kept:
+            self._kept[key] = work()
+        return self._kept[key]
 
     # ---- texts ---------------------------------------------------------------------
 
@@ -258,6 +267,12 @@ def recording(limits: Limits):
 
 def current() -> Recorder | None:
     return _recorder.get()
+
+
+def kept(key, work):
+    """See Recorder.kept; worked out each time when no build is recording."""
+    rec = current()
+    return work() if rec is None else rec.kept(key, work)
 
 
 def aside():
