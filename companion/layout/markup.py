@@ -214,14 +214,11 @@ def block(c, s: str, x: float, top: float, w: float, h: float, role: str, size: 
     note_icons(s)
     if not has_markup(s):
         return plain.block(c, s, x, top, w, h, role, size, align, leading, min_size, field)
-    paragraphs = _capped(runs(s), field)
     min_size = plain._floor(c, min_size)
-    while True:
-        lines = _lines(paragraphs, role, size, w)
-        step = size * leading
-        if len(lines) * step <= h or size <= min_size:
-            break
-        size = max(min_size, size * 0.92)
+    lines, size = fit.kept(("markup.block", s, field, role, size, w, h, leading, min_size,
+                            fonts.font(role), fonts.font(_role(role, True))),
+                           lambda: _fitted(s, field, role, size, w, h, leading, min_size))
+    step = size * leading
     y = top - size
     widest = 0.0
     for ln in lines:
@@ -239,6 +236,17 @@ def block(c, s: str, x: float, top: float, w: float, h: float, role: str, size: 
                     top - (1 - plain.ASCENT) * size),
                    used <= h + 0.01 and widest <= w + 0.01, "bold" in role)
     return used
+
+
+def _fitted(s: str, field, role: str, size: float, w: float, h: float, leading: float,
+            min_size: float) -> tuple[list[list[Run]], float]:
+    """block's lines of `s` and the size they fit `h` at (shrunk, not below min_size)."""
+    paragraphs = _capped(runs(s), field)
+    while True:
+        lines = _lines(paragraphs, role, size, w)
+        if len(lines) * size * leading <= h or size <= min_size:
+            return lines, size
+        size = max(min_size, size * 0.92)
 
 
 def _plain(line: list[Run]) -> str:
