@@ -6,7 +6,8 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from companion.rules.covenia import CLANS, score
+from companion.rules.covenia import CLANS
+from companion.score.covenia import score  # covenia.toml's [[scoring]], as the CLI scores
 from companion.rules.errors import ScoreError
 
 RULEBOOK = tomllib.loads((Path(__file__).parent / "data" / "covenia-rulebook.toml").read_text())

@@ -1,12 +1,10 @@
-"""Covenia's end scoring as data (issue 33): covenia.toml's [[scoring]], scored by the one
+"""Covenia's end scoring is data (issue 33): covenia.toml's [[scoring]], scored by the one
 engine (companion/rules/sheet.py) from the figures companion.rules.covenia.figures() reads
-off a table, gives the code's points (companion/rules/covenia.py) row for row, and
-covenia.score_by() gives the code's whole result (every reason), JSON, report and
-score-book lines (en, fr): on the rulebook's worked example, on the scorer tests' tables
-and on any legal end state. `companion score covenia` still scores with the code: reading
-[[scoring]] at start-up costs 1.28x -> 1.38x of `import click` (the target is 1.3x)."""
+off a table, is what `companion score covenia` and the phones score with. Here it is held
+to a plain reading of the rulebook ("End of Game", RULINGS C2-C8) written out below, on
+the rulebook's worked example, the scorer tests' tables and any legal end state; and the
+explanations take their multipliers from the file, not from the code."""
 
-import json
 import tomllib
 
 import pytest
@@ -18,57 +16,55 @@ from companion.score import covenia as words
 from tests.test_covenia_scorer import RULEBOOK, end_states, player
 
 ROWS = ("red", "yellow", "green", "blue", "purple", "bonus")
-GAME = tomllib.loads((paths.LAYOUTS / "covenia.toml").read_text(encoding="utf-8"))
-RULES = words.rules()  # what score_by is given (the CLI: not yet)
+GAME_TEXT = (paths.LAYOUTS / "covenia.toml").read_text(encoding="utf-8")
+RULES = words.rules()
 
 
 def test_the_cli_reads_the_files_scoring_as_the_engine_checks_it():
-    assert RULES == sheet.rules(GAME["scoring"])
-WORDS = words.words()
+    assert RULES == sheet.rules(tomllib.loads(GAME_TEXT)["scoring"])
 
 
-def both(table):
-    code = covenia.score(table)
+def by_the_rulebook(table) -> list[dict]:
+    """Each player's rows, total, rank and win, worked out as the rulebook says."""
     players, _ = covenia.parse(table)
-    entries = [{**e, "name": str(i)} for i, e in enumerate(covenia.figures(players))]
-    data = sheet.score(RULES, entries)  # names apart by case are two players here
-    return code, data
+    count = [{c: len(p.area.get(c, ())) for c in covenia.CLANS} for p in players]
+    most = max(n["red"] for n in count)
+    out = []
+    for p, n in zip(players, count):
+        hand = [v for _, v in p.hand]
+        rows = {"red": n["red"] * (7 if n["red"] == most else 4),
+                "yellow": n["yellow"] * min(hand, default=0),
+                "green": n["green"] * len(hand),
+                "blue": sum(p.area.get("blue", ())),
+                "purple": n["purple"] ** 2,
+                "bonus": 10 * min(n.values())}
+        out.append({"name": p.name, "rows": rows, "total": sum(rows.values())})
+    best = max(o["total"] for o in out)
+    for o in out:
+        o["rank"] = 1 + sum(x["total"] > o["total"] for x in out)
+        o["won"] = o["total"] == best  # C8: a tie shares the win
+    return out
 
 
-def assert_equal(table):
-    code, data = both(table)
-    assert [p.name for p in data.players] == [str(i) for i in range(len(code.players))]
-    data = data._replace(players=[d._replace(name=c.name) for c, d in
-                                  zip(code.players, data.players)],
-                         winners=[code.players[int(w)].name for w in data.winners])
-    assert [p.name for p in data.players] == [p.name for p in code.players]
-    for c, d in zip(code.players, data.players):
-        assert {r: d.points[r] for r in ROWS} == {r: c.figures[r].points for r in ROWS}, c.name
-        assert (d.total, d.rank) == (c.total, c.rank), c.name
-    assert data.winners == code.winners
-    assert covenia.score_by(RULES, table) == code  # every figure's reason too
+def assert_scores_as_the_rulebook(table):
+    got = covenia.score(table, RULES)
+    want = by_the_rulebook(table)
+    assert [p.name for p in got.players] == [w["name"] for w in want]
+    for p, w in zip(got.players, want):
+        assert {r: p.figures[r].points for r in ROWS} == w["rows"], p.name
+        assert (p.total, p.rank) == (w["total"], w["rank"]), p.name
+    assert got.winners == [w["name"] for w in want if w["won"]]
 
 
-def assert_same_words(table):
-    code, by_data = covenia.score(table), covenia.score_by(RULES, table)
-    assert json.dumps(words.as_json(by_data)) == json.dumps(words.as_json(code))
-    for lang in ("en", "fr"):
-        assert words.report(by_data, WORDS, lang) == words.report(code, WORDS, lang)
-        assert ([words.explain_line(p, WORDS, lang) for p in by_data.players]
-                == [words.explain_line(p, WORDS, lang) for p in code.players])
-
-
-def test_the_data_scores_exactly_the_rows_the_code_does():
+def test_the_file_writes_the_six_rows_of_the_score_book():
     assert [c.id for c in RULES.categories if c.total] == list(ROWS)
     assert RULES.wins == "highest" and RULES.rounds == 1 and RULES.tiebreak == ()
 
 
-def test_the_rulebook_example_gives_emma_62_from_the_data_too():
-    assert_equal(RULEBOOK)
-    emma = next(p for p in covenia.score_by(RULES, RULEBOOK).players if p.name == "Emma")
+def test_the_rulebook_example_gives_emma_62_from_the_data():
+    assert_scores_as_the_rulebook(RULEBOOK)
+    emma = next(p for p in words.score(RULEBOOK).players if p.name == "Emma")
     assert emma.total == 62 and emma.rank == 1
-    assert {r: emma.figures[r].points for r in ROWS} == {
-        "red": 21, "yellow": 10, "green": 3, "blue": 9, "purple": 9, "bonus": 10}
 
 
 CASES = {
@@ -98,13 +94,8 @@ CASES = {
 
 
 @pytest.mark.parametrize("table", CASES.values(), ids=CASES.keys())
-def test_the_scorer_tests_tables_score_the_same_from_the_data(table):
-    assert_equal(table)
-    assert_same_words(table)
-
-
-def test_the_rulebook_example_reads_the_same_from_the_data():
-    assert_same_words(RULEBOOK)
+def test_the_scorer_tests_tables_score_as_the_rulebook_says(table):
+    assert_scores_as_the_rulebook(table)
 
 
 @st.composite
@@ -128,14 +119,34 @@ def red_heavy(draw):
     return {**table, "players": players}
 
 
-@settings(max_examples=400, deadline=None)
-@given(end_states())
-def test_any_legal_end_state_scores_the_same_from_the_data(table):
-    assert_equal(table)
-    assert_same_words(table)
-
-
 @settings(max_examples=300, deadline=None)
+@given(end_states())
+def test_any_legal_end_state_scores_as_the_rulebook_says(table):
+    assert_scores_as_the_rulebook(table)
+
+
+@settings(max_examples=200, deadline=None)
 @given(red_heavy())
-def test_red_ties_and_empty_hands_score_the_same_from_the_data(table):
-    assert_equal(table)
+def test_red_ties_and_empty_hands_score_as_the_rulebook_says(table):
+    assert_scores_as_the_rulebook(table)
+
+
+def test_a_changed_multiplier_in_the_file_changes_the_points_and_their_words(tmp_path):
+    """The explanations print the file's multipliers: a designer who makes the most reds
+    worth 8, the others 3 and a row 12 reads those numbers, in both languages."""
+    text = GAME_TEXT.replace("most = 7\nothers = 4", "most = 8\nothers = 3")
+    text = text.replace('of = ["red", "yellow", "green", "blue_cards", "purple"]\npoints = 10',
+                        'of = ["red", "yellow", "green", "blue_cards", "purple"]\npoints = 12')
+    assert text.count("most = 8") == 1 and text.count("points = 12") == 1
+    game = tmp_path / "covenia.toml"
+    game.write_text(text, encoding="utf-8")
+    table = {"players": [player("A", red=[1, 2], yellow=[1], green=[1], blue=[1], purple=[1]),
+                         player("B", red=[3])]}
+    result = words.score(table, game)
+    a, b = result.players
+    assert (a.figures["red"].points, b.figures["red"].points) == (16, 3)
+    assert a.figures["bonus"].points == 12
+    data = words.words()
+    en, fr = (words.report(result, data, lang) for lang in ("en", "fr"))
+    assert "2 × 8 = 16" in en and "1 × 3 = 3" in en and "1 × 12 = 12" in en
+    assert "2 × 8 = 16" in fr and "1 × 3 = 3" in fr and "1 × 12 = 12" in fr

@@ -104,7 +104,7 @@ SHEET_TAIL = "</sheetData></worksheet>"
 
 
 def col(i: int) -> str:
-    return spreadsheet._letter(i)
+    return spreadsheet.letter(i)
 
 
 def cell(ref: str, value) -> str:

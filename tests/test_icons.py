@@ -39,7 +39,7 @@ def test_an_icon_is_drawn_as_vectors_its_current_colour_the_symbols(potion):
     ops, im = drawn({"k": {"elements": [{"type": "symbol", "name": "potion", "x": 0.5,
                                           "y": 0.5, "r": 0.25, "colour": "red"}]}}, "k", {},
                     icons=_loaded(potion))
-    assert "Do" not in ops and " re" in ops  # vectors (rects), no image XObject
+    assert "/FormXob.Icon" in ops and " re" not in ops  # placed: drawn once (a form)
     assert px(im, 100, 130) == (255, 0, 0) and px(im, 100, 170) == (0, 255, 0)
     assert px(im, 100, 90) == (255, 255, 255)  # r = 50 pt: nothing above 100 pt
 

@@ -104,6 +104,7 @@ LAYERS = [
     ["companion.files"],                                   # a designer's files, the cache
     ["companion.press"],                                   # paper, card sizes, fonts, PDF canvas
     ["companion.draw"],                                    # drawing: text, symbols, art, sheets
+    ["companion.playtest"],                                # the playtest report's words and pages
     ["companion.layout"],                                  # the layout engine, a kit's parts
     ["companion.score"],                                   # scoring's input, ledger and words
     ["companion.games"],                                   # a game is its file

@@ -442,8 +442,8 @@ def test_the_figures_explained_are_worked_out_once_per_state_and_language(tmp_pa
         assert once < len(calls) <= once + one  # a new state: worked out again
         assert after != answers["en"][0].json()  # Bo's new column, explained
         # The figures and the verdict in the CLI's words.
-        res = sc.scorer.score({"players": [{"name": "Ana", "area": {"red": [1, 2]}},
-                                           {"name": "Bo", "area": {"red": [4, 5, 6]}}]})
+        res = sc.score({"players": [{"name": "Ana", "area": {"red": [1, 2]}},
+                                   {"name": "Bo", "area": {"red": [4, 5, 6]}}]})
         data = sc.words()
         assert after["verdict"] == sc.report(res, data, "en").splitlines()[-1]
         assert [r["text"] for r in after["players"][0]["rows"].values()] == [

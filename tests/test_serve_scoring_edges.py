@@ -221,17 +221,20 @@ def test_history_csv_has_lugvanion_guilds_won_and_the_governor(tmp_path):
     finally:
         s.stop()
     assert r.status_code == 200
-    assert r.text.splitlines()[0] == "id,date,game,player,score,won,guilds,governor"
+    # the eight columns, then what a play records, then a column per category
+    assert r.text.splitlines()[0] == (
+        "id,date,game,player,score,won,guilds,governor,version,seat,faction,minutes,"
+        "score:forge,score:jewellery,score:herbalism,score:academy,score:round1")
     rows = list(csv.DictReader(io.StringIO(r.text)))
-    got = [(x["game"], x["player"], x["score"], x["won"], x["guilds"], x["governor"])
-           for x in rows]
-    assert got == [
-        ("lugvanion", "Ana", "2", "1", "forge jewellery", "1"),  # the table's guild order
-        ("lugvanion", "Bo", "0", "0", "", "0"),
-        ("lugvanion", "green", "0", "0", "", "0"),
-        ("lugvanion", "yellow", "0", "0", "", "0"),
-        ("coverta", "Ana", "-1", "1", "", ""),
-        ("coverta", "Bo", "3", "0", "", "")]
+    got = [(x["game"], x["player"], x["score"], x["won"], x["guilds"], x["governor"],
+            x["seat"], x["faction"], x["score:forge"], x["score:round1"]) for x in rows]
+    assert got == [  # the table's guild order; an unnamed colour has no seat
+        ("lugvanion", "Ana", "2", "1", "forge jewellery", "1", "1", "", "1", ""),
+        ("lugvanion", "Bo", "0", "0", "", "0", "2", "", "0", ""),
+        ("lugvanion", "green", "0", "0", "", "0", "", "", "0", ""),
+        ("lugvanion", "yellow", "0", "0", "", "0", "", "", "0", ""),
+        ("coverta", "Ana", "-1", "1", "", "", "1", "", "", "-1"),
+        ("coverta", "Bo", "3", "0", "", "", "2", "", "", "3")]
     for column in history.CSV_FIELDS:  # each column documented
         assert re.search(rf"\b{column}:", history.__doc__), column
 

@@ -179,7 +179,7 @@ def test_a_value_right_of_the_last_header_is_named_not_dropped(tmp_path, cli, ex
     data = data_with_sheet(tmp_path, "covenia", "clans", ext, rows)
     r = cli("build", "covenia", "--only", "cards", "--data", data, "--out", tmp_path / "o")
     tab = ", tab cards" if ext != "csv" else ""
-    one_line_error(r, f"clans.{ext}{tab}", f"column {spreadsheet._letter(width + 1)}",
+    one_line_error(r, f"clans.{ext}{tab}", f"column {spreadsheet.letter(width + 1)}",
                    "has values but no name in the header row")
     assert not (tmp_path / "o").exists()
 

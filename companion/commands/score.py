@@ -105,7 +105,6 @@ def score_covenia(file, as_json, lang, pdf, paper, save):
     import json
 
     from companion.score import covenia as sc
-    from companion.rules.covenia import score as compute
     from companion.rules.errors import ScoreError
 
     lang = common.lang(lang)
@@ -128,7 +127,7 @@ def score_covenia(file, as_json, lang, pdf, paper, save):
         text, source = common.read_input(file)
         table = parse_toml(text, source)
     try:
-        result = compute(table)  # before anything is written: only what scores is saved
+        result = sc.score(table)  # before anything is written: only what scores is saved
     except ScoreError as e:
         raise CompanionError(e.message, source=source, field=e.field or None) from None
     if pdf:  # the PDF first: a PDF that cannot be written leaves --save's file as it was

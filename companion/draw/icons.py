@@ -69,11 +69,16 @@ class Icon(msgspec.Struct):
 
     def draw(self, c, cx: float, cy: float, r: float) -> None:
         """Centred on (cx, cy), fitting the square of side 2 r, as a built-in symbol;
-        `currentColor` is the canvas's fill colour."""
+        `currentColor` is the canvas's fill colour. Drawn once per PDF for each ink, as a
+        form (companion.draw.forms), and placed; the text fit check is told the shapes
+        each placement lays (the same it would see were the drawing made here)."""
         from reportlab.lib import colors
 
-        ink = getattr(c, "_fillColorObj", None)  # what the caller set, as for a symbol
-        ink = colors.HexColor("#" + ink.hexval()[2:] if hasattr(ink, "hexval") else "#000000")
+        from companion.draw import forms
+        from companion.text import fit
+
+        caller = getattr(c, "_fillColorObj", None)  # what the caller set, as for a symbol
+        hexed = caller.hexval()[2:] if hasattr(caller, "hexval") else "000000"
         w, h = self.width, self.height
         if w <= 0 or h <= 0:
             return
@@ -81,8 +86,56 @@ class Icon(msgspec.Struct):
         c.saveState()
         c.translate(cx - w * s / 2, cy - h * s / 2)
         c.scale(s, s)
-        _replay(c, self.ops, ink)
+        forms.place(c, f"Icon{self.digest}{hexed}", _bbox(w, h),
+                    lambda c: _replay(c, self.ops, colors.HexColor("#" + hexed)))
+        rec = fit.current()
+        if rec is not None:
+            rec.placed(c, _grounds(self.ops, hexed), fit._rgb(caller))
         c.restoreState()
+
+
+def _bbox(w: float, h: float) -> tuple:
+    """An icon's form's clip, in its own units: its size and a wide margin (a drawing may
+    reach out of its viewBox, and did so unclipped when replayed on the page)."""
+    k = 100 * max(w, h)
+    return -k, -k, w + k, h + k
+
+
+_GROUNDS: dict = {}
+
+
+def _grounds(ops: tuple, hexed: str) -> tuple:
+    """The filled rects, rounded rects and circles of a drawing, as the text fit check
+    (companion.text.fit) watches them: (shape, arguments, the drawing's matrix there, its
+    fill as rgb or None where the drawing inherits the caller's), worked out once for each
+    drawing and ink."""
+    key = (id(ops), hexed)
+    if key in _GROUNDS and _GROUNDS[key][0] is ops:
+        return _GROUNDS[key][1]
+    from reportlab.lib import colors
+
+    from companion.text import fit
+
+    ink = colors.HexColor("#" + hexed)
+    out, stack = [], []
+    matrix, fill = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0), None
+    shapes = {"rect": ("rect", 4), "rrect": ("roundRect", 5), "circle": ("circle", 3)}
+    for op in ops:
+        name = op[0]
+        if name == "q":
+            stack.append((matrix, fill))
+        elif name == "Q":
+            if stack:
+                matrix, fill = stack.pop()
+        elif name == "cm":
+            matrix = fit._multiply(matrix, op[1:])
+        elif name == "fill":
+            fill = fit._rgb(_colour(op[1], ink))
+        elif name in shapes and op[-1]:
+            shape, n = shapes[name]
+            out.append((shape, op[1:1 + n], matrix, fill))
+    _GROUNDS[key] = (ops, tuple(out))
+    return _GROUNDS[key][1]
 
 
 def load(data) -> dict[str, Icon]:

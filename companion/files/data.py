@@ -42,29 +42,103 @@ MAX_DEPTH = 32  # tables and lists within each other: real data files use under 
 # time and memory grow with the square of a key's parts (20,000 parts: 7 s; 100,000:
 # 12 GB), so such a key is refused before the parser sees it.
 # Tried only where a word starts, each word read once (possessive): linear in the text.
-_DEEP_KEY = re.compile(r'(?<![A-Za-z0-9_-])(?:(?:[A-Za-z0-9_-]++|"")[ \t]*+\.[ \t]*+){%d,}'
-                       % MAX_DEPTH)
+# Compiled (and cached by re) at its first use: a text of fewer dots than that holds none.
+_DEEP_KEY = (r'(?<![A-Za-z0-9_-])(?:(?:[A-Za-z0-9_-]++|"")[ \t]*+\.[ \t]*+){%d,}'
+             % MAX_DEPTH)
 # A string or a comment, whole, as the parser reads them left to right: one match each, so
 # a scan costs a step per string rather than a step per character.
 _STRING_OR_COMMENT = (r'#[^\n]*|"""[\s\S]*?(?:"""|\Z)|\'\'\'[\s\S]*?(?:\'\'\'|\Z)'
                       r'|"(?:[^"\\\n]|\\.)*"?|\'[^\'\n]*\'?')
-_SKIPPED = re.compile(_STRING_OR_COMMENT)
 # Read by the partial reads alone: compiled (and cached by re) at their first use.
 _SKIPPED_OR_BRACKET = _STRING_OR_COMMENT + r"|[\[\]{}]"
 
 
 def _keys_only(text: str) -> str:
     """The text with each string as "" and comments gone."""
-    return _SKIPPED.sub(lambda m: "" if m[0][0] == "#" else '""', text)
+    return re.sub(_STRING_OR_COMMENT, lambda m: "" if m[0][0] == "#" else '""', text)
 
 
-_TABLE = r"""\[\[?[ \t]*(?:"([^"\n]*)"|'([^'\n]*)'|([A-Za-z0-9_-]+))"""
+def _deep_key(text: str) -> bool:
+    """Whether the text holds a dotted key of MAX_DEPTH parts or more."""
+    return text.count(".") >= MAX_DEPTH and re.search(_DEEP_KEY, _keys_only(text)) is not None
 
 
 def _tables_only(text: str, names: frozenset[str]) -> str:
     """The text of the top-level tables in `names` alone (and what comes before the first
     [table]): a command that reads a few tables of a big file parses only those. A header is
     a "[" first on its line, outside strings, comments and brackets."""
+    starts = _headers(text)
+    kept = [text[:starts[0]] if starts else text]
+    for start, end in zip(starts, [*starts[1:], len(text)]):
+        name = _table_name(text, start)
+        if name is None or name in names:
+            kept.append(text[start:end])
+    return "".join(kept)
+
+
+def _table_name(text: str, start: int) -> str | None:
+    """The first part of the name a header at `start` opens ("clans" for [clans] and
+    [[clans.x]]); None where it names nothing readable (the table is kept, for the
+    parser to word what is wrong)."""
+    i, n = start + 1 + text.startswith("[", start + 1), len(text)
+    while i < n and text[i] in " \t":
+        i += 1
+    if text[i:i + 1] in ('"', "'"):
+        close, line_end = text.find(text[i], i + 1), text.find("\n", i + 1)
+        return None if close < 0 or 0 <= line_end < close else text[i + 1:close]
+    j = i
+    while j < n and text[j] in _BARE:
+        j += 1
+    return text[i:j] or None
+
+
+_BARE = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
+
+
+def _headers(text: str) -> list[int]:
+    """Where each top-level header starts. Only lines holding a bracket are read, and of
+    those only the ones holding a string or a comment are scanned: a string or comment
+    ends on its line, so the depth of brackets a line starts at is the sum of what the
+    lines before it opened. A text with a multi-line string (\"\"\" or ''') is scanned
+    whole (_scanned_headers), as is one whose braces do not pair. On TOML both find the
+    same headers (tests/test_partial_reads.py); on a text that is not TOML (an inline
+    table left open over lines) they may cut it apart differently, and the parser words
+    what is wrong in the tables it is given."""
+    if '"""' in text or "'''" in text or text.count("{") != text.count("}"):
+        return _scanned_headers(text)
+    starts, depth, pos, n = [], 0, 0, len(text)
+    while True:
+        i, j = text.find("[", pos), text.find("]", pos)
+        at = i if j < 0 or 0 <= i < j else j
+        if at < 0:
+            break
+        line = text.rfind("\n", 0, at) + 1
+        end = text.find("\n", at)
+        end = n if end < 0 else end
+        row = text[line:end]
+        if '"' in row or "'" in row or "#" in row:
+            for m in re.finditer(_SKIPPED_OR_BRACKET, row):
+                sign = m[0][0]
+                if sign in "]}":
+                    depth -= 1
+                elif sign in "[{":
+                    if depth == 0 and sign == "[" and not row[:m.start()].strip():
+                        starts.append(line + m.start())
+                    depth += 1
+                if depth < 0:
+                    return _scanned_headers(text)
+        else:
+            if depth == 0 and row.lstrip()[:1] == "[":
+                starts.append(line + len(row) - len(row.lstrip()))
+            depth += row.count("[") + row.count("{") - row.count("]") - row.count("}")
+            if depth < 0:  # more closed than opened: not TOML; as the whole scan reads it
+                return _scanned_headers(text)
+        pos = end
+    return starts
+
+
+def _scanned_headers(text: str) -> list[int]:
+    """_headers, by reading every string, comment and bracket of the text in turn."""
     starts, depth = [], 0
     for m in re.finditer(_SKIPPED_OR_BRACKET, text):
         sign = m[0][0]
@@ -75,12 +149,7 @@ def _tables_only(text: str, names: frozenset[str]) -> str:
                     not text[text.rfind("\n", 0, m.start()) + 1:m.start()].strip():
                 starts.append(m.start())
             depth += 1
-    kept = [text[:starts[0]] if starts else text]
-    for start, end in zip(starts, [*starts[1:], len(text)]):
-        name = re.compile(_TABLE).match(text, start)
-        if name is None or next(g for g in name.groups() if g is not None) in names:
-            kept.append(text[start:end])
-    return "".join(kept)
+    return starts
 
 
 # A text this long (a game's file, not a score sheet) is parsed once: its table is kept
@@ -109,7 +178,7 @@ def parse_toml(text: str, source: str, only: frozenset[str] | None = None) -> di
 def _parsed(text: str, source: str, only: frozenset[str] | None) -> dict[str, Any]:
     if only is not None:
         text = _tables_only(text, only)
-    if _DEEP_KEY.search(_keys_only(text)):
+    if _deep_key(text):
         raise CompanionError(f"nested over {MAX_DEPTH} levels deep (a dotted key of "
                              f"{MAX_DEPTH} parts or more)", source=source)
     try:

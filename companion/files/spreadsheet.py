@@ -146,16 +146,16 @@ def read(ref: dict, base: Path, source: str, field: str,
         if not h:
             if any(i < len(r) and _blank(r[i]) is not None for r in cells[1:]):
                 raise CompanionError("has values but no name in the header row",
-                                     source=name, field=f"column {_letter(i)}")
+                                     source=name, field=f"column {letter(i)}")
             continue
         if h != QTY and h not in ART and known is not None and h not in known:
             choices = ", ".join(sorted(k for k in known if not k.endswith("[]"))) or "none"
             raise CompanionError(f"unknown header {shown(h)} (fields here: {choices}, qty, "
                                  f"art, art_fit, art_anchor)",
-                                 source=name, field=f"column {_letter(i)}")
+                                 source=name, field=f"column {letter(i)}")
         if header.count(h) > 1:
             raise CompanionError(f"header {shown(h)} is given twice", source=name,
-                                 field=f"column {_letter(i)}")
+                                 field=f"column {letter(i)}")
     paths, clash = _paths(header, name)
     tops = {p[0] for p in paths if p}
     missing = sorted(required - tops)
@@ -210,7 +210,7 @@ def _paths(header: list[str], name: str) -> tuple[list[tuple | None], bool]:
         if not h:
             paths.append(None)
             continue
-        at = {"source": name, "field": f"column {_letter(i)}"}
+        at = {"source": name, "field": f"column {letter(i)}"}
         parts = h.split(".")
         if len(parts) > MAX_HEADER_PARTS:
             raise CompanionError(f"header {shown(h)} has {len(parts)} parts: over the "
@@ -241,7 +241,7 @@ def _paths(header: list[str], name: str) -> tuple[list[tuple | None], bool]:
                 clash = True
             elif kind == "value" and had[1] != i:
                 raise CompanionError(f"header {shown(h)} names the same field as column "
-                                     f"{_letter(had[1])} ({shown(header[had[1]])})", **at)
+                                     f"{letter(had[1])} ({shown(header[had[1]])})", **at)
         paths.append(tuple(path))
     return paths, clash
 
@@ -332,7 +332,7 @@ def _csv_cells(path: Path, name: str) -> list[list]:
 def _csv_text(raw: bytes, name: str) -> list[list]:
     """CSV's rows, read with every line end (\\n, \\r\\n and old Macs' \\r), each field
     and the whole measured against the limits as it is read. The columns are separated as
-    the header row shows (see _separator): commas, or the semicolons that spreadsheet
+    the header row shows (see separator): commas, or the semicolons that spreadsheet
     programs write where a comma is the decimal mark (French, German), or tabs."""
     try:
         text = raw.decode("utf-8-sig")
@@ -340,7 +340,7 @@ def _csv_text(raw: bytes, name: str) -> list[list]:
         raise CompanionError(f"not UTF-8 text (byte {e.start}): save it as CSV UTF-8",
                              source=name) from None
     del raw
-    text, sep = _separator(text)
+    text, sep = separator(text)
     said = "" if sep == "," else \
         f" (columns read as separated by {_SEPARATORS.get(sep, shown(sep))})"
     decimal_comma = sep == ";"  # a program that writes ";" writes 2,5 for 2.5
@@ -369,7 +369,7 @@ def _csv_text(raw: bytes, name: str) -> list[list]:
             for i, v in enumerate(row):
                 if len(v) > MAX_CELL:
                     raise CompanionError(_too_long(len(v)), source=f"{name}, row {n}",
-                                         field=f"column {_letter(i)}")
+                                         field=f"column {letter(i)}")
                 chars += len(v)
             cells += width
             if chars > MAX_TEXT:
@@ -391,7 +391,7 @@ _SEPARATORS = {",": "commas", ";": "semicolons", "\t": "tabs"}
 _SEP_LINE = re.compile(r"sep=([^\r\n\"])(\r\n|\r|\n|$)")
 
 
-def _separator(text: str) -> tuple[str, str]:
+def separator(text: str) -> tuple[str, str]:
     """(the text, the character separating its columns). Excel's own first line `sep=;`
     says it, and is not a row; else it is whichever of comma, semicolon and tab the
     header row holds most of outside quoted cells (a header "name, en";text is
@@ -780,13 +780,13 @@ def _check_sheet(xml: bytes, strings: array.array, name: str, tab: str) -> None:
                     n = strings[int(index)]
             if c >= MAX_COLUMNS:
                 refuse(f"tab {tab} is {c + 1} columns wide (a value in cell "
-                       f"{_letter(c)}{r + 1}): over the {MAX_COLUMNS} a card list may have")
+                       f"{letter(c)}{r + 1}): over the {MAX_COLUMNS} a card list may have")
             if r >= MAX_SHEET_ROWS:
-                refuse(f"tab {tab} has a value in row {r + 1} (cell {_letter(c)}{r + 1}): "
+                refuse(f"tab {tab} has a value in row {r + 1} (cell {letter(c)}{r + 1}): "
                        f"over the {MAX_SHEET_ROWS} rows a card list may have ({MAX_ROWS} "
                        "cards and the header)")
             if n > MAX_CELL:
-                refuse(f"tab {tab}, cell {_letter(c)}{r + 1}: {_too_long(n)}")
+                refuse(f"tab {tab}, cell {letter(c)}{r + 1}: {_too_long(n)}")
             total += n
             if total > MAX_TEXT:
                 refuse(f"tab {tab}: {_too_much_text()}")
@@ -895,11 +895,11 @@ def _ods(book: _Zip, tab: str | None) -> tuple[bytes, str]:
             r["col"] += c["repeat"]
             if not c["value"]:
                 return  # empty cells calamine drops, or expands only before a value
-            at = f"table {t['name']}, cell {_letter(col)}{t['row'] + 1}"
+            at = f"table {t['name']}, cell {letter(col)}{t['row'] + 1}"
             if r["col"] > MAX_COLUMNS:
                 how = (f"a value in row {t['row'] + 1} repeated to column "
-                       f"{_letter(r['col'] - 1)}" if c["repeat"] > 1 else
-                       f"a value in cell {_letter(col)}{t['row'] + 1}")
+                       f"{letter(r['col'] - 1)}" if c["repeat"] > 1 else
+                       f"a value in cell {letter(col)}{t['row'] + 1}")
                 refuse(f"table {t['name']} is {r['col']} columns wide ({how}): over the "
                        f"{MAX_COLUMNS} a card list may have")
             if c["chars"] > MAX_CELL:
@@ -950,32 +950,32 @@ def _row(paths: list[tuple | None], raw: list, where: str, header: list[str],
     for i in range(len(paths), len(raw)):  # right of the header: read by nothing
         if _blank(raw[i]) is not None:
             raise CompanionError("has values but no name in the header row",
-                                 source=where, field=f"column {_letter(i)}")
+                                 source=where, field=f"column {letter(i)}")
     row = _new(where)
     kinds: dict[tuple, tuple[str, int]] = {}
     for i, path in enumerate(paths):
         if not path:
             continue
-        row.columns.setdefault(path[0], _letter(i))  # a field's first column, even blank
+        row.columns.setdefault(path[0], letter(i))  # a field's first column, even blank
         value = _blank(raw[i]) if i < len(raw) else None
         if value is None:
             continue
         if isinstance(value, str) and len(value) > MAX_CELL:
             raise CompanionError(_too_long(len(value)), source=where,
-                                 field=f"column {_letter(i)}")
+                                 field=f"column {letter(i)}")
         if isinstance(value, float) and not math.isfinite(value):
             raise CompanionError(f"{shown(str(value))} is not a number a card can show",
-                                 source=where, field=f"column {_letter(i)}")
+                                 source=where, field=f"column {letter(i)}")
         if clash:  # a field two headers read differently: only one may be filled
             for prefix, kind in _steps(path):
                 had = kinds.setdefault(prefix, (kind, i))
                 if had[0] != kind:
                     raise CompanionError(
                         f"{shown(header[i])} fills {_dotted(prefix)} as {_KIND_WORDS[kind]}, "
-                        f"but column {_letter(had[1])} ({shown(header[had[1]])}) fills it as "
+                        f"but column {letter(had[1])} ({shown(header[had[1]])}) fills it as "
                         f"{_KIND_WORDS[had[0]]}: leave one of them blank", source=where,
-                        field=f"column {_letter(i)}")
-        _put(row, path, _typed(value), _letter(i), where)
+                        field=f"column {letter(i)}")
+        _put(row, path, _typed(value), letter(i), where)
     return row
 
 
@@ -1036,7 +1036,7 @@ def _typed(value):
     return value
 
 
-def _letter(i: int) -> str:
+def letter(i: int) -> str:
     s = ""
     i += 1
     while i:

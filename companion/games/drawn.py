@@ -5,7 +5,8 @@ entry that makes a card (a `art` column of a card list), or `[art] KIND = "art/{
 for every card of the kind; the box is `[layout.KIND] art`, the whole card without one.
 A game whose file lists score categories ([[scoring]]) gets a score pad too
 (companion/layouts/scorepad.toml, under what its own file sets): every kind of category
-and `[game] rounds` and `tiebreak` as the scoring language has them."""
+and `[game] rounds` and `tiebreak` as the scoring language has them, and a Faction row
+when the file lists `[game] factions` (companion/games/factions.py)."""
 
 from msgspec import structs
 
@@ -26,11 +27,16 @@ def art_kinds(data, engine: Engine) -> dict[str, Kind]:
         # kind = "{kind}": any kind a card may name
         named = list(engine.kinds) if isinstance(form, str) and "{" in form else [form]
         cards = spec.get("cards", name)
+        entry = f"[[{cards}]]" if isinstance(cards, str) else ""
         for kind in named:
-            if kind in out or kind not in engine.kinds or not _draws_picture(engine, kind):
+            if kind not in engine.kinds or not _draws_picture(engine, kind):
                 continue
-            out[kind] = Kind(kind.replace("-", " ").capitalize(),
-                             f"[[{cards}]]" if isinstance(cards, str) else "", ("id",),
+            if kind in out:  # several components draw it: each one's table takes art
+                if entry and entry not in out[kind].entry.split(" or "):
+                    out[kind] = structs.replace(out[kind], entry=" or ".join(
+                        e for e in (out[kind].entry, entry) if e))
+                continue
+            out[kind] = Kind(kind.replace("-", " ").capitalize(), entry, ("id",),
                              "its art box: [layout.KIND] art, else the whole card")
     out["back"] = Kind("Card backs", "", ("id", "back"), "The whole back ({back}: which).")
     return out
@@ -51,11 +57,14 @@ def with_scorepad(data, lang: str = "en"):
     words in English where we have no `lang` translation). Each category gets the
     figures its legend line prints (`pad_award`, `pad_of`, ...: the pad's layout reads
     them, lists and names put into text) and the pad the names of the tie-break's
-    categories (`tiebreak_names`)."""
+    categories (`tiebreak_names`) and its Faction row (`faction_rows`: [scorepad]
+    faction with the game's factions, or none)."""
     from companion.files import paths
     from companion.files.data import Fields, english_where_missing, load_toml
+    from companion.games.factions import factions
     from companion.score import sheet
 
+    sides = factions(data)  # checked with or without a pad: one line naming the file
     if not sheet.has_scoring(data):
         return data
     rules = sheet.rules(data)  # its categories checked, errors naming the game file
@@ -68,6 +77,9 @@ def with_scorepad(data, lang: str = "en"):
     names = sheet.names(data, lang)
     table["scoring"] = [_legend(row, c, names) if isinstance(row, dict) else row
                         for row, c in zip(table["scoring"], rules.categories)]
+    row = table["scorepad"].get("faction") if isinstance(table["scorepad"], dict) else None
+    table["scorepad"] = {**table["scorepad"], "faction_rows": [
+        {**row, "pad_factions": " / ".join(sides)}] if sides and isinstance(row, dict) else []}
     if rules.tiebreak:
         words = Fields(table["scorepad"], data.source, "scorepad", english=True)
         then = words.text("tiebreak_then", lang)

@@ -156,6 +156,14 @@ def folder(name: str, opts: Options) -> Path:
 
 
 def _build(name: str, opts: Options, progress, warn) -> dict:
+    from companion.layout import undefined
+
+    # names a layout uses that nothing defines, noted as every face is drawn
+    with undefined.noting() as notes:
+        return _build_noted(name, opts, progress, warn, notes)
+
+
+def _build_noted(name: str, opts: Options, progress, warn, notes) -> dict:
     from companion.files import spreadsheet
     from companion.layout import coverage
 
@@ -226,13 +234,18 @@ def _build(name: str, opts: Options, progress, warn) -> dict:
         problems = [p.line(name, opts.lang) for p in measured.problems()]
         if not opts.changed_since:  # a whole kit: every line of the full size on its cards
             problems += [p.line(name, opts.lang) for p in coverage.check(kit, measured)]
+        undefined_names = notes.lines()
+        if undefined_names and opts.strict:
+            raise CompanionError(f"{len(undefined_names)} names in the layout name nothing "
+                                 f"defined, the first: {undefined_names[0]} (build without "
+                                 "--strict to list them all)", field="--strict")
         if problems and opts.strict:
             raise CompanionError(f"{len(problems)} texts break the text limits or print on "
                                  f"no card of this size, the first: "
                                  f"{problems[0]} (build without --strict to list them all)",
                                  field="--strict")
-    for line in problems + pictures.warnings() + ([spreadsheet.outside_line(lists)]
-                                                  if lists else []):
+    for line in undefined_names + problems + pictures.warnings() + (
+            [spreadsheet.outside_line(lists)] if lists else []):
         warn(line)
     if pictures.missing:
         warn(art.draft_line(pictures))

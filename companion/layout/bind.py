@@ -190,6 +190,29 @@ def _check(node, source: str) -> None:
             raise BindError(f"{source!r}: only a field's name may hold dots")
 
 
+@lru_cache(maxsize=1024)
+def condition_names(source: str) -> tuple[str, ...]:
+    """The fields a condition names ("rarity", "item.name"), in order, each once."""
+    try:
+        tree = ast.parse(source.strip(), mode="eval")
+    except (SyntaxError, RecursionError, MemoryError):
+        return ()
+    out = []
+
+    def walk(node):
+        if isinstance(node, (ast.Name, ast.Attribute)) and not (
+                isinstance(node, ast.Attribute) and not isinstance(node.value,
+                                                                   (ast.Name, ast.Attribute))):
+            name = _dotted(node)
+            if name not in ("true", "false") and name not in out:
+                out.append(name)
+            return
+        for child in ast.iter_child_nodes(node):
+            walk(child)
+    walk(tree.body)
+    return tuple(out)
+
+
 def holds(condition, scope: dict) -> bool:
     return bool(condition(scope))
 

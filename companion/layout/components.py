@@ -20,7 +20,8 @@ come from, which back they get and where they go:
     art = "demon"                  # its pictures' kind ([layout.KIND] art; default: kind)
     qty = "ritual"                 # the entry's field giving its copies (default: qty)
     fields = { golden = true }     # more fields for every card (texts may name others)
-    id = "name"                    # the field whose slug is each card's id (default: id)
+    id = "name"                    # the field whose slug is each card's id (default: id),
+                                   # in the data's first language: one id in every language
     id_else = "witch-{n}"          # the id when that field is a placeholder (default: 01...)
     count = "pages"                # a table's field giving how many cards (default: count)
     page = true                    # whole pages of the paper (a score book), not cards:
@@ -39,7 +40,7 @@ from companion.text import templates
 from companion.text.units import parse_size
 from companion.errors import CompanionError, shown
 from companion.layout.pictures import keyed
-from companion.layout import bind
+from companion.layout import bind, undefined
 from companion.layout.bind import Placeholder
 from companion.draw.sheets import Card, Face
 
@@ -56,12 +57,31 @@ def fields_of(value, lang: str, f=None, key: str = ""):
         if "placeholder" in value and len(value) == 1:
             inner = value["placeholder"]
             return Placeholder(_text(inner, lang, f, key))
-        if value and all(isinstance(v, str) and re.fullmatch(r"[a-z]{2,3}", k)
-                         for k, v in value.items()):  # { en = ..., fr = ... }
+        if _is_text(value):  # { en = ..., fr = ... }
             return _text(value, lang, f, key)
         return {k: fields_of(v, lang, f, k) for k, v in value.items()}
     if isinstance(value, list):
         return [fields_of(v, lang, f, key) for v in value]
+    return value
+
+
+def _is_text(value) -> bool:
+    """Whether a data value is a text in several languages: { en = ..., fr = ... }."""
+    return isinstance(value, dict) and bool(value) and all(
+        isinstance(v, str) and re.fullmatch(r"[a-z]{2,3}", k) for k, v in value.items())
+
+
+def _first_language(value):
+    """A data value with each text in its first language, as written (an id is made from
+    it, so a card has one id in every language); placeholders as such."""
+    if isinstance(value, dict):
+        if "placeholder" in value and len(value) == 1:
+            return Placeholder(str(_first_language(value["placeholder"])))
+        if _is_text(value):
+            return next(iter(value.values()))
+        return {k: _first_language(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_first_language(v) for v in value]
     return value
 
 
@@ -226,9 +246,13 @@ def _add_one(files, ctx, data, engine, backs, pics, name: str, spec, derived: di
     # a product's items and a game's derived fields are read already
     read = isinstance(source_key, dict) or (isinstance(source_key, str) and source_key in derived)
     for (n, entry, f, origins), repeated in zip(entries, repeats):
+        if isinstance(entry, Row):  # its columns are defined, blank on every row or not
+            undefined.define(getattr(entry, "columns", {}))
         values = {k: (v if read else fields_of(v, lang, f, k))
                   for k, v in entry.items() if k not in ("count", qty_key)}
-        cid = _id(entry, values, n, id_field, id_else)
+        # the id in the data's first language: the same in every language (pictures are
+        # named from it); fields the game worked out are read in the build's already
+        cid = _id(entry, values if read else _first_language(entry), n, id_field, id_else)
         known = {**engine.shared, **bind.flat(values), "id": cid, "n": n}  # {team.id}
         for k, v in extra.items():  # may name the entry's fields and the game's texts
             values[k] = _bound(fields_of(v, lang, spec, k), known)
@@ -261,7 +285,8 @@ def _add_one(files, ctx, data, engine, backs, pics, name: str, spec, derived: di
                                    art_kind, f if art_entry is None else None, shared_backs)
         cards += [Card(title, face, card_back, id=cid)] * copies
         todo += [templates.expand(todo_form, {"n": n, "id": cid, "note": note}, path=False)
-                 for note in engine.todo(kind, card_fields, f"{name}/{cid}", as_read)] * copies
+                 for note in engine.todo(kind, card_fields, f"{name}/{cid}", as_read,
+                                         origins)] * copies
     part = spec.get("part", str, name)  # what --only calls it
     you_get = len(cards)
     if "you_get" in spec.table:

@@ -72,6 +72,9 @@ def printed(files) -> list[fit.Measure]:
     from companion.layout.parts import CardFile
     from companion.press.pdf import open_canvas
 
+    # One scratch canvas for every face, each drawn in a state of its own: what is drawn
+    # once per PDF (a designer's icon) is drawn once here too.
+    c = open_canvas(io.BytesIO(), (1, 1), "coverage", "")
     with fit.recording(presets.text_limits()) as rec, art.logging(draft=True):
         for f in files:
             if not isinstance(f, CardFile):
@@ -85,8 +88,10 @@ def printed(files) -> list[fit.Measure]:
                             continue
                         seen.add(face.key or id(face))
                         label = f"{comp.id} {face.key}" if face.key else f"{comp.id} {n} {side}"
-                        c = open_canvas(io.BytesIO(), (w, h), "coverage", "")
+                        c.saveState()
                         rec.wrap(face.draw, label)(c, w, h, 0.0)
+                        c.restoreState()
+                        del c._code[:]  # never written: only the measures are kept
     return rec.measures
 
 
@@ -103,8 +108,11 @@ def missing(full: list[fit.Measure], small: list[fit.Measure], carries: dict[str
         there = little.get(field, {})
         if len(there) >= len(texts):
             continue  # as many times over: its words may differ by size ("1/2", "see ...")
+        # Each text looked for in all the smaller size's texts of the field at once (one
+        # scan of their joined words, not a loop over them); NUL is in no printed text.
+        joined = "\0".join(there)
         for folded, (words, face) in texts.items():
-            if not any(folded in other for other in there):
+            if folded not in there and not (there and folded in joined):
                 out.append(fit.Problem(
                     face, field, words,
                     f"printed at {FULL}, on no {size} card: print it, or declare in "

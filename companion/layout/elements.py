@@ -8,7 +8,7 @@ import msgspec
 from companion.draw import card, symbols, text as plain
 from companion.text import fit
 from companion.errors import shown
-from companion.layout import bind, markup, schema
+from companion.layout import bind, markup, schema, undefined
 from companion.layout.bind import BindError, Placeholder
 
 
@@ -50,12 +50,24 @@ def _same(a, b) -> bool:
 
 
 def draw_all(d: Drawing, elements, scope: dict) -> None:
+    if undefined.naming():  # a kind's own elements, while a build notes undefined names
+        for i, el in enumerate(elements, 1):
+            token = undefined.enter(i, el)
+            try:
+                draw_one(d, el, scope)
+            finally:
+                undefined.leave(token)
+        return
     for el in elements:
         draw_one(d, el, scope)
 
 
 def _holds(el, scope: dict) -> bool:
-    return el.when is None or bind.holds(bind.condition(el.when), scope)
+    if el.when is None:
+        return True
+    if undefined.active():
+        undefined.fields(bind.condition_names(el.when), scope, ("when", el.when))
+    return bind.holds(bind.condition(el.when), scope)
 
 
 def draw_one(d: Drawing, el, scope: dict) -> None:
@@ -116,8 +128,13 @@ def _items(repeat, scope) -> list:
     if isinstance(value, int) and not isinstance(value, bool):  # a field holding a count
         return _items(value, scope)
     if not isinstance(value, list):
-        raise BindError(f"repeat = {repeat!r}: not a list field of this card (a number, or "
-                        f"one of {', '.join(k for k, v in scope.items() if isinstance(v, list))})")
+        if repeat in scope:  # the card's value is wrong: named where it is written
+            raise BindError(f"repeat = {repeat!r}: {shown(value)} is neither a whole number "
+                            "of times nor a list", field=repeat)
+        lists = [k for k, v in scope.items() if isinstance(v, list)]
+        raise BindError(f"repeat = {repeat!r}: not a list field of this card, which has no "
+                        f"{repeat} (a whole number, a field holding one, or a list field"
+                        f"{': ' + ', '.join(lists) if lists else ''})", field=repeat)
     return value
 
 
@@ -314,6 +331,8 @@ def _bullets(d: Drawing, el: schema.Bullets, scope) -> None:
         raise BindError(f"lines = {el.lines!r}: not a list field of this card")
     first, lines = _part(el, lines, scope)  # its paragraphs keep their numbers in the reports
     lines = [str(bind.text(str(ln), scope)) for ln in lines]
+    for ln in lines:
+        markup.note_icons(ln)
     dot = d.colour(el.mark, scope)
     by_name = {}
     if el.marks is not None:
@@ -329,11 +348,13 @@ def _bullets(d: Drawing, el: schema.Bullets, scope) -> None:
         else:
             c.setFillColor(dot)
             c.circle(x - size * 0.05, y + size * 0.03, size * 0.18, stroke=0, fill=1)
-    card.bullets(d.c, lines, d.x(el.x, scope), d.y(el.y, scope), d.x(el.w, scope),
-                 d.v(el.h, scope), d.x(el.size, scope),
-                 d.colour(el.colour, scope), mark, role=el.font,
-                 gap=None if el.gap is None else d.v(el.gap, scope),
-                 field=_field(el.field, scope) or "lines", first=first)
+    # lines with markup (**bold**, :icon:) drawn as texts take it; else as they always were
+    draw = markup.bullets if any(markup.has_markup(ln) for ln in lines) else card.bullets
+    draw(d.c, lines, d.x(el.x, scope), d.y(el.y, scope), d.x(el.w, scope),
+         d.v(el.h, scope), d.x(el.size, scope),
+         d.colour(el.colour, scope), mark, role=el.font,
+         gap=None if el.gap is None else d.v(el.gap, scope),
+         field=_field(el.field, scope) or "lines", first=first)
 
 
 def _whole(value, scope, name: str, default=None):
@@ -528,6 +549,8 @@ def _grid(d: Drawing, el: schema.Table, scope, row_scopes, x, w, label_w, col_w,
     if el.strong is not None:
         c.setLineWidth(d.x(el.strong_width, scope))
         for i, rs in enumerate(row_scopes):
+            if undefined.active():
+                undefined.fields(bind.condition_names(el.strong), rs, ("strong", el.strong))
             if bind.holds(bind.condition(el.strong), rs):
                 c.line(x, body_top - i * row_h, x + w, body_top - i * row_h)
         c.setLineWidth(width)

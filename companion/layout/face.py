@@ -13,7 +13,7 @@ import msgspec
 from companion.press import fonts
 from companion.draw import card as grounds, icons, symbols
 from companion.errors import CompanionError
-from companion.layout import bind, elements, kinds as kinds_mod, schema
+from companion.layout import bind, elements, kinds as kinds_mod, schema, undefined
 from companion.files.row import Row
 from companion.draw.sheets import Face
 
@@ -29,6 +29,7 @@ class Engine(msgspec.Struct, frozen=True):
     facts: dict = msgspec.field(default_factory=dict)  # per kind, for digests
     icons: dict = msgspec.field(default_factory=dict)  # [icons]: the game's own SVGs
     fonts: dict = msgspec.field(default_factory=dict)  # [fonts]: the game's own TTFs
+    checked: frozenset | None = None  # the kinds held to undefined names (None: all)
 
     @classmethod
     def of(cls, data, lang: str, game: str | None = None) -> "Engine":
@@ -61,19 +62,21 @@ class Engine(msgspec.Struct, frozen=True):
                 t = data.sub(part)
                 for k in t.table:
                     shared[f"{part}.{k}"] = t.text(k, lang)
+        checked = _own_kinds(raw or {})
+        undefined.colours(source, kinds, palette, checked)  # those no face draws too
         return cls(kinds, palette, shared, data.source, lang, icons=icons.load(data),
-                   fonts=own_fonts)
+                   fonts=own_fonts, checked=checked)
 
     def todo(self, kind: str, fields: dict, label: str = "",
-             read: dict | None = None) -> list[str]:
+             read: dict | None = None, origins: dict | None = None) -> list[str]:
         """The texts still to be written a card of `kind` shows, for the print guide.
-        `read`: the card's fields as `read` gave them, when the caller has them already."""
+        `read`: the card's fields as `read` gave them, when the caller has them already;
+        `origins`: as `face` takes them."""
         scope = self._scope(fields, None, read)
         try:
             return elements.todo_notes(self.kinds[kind].elements, scope)
         except bind.BindError as e:
-            raise CompanionError(f"kinds.{kind}, card {label or '?'}: {e}",
-                                 source=self.source) from None
+            raise _error_of(e, self, kind, label, origins or {}) from None
 
     def read(self, fields: dict) -> dict:
         """A card's fields as its kinds read them: flattened ({clan.colour}), beside what
@@ -111,25 +114,59 @@ def _draw(engine: Engine, kind: str, scope: dict, pic, label: str, origins: dict
     d = elements.Drawing(c, w, h, bleed, engine.palette, pic, engine.kinds, k.placeholder)
     scope = {**scope, bind.CARD_W: float(w), bind.CARD_H: float(h)}  # `w`, `h` in lengths
     try:
-        with symbols.using(engine.icons), fonts.using(engine.fonts):
+        checked = engine.checked is None or kind in engine.checked
+        with symbols.using(engine.icons), fonts.using(engine.fonts), \
+                undefined.kind(engine.source, kind, checked, label):
             if k.back is not None and grounds.saving():
                 d.back = bind.colour(k.back, scope, engine.palette)
             elements.draw_all(d, k.elements, scope)
     except bind.BindError as e:
-        entry = _entry_of(e.field, origins)
-        row = origins.get("")
-        if entry is None and e.field and "." not in e.field and row is not None \
-                and isinstance(row.table, Row):  # a column the card list lacks
-            columns = ", ".join(k for k in row.table if k != "qty")
-            raise CompanionError(f"no column {e.field}: kinds.{kind} prints {{{e.field}}} "
-                                 f"(the columns: {columns})", source=row.source) from None
-        if entry is not None:  # a value written wrong, or not at all: named where it goes
-            where, key = entry
-            said = str(e) if key.split(".")[0] in where.table else \
-                f"missing (kinds.{kind} prints it)"
-            raise where.error(key, said) from None
-        raise CompanionError(f"kinds.{kind}, card {label or '?'}: {e}",
-                             source=engine.source) from None
+        raise _error_of(e, engine, kind, label, origins) from None
+
+
+def _error_of(e: bind.BindError, engine: Engine, kind: str, label: str,
+              origins: dict) -> CompanionError:
+    """A card's error, named where it is written: its data entry (a card list's row and
+    column), else the kind and the card."""
+    entry = _entry_of(e.field, origins)
+    row = origins.get("")
+    if entry is None and e.field and "." not in e.field and row is not None \
+            and isinstance(row.table, Row):  # a column the card list lacks
+        if e.field in getattr(row.table, "columns", {}):  # there, blank on this row
+            return row.error(e.field, f"blank, and kinds.{kind} needs it: {e}")
+        columns = ", ".join(k for k in row.table if k != "qty")
+        uses = f"repeats over {e.field}" if str(e).startswith("repeat") \
+            else f"prints {{{e.field}}}"
+        return CompanionError(f"no column {e.field}: kinds.{kind} {uses} "
+                              f"(the columns: {columns})", source=row.source)
+    if entry is not None:  # a value written wrong, or not at all: named where it goes
+        where, key = entry
+        said = str(e) if key.split(".")[0] in where.table else \
+            f"missing (kinds.{kind} prints it)"
+        return where.error(key, said)
+    return CompanionError(f"kinds.{kind}, card {label or '?'}: {e}", source=engine.source)
+
+
+def _own_kinds(raw: dict) -> frozenset:
+    """The kinds a game's file writes itself, held to undefined names: not those it takes
+    as companion ships them (the score pad's, layouts/scorepad.toml), whose conditions
+    name fields a game may leave out (`game.rounds`, a category's `times`)."""
+    shipped = _shipped_kinds()
+    return frozenset(k for k, v in raw.items() if shipped.get(k) != v)
+
+
+_SHIPPED: dict = {}
+
+
+def _shipped_kinds() -> dict:
+    if not _SHIPPED:
+        import tomllib
+
+        from companion.files import paths
+
+        _SHIPPED.update(tomllib.loads(paths.layout("scorepad.toml").read_text("utf-8"))
+                        .get("kinds", {}))
+    return _SHIPPED
 
 
 def _entry_of(field: str | None, origins: dict):

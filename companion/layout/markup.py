@@ -17,7 +17,7 @@ from reportlab.pdfbase.pdfmetrics import stringWidth
 from companion.press import fonts
 from companion.text import fit
 from companion.draw import symbols, text as plain
-from companion.layout import bind
+from companion.layout import bind, undefined
 
 SLANT = 0.2  # italic: x moves by this much of y
 ICON_WIDTH = 1.05  # an icon's advance, in sizes
@@ -40,6 +40,15 @@ def has_markup(s: str) -> bool:
         return True
     return ":" in s and any(symbols.known(m.group(1)) for m in _TOKEN.finditer(s)
                             if m.group(1))
+
+
+def note_icons(s: str) -> None:
+    """Each `:name:` in `s` that is no icon, noted (companion.layout.undefined) while a
+    build notes names nothing defines: it prints as written."""
+    if ":" in s and undefined.active():
+        for m in _TOKEN.finditer(s):
+            if m.group(1) and not symbols.known(m.group(1)):
+                undefined.icon(m.group(1), symbols.names())
 
 
 def runs(s: str) -> list[list[Run]]:
@@ -130,10 +139,17 @@ def _lines(paragraphs, base: str, size: float, max_w: float) -> list[list[Run]]:
     out = []
     for para in paragraphs:
         line, used = [], 0.0
-        for r in para:
-            w = _width(r, base, size)
+        widths = [_width(r, base, size) for r in para]
+        # a line breaks before a word only: the runs glued to it ("(" and an icon,
+        # "**2**:coin:") go with it; glued[i]: the width of runs i... up to the next space
+        glued = widths + [0.0]
+        for i in range(len(para) - 2, -1, -1):
+            if not para[i + 1].space_before:
+                glued[i] += glued[i + 1]
+        for i, r in enumerate(para):
+            w = widths[i]
             gap = space if (line and r.space_before) else 0.0
-            if line and r.space_before and used + gap + w > max_w:
+            if line and r.space_before and used + gap + glued[i] > max_w:
                 out.append(line)
                 line, used, gap = [], 0.0, 0.0
             line.append(r)
@@ -172,6 +188,7 @@ def _draw_line(c, line: list[Run], x: float, y: float, base: str, size: float) -
 def line(c, s: str, x: float, y: float, role: str, size: float, align: str = "left",
          max_w: float | None = None, field: str | None = None) -> None:
     """As companion.draw.text.line, with markup."""
+    note_icons(s)
     if not has_markup(s):
         plain.line(c, s, x, y, role, size, align, max_w, field)
         return
@@ -194,16 +211,14 @@ def block(c, s: str, x: float, top: float, w: float, h: float, role: str, size: 
           align: str = "left", leading: float = 1.2, min_size: float = 4.5,
           field: str | None = None) -> float:
     """As companion.draw.text.block, with markup."""
+    note_icons(s)
     if not has_markup(s):
         return plain.block(c, s, x, top, w, h, role, size, align, leading, min_size, field)
-    paragraphs = _capped(runs(s), field)
     min_size = plain._floor(c, min_size)
-    while True:
-        lines = _lines(paragraphs, role, size, w)
-        step = size * leading
-        if len(lines) * step <= h or size <= min_size:
-            break
-        size = max(min_size, size * 0.92)
+    lines, size = fit.kept(("markup.block", s, field, role, size, w, h, leading, min_size,
+                            fonts.font(role), fonts.font(_role(role, True))),
+                           lambda: _fitted(s, field, role, size, w, h, leading, min_size))
+    step = size * leading
     y = top - size
     widest = 0.0
     for ln in lines:
@@ -223,5 +238,53 @@ def block(c, s: str, x: float, top: float, w: float, h: float, role: str, size: 
     return used
 
 
+def _fitted(s: str, field, role: str, size: float, w: float, h: float, leading: float,
+            min_size: float) -> tuple[list[list[Run]], float]:
+    """block's lines of `s` and the size they fit `h` at (shrunk, not below min_size)."""
+    paragraphs = _capped(runs(s), field)
+    while True:
+        lines = _lines(paragraphs, role, size, w)
+        if len(lines) * size * leading <= h or size <= min_size:
+            return lines, size
+        size = max(min_size, size * 0.92)
+
+
 def _plain(line: list[Run]) -> str:
     return " ".join(r.text for r in line if not r.icon)
+
+
+def bullets(c, lines: list[str], x: float, top: float, w: float, h: float, size: float,
+            ink, mark, role: str = "regular", min_size: float = 4.6, field: str = "lines",
+            gap: float | None = None, first: int = 0) -> float:
+    """As companion.draw.card.bullets, each paragraph taking markup as a text does: all
+    shrink together to fit h (not below the card's floor); a bullet's mark is given the
+    paragraph's words without their markup. Returns the size used."""
+    from companion.draw.card import BULLET
+
+    floor = plain._floor(c, min_size)
+    parts = [(ln.startswith(BULLET), ln[len(BULLET):] if ln.startswith(BULLET) else ln)
+             for ln in lines]
+    paragraphs = [_capped(runs(body), field) for _, body in parts]
+
+    def height(size: float) -> float:
+        return sum(len(_lines(p, role, size, w - (size * 1.1 if b else 0))) * size * 1.2
+                   + (size * 0.35 if gap is None else gap)
+                   for (b, _), p in zip(parts, paragraphs))
+    while height(size) > h and size > floor:
+        size = max(floor, size * 0.95)
+    bottom = top - h
+    for i, (is_bullet, body) in enumerate(parts):
+        indent = size * 1.1 if is_bullet else 0
+        if is_bullet:
+            mark(c, plain_text(body), x + size * 0.4, top - size * 0.38, size)
+        c.setFillColor(ink)
+        # each paragraph gets what is left of the box, so an overflow is reported where it is
+        top -= block(c, body, x + indent, top, w - indent, top - bottom, role, size,
+                     min_size=size, field=f"{field}[{first + i}]") + \
+            (size * 0.35 if gap is None else gap)
+    return size
+
+
+def plain_text(s: str) -> str:
+    """`s` without its markup: the words it prints, an icon as its name."""
+    return "\n".join(" ".join(r.text for r in para) for para in runs(s))

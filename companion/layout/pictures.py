@@ -76,7 +76,8 @@ class Pictures:
                                            f"(art goes in {self._takers_words()})")
 
     def _takers_words(self) -> str:
-        places = [k.entry for k in self.kinds.values() if k.entry] + ["[art] KIND"]
+        places = list(dict.fromkeys(k.entry for k in self.kinds.values() if k.entry))
+        places.append("[art] KIND")
         return ", ".join(places)
 
     def box(self, kind: str) -> art.Box:

@@ -17,7 +17,13 @@ number: the element is drawn once per item, `{item...}`, `{index}` (from 0) and
 `{number}` (from 1), `{count}` (of items) and `odd` / `even` (of number) naming it, its
 `when` holding item by item, and moved by `step` each time) and `vars` (names for
 values, which a text from the data may use: `vars =
-{ type = "{item.name}" }` fills "When {type} wins")."""
+{ type = "{item.name}" }` fills "When {type} wins").
+
+A name nothing defines is said: a field a condition names that no card of the kit has
+(`rarty == "rare"`), an `:icon:` in a text that is no icon and a colour the game does not
+define on an element no card draws are warnings of the build naming the file, the kind,
+the element and the name (refused by --strict); a template, colour, font or symbol naming
+nothing where a card draws it stops the build."""
 
 from typing import Annotated, Union
 
@@ -155,7 +161,8 @@ class Bullets(_Element, tag="bullets"):
     """Paragraphs from a list field, those starting with "• " as bullets with a mark; all
     shrink together to fit the box (never under the floor). A bullet whose text starts
     with an item's name and a colon ("Red: ...") takes that item's symbol and colour
-    (`marks`, a list field of items with name, symbol and colour); else a dot."""
+    (`marks`, a list field of items with name, symbol and colour); else a dot. Takes
+    markup, as a text does: "• **Your turn:** draw :coin:"."""
     lines: str  # the list field: "{front}"
     x: Length = 0.07  # the box's left edge
     y: Length = 0.15  # the box's top, from the card's top

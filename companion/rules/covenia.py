@@ -14,7 +14,6 @@ CLANS = ("red", "yellow", "green", "blue", "purple")
 FRENCH = {"rouge": "red", "jaune": "yellow", "vert": "green", "bleu": "blue", "violet": "purple"}
 VALUES = range(1, 11)
 DECKS = {"A": 1, "B": 1, "AB": 2}  # how many copies of each clan+value are in play (C1)
-RED_MOST, RED_OTHER, BONUS_PER_ROW = 7, 4, 10
 
 
 class Reason(NamedTuple):
@@ -197,67 +196,7 @@ def check_players(raw_players: list, decks: str) -> list[Player]:
     return players
 
 
-# ---- scoring -------------------------------------------------------------------------
-
-def _red(n: int, most: int, tied: int) -> Figure:
-    if n == 0:
-        return Figure(0, Reason("none", {"n": 0}))
-    if n == most:
-        key = "red_tie" if tied > 1 else "red_most"
-        return Figure(n * RED_MOST, Reason(key, {"n": n, "each": RED_MOST, "points": n * RED_MOST}))
-    return Figure(n * RED_OTHER, Reason("red_other", {"n": n, "most": most, "each": RED_OTHER,
-                                                      "points": n * RED_OTHER}))
-
-
-def score_player(p: Player, red_most: int, red_tied: int) -> dict[str, Figure]:
-    count = {c: len(p.area.get(c, ())) for c in CLANS}
-    hand_values = [v for _, v in p.hand]
-    figures = {"red": _red(count["red"], red_most, red_tied)}
-
-    n = count["yellow"]
-    if n == 0:
-        figures["yellow"] = Figure(0, Reason("none", {"n": 0}))
-    elif not hand_values:
-        figures["yellow"] = Figure(0, Reason("yellow_empty_hand", {"n": n}))
-    else:
-        low = min(hand_values)
-        figures["yellow"] = Figure(n * low, Reason("yellow", {"n": n, "low": low,
-                                                              "points": n * low}))
-    n, held = count["green"], len(hand_values)
-    figures["green"] = Figure(n * held, Reason("green", {"n": n, "hand": held, "points": n * held})
-                              if n else Reason("none", {"n": 0}))
-    blue = p.area.get("blue", ())
-    figures["blue"] = Figure(sum(blue), Reason("blue", {"values": list(blue), "points": sum(blue)})
-                             if blue else Reason("none", {"n": 0}))
-    n = count["purple"]
-    figures["purple"] = Figure(n * n, Reason("purple", {"n": n, "points": n * n})
-                               if n else Reason("none", {"n": 0}))
-    rows = min(count.values())  # a row needs all five clans (C6)
-    short = [c for c in CLANS if count[c] == rows]
-    figures["bonus"] = Figure(BONUS_PER_ROW * rows,
-                              Reason("bonus" if rows else "bonus_none",
-                                     {"rows": rows, "shortest": short, "each": BONUS_PER_ROW,
-                                      "points": BONUS_PER_ROW * rows}))
-    return figures
-
-
-def score(table) -> Result:
-    players, decks = parse(table)
-    reds = [len(p.area.get("red", ())) for p in players]
-    most = max(reds)
-    tied = reds.count(most) if most else 0
-    scored = []
-    for p in players:
-        figures = score_player(p, most, tied)
-        scored.append((p.name, figures, sum(f.points for f in figures.values())))
-    totals = [t for _, _, t in scored]
-    result = [PlayerScore(name, figures, total, 1 + sum(t > total for t in totals))
-              for name, figures, total in scored]
-    best = max(totals)
-    return Result(decks, result, [p.name for p in result if p.total == best])  # C8: ties share
-
-
-# ---- the same scores from the game file's [[scoring]] (issue 33) --------------------------
+# ---- scoring: covenia.toml's [[scoring]], by the one engine (issue 33) ----------------
 
 def figures(players: list[Player]) -> list[dict]:
     """Each player's entry for the scoring language (companion.rules.sheet), as
@@ -280,12 +219,13 @@ COUNTED = {"red": "red", "yellow": "yellow", "green": "green", "blue": "blue_car
            "purple": "purple"}
 
 
-def score_by(game: "sheet.Rules", table) -> Result:
-    """score(table), by the scoring language: `game` is covenia.toml's [[scoring]]
-    (sheet.rules), scored by the one engine from figures(); each figure's Reason is
-    Covenia's own (the keys and numbers score() gives), so its words are unchanged.
-    The engine is imported here: `companion score covenia` starts without it."""
-    from companion.rules import sheet
+def score(table, game: "sheet.Rules") -> Result:
+    """The end scores of a score file's content: `game` is covenia.toml's [[scoring]]
+    (companion.score.covenia.rules() reads it), scored by the one engine
+    (companion.rules.sheet) from figures(); each figure's Reason is Covenia's own (a key
+    and its numbers, the multipliers read from the data), so a caller words it as the
+    rulebook's example does. A tie shares the win (C8)."""
+    from companion.rules import sheet  # here: checking an entry needs no engine
 
     players, decks = parse(table)
     # The engine tells players apart regardless of case; Covenia only by exact name

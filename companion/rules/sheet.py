@@ -80,7 +80,6 @@ TIES = ("share", "full", "none")
 WINS = ("highest", "lowest")
 MOST = 1_000_000  # the largest number a player writes in a category
 MOST_VALUES = 100  # the longest list of values a player writes in a category
-PLAIN = ("points", "each", "squared")  # the kinds the printed pad and the phone show
 
 
 class Category(NamedTuple):
@@ -129,14 +128,6 @@ class Rules(NamedTuple):
     wins: str = "highest"
     rounds: int = 1
     tiebreak: tuple[str, ...] = ()
-
-    @property
-    def plain(self) -> bool:
-        """Whether the printed pad and the phone sheet show it as it is: one round,
-        no tie-break, only points, each and squared."""
-        return (self.rounds == 1 and not self.tiebreak
-                and all(c.score in PLAIN and c.times is None and c.total
-                        for c in self.categories))
 
 
 class Reason(NamedTuple):
@@ -287,18 +278,23 @@ def rules(scoring, wins="highest", where: str = "scoring", rounds=1, tiebreak=()
     return Rules(tuple(out), wins, rounds, tuple(tiebreak))
 
 
-def _one(value, c: Category, at: str):
-    """One round's figure as written in `c`: a whole number, or a list of values."""
+def _one(value, c: Category, at):
+    """One round's figure as written in `c`: a whole number, or a list of values. `at()`
+    is where it is written (worked out only for an error's message)."""
     if c.listed:
         if not isinstance(value, list) or len(value) > MOST_VALUES:
-            raise ScoreError(at, f"{shown(value)} is not a list of up to {MOST_VALUES} whole "
+            raise ScoreError(at(), f"{shown(value)} is not a list of up to {MOST_VALUES} whole "
                              "numbers", "sheet.bad_list", {"value": shown(value), "category": c.id})
-        for i, v in enumerate(value):
-            _one(v, Category(c.id, "points"), f"{at}[{i}]")
+        for i, v in enumerate(value):  # a value in a list: any whole number
+            _number(v, -MOST, c, lambda i=i: f"{at()}[{i}]")
         return list(value)
-    least = -MOST if c.score == "points" else 0  # a count is never negative
+    # a count is never negative
+    return _number(value, -MOST if c.score == "points" else 0, c, at)
+
+
+def _number(value, least: int, c: Category, at):
     if isinstance(value, bool) or not isinstance(value, int) or not least <= value <= MOST:
-        raise ScoreError(at, f"{shown(value)} is not a whole number from {least} to "
+        raise ScoreError(at(), f"{shown(value)} is not a whole number from {least} to "
                          f"{MOST}", "sheet.bad_count",
                          {"value": shown(value), "category": c.id, "least": least,
                           "most": MOST})
@@ -327,14 +323,14 @@ def entry(raw, game: Rules, where: str = "") -> dict:
             raise ScoreError(at(key), f"worked out from {', '.join(c.of)}: not written",
                              "sheet.worked_out", {"word": escape(str(key))})
         if game.rounds == 1:
-            _one(n, c, at(key))
+            _one(n, c, lambda key=key: at(key))
             continue
         if not isinstance(n, list) or len(n) != game.rounds:
             raise ScoreError(at(key), f"{shown(n)}: a list of {game.rounds} figures, one a "
                              "round", "sheet.bad_rounds",
                              {"value": shown(n), "rounds": game.rounds, "category": key})
         for i, v in enumerate(n):
-            _one(v, c, f"{at(key)}[{i}]")
+            _one(v, c, lambda key=key, i=i: f"{at(key)}[{i}]")
     return {"name": raw["name"], **counts}
 
 

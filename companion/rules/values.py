@@ -36,6 +36,8 @@ def shown(value, limit: int = 60, depth: int = DEPTH) -> str:
 def escape(text: str) -> str:
     """Control characters (and lone surrogates) as \\xNN / \\uNNNN escapes, so a message
     never moves the terminal's cursor or changes its colours."""
+    if text.isascii() and text.isprintable():  # nothing to escape: most names and keys
+        return text
     out = []
     for ch in text:
         o = ord(ch)

@@ -29,12 +29,17 @@ def words(data_path: Path | None = None, layouts: bool = False) -> Fields:
 
 def rules(data_path: Path | None = None) -> "sheet.Rules":
     """Covenia's end scoring as covenia.toml's [[scoring]] writes it, checked: a fault
-    names the file and the key. For scorer.score_by; not yet what `companion score
-    covenia` scores with (reading it costs the start-up 1.27x -> 1.36x of `import click`)."""
+    names the file and the key. What `companion score covenia` and the phones score with
+    (a kept read: covenia.toml's [[scoring]] is parsed once, then read back)."""
     from companion.score.sheet import rules as checked
 
     path = Path(data_path) if data_path else paths.LAYOUTS / "covenia.toml"
     return checked(Fields(load_toml(path, only=SCORING), str(path)))
+
+
+def score(table, data_path: Path | None = None) -> "scorer.Result":
+    """A score file's content scored by covenia.toml's [[scoring]] (or `data_path`'s)."""
+    return scorer.score(table, rules(data_path))
 
 
 def clan_names(data: Fields, lang: str) -> dict[str, str]:

@@ -3,6 +3,8 @@ read from the file with errors naming it, each figure put into words, the JSON a
 or a phone reads. The same words as the printed score pad (companion/layouts/scorepad.toml);
 each kind's explanation from companion/layouts/scoring.toml."""
 
+import functools
+
 from companion.files import paths
 from companion.files.data import Fields, load_toml
 from companion.errors import CompanionError
@@ -23,29 +25,6 @@ def rules(data: Fields) -> scorer.Rules:
     except ScoreError as e:
         field = f"game.{e.field}" if e.field in GAME_KEYS else e.field
         raise CompanionError(e.message, source=data.source, field=field) from None
-
-
-def plain_only(data: Fields, rules: scorer.Rules, where: str) -> None:
-    """Refuse, in one line naming the file, a game the printed pad or the phone sheet
-    cannot show yet (rounds, a tie-break, a kind beyond points, each and squared)."""
-    if rules.plain:
-        return
-    if rules.rounds > 1:
-        field, what = "game.rounds", f"rounds = {rules.rounds}"
-    elif rules.tiebreak:
-        field, what = "game.tiebreak", "a tie-break"
-    else:
-        i, c = next((i, c) for i, c in enumerate(rules.categories)
-                    if c.score not in scorer.PLAIN or c.times is not None or not c.total)
-        if c.score not in scorer.PLAIN:
-            field, what = f"scoring[{i}].score", f'score = "{c.score}"'
-        elif c.times is not None:
-            field, what = f"scoring[{i}].times", "times"
-        else:
-            field, what = f"scoring[{i}].total", "total = false"
-    raise CompanionError(f"{where} cannot show {what} yet (it shows one round of points, "
-                         "each and squared, no tie-break): score this game with `companion score "
-                         f"{data.source} SCORES`", source=data.source, field=field)
 
 
 def has_scoring(data: Fields) -> bool:
@@ -129,7 +108,9 @@ def say(reason: scorer.Reason, category: scorer.Category, labels: dict[str, str]
     return w.text(key, lang).format(**{k: v for k, v in n.items() if k != "table"})
 
 
+@functools.lru_cache(maxsize=None)
 def _and(lang: str) -> str:
+    """The pad's "and", read once a language (a phone's score words many figures)."""
     return words().text("and", lang)
 
 
@@ -163,6 +144,30 @@ def as_json(result: scorer.Result, game: scorer.Rules | None = None) -> dict:
     return {"players": players, "winners": result.winners}
 
 
+def tiebreaks(game: scorer.Rules, result: scorer.Result, labels: dict[str, str], lang: str,
+              w: Fields | None = None) -> list[str]:
+    """A line for each total several players share, in a game with a tie-break: who, the
+    categories that break it and each one's figures ("Ana and Ben tie at 18: Gems breaks
+    it (Ana 5; Ben 4).")."""
+    if not game.tiebreak:
+        return []
+    w = w or kinds()
+    by_total: dict[int, list] = {}
+    for p in result.players:
+        by_total.setdefault(p.total, []).append(p)
+    out = []
+    for total, tied in by_total.items():
+        if len(tied) > 1:
+            what = ", ".join(labels[t] for t in game.tiebreak)
+            figures = w.text("sep", lang).join(f"{q.name} " + ", ".join(str(q.figures[t])
+                                                         for t in game.tiebreak)
+                                for q in tied)
+            out.append(w.text("tiebreak", lang).format(
+                names=listing([q.name for q in tied], _and(lang)),
+                total=total, what=what, figures=figures))
+    return out
+
+
 def report(game: scorer.Rules, result: scorer.Result, data: Fields, lang: str) -> str:
     """The table of points (a row a category, a column a player), then each player's
     figures explained, then any tie a tie-break settled, then who won."""
@@ -185,19 +190,8 @@ def report(game: scorer.Rules, result: scorer.Result, data: Fields, lang: str) -
             out.append(f"  {labels[c.id].ljust(width)}{p.points[c.id]:>6}   "
                        f"{explained(p, c, labels, lang, w)}")
         out.append(f"  {labels['total'].ljust(width)}{p.total:>6}")
-    if game.tiebreak:
-        by_total: dict[int, list] = {}
-        for p in result.players:
-            by_total.setdefault(p.total, []).append(p)
-        for total, tied in by_total.items():
-            if len(tied) > 1:
-                what = ", ".join(labels[t] for t in game.tiebreak)
-                figures = w.text("sep", lang).join(f"{q.name} " + ", ".join(str(q.figures[t])
-                                                             for t in game.tiebreak)
-                                    for q in tied)
-                out += ["", w.text("tiebreak", lang).format(
-                    names=listing([q.name for q in tied], pad.text("and", lang)),
-                    total=total, what=what, figures=figures)]
+    for line in tiebreaks(game, result, labels, lang, w):
+        out += ["", line]
     won = listing(result.winners, pad.text("and", lang))
     out += ["", pad.text("winner" if len(result.winners) == 1 else "winners", lang)
             .format(names=won)]

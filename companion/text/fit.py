@@ -9,6 +9,7 @@ a face is drawn. Coordinates are the face's own: points from its trim's lower-le
 
 from contextlib import contextmanager
 from contextvars import ContextVar
+from functools import lru_cache
 
 import msgspec
 
@@ -63,6 +64,7 @@ class Recorder:
         self.sizes: dict[str, tuple[float, float]] = {}  # face label -> (w, h)
         self._face: _Face | None = None
         self._exempt = 0
+        self._kept: dict = {}  # measurements by their inputs (kept)
 
     # ---- around each face ----------------------------------------------------------
 
@@ -83,13 +85,12 @@ class Recorder:
         self.sizes[label] = (w, h)
         watched = {name: getattr(c, name) for name in ("rect", "roundRect", "circle")}
         c.rect = lambda x, y, w_, h_, stroke=1, fill=0, *a, **k: self._ground(
-            c, fill, x, y, x + w_, y + h_) or watched["rect"](x, y, w_, h_, stroke, fill, *a, **k)
+            c, fill, "rect", (x, y, w_, h_)) or watched["rect"](x, y, w_, h_, stroke, fill, *a, **k)
         c.roundRect = lambda x, y, w_, h_, r, stroke=1, fill=0, *a, **k: self._ground(
-            c, fill, x + r * 0.3, y + r * 0.3, x + w_ - r * 0.3, y + h_ - r * 0.3) or \
+            c, fill, "roundRect", (x, y, w_, h_, r)) or \
             watched["roundRect"](x, y, w_, h_, r, stroke, fill, *a, **k)
         c.circle = lambda x, y, r, stroke=1, fill=0, *a, **k: self._ground(
-            c, fill, x - r * 0.7, y - r * 0.7, x + r * 0.7, y + r * 0.7) or \
-            watched["circle"](x, y, r, stroke, fill, *a, **k)
+            c, fill, "circle", (x, y, r)) or watched["circle"](x, y, r, stroke, fill, *a, **k)
         try:
             yield
         finally:
@@ -107,10 +108,40 @@ class Recorder:
         finally:
             self._exempt -= 1
 
-    def _ground(self, c, fill, x0, y0, x1, y1) -> None:
+    @contextmanager
+    def aside(self):
+        """What is drawn inside is drawn away from the face (a form defined once, placed
+        later): neither its grounds nor its texts are recorded; each placement records
+        what it lays (`placed`)."""
+        face, self._face = self._face, None
+        try:
+            yield
+        finally:
+            self._face = face
+
+    def _ground(self, c, fill, shape: str, args: tuple) -> None:
         if fill and self._face is not None:
-            box = self._to_face(c, x0, y0, x1, y1)
+            box = self._to_face_by(c._currentMatrix, *_shape_box(shape, *args))
             self._face.grounds.append((*box, _rgb(c._fillColorObj)))
+
+    def placed(self, c, grounds, inherited) -> None:
+        """The grounds of a drawing placed at the canvas's current matrix (a form): each
+        (shape, its arguments, the drawing's matrix where it is drawn, its fill as rgb or
+        None for `inherited`, the fill where it is placed): as if drawn here."""
+        if self._face is None:
+            return
+        here = c._currentMatrix
+        for shape, args, matrix, rgb in grounds:
+            box = self._to_face_by(_multiply(here, matrix), *_shape_box(shape, *args))
+            self._face.grounds.append((*box, inherited if rgb is None else rgb))
+
+    def kept(self, key, work):
+        """What `work()` returns for the inputs `key`, worked out once in this build: a
+        text's measurement (its lines, the size it fits its box at) is the same on every
+        card that prints it in the same box."""
+        if key not in self._kept:
+            self._kept[key] = work()
+        return self._kept[key]
 
     # ---- texts ---------------------------------------------------------------------
 
@@ -145,7 +176,10 @@ class Recorder:
         return _multiply(self._face.inverse, matrix)
 
     def _to_face(self, c, x0, y0, x1, y1):
-        m = self._relative(c._currentMatrix)
+        return self._to_face_by(c._currentMatrix, x0, y0, x1, y1)
+
+    def _to_face_by(self, matrix, x0, y0, x1, y1):
+        m = self._relative(matrix)
         pts = [_apply(m, x, y) for x, y in ((x0, y0), (x1, y0), (x0, y1), (x1, y1))]
         xs, ys = [p[0] for p in pts], [p[1] for p in pts]
         return min(xs), min(ys), max(xs), max(ys)
@@ -171,7 +205,7 @@ class Recorder:
                 whats.append(f"{shown_mm:.1f} mm from the trim, under "
                              f"{lim.safe / (72 / 25.4):g} mm")
             if m.ground is not None:
-                ratio = contrast(m.ink, m.ground)
+                ratio = _contrast(tuple(m.ink), tuple(m.ground))
                 need = lim.contrast_large if (m.bold and m.size >= lim.large_size) else lim.contrast
                 if ratio < need - 0.005:
                     whats.append(f"contrast {ratio:.2f}:1, under {need:g}:1")
@@ -186,11 +220,15 @@ class Recorder:
     def _stamps_over_texts(self, seen: set) -> list[Problem]:
         """A version stamp (field "stamp") must leave every text of its face clear: the
         game's `stamp_corner` says where its cards leave room."""
-        out = []
-        stamps = [m for m in self.measures if m.field == "stamp"]
+        out, stamps, texts = [], [], {}
+        for m in self.measures:  # each face's texts apart: linear in the number of faces
+            if m.field == "stamp":
+                stamps.append(m)
+            else:
+                texts.setdefault(m.face, []).append(m)
         for s in stamps:
-            for m in self.measures:
-                if m.face != s.face or m.field == "stamp" or not _overlap(s.box, m.box):
+            for m in texts.get(s.face, ()):
+                if not _overlap(s.box, m.box):
                     continue
                 key = (m.face, m.field, m.text, "stamp")
                 if key not in seen:
@@ -198,6 +236,19 @@ class Recorder:
                     out.append(Problem(m.face, m.field, m.text, "under the version stamp "
                                        "(set [game] stamp_corner where the cards leave room)"))
         return out
+
+
+def _shape_box(shape: str, x, y, *rest) -> tuple:
+    """The part of a filled shape a text over it is taken to sit on (x0, y0, x1, y1):
+    a rect whole, a rounded rect less its corners, a circle's inner square."""
+    if shape == "rect":
+        w, h = rest
+        return x, y, x + w, y + h
+    if shape == "roundRect":
+        w, h, r = rest
+        return x + r * 0.3, y + r * 0.3, x + w - r * 0.3, y + h - r * 0.3
+    (r,) = rest
+    return x - r * 0.7, y - r * 0.7, x + r * 0.7, y + r * 0.7
 
 
 def _overlap(a, b) -> bool:
@@ -216,6 +267,20 @@ def recording(limits: Limits):
 
 def current() -> Recorder | None:
     return _recorder.get()
+
+
+def kept(key, work):
+    """See Recorder.kept; worked out each time when no build is recording."""
+    rec = current()
+    return work() if rec is None else rec.kept(key, work)
+
+
+def aside():
+    """See Recorder.aside; nothing to do when no build is recording."""
+    from contextlib import nullcontext
+
+    rec = current()
+    return rec.aside() if rec is not None else nullcontext()
 
 
 def exempt():
@@ -239,6 +304,13 @@ def contrast(a, b) -> float:
     """The WCAG contrast ratio of two colours (1 to 21)."""
     la, lb = sorted((luminance(a), luminance(b)), reverse=True)
     return (la + 0.05) / (lb + 0.05)
+
+
+@lru_cache(maxsize=4096)
+def _contrast(a: tuple, b: tuple) -> float:
+    """contrast(a, b), worked out once for each pair: a kit's texts use a few inks on a
+    few grounds, each measured on every card."""
+    return contrast(a, b)
 
 
 def _rgb(colour) -> tuple[float, float, float]:

@@ -4,6 +4,9 @@
   with punctuation and guillemets hug their words;
 - the typographic apostrophe (’) for a straight one between letters ("l'or" -> "l’or");
 - numbers with a decimal comma where code formats measures (`number`).
+An inline icon `:name:` (companion.layout.markup) is a token, not punctuation: its colons
+are never spaced, nor is the space before it changed; after it, punctuation is spaced as
+after a word ("Coûte :mana: de moins", "(:shell: ou :wave:) :").
 Idempotent: typesetting twice changes nothing."""
 
 import re
@@ -19,9 +22,22 @@ _BEFORE_HIGH = rf"(?:{_SPACES}+|(?<=[\w)\]…%*]))([;!?»])"
 _BEFORE_COLON = rf"{_SPACES}+:|(?<=[\w)\]…%*]):(?=\s|$)"
 _AFTER_OPEN = rf"«{_SPACES}*"
 _APOSTROPHE = r"(?<=[^\W\d_])'(?=[^\W\d_])"  # letter ' letter only
+# An inline icon, as companion.layout.markup reads one: never typeset.
+ICON = r":[a-z][a-z0-9_-]*:"
 
 
 def french(text: str) -> str:
+    if ":" not in text or not re.search(ICON, text):
+        return _french(text)
+    # the text between icons typeset apart, each piece after an icon as after a word
+    pieces = re.split(f"({ICON})", text)
+    out = [_french(pieces[0])]
+    for icon, piece in zip(pieces[1::2], pieces[2::2]):
+        out += [icon, _french("x" + piece)[1:]]
+    return "".join(out)
+
+
+def _french(text: str) -> str:
     text = re.sub(_APOSTROPHE, "\u2019", text)
     text = re.sub(_BEFORE_HIGH, lambda m: NNBSP + m.group(1), text)
     text = re.sub(_BEFORE_COLON, NNBSP + ":", text)

@@ -65,14 +65,57 @@ def own_game(path: Path):
         raise CompanionError("lists no score categories: add [[scoring]] tables (id, name, "
                              "score) to score it on the phones", source=str(path),
                              field="scoring")
-    rules = sheet.rules(data)
-    sheet.plain_only(data, rules, "the phone sheet")  # never a wrong total on the phones
+    rules = sheet.rules(data)  # every game `companion score FILE` scores, the phones too
+    names = [_names_or_english(f, "name") for f in data.items("scoring")]
+    pad = sheet.words()
     page = {"id": gid, "name": {lang: game.get("name", str) for lang in LANGS},
             "credits": _names_or_english(game, "credits"), "wins": rules.wins,
+            "rounds": rules.rounds, "tiebreak": list(rules.tiebreak),
+            # A round's field as the printed pad heads its column: R1, R2... (M1 in French).
+            "round": {lang: pad.text("round", lang) for lang in LANGS},
             "categories": [{"id": c.id, "score": c.score, "points": c.points,
-                            "name": _names_or_english(f, "name")}
-                           for c, f in zip(rules.categories, data.items("scoring"))]}
-    return OwnGame(gid, rules, page)
+                            "name": name, "written": c.written, "listed": c.listed,
+                            "total": c.total, "how": _how(c, rules, names, pad)}
+                           for c, name in zip(rules.categories, names)]}
+    from companion.games.factions import factions
+
+    page["factions"] = list(factions(data))  # a choice per player on the phone sheet
+    page["version"] = game.get("version", str, None)  # what each play records
+    return OwnGame(gid, rules, page, page["version"], tuple(page["factions"]))
+
+
+# The score pad's legend line for each kind of category (companion/layouts/scorepad.toml):
+# the phone says under each category's name how it counts, in the pad's words.
+def _pad_key(c) -> str:
+    if c.score == "points":
+        return "typed"
+    if c.score == "each":
+        return "each_times" if c.times else "each"
+    if c.score in ("lowest", "highest"):
+        return f"{c.score}_{'of' if c.of else 'list'}"
+    if c.score == "majority":
+        return f"majority_{c.ties}"
+    return c.score
+
+
+def _how(c, rules, names: list[dict], pad: Fields) -> dict[str, str]:
+    def listed(numbers) -> str:
+        return " / ".join(str(n) for n in numbers)
+
+    out = {}
+    for lang in LANGS:
+        by_id = {d.id: n[lang] for d, n in zip(rules.categories, names)}
+        row = {"points": c.points, "pad_points": c.points,
+               "pad_x": "" if c.points == 1 else f" × {c.points}",
+               "pad_award": listed(c.award), "pad_table": listed(c.table),
+               "pad_of": ", ".join(by_id.get(o, o) for o in c.of),
+               "pad_times": by_id.get(c.times, c.times or ""), "pad_most": c.most,
+               "pad_others": c.others}
+        text = pad.text(_pad_key(c), lang)
+        for key, value in row.items():
+            text = text.replace("{row." + key + "}", str(value))
+        out[lang] = text
+    return out
 
 
 def _hex(team: Fields) -> str:

@@ -1,7 +1,14 @@
 """The table, kept in SQLite: its token, players, tie rule, the sealed seed of the next
 draw and every draw made (this is where a phone's draw happens), the games being scored
 (one open game per kind: Covenia's entries, Coverta's rounds), the table's history of
-closed games and the players a phone added (the same names in every game).
+closed games, the players a phone added (the same names in every game) and the table's
+seat order (who plays first).
+
+An open game's state holds the time of its first entry ("first_entry", UTC, ISO 8601),
+stamped here when a game's first entry is saved and kept with the state on disk, so a
+server restart does not lose it: a closed game records its minutes from that entry to its
+close, and each player's seat (1 = the first player) among the game's players in the
+table's seat order.
 
 WAL mode with synchronous=FULL: a draw is answered only once it is on disk, so killing
 the server loses nothing it has answered. The idempotency key is stored in the same
@@ -21,6 +28,7 @@ import os
 import re
 import secrets
 import sqlite3
+import unicodedata
 from contextlib import contextmanager
 from datetime import datetime, timezone
 from pathlib import Path
@@ -90,6 +98,10 @@ class Store:
         # Players a phone added (meta "added_players", a JSON list; a key of schema 2 that
         # a table without it reads as none, as "lugvanion_closed" and "port").
         self.added_players: list[str] = json.loads(meta.get("added_players", "[]"))
+        # The seat order the table set (meta "seats", a JSON list of names, first player
+        # first); a table without it seats its players in table order.
+        self.seats: list[str] = json.loads(meta.get("seats", "[]"))
+        self.clock = _clock  # what time it is (a test gives its own)
         self.games: dict[str, dict] = {
             game: json.loads(state) for game, state in conn.execute(
                 "SELECT game, state FROM games ORDER BY game")}
@@ -107,6 +119,8 @@ class Store:
                 or not all(isinstance(g, dict) for g in self.games.values())
                 or not isinstance(self.added_players, list)
                 or not all(isinstance(n, str) for n in self.added_players)
+                or not isinstance(self.seats, list)
+                or not all(isinstance(n, str) for n in self.seats)
                 or not all(set(HISTORY_FIELDS) <= h.keys() for h in self.history)):
             raise ValueError("the table's settings are not as written")
 
@@ -208,9 +222,33 @@ class Store:
                 "draws": self.draws[self.closed_draws:]}
 
     def table_players(self) -> list[str]:
-        """The table's players by name, in table order: the named --players (Lugvanion's
-        colours), then those a phone added. The same names in every game."""
-        return [p["name"] for p in self.players if p["name"]] + self.added_players
+        """The table's players by name, in seat order (the first player first): the
+        order the table set (PUT players/seats), else table order: the named --players
+        (Lugvanion's colours), then those a phone added; a player added after the seats
+        were set sits last. The same names in every game."""
+        known = [p["name"] for p in self.players if p["name"]] + self.added_players
+        seated = [n for n in self.seats if n in known]
+        return seated + [n for n in known if n not in seated]
+
+    def seats_of(self, names: list[str]) -> dict[str, int | None]:
+        """Each of a game's players' seat, 1 = the first player: her place among the
+        game's players in the table's seat order (a table of five playing a game of four
+        seats those four 1 to 4). A name that is not one of the table's players (a name
+        typed into a Coverta round, an unnamed Lugvanion colour) has no seat: None."""
+        order = [_same(n) for n in self.table_players()]
+
+        def place(name: str) -> int | None:
+            return order.index(_same(name)) if _same(name) in order else None
+
+        at = sorted((place(n), n) for n in names if place(n) is not None)
+        seats: dict[str, int | None] = dict.fromkeys(names)
+        for i, (_, name) in enumerate(at):
+            seats[name] = i + 1
+        return seats
+
+    def now(self) -> str:
+        """The time now as the table writes it (UTC, ISO 8601, to the second)."""
+        return self.clock().astimezone(timezone.utc).isoformat(timespec="seconds")
 
     # ---- changing --------------------------------------------------------------------
 
@@ -227,6 +265,14 @@ class Store:
                               (json.dumps(added),))
         self.added_players = added
         return name, True
+
+    def set_seats(self, order: list[str]) -> None:
+        """Keep the table's seat order (the table's players' names, the first player
+        first); the caller has checked it names each of them once."""
+        with _transaction(self.conn):
+            self.conn.execute("INSERT OR REPLACE INTO meta VALUES ('seats', ?)",
+                              (json.dumps(order),))
+        self.seats = list(order)
 
     def draw(self, guild: str, bag: dict[str, int], key: str,
              commitment: str | None = None) -> tuple[dict, bool]:
@@ -261,7 +307,7 @@ class Store:
             self.conn.execute(
                 "INSERT INTO draws (id, idem_key, request, result, created) "
                 "VALUES (?, ?, ?, ?, ?)",
-                (answer["id"], key, request, json.dumps(answer), _now()))
+                (answer["id"], key, request, json.dumps(answer), self.now()))
             self.conn.execute("UPDATE meta SET value = ? WHERE key = 'next_seed'",
                               (next_seed.hex(),))
         self._next_seed = next_seed
@@ -348,7 +394,10 @@ class Store:
         request `key` = (Idempotency-Key, request, answer), in one transaction. `undone`:
         the Idempotency-Key of the change this one takes back; its kept answer is marked
         "undone": true, so a late copy of that request is told, never answered as if its
-        change stood."""
+        change stood. The state's first entry is stamped ("first_entry": the time it was
+        first saved with an entry, kept while the game has one)."""
+        if state is not None:
+            state = self._stamped(game, state)
         with _transaction(self.conn):
             if undone:
                 row = self.conn.execute("SELECT result FROM answered WHERE idem_key = ?",
@@ -371,13 +420,42 @@ class Store:
         else:
             self.games[game] = state
 
+    def _stamped(self, game: str, state: dict) -> dict:
+        """`state` with its first entry's time: the one already kept, or now for a
+        game's first entry; none while it has no entry (players or rounds)."""
+        if not _entered(state):
+            return {k: v for k, v in state.items() if k != "first_entry"}
+        if isinstance(state.get("first_entry"), str):
+            return state
+        before = self.games.get(game) or {}
+        first = before.get("first_entry") if _entered(before) else None
+        return {**state, "first_entry": first if isinstance(first, str) else self.now()}
+
+    def first_entry(self, game: str) -> str | None:
+        """When the open `game`'s first entry was made: its state's stamp; Lugvanion's,
+        its first draw since the last game closed (undone or not)."""
+        if game == "lugvanion":
+            row = self.conn.execute("SELECT MIN(created) FROM draws WHERE id > ?",
+                                    (self.closed_draws,)).fetchone()
+            return row[0] if row else None
+        first = (self.games.get(game) or {}).get("first_entry")
+        return first if isinstance(first, str) else None
+
     def close_game(self, game: str, record: dict,
                    key: tuple[str, str] | None = None) -> dict:
         """End the open `game` and keep `record` (players, scores, winners...) in the
         history, in one transaction, with the answer to `key` = (Idempotency-Key,
         request) when given. Returns the history entry. Lugvanion's game is the draws
-        since the last one closed: they stay, the next game starts with none held."""
-        closed = _now()
+        since the last one closed: they stay, the next game starts with none held.
+        The record gains each player's seat ("seats": {name: n or null}), the game's
+        first entry ("started") and its minutes from then to the close ("minutes",
+        whole minutes, rounded; null when the first entry's time is not known). A record
+        that already holds seats or minutes (a play brought in whole) keeps them."""
+        closed = self.now()
+        started = self.first_entry(game)
+        record = {"version": None, "factions": {}, "figures": {},
+                  "seats": self.seats_of(list(record["players"])),
+                  "started": started, "minutes": _minutes(started, closed), **record}
         with _transaction(self.conn):
             self.conn.execute("DELETE FROM games WHERE game = ?", (game,))
             if game == "lugvanion":
@@ -541,3 +619,28 @@ def _player_arg(p: dict) -> str:
 
 def _now() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
+def _entered(state: dict) -> bool:
+    """Whether an open game's state holds an entry: a round (Coverta's state, whose
+    players are named by its first round), else a player's entry."""
+    return bool(state.get("rounds") if "rounds" in state else state.get("players"))
+
+
+def _same(name: str) -> str:
+    """A name as two spellings of one player share it (as web.games.same_name)."""
+    return unicodedata.normalize("NFC", " ".join(name.split())).casefold()
+
+
+def _clock() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+def _minutes(start: str | None, end: str) -> int | None:
+    """Whole minutes from `start` to `end` (ISO 8601 times), rounded; None when `start`
+    is not a time this program wrote."""
+    try:
+        seconds = (datetime.fromisoformat(end) - datetime.fromisoformat(start)).total_seconds()
+    except (TypeError, ValueError):
+        return None
+    return max(0, round(seconds / 60))

@@ -134,7 +134,8 @@ def self_check(store: Store) -> None:
 def routes(web: Web) -> list:
     from companion.web.games import (covenia, coverta, history, lugvanion, own, players,
                                      vengeance)
+    from companion.web.games import playtest
 
     return [*covenia.routes(web), *coverta.routes(web), *vengeance.routes(web),
             *lugvanion.routes(web), *history.routes(web), *players.routes(web),
-            *own.routes(web)]
+            *own.routes(web), *playtest.routes(web)]

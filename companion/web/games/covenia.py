@@ -39,6 +39,14 @@ def decks_in_play(state: dict, at_table: int = 0) -> str:
     return state.get("decks") or scorer.default_decks(max(len(state["players"]), at_table))
 
 
+@lru_cache(maxsize=1)
+def rules():
+    """Covenia's [[scoring]] (companion/layouts/covenia.toml), read once per table."""
+    from companion.score.covenia import rules as read
+
+    return read()
+
+
 def score_file(state: dict, at_table: int = 0) -> dict:
     """The score file holding these entries (what the CLI would read)."""
     return {"decks": decks_in_play(state, at_table),
@@ -48,7 +56,7 @@ def score_file(state: dict, at_table: int = 0) -> dict:
 def result(state: dict, at_table: int = 0) -> scorer.Result:
     """The score, or a 409 in the CLI's words when these entries do not score yet."""
     try:
-        return scorer.score(score_file(state, at_table))
+        return scorer.score(score_file(state, at_table), rules())
     except ScoreError as e:
         raise WebError(409, e.field or "players", e.message, why_of(e)) from None
 
@@ -66,7 +74,7 @@ def view(state: dict, at_table: int = 0) -> dict:
            "etags": {p["name"]: etag(state, p) for p in state["players"]},
            "score": None, "problem": None, "why": None}
     try:
-        out["score"] = as_json(scorer.score(score_file(state, at_table)))
+        out["score"] = as_json(scorer.score(score_file(state, at_table), rules()))
     except ScoreError as e:
         out["problem"] = f"{e.field}: {e.message}" if e.field else e.message
         out["why"] = why_of(e)
@@ -163,7 +171,8 @@ def routes(web: Web) -> list:
         return shown_now(new)
 
     def close(key: str | None) -> tuple[dict, dict, bool]:
-        from companion.score.covenia import as_json
+        from companion.score.covenia import ROWS, as_json
+        from companion.web.games.history import ours
 
         done = store.replayed(key and f"{GAME}:{key}", "close", "close")
         if done is not None:
@@ -176,7 +185,9 @@ def routes(web: Web) -> list:
             "players": [p["name"] for p in answer["players"]],
             "scores": {p["name"]: p["total"] for p in answer["players"]},
             "winners": answer["winners"], "result": answer, "entries": now["players"],
-            "decks": now.get("decks")}, key and (f"{GAME}:{key}", "close"))
+            "decks": now.get("decks"), "version": ours(),
+            "figures": {p["name"]: {r: p[r] for r in ROWS} for p in answer["players"]}},
+            key and (f"{GAME}:{key}", "close"))
         return entry, shown_now(), True
 
     def tagged(answer: dict) -> JSONResponse:

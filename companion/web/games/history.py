@@ -1,6 +1,13 @@
-"""The table's history: every closed game (date, game, players, scores, winners), as
-JSON and as CSV, with each player's games played and won, in all and per game (her win
-rate). A game ended by mistake is taken out with `DELETE history/ID`.
+"""The table's history: every closed game (date, game, players, scores, winners, and
+what a play records for a designer: the version played, each player's seat and faction,
+the minutes it took, every category's figures), as JSON and as CSV, with each player's
+games played and won, in all and per game (her win rate). A game ended by mistake is
+taken out with `DELETE history/ID`.
+
+The JSON history (GET history) gives every game these fields, empty for a game closed
+before they were recorded: "version" (a string, or null), "seats" ({name: n}, 1 = the
+first player; null for a name not among the table's players), "factions" ({name:
+faction}), "minutes" (a whole number, or null), "figures" ({name: {category id: points}}).
 
 history.csv has one row per player of each closed game, with these columns, in this
 order (a column is only ever added at the end, so a spreadsheet built on it keeps
@@ -13,11 +20,30 @@ working):
 - guilds: Lugvanion only, the guilds she won at the close (their ids, e.g.
   "forge jewellery", space-separated, in the table's guild order; empty if none);
   empty for the other games;
-- governor: Lugvanion only, 1 if she is the Governor, else 0; empty for the other games.
-A cell a spreadsheet would run as a formula (= + - @ first) is led by a quote."""
+- governor: Lugvanion only, 1 if she is the Governor, else 0; empty for the other games;
+- version: the version played: a designer's game, its game file's `[game] version`
+  (empty if it names none); the bundled games, table-companion's version (their layouts
+  files carry none);
+- seat: her seat, 1 = the first player: her place among the game's players in the
+  seat order the table set (else table order); empty for a name that is not one of the
+  table's players (a name typed into a Coverta round, an unnamed Lugvanion colour);
+- faction: her faction, in a designer's game whose file lists `[game] factions` (empty
+  in the other games, or if she chose none);
+- minutes: the whole minutes from the game's first entry (Lugvanion: its first draw) to
+  its close, rounded;
+- score:ID, one column per score category, in the order the history first meets them
+  (so a column keeps its place as games are added at the end): her points in that
+  category: Covenia's clans and bonus (score:red ... score:purple, score:bonus),
+  Coverta's rounds (score:round1, score:round2, ...), Lugvanion's guilds (1 if she holds
+  it at the close, else 0: score:forge, ...), a designer's game's [[scoring]] ids; empty
+  where the game has no such category.
+A game closed before version, seat, faction, minutes and the figures were recorded has
+those cells empty. A cell a spreadsheet would run as a formula (= + - @ first) is led by
+a quote."""
 
 import csv
 import io
+from functools import lru_cache
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
@@ -26,7 +52,44 @@ from starlette.routing import Route
 from companion.web.errors import WebError
 from companion.web.games import Web, idempotency_key
 
-CSV_FIELDS = ("id", "date", "game", "player", "score", "won", "guilds", "governor")
+CSV_FIELDS = ("id", "date", "game", "player", "score", "won", "guilds", "governor",
+              "version", "seat", "faction", "minutes")  # then score:ID per category
+RECORDED = {"version": None, "seats": {}, "factions": {}, "minutes": None, "figures": {}}
+
+
+def recorded(game: dict) -> dict:
+    """A history entry with every field a play records: those a game closed before they
+    were recorded lacks (or holds in a shape this program never writes) given empty."""
+    out = dict(game)
+    for key, empty in RECORDED.items():
+        value = game.get(key)
+        ok = (isinstance(value, dict) if isinstance(empty, dict) else
+              isinstance(value, str) if key == "version" else
+              isinstance(value, int) and not isinstance(value, bool))
+        out[key] = value if ok else (dict(empty) if isinstance(empty, dict) else None)
+    return out
+
+
+def categories(history: list[dict]) -> list[str]:
+    """Every category id of the history's figures, in the order first met."""
+    seen: dict[str, None] = {}
+    for g in history:
+        for figures in recorded(g)["figures"].values():
+            if isinstance(figures, dict):
+                seen.update(dict.fromkeys(str(k) for k in figures))
+    return list(seen)
+
+
+@lru_cache(maxsize=1)
+def ours() -> str | None:
+    """The version a bundled game is played at: table-companion's own (their layouts
+    files name none); None when installed without its metadata."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("table-companion")
+    except PackageNotFoundError:
+        return None
 
 
 def players(history: list[dict]) -> dict[str, dict]:
@@ -50,12 +113,23 @@ def cell(value) -> str:
     return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
 
 
+def _plain(n) -> str:
+    """A whole number's cell; anything else (none, or hand-edited) empty."""
+    return str(n) if isinstance(n, int) and not isinstance(n, bool) else ""
+
+
+def _text(v) -> str:
+    return v if isinstance(v, str) else ""
+
+
 def as_csv(history: list[dict]) -> str:
     out = io.StringIO()
     w = csv.writer(out, lineterminator="\r\n")
-    w.writerow(CSV_FIELDS)
+    ids = categories(history)
+    w.writerow([*CSV_FIELDS, *(cell(f"score:{i}") for i in ids)])
     for g in history:
         guilds = g.get("guilds") if isinstance(g.get("guilds"), dict) else None
+        more = recorded(g)
         for name in g["players"]:
             score = g["scores"].get(name) if isinstance(g["scores"], dict) else None
             row = [g["id"], g["date"], g["game"], cell(name),
@@ -65,6 +139,12 @@ def as_csv(history: list[dict]) -> str:
             else:
                 row += [cell(" ".join(str(k) for k, held in guilds.items() if held == name)),
                         int(g.get("governor") == name)]
+            figures = more["figures"].get(name)
+            figures = {str(k): v for k, v in figures.items()} if isinstance(figures, dict) \
+                else {}
+            row += [cell(more["version"]), _plain(more["seats"].get(name)),
+                    cell(_text(more["factions"].get(name))), _plain(more["minutes"]),
+                    *(_plain(figures.get(i)) for i in ids)]
             w.writerow(row)
     return out.getvalue()
 
@@ -75,7 +155,8 @@ def routes(web: Web) -> list:
     async def get_history(request: Request):
         web.table(request)
         games = await web.run(lambda: list(store.history))
-        return JSONResponse({"games": games, "players": players(games)})
+        return JSONResponse({"games": [recorded(g) for g in games],
+                             "players": players(games)})
 
     async def get_csv(request: Request):
         web.table(request)

@@ -22,6 +22,8 @@ def routes(web: Web) -> list:
         return colour
 
     def close(key: str | None) -> tuple[dict, dict, bool]:
+        from companion.web.games.history import ours
+
         done = store.replayed(key and f"{GAME}:{key}", "close", "close")
         if done is not None:  # a resend after a lost answer: closed the first time
             return done, store.summary(), False
@@ -38,7 +40,10 @@ def routes(web: Web) -> list:
         entry = store.close_game(GAME, {
             "players": players, "scores": scores,
             "winners": [who(governor)] if governor else [],
-            "guilds": {g: who(c) for g, c in holders.items()}, "governor": who(governor)},
+            "guilds": {g: who(c) for g, c in holders.items()}, "governor": who(governor),
+            "version": ours(),
+            "figures": {name: {g: int(who(c) == name) for g, c in holders.items()}
+                        for name in players}},
             key and (f"{GAME}:{key}", "close"))
         return entry, store.summary(), True
 

@@ -8,9 +8,17 @@ as sent, in the order the players first entered them; "id" is drawn when the gam
 Two phones editing one entry are told apart as Covenia's are (entries.py: ETags,
 If-Match); a resent save or close (the same Idempotency-Key) is answered as the first.
 
-Routes: GET games (every game of the table, with its title); GET games/ID (the state,
-with the score); GET, PUT, DELETE games/ID/players/NAME; POST games/ID/close."""
+The score is `companion score FILE --json`'s, with every figure in the CLI's words in
+each language of the page ("explained") and each majority's places a round ("places"):
+rounds, tie-breaks and every kind of category as the game file writes them.
 
+Routes: GET games (every game of the table, with its title); GET games/ID (the state,
+with the score); GET, PUT, DELETE games/ID/players/NAME; POST games/ID/preview (the table
+scored with one player's unsaved entry, checked as a PUT checks it, nothing saved);
+POST games/ID/close."""
+
+import asyncio
+import functools
 import json
 import secrets
 
@@ -28,6 +36,8 @@ from companion.rules.errors import ScoreError
 
 MAX_PLAYERS = 12
 BUNDLED = ("lugvanion", "covenia", "coverta", "vengeance")
+LANGS = ("en", "fr")
+TABLE_KINDS = ("majority", "most")  # a figure's points depend on the other players'
 
 
 class OwnGame(msgspec.Struct, frozen=True):
@@ -35,6 +45,8 @@ class OwnGame(msgspec.Struct, frozen=True):
     id: str
     rules: scorer.Rules
     page: dict  # {"id", "name", "credits": {lang: text}, "wins", "categories": [...]}
+    version: str | None = None  # [game] version: the version each play records
+    factions: tuple[str, ...] = ()  # [game] factions: each player's choice, recorded
 
 
 def view(game: OwnGame, state: dict | None) -> dict:
@@ -44,16 +56,88 @@ def view(game: OwnGame, state: dict | None) -> dict:
     out = {"game": game.id, "id": state.get("id"), "open": bool(state["players"]),
            "entries": state["players"],
            "etags": {p["name"]: etag(state, p) for p in state["players"]},
+           "factions": _factions(game, state),
            "score": None, "problem": None, "why": None}
     if state["players"]:
         from companion.score.sheet import as_json
 
         try:
-            out["score"] = as_json(scorer.score(game.rules, state["players"]))
+            result = scorer.score(game.rules, state["players"])
         except ScoreError as e:
             out["problem"] = f"{e.field}: {e.message}" if e.field else e.message
             out["why"] = why_of(e)
+        else:
+            out["score"] = as_json(result, game.rules)  # the CLI's --json, as it is
+            out["explained"] = {lang: explained(game, result, lang) for lang in LANGS}
+            out["places"] = places(game, result)
     return out
+
+
+@functools.lru_cache(maxsize=1)
+def _kinds():
+    from companion.score.sheet import kinds
+
+    return kinds()
+
+
+def explained(game: OwnGame, result: scorer.Result, lang: str) -> dict:
+    """The CLI's words for one language: each player's figures by category (in the order
+    of the score's players), the lines of any tie a tie-break settled, and each round's
+    words of the categories scored against the table (majorities, the most)."""
+    from companion.score import sheet as said
+
+    w = _kinds()
+    labels = {c["id"]: c["name"][lang] for c in game.page["categories"]}
+    live = [c for c in game.rules.categories if c.score in TABLE_KINDS]
+    return {
+        "players": [{c.id: said.explained(p, c, labels, lang, w)
+                     for c in game.rules.categories} for p in result.players],
+        "tiebreak": said.tiebreaks(game.rules, result, labels, lang, w),
+        "table": {c.id: [[said.say(p.reasons[c.id][k], c, labels, lang, w)
+                          for p in result.players] for k in range(game.rules.rounds)]
+                  for c in live}}
+
+
+def places(game: OwnGame, result: scorer.Result) -> dict:
+    """Each majority's places, a round at a time: each player's figure, place (0: none),
+    the players tied with her and her points, as the engine gave them."""
+    out = {}
+    for c in game.rules.categories:
+        if c.score != "majority":
+            continue
+        out[c.id] = [[{"name": p.name, "figure": p.reasons[c.id][k].numbers["n"],
+                       "place": p.reasons[c.id][k].numbers["place"],
+                       "with": p.reasons[c.id][k].numbers["with"],
+                       "points": p.reasons[c.id][k].numbers["points"]}
+                      for p in result.players] for k in range(game.rules.rounds)]
+    return out
+
+
+def _factions(game: OwnGame, state: dict) -> dict[str, str]:
+    """Each entered player's faction (the game's [game] factions), as chosen."""
+    chosen = state.get("factions")
+    names = {p["name"] for p in state["players"]}
+    return {n: f for n, f in chosen.items() if n in names} if isinstance(chosen, dict) else {}
+
+
+def faction_of(game: OwnGame, body: dict) -> tuple[dict, str | None, bool]:
+    """The entry's body without its faction, the faction (one of the game's [game]
+    factions, as the file spells it; None: none chosen) and whether one was sent. A game
+    without factions, or with a category named "faction", takes the key as a category."""
+    if not game.factions or "faction" not in body or any(
+            c.id == "faction" for c in game.rules.categories):
+        return body, None, False
+    rest = {k: v for k, v in body.items() if k != "faction"}
+    raw = body["faction"]
+    if raw is None or raw == "":
+        return rest, None, True
+    match = next((f for f in game.factions if isinstance(raw, str)
+                  and f.casefold() == " ".join(raw.split()).casefold()), None)
+    if match is None:
+        raise WebError(400, "faction", f"{shown(raw, 40)} is not one of this game's factions "
+                                       f"({', '.join(game.factions)})",
+                       coded("own_faction", factions=", ".join(game.factions)))
+    return rest, match, True
 
 
 def routes(web: Web) -> list:
@@ -69,23 +153,17 @@ def routes(web: Web) -> list:
     def shown_now(game: OwnGame, now: dict | None = None) -> dict:
         return view(game, store.games.get(game.id) if now is None else now)
 
-    def put(game: OwnGame, name: str, body, cond, key: str | None) -> tuple[dict, bool]:
-        request = json.dumps({"put": name, "body": body}, sort_keys=True)
-        done = store.replayed(key and f"{game.id}:{key}", request, "entry")
-        if done is not None:  # a resend after a lost answer: saved the first time
-            return {**shown_now(game), "etag": done["etag"]}, False
+    def checked(game: OwnGame, body) -> None:
         if not isinstance(body, dict):
-            raise WebError(400, "body", "must be a JSON object: a whole number per category ("
-                           + ", ".join(c.id for c in game.rules.categories) + ")")
-        if "name" in body and (not isinstance(body["name"], str)
-                               or player_name(body["name"]) != name):
-            raise WebError(400, "name", "the name is the one in the path")
-        entry = {**{k: v for k, v in body.items() if k != "name"}, "name": name}
-        scored(scorer.entry, entry, game.rules)  # its numbers, in the CLI's words
-        now = store.games.get(game.id) or {"players": [], "id": secrets.token_hex(8)}
-        require(cond, now, name)
-        players = list(now["players"])
-        at = next((i for i, p in enumerate(players) if p["name"] == name), None)
+            rounds = game.rules.rounds
+            raise WebError(400, "body", "must be a JSON object: a figure per category ("
+                           + ", ".join(c.id for c in game.rules.categories if c.written)
+                           + (f"), a list of {rounds}, one a round" if rounds > 1 else ")"))
+
+    def with_entry(players: list, entry: dict) -> list:
+        """The players with her entry in her place (or added at the end)."""
+        players = list(players)
+        at = next((i for i, p in enumerate(players) if p["name"] == entry["name"]), None)
         if at is None:
             if len(players) >= MAX_PLAYERS:
                 raise WebError(409, "players", f"a game holds up to {MAX_PLAYERS} players "
@@ -94,6 +172,39 @@ def routes(web: Web) -> list:
             players.append(entry)
         else:
             players[at] = entry
+        return players
+
+    def preview(game: OwnGame, body, now: dict | None) -> dict:
+        """The table scored with her entry as she is typing it; nothing is saved."""
+        checked(game, body)
+        name = player_name(body.get("name"))
+        body, _, _ = faction_of(game, body)  # her faction is checked, not scored
+        entry = {**{k: v for k, v in body.items() if k != "name"}, "name": name}
+        scored(scorer.entry, entry, game.rules)
+        now = now or {"players": [], "id": None}
+        players = with_entry(now["players"], entry)
+        scored(scorer.entries, players, game.rules)
+        answer = view(game, {**now, "players": players})
+        return {**{k: v for k, v in answer.items() if k != "etags"}, "saved": False}
+
+    def put(game: OwnGame, name: str, body, cond, key: str | None) -> tuple[dict, bool]:
+        request = json.dumps({"put": name, "body": body}, sort_keys=True)
+        done = store.replayed(key and f"{game.id}:{key}", request, "entry")
+        if done is not None:  # a resend after a lost answer: saved the first time
+            return {**shown_now(game), "etag": done["etag"]}, False
+        checked(game, body)
+        if "name" in body and (not isinstance(body["name"], str)
+                               or player_name(body["name"]) != name):
+            raise WebError(400, "name", "the name is the one in the path")
+        body, faction, sent = faction_of(game, body)
+        entry = {**{k: v for k, v in body.items() if k != "name"}, "name": name}
+        scored(scorer.entry, entry, game.rules)  # its numbers, in the CLI's words
+        now = store.games.get(game.id) or {"players": [], "id": secrets.token_hex(8)}
+        if sent:  # her faction beside her entry (the entry stays what the scorer reads)
+            chosen = {n: f for n, f in _factions(game, now).items() if n != name}
+            now = {**now, "factions": {**chosen, **({name: faction} if faction else {})}}
+        require(cond, now, name)
+        players = with_entry(now["players"], entry)
         new = {**now, "players": players}
         scored(scorer.entries, players, game.rules)  # one name once
         tag = etag(new, entry)
@@ -131,7 +242,9 @@ def routes(web: Web) -> list:
         entry = store.close_game(game.id, {
             "players": [p["name"] for p in answer["players"]],
             "scores": {p["name"]: p["total"] for p in answer["players"]},
-            "winners": answer["winners"], "result": answer, "entries": now["players"]},
+            "winners": answer["winners"], "result": answer, "entries": now["players"],
+            "version": game.version, "factions": _factions(game, now),
+            "figures": {p["name"]: dict(p["points"]) for p in answer["players"]}},
             key and (f"{game.id}:{key}", "close"))
         return entry, shown_now(game), True
 
@@ -179,6 +292,14 @@ def routes(web: Web) -> list:
         key = idempotency_key(request, "delete", required=False)
         return await changed(game, delete, name, precondition(request), key)
 
+    async def post_preview(request: Request):
+        web.table(request)
+        game = game_of(request)
+        body = await web.body(request)
+        # Off the store's worker (nothing is written): a phone typing never queues saves.
+        return JSONResponse(await asyncio.to_thread(preview, game, body,
+                                                    store.games.get(game.id)))
+
     async def post_close(request: Request):
         web.table(request)
         game = game_of(request)
@@ -197,5 +318,6 @@ def routes(web: Web) -> list:
         Route(f"{base}/players/{{name:path}}", get_player, methods=["GET"]),
         Route(f"{base}/players/{{name:path}}", put_player, methods=["PUT"]),
         Route(f"{base}/players/{{name:path}}", delete_player, methods=["DELETE"]),
+        Route(f"{base}/preview", post_preview, methods=["POST"]),
         Route(f"{base}/close", post_close, methods=["POST"]),
     ]

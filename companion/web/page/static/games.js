@@ -36,6 +36,7 @@
   var historyError = "";
   var cursor = {};  // each value row's Tab stop (the value last tapped or reached)
   var turn = { answer: null, error: "" };
+  var seating = { open: false, busy: false, error: "" };  // the seat order's control
 
   try { current = localStorage.getItem("game") || current; } catch (e) { /* private */ }
   if (GAMES.indexOf(current) < 0) current = "lugvanion";
@@ -100,7 +101,7 @@
     return setup.texts["g_" + g] ? t("g_" + g) : String(g);
   }
 
-  // The table's players by name, the same in every game, in table order.
+  // The table's players by name, the same in every game, in seat order (1 plays first).
   function tablePlayers() { return data.players ? data.players.players : []; }
 
   // French and English count forms: "1 played", in French "0 jouée", "2 jouées".
@@ -378,9 +379,10 @@
         var b = button(name, name === current ? "quiet on" : "quiet", function () { pick(name); });
         b.id = seatId(i);
         b.setAttribute("aria-pressed", name === current ? "true" : "false");
-        seats.appendChild(b);
+        seats.appendChild(seated(b, i));
       });
       who.appendChild(seats);
+      who.appendChild(seatOrder(prefix));
     }
     var join = form("join", function () {
       var name = input.value.trim();
@@ -410,6 +412,57 @@
     join.appendChild(go);
     who.appendChild(join);
     if (joining.error) who.appendChild(el("p", "error", t("error", { message: joining.error })));
+  }
+
+  // Her seat before her name (1 plays first), on every phone, in every game's picker.
+  function seated(b, i) {
+    var n = el("span", "seat", String(i + 1));
+    n.setAttribute("aria-hidden", "true");  // her name stays the button's name; the seat
+    b.title = t("seat_of", { n: i + 1, name: b.textContent });  // is its description
+    b.insertBefore(n, b.firstChild);
+    return b;
+  }
+
+  // The table's seat order: each player's seat, and a button moving her one seat earlier
+  // (PUT players/seats, every phone told). Folded away until opened.
+  function seatOrder(prefix) {
+    var known = tablePlayers();
+    var box = el("details", "seat-order");
+    box.id = prefix + "-seat-order";
+    box.open = seating.open;
+    box.addEventListener("toggle", function () { seating.open = box.open; });
+    box.appendChild(el("summary", null, t("seat_order")));
+    box.appendChild(el("p", "help", t("seat_help")));
+    var list = el("ol", "seat-list");
+    known.forEach(function (name, i) {
+      var li = el("li");
+      li.appendChild(el("span", "seat", String(i + 1)));
+      li.appendChild(el("span", "seat-name", name));
+      if (i > 0) {
+        var up = button("\u2191", "quiet small", function () { moveSeat(i); });
+        up.id = prefix + "-seat-up-" + i;
+        up.setAttribute("aria-label", t("seat_earlier", { name: name }));
+        up.disabled = seating.busy;
+        li.appendChild(up);
+      }
+      list.appendChild(li);
+    });
+    box.appendChild(list);
+    if (seating.error) box.appendChild(el("p", "error", t("error", { message: seating.error })));
+    return box;
+  }
+
+  function moveSeat(i) {
+    var order = tablePlayers().slice();
+    if (seating.busy || i < 1 || i >= order.length) return;
+    var was = order[i - 1];
+    order[i - 1] = order[i];
+    order[i] = was;
+    seating.busy = true;
+    render();
+    request("PUT", "players/seats", { seats: order })
+      .then(function (a) { seating.busy = false; seating.error = ""; data.players = a; render(); })
+      .catch(function (e) { seating.busy = false; seating.error = e.message; render(); });
   }
 
   function renderCovenia() {
@@ -868,36 +921,89 @@
   }
 
   // ---- a designer's own games (companion serve --game FILE) ---------------------------
-  // Each player writes a whole number per score category; the table scores them
-  // (scorers/sheet.py) and every phone shows the totals and the winner. Her entry is kept
-  // as Covenia's is: the table's copy, unless she changed it here and has not saved.
+  // Each player writes her figures per score category as `companion score FILE` reads a
+  // scores file: a whole number, or a list of values (sum, lowest, highest), and with
+  // [game] rounds = N one of those a round. The table scores them (rules/sheet.py) and
+  // every phone shows the points, the totals, the CLI's words, the tie-break and the
+  // winners; nothing is counted here. Her entry is kept as Covenia's is: the table's
+  // copy, unless she changed it here and has not saved. While she types, the table is
+  // scored with her unsaved figures (POST games/ID/preview, nothing saved) so that she
+  // sees the majorities' places move before she saves.
+
+  var OWN_GAP = 250;  // ms of quiet typing before the preview is asked for
 
   function ownMine(id) {
     if (!mine[id]) {
       mine[id] = { name: kept("player:" + id) || "", values: {}, etag: null, game: null,
-                   dirty: false, error: "", busy: false };
+                   dirty: false, error: "", busy: false,
+                   ask: { want: null, sent: null, pending: false, timer: null },
+                   preview: null, previewError: "" };
     }
     return mine[id];
   }
 
+  function ownRounds(id) { return OWN[id].rounds || 1; }
+
+  // What she wrote in a category, as its fields show it: a text a round.
+  function ownShown(c, v) {
+    if (v === undefined || v === null) return "";
+    return c.listed && Array.isArray(v) ? v.join(", ") : String(v);
+  }
+
+  // Her faction, where the game file lists [game] factions: a choice beside her numbers,
+  // sent with her entry ("faction") and kept by the table (d.factions). `m.faction`
+  // follows the table's, as her numbers do.
+  function factionChoice(id, m) {
+    var g = OWN[id];
+    if (!g.factions || !g.factions.length) return null;
+    var row = el("label", "label");
+    row.appendChild(el("span", null, t("faction")));
+    var pickIt = el("select", "faction");
+    pickIt.id = "own-" + id + "-faction";
+    pickIt.setAttribute("aria-label", t("faction"));  // not its chosen option's words too
+    pickIt.appendChild(el("option", null, t("faction_none"))).value = "";
+    g.factions.forEach(function (f) { pickIt.appendChild(el("option", null, f)).value = f; });
+    pickIt.value = m.faction || "";
+    pickIt.addEventListener("change", function () {
+      m.faction = pickIt.value; m.dirty = true; m.error = "";
+    });
+    row.appendChild(pickIt);
+    return row;
+  }
+
+  function factionTaken(id, m) {
+    var d = data.own[id];
+    m.faction = d && d.factions ? d.factions[m.name] || "" : "";
+  }
+
   function ownTake(id) {
-    var m = ownMine(id), d = data.own[id];
+    var m = ownMine(id), d = data.own[id], n = ownRounds(id);
     var e = null;
+    factionTaken(id, m);
     (d ? d.entries : []).forEach(function (x) { if (x.name === m.name) e = x; });
     m.values = {};
     OWN[id].categories.forEach(function (c) {
-      if (e && e[c.id] !== undefined) m.values[c.id] = String(e[c.id]);
+      if (!c.written) return;
+      var v = e ? e[c.id] : undefined;
+      var each = [];
+      for (var k = 0; k < n; k++) each.push(ownShown(c, n > 1 && Array.isArray(v) ? v[k] : v));
+      m.values[c.id] = each;
     });
     m.etag = d && d.etags ? d.etags[m.name] || null : null;
     m.game = d ? d.id : null;
     m.dirty = false;
+    m.preview = null; m.previewError = "";
+    m.ask.want = null; m.ask.sent = null;
   }
 
   function ownFollow(id) {
     var m = ownMine(id), d = data.own[id];
     if (!d || !m.name || m.busy) return;
     if ((m.game && d.id !== m.game) || !m.dirty) ownTake(id);
-    else if (!m.game) m.game = d.id;
+    else {
+      if (!m.game) m.game = d.id;
+      m.ask.sent = null; ownAsk(id);  // the others' figures changed: her preview too
+    }
   }
 
   function ownStart(id, name) {
@@ -925,15 +1031,46 @@
     render();
   }
 
+  // One field's text as the scores file has it: a whole number (else the text, refused
+  // in words by the table), or for a list its values, split at commas or spaces.
+  function ownNumber(s) {
+    s = s.trim().replace(/\u2212/g, "-");
+    return /^-?[0-9]{1,7}$/.test(s) ? parseInt(s, 10) : s;
+  }
+
+  function ownValue(c, text) {
+    text = String(text || "").trim();
+    if (c.listed) {
+      return text.split(/[\s,;]+/).filter(function (s) { return s; }).map(ownNumber);
+    }
+    return text === "" ? null : ownNumber(text);
+  }
+
+  // Her entry's body: a category left blank is not sent (it counts 0, as in a scores
+  // file); with rounds, a list of one a round, a blank round 0 (an empty list of values).
+  function ownBody(id) {
+    var m = ownMine(id), n = ownRounds(id), body = {};
+    OWN[id].categories.forEach(function (c) {
+      if (!c.written) return;
+      var texts = m.values[c.id] || [];
+      var blank = true;
+      var each = [];
+      for (var k = 0; k < n; k++) {
+        var v = ownValue(c, texts[k]);
+        if (v !== null && !(c.listed && !v.length)) blank = false;
+        each.push(v === null ? 0 : v);
+      }
+      if (blank) return;
+      body[c.id] = n > 1 ? each : each[0];
+    });
+    return body;
+  }
+
   function ownSave(id) {
     var m = ownMine(id);
     if (m.busy) return;
-    var body = {};
-    OWN[id].categories.forEach(function (c) {
-      var v = String(m.values[c.id] || "").trim().replace("\u2212", "-");
-      if (v === "") return;
-      body[c.id] = /^-?[0-9]{1,7}$/.test(v) ? parseInt(v, 10) : v;  // else refused in words
-    });
+    var body = ownBody(id);
+    if (OWN[id].factions && OWN[id].factions.length) body.faction = m.faction || null;
     m.busy = true; m.error = "";
     request("PUT", "games/" + id + "/players/" + encodeURIComponent(m.name), body,
             ownHeaders(m))
@@ -959,36 +1096,186 @@
     render();
   }
 
+  // She typed: the table is asked to score her unsaved figures once she pauses
+  // (OWN_GAP), one request at a time; what she typed meanwhile is asked for when the
+  // answer comes, so the last state is always the one shown.
+  function ownTyped(id) {
+    var q = ownMine(id).ask;
+    q.want = JSON.stringify(Object.assign({ name: ownMine(id).name }, ownBody(id)));
+    if (q.timer) clearTimeout(q.timer);
+    q.timer = setTimeout(function () { q.timer = null; ownAsk(id); }, OWN_GAP);
+  }
+
+  function ownAsk(id) {
+    var m = ownMine(id), q = m.ask;
+    if (q.pending || q.timer || !q.want || q.want === q.sent || !m.dirty) return;
+    var want = q.want;
+    q.pending = true; q.sent = want;
+    request("POST", "games/" + id + "/preview", JSON.parse(want)).then(function (a) {
+      q.pending = false;
+      if (m.dirty && q.want === want) { m.preview = a; m.previewError = ""; render(); }
+      ownAsk(id);
+    }).catch(function (e) {
+      q.pending = false;
+      if (m.dirty && q.want === want) { m.preview = null; m.previewError = e.message; render(); }
+      ownAsk(id);
+    });
+  }
+
   function loadOwn(id) {
     return request("GET", "games/" + id).then(function (d) {
       data.own[id] = d; ownFollow(id); render();
     }).catch(function () { /* the stream's reconnection will resync */ });
   }
 
-  function ownHow(c) {
-    if (c.score === "each") return t("own_each", { points: c.points });
-    if (c.score === "squared") return t("own_squared");
-    return t("own_points");
+  function ownRoundLabel(id, k) {
+    return OWN[id].round[lang()].replace("{number}", String(k + 1));
   }
 
+  // A category's fields: one, or one a round (R1, R2... as the printed pad heads them).
+  function ownFields(id, m, c) {
+    var n = ownRounds(id);
+    var box = el(n > 1 ? "fieldset" : "div", "own-cat");
+    var title = c.name[lang()] + " (" + c.how[lang()] + ")";
+    var hint = c.listed ? t("own_values") : "";
+    if (n > 1) box.appendChild(el("legend", null, title));
+    var row = el("div", n > 1 ? "own-rounds" : "");
+    for (var k = 0; k < n; k++) {
+      (function (k) {
+        var label = el("label", "label");
+        label.appendChild(el("span", null, n > 1 ? ownRoundLabel(id, k) : title));
+        var input = el("input", c.listed ? "values-text" : "count");
+        input.id = "own-" + id + "-" + c.id + (n > 1 ? "-" + (k + 1) : "");
+        input.inputMode = c.listed || c.score === "points" ? "text" : "numeric";
+        input.autocomplete = "off";
+        if (n > 1) input.setAttribute("aria-label", c.name[lang()] + ", " + ownRoundLabel(id, k));
+        if (hint) input.setAttribute("aria-describedby", input.id + "-hint");
+        input.value = (m.values[c.id] || [])[k] || "";
+        input.addEventListener("input", function () {
+          if (!m.values[c.id]) m.values[c.id] = [];
+          m.values[c.id][k] = input.value; m.dirty = true; m.error = "";
+          ownTyped(id);
+        });
+        label.appendChild(input);
+        row.appendChild(label);
+      })(k);
+    }
+    box.appendChild(row);
+    if (hint) {
+      var h = el("p", "help", hint);
+      h.id = "own-" + id + "-" + c.id + (n > 1 ? "-1" : "") + "-hint";
+      box.appendChild(h);
+      // Every round's field is described by the one hint.
+      Array.prototype.forEach.call(box.querySelectorAll("input"), function (i) {
+        i.setAttribute("aria-describedby", h.id);
+      });
+    }
+    return box;
+  }
+
+  // The categories scored against the table (majorities, the most), a round at a time,
+  // in the engine's words: each player's figure, place and points.
+  function ownAtTable(id, d, cls, heading) {
+    var live = OWN[id].categories.filter(function (c) {
+      return d && d.explained && d.explained[lang()].table[c.id];
+    });
+    if (!live.length) return null;
+    var box = el("div", cls);
+    box.appendChild(el("h3", null, heading));
+    var n = ownRounds(id);
+    live.forEach(function (c) {
+      var rounds = d.explained[lang()].table[c.id];
+      rounds.forEach(function (texts, k) {
+        box.appendChild(el("h4", null, c.name[lang()] + (n > 1 ? ", " + ownRoundLabel(id, k) : "")));
+        var list = el("ul", "steps");
+        texts.forEach(function (text, i) {
+          var li = el("li", null, t("own_said", { name: d.score.players[i].name, text: text }));
+          li.setAttribute("data-player", d.score.players[i].name);
+          list.appendChild(li);
+        });
+        box.appendChild(list);
+      });
+    });
+    return box;
+  }
+
+  // Her unsaved figures scored at the table: the majorities' places and her total,
+  // marked as not saved.
+  function ownPreview(id, m) {
+    var box = el("div", "own-preview");
+    box.id = "own-" + id + "-preview";
+    box.setAttribute("aria-live", "polite");
+    // The last answer stays until the next comes: the box does not blink as she types.
+    var p = m.dirty ? m.preview : null;
+    if (m.dirty && m.previewError) {
+      box.appendChild(el("p", "help", t("not_scored", { message: m.previewError })));
+    }
+    if (!p || !p.score) return box;
+    box.className += " unsaved";
+    var at = ownAtTable(id, p, "own-table", t("own_preview"));
+    if (at) box.appendChild(at); else box.appendChild(el("h3", null, t("own_preview")));
+    p.score.players.forEach(function (x) {
+      if (x.name === m.name) {
+        box.appendChild(el("p", "total", t("own_preview_total", { total: x.total })));
+      }
+    });
+    return box;
+  }
+
+  // The score: a row per player (her name and her total), her points by category under
+  // it, so that every total shows on the narrowest phone without scrolling sideways.
   function ownTable(id, score) {
-    var table = el("table", "scores");
+    var table = el("table", "scores own-scores");
     table.id = "own-" + id + "-scores";
     var head = el("tr");
-    head.appendChild(el("th"));
-    score.players.forEach(function (p) { head.appendChild(el("th", null, p.name)); });
-    table.appendChild(head);
-    OWN[id].categories.forEach(function (c) {
-      var tr = el("tr");
-      tr.appendChild(el("th", null, c.name[lang()]));
-      score.players.forEach(function (p) { tr.appendChild(el("td", null, String(p.points[c.id]))); });
-      table.appendChild(tr);
+    [t("own_player"), t("row_total")].forEach(function (h) {
+      var th = el("th", null, h);
+      th.scope = "col";
+      head.appendChild(th);
     });
-    var total = el("tr", "total-row");
-    total.appendChild(el("th", null, t("row_total")));
-    score.players.forEach(function (p) { total.appendChild(el("td", null, String(p.total))); });
-    table.appendChild(total);
+    table.appendChild(el("thead")).appendChild(head);
+    score.players.forEach(function (p) {
+      var body = table.appendChild(el("tbody", score.winners.indexOf(p.name) >= 0 ? "won" : ""));
+      var tr = el("tr", "who");
+      var th = el("th", null, p.name);
+      th.scope = "row";
+      tr.appendChild(th);
+      tr.appendChild(el("td", "sum", String(p.total)));
+      body.appendChild(tr);
+      var cats = el("td", "cats");
+      cats.colSpan = 2;
+      var list = el("ul", "cat-points");
+      list.setAttribute("aria-label", t("own_points_of", { name: p.name }));
+      OWN[id].categories.forEach(function (c) {
+        // The points kept on the line of their category's name.
+        list.appendChild(el("li", c.total ? "" : "aside",
+                            t("own_cat_points", { category: c.name[lang()],
+                                                  points: p.points[c.id] })
+                              .replace(/[ \u00a0]+(-?[0-9]+)$/, "\u00a0$1")));
+      });
+      cats.appendChild(list);
+      body.appendChild(el("tr", "points")).appendChild(cats);
+    });
     return table;
+  }
+
+  // Each player's figures in the CLI's words, one block each.
+  function ownExplained(id, d) {
+    var box = el("div", "explained");
+    box.id = "own-" + id + "-explained";
+    d.score.players.forEach(function (p, i) {
+      var more = el("details", "proof");
+      more.appendChild(el("summary", null, t("own_how", { name: p.name, total: p.total })));
+      var list = el("ul", "steps");
+      OWN[id].categories.forEach(function (c) {
+        list.appendChild(el("li", null, t("explained_row", {
+          row: c.name[lang()], points: p.points[c.id],
+          text: d.explained[lang()].players[i][c.id] })));
+      });
+      more.appendChild(list);
+      box.appendChild(more);
+    });
+    return box;
   }
 
   function renderOwn(id) {
@@ -997,6 +1284,12 @@
     var who = el("section", "panel");
     who.appendChild(el("h2", null, g.name[lang()]));
     who.appendChild(el("p", "help", t(g.wins === "lowest" ? "own_wins_lowest" : "own_wins_highest")));
+    if (g.tiebreak.length) {
+      who.appendChild(el("p", "help", t("own_tiebreak", { categories: listing(g.tiebreak.map(function (x) {
+        return g.categories.filter(function (c) { return c.id === x; })[0].name[lang()];
+      })) })));
+    }
+    if (g.rounds > 1) who.appendChild(el("p", "help", t("own_rounds", { rounds: g.rounds })));
     whoIs(who, m.name, "own-" + id, null, function (i) { return "own-" + id + "-seat-" + i; },
           function (name) { ownStart(id, name); }, "");
     main.appendChild(who);
@@ -1006,20 +1299,12 @@
       edit.id = "own-" + id + "-entry";
       edit.appendChild(el("h2", null, m.name));
       edit.appendChild(el("p", "help", t("own_enter")));
+      var faction = factionChoice(id, m);
+      if (faction) edit.appendChild(faction);
       g.categories.forEach(function (c) {
-        var row = el("label", "label");
-        row.appendChild(el("span", null, c.name[lang()] + " (" + ownHow(c) + ")"));
-        var n = el("input", "count");
-        n.id = "own-" + id + "-" + c.id;
-        n.inputMode = c.score === "points" ? "text" : "numeric";
-        n.autocomplete = "off";
-        n.value = m.values[c.id] || "";
-        n.addEventListener("input", function () {
-          m.values[c.id] = n.value; m.dirty = true; m.error = "";
-        });
-        row.appendChild(n);
-        edit.appendChild(row);
+        if (c.written) edit.appendChild(ownFields(id, m, c));
       });
+      edit.appendChild(ownPreview(id, m));
       if (m.error) edit.appendChild(el("p", "error", t("error", { message: m.error })));
       edit.appendChild(entryActions("own-" + id, m, submit, function () { ownDelete(id); }));
       main.appendChild(edit);
@@ -1029,11 +1314,19 @@
     board.appendChild(el("h2", null, t("entries")));
     if (!d || !d.entries.length) board.appendChild(el("p", "help", t("no_entries")));
     if (d && d.score) {
-      board.appendChild(scrolling(ownTable(id, d.score)));
+      board.appendChild(ownTable(id, d.score));
+      var at = ownAtTable(id, d, "own-table", t("own_at_table"));
+      if (at) { at.id = "own-" + id + "-table"; board.appendChild(at); }
+      d.explained[lang()].tiebreak.forEach(function (text, i) {
+        var tie = el("p", "tiebreak", text);
+        tie.id = "own-" + id + "-tiebreak" + (i ? "-" + i : "");
+        board.appendChild(tie);
+      });
       var w = d.score.winners;
       var line = el("p", "winner", t(w.length === 1 ? "winner" : "winners", { names: listing(w) }));
       line.id = "own-" + id + "-winner";
       board.appendChild(line);
+      board.appendChild(ownExplained(id, d));
       var endIt = button(t("end_game"), "quiet danger", function () { end("games/" + id); });
       endIt.id = "own-" + id + "-close";
       board.appendChild(el("div", "actions")).appendChild(endIt);
@@ -1101,7 +1394,61 @@
     csv.href = api + "history.csv";
     per.appendChild(csv);
     main.appendChild(per);
+    renderSeatRates(main, d);
   }
+
+  // Who wins from which seat in one game of the history, with the 95% intervals
+  // (GET playtest?game=ID: the figures `companion playtest` reports), read again when
+  // the game chosen or the history changes.
+  var seatRates = { game: "", asked: "", data: null };
+
+  function renderSeatRates(main, d) {
+    var ids = [];
+    (d ? d.games : []).forEach(function (g) {
+      if (ids.indexOf(String(g.game)) < 0) ids.push(String(g.game));
+    });
+    if (!ids.length) return;
+    if (ids.indexOf(seatRates.game) < 0) seatRates.game = String(d.games[d.games.length - 1].game);
+    var panel = el("section", "panel");
+    panel.id = "seat-rates";
+    panel.appendChild(el("h2", null, t("seat_rates")));
+    var label = el("label", "label", t("seat_rates_game"));
+    var pick = el("select");
+    pick.id = "seat-rates-game";
+    ids.forEach(function (id) { pick.appendChild(el("option", null, gameName(id))).value = id; });
+    pick.value = seatRates.game;
+    pick.addEventListener("change", function () { seatRates.game = pick.value; render(); });
+    label.appendChild(pick);
+    panel.appendChild(label);
+    var s = seatRates.data;
+    if (s && s.game === seatRates.game) {
+      var apart = {};
+      s.findings.forEach(function (f) { if (f.kind === "seat") apart[f.seat] = f; });
+      var list = el("ul");
+      list.id = "seat-rates-list";
+      Object.keys(s.seats).forEach(function (k) {
+        var r = s.seats[k];
+        var line = t("seat_rate", { seat: k, won: r.won, played: r.played, rate: pct(r.rate),
+                                    low: pct(r.low), high: pct(r.high) });
+        if (apart[k]) line = t("seat_apart", { text: line, even: pct(apart[k].even) });
+        list.appendChild(el("li", apart[k] ? "winner small" : null, line));
+      });
+      if (!list.firstChild) list.appendChild(el("li", "rate", t("seat_rates_none")));
+      panel.appendChild(list);
+      panel.appendChild(el("p", "help", t(s.plays < 10 ? "seat_rates_few" : "seat_rates_more",
+                                          { plays: s.plays })));
+    }
+    main.appendChild(panel);
+    var ask = seatRates.game + "#" + d.games.length + "#" + (d.games.length && d.games[d.games.length - 1].id);
+    if (seatRates.asked !== ask) {
+      seatRates.asked = ask;
+      request("GET", "playtest?game=" + encodeURIComponent(seatRates.game))
+        .then(function (answer) { seatRates.data = answer; render(); })
+        .catch(function () { seatRates.asked = ""; });
+    }
+  }
+
+  function pct(x) { return Math.round(100 * x); }
 
   // A game ended by mistake leaves the history (asked first).
   function removeGame(g) {

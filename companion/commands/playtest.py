@@ -1,0 +1,106 @@
+"""`companion playtest`: what a game's recorded plays say, as a PDF report (and JSON)."""
+
+import json
+import re
+from pathlib import Path
+
+import click
+
+from companion.commands.common import GAME, WORDS
+from companion.errors import CompanionError, shown
+
+
+@click.command(epilog="""\b
+Examples:
+  companion playtest mygame/mygame.toml table-history.csv
+  companion playtest covenia table-history.csv --lang fr --out reports
+  companion playtest mygame/mygame.toml table-history.csv --version 0.4 --json""")
+@click.argument("game", **GAME)
+@click.argument("history", type=click.Path(dir_okay=False))
+@click.option("--out", type=click.Path(file_okay=False), default=None,
+              help="Folder for the report [default: output/GAME-playtest].")
+@click.option("--json", "as_json", is_flag=True,
+              help="Print the figures as one JSON object (the report is written too).")
+@click.option("--version", "version", default=None, metavar="V",
+              help="Judge the plays of version V alone (the versions table lists them all).")
+@click.option("--lang", type=WORDS, default="en", show_default=True,
+              help="The report's language.")
+def playtest(game, history, out, as_json, version, lang):
+    """A playtest report from a table's history.csv: win rates by seat and by faction with
+    their 95% intervals, the score spread, the winning margin, the game's length, each
+    version beside the last, and what a designer can act on.
+
+    GAME is a bundled game's id or a game file's path; HISTORY the table's history.csv
+    (companion serve: History, CSV). Rows of other games are skipped."""
+    import time
+
+    from companion import games
+    from companion.files import paths, plays
+    from companion.rules import playtest as rules
+
+    started = time.perf_counter()
+    found = games.find(game)
+    about = _about(found.path, lang)
+    recorded = plays.read(history, found.id)
+    if not recorded:
+        raise CompanionError(f"holds no plays of {shown(found.id)} (its rows name the game "
+                             "in the game column)", source=str(history))
+    known = {p.version for p in recorded}
+    if version is not None and version not in known:
+        have = ", ".join(shown(v) for v in sorted(known, key=rules.version_key))
+        raise CompanionError(f"no plays of version {shown(version)} (have {have})",
+                             field="--version")
+    summary = rules.summary(recorded, version)
+    folder = Path(out) if out else paths.output() / f"{found.id}-playtest"
+    name = "playtest-report.pdf" if version is None else \
+        f"playtest-report-{re.sub(r'[^A-Za-z0-9._-]', '_', version)}.pdf"
+    from companion.playtest import report, words
+
+    folder.mkdir(parents=True, exist_ok=True)
+    pdf = folder / name
+    count = report.write(pdf, summary, about, Path(history).name, lang)
+    seconds = time.perf_counter() - started
+    if as_json:
+        shown_summary = rules.rounded(summary)
+        for f, said in zip(shown_summary["findings"], words.sentences(summary, lang)):
+            f["text"] = said
+        click.echo(json.dumps({**shown_summary, "report": str(pdf), "pages": count},
+                              ensure_ascii=False))
+        return
+    for said in words.sentences(summary, lang):
+        click.echo(f"- {said}")
+    click.echo(f"Report: {pdf} ({count} pages, {summary['plays']} plays, {seconds:.1f} s)")
+
+
+def _about(path: Path, lang: str):
+    """The report's Game: the name, credits, categories' and factions' names of the game
+    file's [game] and [[scoring]] (a text missing in `lang` shows in another it has)."""
+    from companion.files.data import Fields, parse_toml, read_text
+    from companion.playtest.report import Game
+
+    text, source = read_text(path)
+    data = Fields(parse_toml(text, source, only=frozenset({"game", "scoring"})), source)
+    g = data.sub("game")
+
+    def said(value) -> str:
+        if isinstance(value, dict):
+            value = value.get(lang) or next((v for v in value.values() if isinstance(v, str)),
+                                            "")
+        if not isinstance(value, str):
+            return ""
+        return Fields({"t": {lang: value}}, source).text("t", lang)
+
+    cats = {}
+    for entry in data.table.get("scoring") or []:
+        if isinstance(entry, dict) and isinstance(entry.get("id"), str):
+            cats[entry["id"]] = said(entry.get("name")) or entry["id"]
+    factions = {}
+    for entry in g.table.get("factions") or []:
+        if isinstance(entry, str):
+            factions[entry] = entry
+        elif isinstance(entry, dict) and isinstance(entry.get("id"), str):
+            factions[entry["id"]] = said(entry.get("name")) or entry["id"]
+    colour = {k: g.table[k] for k in ("accent", "ink") if isinstance(g.table.get(k), str)
+              and g.table[k].startswith("#")}
+    return Game(said(g.table.get("name")) or path.stem, said(g.table.get("credits")), cats,
+                factions, **colour)

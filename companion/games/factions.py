@@ -1,0 +1,37 @@
+"""A game file's factions (or roles): `[game] factions = ["Wolves", "Ravens", ...]`, the
+names a player chooses from on the phone sheet and writes on the printed score pad's
+Faction row, so each play records hers. Checked once here for the kit and the table:
+a list of 2 to 12 names, each 1 to 40 printable characters, no two alike (but for case);
+anything else refused in one line naming the file and the field."""
+
+from companion.errors import CompanionError, shown
+
+MOST = 12
+LONGEST = 40
+
+
+def factions(data) -> tuple[str, ...]:
+    """The game file's factions (none: an empty tuple), as written."""
+    game = data.table.get("game")
+    if not isinstance(game, dict) or "factions" not in game:
+        return ()
+    raw = game["factions"]
+
+    def bad(why: str) -> CompanionError:
+        return CompanionError(why, source=data.source, field="game.factions")
+
+    if not isinstance(raw, list) or not 2 <= len(raw) <= MOST:
+        raise bad(f"{shown(raw, 40)}: a list of 2 to {MOST} names, e.g. "
+                  'factions = ["Wolves", "Ravens"]')
+    seen: set[str] = set()
+    for i, name in enumerate(raw):
+        if not isinstance(name, str) or not name.strip() or len(name) > LONGEST \
+                or not name.isprintable() or name != " ".join(name.split()):
+            raise CompanionError(f"{shown(name, 40)}: a faction is a name of 1 to {LONGEST} "
+                                 "printable characters, no leading, trailing or double spaces",
+                                 source=data.source, field=f"game.factions[{i}]")
+        if name.casefold() in seen:
+            raise CompanionError(f"{shown(name, 40)} is given twice", source=data.source,
+                                 field=f"game.factions[{i}]")
+        seen.add(name.casefold())
+    return tuple(raw)

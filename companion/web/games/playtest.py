@@ -1,0 +1,74 @@
+"""`GET /t/TOKEN/api/playtest?game=ID`: what the table's own history says of one game,
+the figures `companion playtest GAME history.csv --json` gives for the same plays (win
+rates by seat and by faction with their 95% intervals, each version's plays, the findings
+as data), worked out by companion.rules.playtest from the history list itself.
+
+A history entry carries, besides players, scores and winners, what a play records
+(companion/web/games/history.py): "version" (a string or null), "seats" ({name: n}),
+"factions" ({name: faction}), "minutes" (a whole number or null) and "figures" ({name:
+{category id: points}}). A game closed before they were recorded counts with its seats
+and factions unknown."""
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse
+from starlette.routing import Route
+
+from companion.rules import playtest as rules
+from companion.web.errors import WebError
+from companion.web.games import Web
+
+MAX_GAME = 100
+
+
+def _whole(v) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _number(v) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool)
+
+
+def _table(entry: dict, key: str) -> dict:
+    value = entry.get(key)
+    return value if isinstance(value, dict) else {}
+
+
+def play_of(entry: dict) -> rules.Play:
+    """One closed game as a play: each player's seat, faction, total, win and figures."""
+    seats, factions = _table(entry, "seats"), _table(entry, "factions")
+    figures, scores = _table(entry, "figures"), _table(entry, "scores")
+    winners = entry.get("winners") if isinstance(entry.get("winners"), list) else []
+    rows = []
+    for name in entry.get("players") or []:
+        seat, faction = seats.get(name), factions.get(name)
+        mine = figures.get(name) if isinstance(figures.get(name), dict) else {}
+        score = scores.get(name)
+        rows.append(rules.Seat(
+            seat=seat if _whole(seat) and seat >= 1 else None,
+            faction=faction if isinstance(faction, str) and faction else None,
+            score=score if _number(score) else None, won=name in winners,
+            figures={str(k): v for k, v in mine.items() if _number(v)}))
+    version, minutes = entry.get("version"), entry.get("minutes")
+    return rules.Play(str(entry.get("id")), tuple(rows),
+                      version if isinstance(version, str) else "",
+                      minutes if _number(minutes) and minutes >= 0 else None)
+
+
+def summary(history: list[dict], game: str) -> dict:
+    plays = [play_of(e) for e in history if str(e.get("game")) == game]
+    return rules.rounded(rules.summary(plays))
+
+
+def routes(web: Web) -> list:
+    store = web.store
+
+    async def get_playtest(request: Request):
+        web.table(request)
+        game = request.query_params.get("game", "")
+        if not game or len(game) > MAX_GAME or not game.isprintable():
+            raise WebError(400, "game", "name the game: ?game=ID (covenia, coverta, "
+                                        "lugvanion, or a designer's game's id)")
+        history = await web.run(lambda: list(store.history))
+        return JSONResponse({"game": game, **summary(history, game)})
+
+    return [Route("/t/{token}/api/playtest", get_playtest)]
