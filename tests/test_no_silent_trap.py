@@ -9,6 +9,8 @@ import json
 import re
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from PIL import Image, ImageChops
 
 LOCATIONS = '''
@@ -179,3 +181,125 @@ def test_hex_tiles_in_the_dices_pdf_print_at_their_own_40_by_46_mm(cli, tmp_path
     w_mm, h_mm = sorted(((x1 - x0) * 25.4 / 72, (y1 - y0) * 25.4 / 72))
     assert (w_mm, h_mm) in ((pytest.approx(40, abs=1.5), pytest.approx(138, abs=2)),
                             (pytest.approx(46, abs=1.5), pytest.approx(120, abs=2))), (w_mm, h_mm)
+
+
+# ---- 8. the checker measures what is drawn, and judges contrast as WCAG does ---------------
+
+def _rgb(hex_: str) -> tuple[float, float, float]:
+    return tuple(int(hex_[i:i + 2], 16) / 255 for i in (1, 3, 5))
+
+
+def test_a_line_with_bold_and_an_icon_shrinks_to_its_box_instead_of_a_false_overflow(
+        cli, tmp_path):
+    """`Deal **1** damage. Gain :shell:.` in a narrow, tall box: at the box's size its
+    unbreakable "damage." is wider than the box, a size smaller (over the floor) it fits;
+    --strict builds it, and a text too long is quoted with its icon."""
+    game = _vocab(cli, tmp_path)
+    rows = (game.parent / "cards.csv").read_text(encoding="utf-8").splitlines()
+    rows = [rows[0]] + [r.replace("Regrows what it loses.", "Deal **1** damage. Gain :shell:.")
+                        for r in rows[1:]]
+    (game.parent / "cards.csv").write_text("\n".join(rows) + "\n", encoding="utf-8")
+    toml = game.read_text(encoding="utf-8").replace(
+        'x = 0.1\ny = 0.63\nw = 0.8\nh = 0.22\nsize = 0.062',
+        'x = 0.35\ny = 0.6\nw = 0.25\nh = 0.3\nsize = 0.062')
+    game.write_text(toml, encoding="utf-8")
+    r = cli("build", str(game), "--out", str(tmp_path / "kit"), "--strict")
+    assert r.code == 0, r.err
+    assert "does not fit" not in r.err
+
+
+def test_a_text_too_long_for_its_box_is_quoted_with_its_icons_as_drawn(monkeypatch):
+    import io
+
+    from reportlab.pdfgen.canvas import Canvas
+
+    from companion.draw import symbols
+    from companion.layout import markup
+    from companion.press import presets
+    from companion.text import fit
+
+    monkeypatch.setattr(symbols, "known", lambda name: name == "mana")
+    monkeypatch.setattr(symbols, "draw", lambda *a, **k: None)
+    with fit.recording(presets.text_limits()) as rec:
+        rec.wrap(lambda c, w, h, b: markup.block(
+            c, "Deal **1** damage. Gain :mana:.", 10, 100, 40, 8, "regular", 9),
+            "card")(Canvas(io.BytesIO()), 200, 280, 0)
+    [problem] = [p for p in rec.problems() if "fit" in p.what]
+    assert problem.text == "Deal 1 damage. Gain :mana:."
+
+
+@pytest.mark.parametrize("size,bold,need", [
+    (10, False, 4.5), (13.9, True, 4.5), (14, True, 3.0), (17.9, False, 4.5), (18, False, 3.0),
+    (24, False, 3.0)])
+def test_large_text_is_wcags_large_scale_14_pt_bold_or_18_pt(size, bold, need):
+    from companion.press import presets
+
+    assert presets.text_limits().contrast_for(size, bold) == need
+
+
+@pytest.mark.parametrize("ink,ground,ratio", [
+    ("#FFFFFF", "#000000", 21.0), ("#777777", "#FFFFFF", 4.48), ("#FFFFFF", "#FFFFFF", 1.0),
+    ("#F7F3EA", "#4A86B0", 3.56)])
+def test_contrast_is_wcags_ratio(ink, ground, ratio):
+    from companion.text.fit import contrast
+
+    assert contrast(_rgb(ink), _rgb(ground)) == pytest.approx(ratio, abs=0.005)
+    assert contrast(_rgb(ground), _rgb(ink)) == pytest.approx(ratio, abs=0.005)
+
+
+@pytest.mark.parametrize("size,warned", [("20pt", False), ("10pt", True)])
+def test_a_light_title_on_a_mid_tone_faction_colour_warns_only_when_small(
+        cli, tmp_path, size, warned):
+    """Paper (#F7F3EA) on a mid-tone blue is 3.56:1: enough for large text (18 pt, or
+    14 pt bold), not for ordinary text."""
+    band = f'''
+[[kinds.creature.elements]]
+type = "rect"
+y = 0.2
+h = 0.2
+fill = "#4A86B0"
+
+[[kinds.creature.elements]]
+type = "text"
+text = "Faction"
+y = 0.33
+size = "{size}"
+colour = "paper"
+field = "faction"
+'''
+    game = _vocab(cli, tmp_path)
+    toml = game.read_text(encoding="utf-8").replace("[kinds.tide]\n", band + "\n[kinds.tide]\n", 1)
+    game.write_text(toml, encoding="utf-8")
+    r = cli("build", str(game), "--out", str(tmp_path / "kit"))
+    assert r.code == 0, r.err
+    assert ("faction · en: contrast 3.56:1, under 4.5:1" in r.err) == warned, r.err
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.floats(25, 200), st.floats(8, 80), st.floats(6, 14),
+       st.sampled_from(["Deal **1** damage. Gain :mana:.", ":mana::mana: **pour** elle",
+                        "Gain *two* :mana: then **draw**.", "plain words only, no markup"]))
+def test_a_block_said_not_to_fit_fits_at_no_size_over_the_floor(monkeypatch, w, h, size, text):
+    import io
+
+    from reportlab.pdfgen.canvas import Canvas
+
+    from companion.draw import symbols
+    from companion.layout import markup
+    from companion.press import presets
+    from companion.text import fit
+
+    monkeypatch.setattr(symbols, "known", lambda name: name == "mana")
+    monkeypatch.setattr(symbols, "draw", lambda *a, **k: None)
+    limits = presets.text_limits()
+    with fit.recording(limits) as rec:
+        rec.wrap(lambda c, cw, ch, b: markup.block(c, text, 10, 200, w, h, "regular", size),
+                 "card")(Canvas(io.BytesIO()), 220, 280, 0)
+    if any("fit" in p.what for p in rec.problems()):
+        paragraphs = markup.runs(text)
+        s = size
+        while s >= limits.floor:
+            lines = markup._lines(paragraphs, "regular", s, w)
+            assert not (len(lines) * s * 1.2 <= h and max(
+                markup._line_width(ln, "regular", s) for ln in lines) <= w), (s, lines)
+            s *= 0.98

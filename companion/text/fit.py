@@ -23,8 +23,14 @@ class Limits(msgspec.Struct, frozen=True):
     floor: float  # smallest size, pt
     safe: float  # distance from the trim, pt
     contrast: float  # WCAG ratio for ordinary text
-    contrast_large: float  # for bold text of large_size and more
-    large_size: float
+    contrast_large: float  # for large text: bold of large_size and more, or any of
+    large_size: float  # large_size_regular and more (WCAG's "large scale": 14 pt bold,
+    large_size_regular: float = 18.0  # 18 pt)
+
+    def contrast_for(self, size: float, bold: bool) -> float:
+        """The WCAG ratio a text of `size` points needs (AA: 4.5:1, 3:1 when large)."""
+        large = size >= self.large_size_regular - 0.01 or (bold and size >= self.large_size - 0.01)
+        return self.contrast_large if large else self.contrast
 
 
 class Measure(msgspec.Struct):
@@ -206,7 +212,7 @@ class Recorder:
                              f"{lim.safe / (72 / 25.4):g} mm")
             if m.ground is not None:
                 ratio = _contrast(tuple(m.ink), tuple(m.ground))
-                need = lim.contrast_large if (m.bold and m.size >= lim.large_size) else lim.contrast
+                need = lim.contrast_for(m.size, m.bold)
                 if ratio < need - 0.005:
                     whats.append(f"contrast {ratio:.2f}:1, under {need:g}:1")
             for what in whats:
