@@ -11,8 +11,8 @@ come from, which back they get and where they go:
                                    # { each = true, kind, fields, id = "team-{team.id}" }:
                                    # drawn from each card's fields, one per id
     file = "cards.pdf"             # the sheet file it goes in, after the component
-    size = "20x20mm"               # its cards' size (default: the card's); a file holding
-                                   # several sizes prints each on sheets of its own
+    size = "20x20mm"               # its cards' size (default: its file's, else the card's);
+                                   # a file holding several prints each on sheets of its own
     stock = "tokens"               # ... and "tokens" to cut them one by one
     after = "witches"              # ... named here (or `before` one; default: last)
     title = "demons"               # a key of [titles] (default: NAME)
@@ -550,8 +550,9 @@ def _place(files: list, spec, component, ctx) -> None:
     if component.id in [c.id for f in parts for c in f.components]:
         raise CompanionError(f"components.{component.id}: {path} has a component of that "
                              "name already", source=ctx.data.source)
-    target = next((f for f in parts if _same_size(f.size, size)
-                   and stock in (None, f.stock)), None)
+    # without a size of its own, a component takes the file's (and its stock), as always
+    target = parts[0] if parts and spec.get("size", str, None) is None else next(
+        (f for f in parts if _same_size(f.size, size) and stock in (None, f.stock)), None)
     if target is None:
         target = CardFile(path, [], size, size_text, stock=stock or "cards")
         files.insert(files.index(parts[-1]) + 1 if parts else len(files), target)
