@@ -303,3 +303,97 @@ def test_a_block_said_not_to_fit_fits_at_no_size_over_the_floor(monkeypatch, w, 
             assert not (len(lines) * s * 1.2 <= h and max(
                 markup._line_width(ln, "regular", s) for ln in lines) <= w), (s, lines)
             s *= 0.98
+
+
+# ---- 9. a text off its box, off the card or under a symbol is said ------------------------
+
+OVERFLOWS = '''
+[[kinds.creature.elements]]
+type = "text"
+text = "{title} {title} {title} {title}"
+y = 0.62
+size = 0.06
+field = "echo"
+
+[[kinds.creature.elements]]
+type = "symbol"
+name = "wave"
+x = 0.88
+y = 0.94
+r = 0.05
+colour = "accent"
+'''
+LONG = ("The tide rises and every creature on the shore must find shelter or be swept away "
+        "into the open sea. ") * 6
+
+
+def _overflowing(cli, tmp_path):
+    """The starter with a version (the stamp), a title band's text reaching its icon, a
+    centred line wider than the card, a 600-character text and a symbol at the foot."""
+    game = _vocab(cli, tmp_path)
+    toml = game.read_text(encoding="utf-8").replace('# version = "0.1"', 'version = "0.1"')
+    toml = toml.replace("max_w = 0.7\n", "max_w = 0.85\n", 1)
+    toml = toml.replace("\n[kinds.tide]\n", OVERFLOWS + "\n[kinds.tide]\n", 1)
+    game.write_text(toml, encoding="utf-8")
+    cards = game.parent / "cards.csv"
+    rows = cards.read_text(encoding="utf-8").splitlines()
+    rows[1] = rows[1].replace("Moves house when it grows: keep it with another shell.", LONG[:600])
+    rows[2] = rows[2].replace("Sea Star", "Sea Star of the Deep Reef")
+    cards.write_text("\n".join(rows) + "\n", encoding="utf-8")
+    return game
+
+
+def test_every_overflow_is_a_problem_naming_the_card_and_what_it_runs_into(cli, tmp_path):
+    game = _overflowing(cli, tmp_path)
+    r = cli("build", str(game), "--out", str(tmp_path / "kit"))
+    assert r.code == 0, r.err
+    lines = r.err.splitlines()
+
+    def said(card, field, what):
+        return any(f"vocab · cards {card} · {field} · en: {what}" in ln for ln in lines)
+
+    # a centred line too wide for the card runs past the trim, by so much
+    assert said("cards-hermit-crab", "echo", "runs 16.5 mm past the trim"), r.err
+    # the 600-character text at the floor: too long, and under the symbol drawn after it
+    assert said("cards-hermit-crab", "text", "does not fit its box"), r.err
+    assert said("cards-hermit-crab", "text", "under the symbol wave, drawn over it"), r.err
+    # the long title shrunk to its max_w, under the icon at the band's end
+    assert said("cards-sea-star-of-the-deep-reef", "text", "under the symbol wave, drawn over it"), r.err
+    # the version stamp over the symbol at the foot
+    assert said("cards-sea-star-of-the-deep-reef", "stamp", "the version stamp over the symbol wave"), r.err
+    # a text on a symbol drawn behind it, fitting its box, is as the designer meant it
+    assert not any("anemone" in ln and "symbol" in ln for ln in lines), r.err
+
+
+def test_strict_refuses_a_title_under_its_cost_icon_alone(cli, tmp_path):
+    game = _vocab(cli, tmp_path)
+    game.write_text(game.read_text(encoding="utf-8").replace("max_w = 0.7\n", "max_w = 0.85\n", 1),
+                    encoding="utf-8")
+    cards = game.parent / "cards.csv"
+    cards.write_text(cards.read_text(encoding="utf-8").replace(
+        "Sea Star,", "Sea Star of the Deep Reef,"), encoding="utf-8")
+    r = cli("build", str(game), "--out", str(tmp_path / "kit"), "--strict")
+    assert r.code == 2, r.err
+    assert "1 texts break the text limits" in r.err and "under the symbol wave" in r.err, r.err
+    assert not (tmp_path / "kit").exists()
+
+
+def test_a_text_overflowing_onto_a_symbol_drawn_before_it_runs_over_it():
+    import io
+
+    from reportlab.pdfgen.canvas import Canvas
+
+    from companion.draw import text as plain
+    from companion.press import presets
+    from companion.text import fit
+
+    def face(c, w, h, b):
+        fit.current().symbol(c, "coin", 100, 60, 12)  # drawn first: a backdrop
+        plain.block(c, LONG, 20, 110, 160, 30, "regular", 9, field="rules")  # runs down
+        plain.line(c, "Coin", 100, 58, "bold", 9, align="center", field="label")  # fits
+
+    with fit.recording(presets.text_limits()) as rec:
+        rec.wrap(face, "card 1 front")(Canvas(io.BytesIO()), 200, 280, 0)
+    whats = {(p.field, p.what) for p in rec.problems()}
+    assert ("rules", "does not fit its box and runs over the symbol coin") in whats
+    assert not any(f == "label" for f, _ in whats)
