@@ -107,6 +107,7 @@ cards = "dice"
 file = "tokens.pdf"
 size = "16x16mm"
 stock = "tokens"
+back = "common"
 
 [components.tiles]
 kind = "tile"
@@ -114,6 +115,7 @@ cards = "tiles"
 file = "tokens.pdf"
 size = "40x46mm"
 stock = "tokens"
+back = "common"                # one back, drawn at each size
 
 [kinds.die]
 
@@ -172,15 +174,18 @@ def test_hex_tiles_in_the_dices_pdf_print_at_their_own_40_by_46_mm(cli, tmp_path
     doc = pdfium.PdfDocument(out / "tokens.pdf")
     assert "tile 1" not in doc[0].get_textpage().get_text_range()
     assert "tile 1" in doc[2].get_textpage().get_text_range()
-    # The three tiles side by side on their sheet, each 40 x 46 mm (either way round).
-    sheet = doc[2].render(scale=1).to_pil().convert("RGB")
-    near = [band.point(lambda v, want=want: 255 if abs(v - want) < 12 else 0)
-            for band, want in zip(sheet.split(), (0x16, 0x32, 0x3D))]
-    tiles = ImageChops.multiply(ImageChops.multiply(near[0], near[1]), near[2])
-    x0, y0, x1, y1 = tiles.getbbox()
-    w_mm, h_mm = sorted(((x1 - x0) * 25.4 / 72, (y1 - y0) * 25.4 / 72))
-    assert (w_mm, h_mm) in ((pytest.approx(40, abs=1.5), pytest.approx(138, abs=2)),
-                            (pytest.approx(46, abs=1.5), pytest.approx(120, abs=2))), (w_mm, h_mm)
+    # The three tiles side by side on their sheet, each 40 x 46 mm (either way round), and
+    # their backs (the dice's back design) at that size too.
+    for page, colour in ((2, (0x16, 0x32, 0x3D)), (3, (0x1D, 0x6F, 0x8C))):
+        sheet = doc[page].render(scale=1).to_pil().convert("RGB")
+        near = [band.point(lambda v, want=want: 255 if abs(v - want) < 12 else 0)
+                for band, want in zip(sheet.split(), colour)]
+        tiles = ImageChops.multiply(ImageChops.multiply(near[0], near[1]), near[2])
+        x0, y0, x1, y1 = tiles.getbbox()
+        w_mm, h_mm = sorted(((x1 - x0) * 25.4 / 72, (y1 - y0) * 25.4 / 72))
+        assert (w_mm, h_mm) in ((pytest.approx(40, abs=1.5), pytest.approx(138, abs=2)),
+                                (pytest.approx(46, abs=1.5), pytest.approx(120, abs=2))), \
+            (page, w_mm, h_mm)
 
 
 # ---- 8. the checker measures what is drawn, and judges contrast as WCAG does ---------------
