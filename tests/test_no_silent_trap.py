@@ -280,7 +280,8 @@ field = "faction"
     assert ("faction · en: contrast 3.56:1, under 4.5:1" in r.err) == warned, r.err
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=150, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.floats(25, 200), st.floats(8, 80), st.floats(6, 14),
        st.sampled_from(["Deal **1** damage. Gain :mana:.", ":mana::mana: **pour** elle",
                         "Gain *two* :mana: then **draw**.", "plain words only, no markup"]))
@@ -363,9 +364,10 @@ def test_every_overflow_is_a_problem_naming_the_card_and_what_it_runs_into(cli, 
     assert said("cards-hermit-crab", "text", "does not fit its box"), r.err
     assert said("cards-hermit-crab", "text", "under the symbol wave, drawn over it"), r.err
     # the long title shrunk to its max_w, under the icon at the band's end
-    assert said("cards-sea-star-of-the-deep-reef", "text", "under the symbol wave, drawn over it"), r.err
+    star = "cards-sea-star-of-the-deep-reef"
+    assert said(star, "text", "under the symbol wave, drawn over it"), r.err
     # the version stamp over the symbol at the foot
-    assert said("cards-sea-star-of-the-deep-reef", "stamp", "the version stamp over the symbol wave"), r.err
+    assert said(star, "stamp", "the version stamp over the symbol wave"), r.err
     # a text on a symbol drawn behind it, fitting its box, is as the designer meant it
     assert not any("anemone" in ln and "symbol" in ln for ln in lines), r.err
 
