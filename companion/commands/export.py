@@ -87,7 +87,9 @@ def _export(exports, games, game, format, lang, card_size, only, out, data, blee
     for name, (ctx, opts) in plans.items():
         with _Progress(f"{name} {format}") as progress:
             manifest = exports.write(ctx, progress)
-        parts = ", ".join(f"{c['id']} ({c['cards']} cards)" for c in manifest["components"])
+        parts = ", ".join(f"{c['id']} ({c['cards']} cards"
+                          + (", landscape, turned to portrait" if c.get("turned") else "") + ")"
+                          for c in manifest["components"])
         click.echo(f"{name} {format}: {ctx.out}/ {len(manifest['files'])} files: {parts}")
 
 

@@ -88,10 +88,11 @@ def block(c, s: str, x: float, top: float, w: float, h: float, role: str, size: 
     fonts.check(name, s)
     min_size = _floor(c, min_size)
     size = max(size, _floor(c, 0.0))  # on a card, never set below the floor (a mini card)
-    while True:
+    while True:  # shrunk until its lines fit the box's height, and its widest its width
         lines = wrap(s, role, size, w)
         step = size * leading
-        if len(lines) * step <= h or size <= min_size:
+        if len(lines) * step <= h and max(width(ln, role, size) for ln in lines) <= w + 0.01 \
+                or size <= min_size:
             break
         size = max(min_size, size * 0.92)
     c.setFont(name, size)

@@ -100,19 +100,23 @@ def decks(kit) -> list[Deck]:
 
 class Page(msgspec.Struct, frozen=True):
     """A face on a page of its own: the trim (points) and the bleed around it on each side
-    across and down; the page is the trim and its bleed."""
+    across and down the page; the page is the trim and its bleed. `turned`: the face a
+    quarter turn anticlockwise on the page (its top on the left), a landscape card on a
+    portrait page."""
     face: Face
     trim: tuple[float, float]
     bleed: tuple[float, float]
+    turned: bool = False
 
     @property
     def size(self) -> tuple[float, float]:
-        return self.trim[0] + 2 * self.bleed[0], self.trim[1] + 2 * self.bleed[1]
+        w, h = self.trim[::-1] if self.turned else self.trim
+        return w + 2 * self.bleed[0], h + 2 * self.bleed[1]
 
     @property
     def key(self) -> tuple:
         """Pages with equal keys are the same picture."""
-        return face_key(self.face), self.trim, self.bleed
+        return face_key(self.face), self.trim, self.bleed, self.turned
 
 
 def draw_pages(c, pages: list[Page], boxes: bool = False) -> None:
@@ -125,11 +129,12 @@ def draw_pages(c, pages: list[Page], boxes: bool = False) -> None:
         pw, ph = p.size
         c.setPageSize((pw, ph))
         if boxes:
-            c.setTrimBox((bx, by, bx + w, by + h))
+            c.setTrimBox((bx, by, pw - bx, ph - by))
             c.setBleedBox((0, 0, pw, ph))
+        fx, fy = (by, bx) if p.turned else (bx, by)  # the bleed across and down the face
         if uses[p.key] > 1 and p.key not in forms:
             name = forms[p.key] = f"face{len(forms) + 1}"
-            c.beginForm(name, -bx, -by, w + bx, h + by)
+            c.beginForm(name, -fx, -fy, w + fx, h + fy)
             p.face.draw(c, w, h, max(bx, by))
             c.endForm()
         c.saveState()
@@ -137,6 +142,9 @@ def draw_pages(c, pages: list[Page], boxes: bool = False) -> None:
         clip = c.beginPath()
         clip.rect(-bx, -by, pw, ph)
         c.clipPath(clip, stroke=0, fill=0)
+        if p.turned:  # the face's lower-left at the trim's lower-right, its top on the left
+            c.translate(h, 0)
+            c.rotate(90)
         if p.key in forms:
             c.doForm(forms[p.key])
         else:

@@ -19,7 +19,9 @@ MAX_PIXELS = 50_000_000  # one picture; RGB, 150 MB in memory while it is encode
 
 def pictures(ctx) -> dict[str, shops.Picture]:
     """Each component's picture size: the shop's for its cards (its tokens at the shop's
-    dpi and bleed), else the trim and --bleed at --dpi."""
+    dpi and bleed), else the trim and --bleed at --dpi. A landscape deck that fits the
+    shop's portrait picture only turned is turned onto it (Picture.turned), the others
+    printed as they are: one deck never stops the rest."""
     out = {}
     for deck in ctx.decks:
         if ctx.shop_card is None:
@@ -29,15 +31,20 @@ def pictures(ctx) -> dict[str, shops.Picture]:
         if deck.stock != "cards":
             out[deck.id] = shops.picture(deck.size, min(bx, by), ctx.dpi)
             continue
-        w, h = deck.size
         W, H = ctx.shop_card.image
-        bleed = ((W * shops.POINTS_PER_INCH / ctx.dpi - w) / 2,
-                 (H * shops.POINTS_PER_INCH / ctx.dpi - h) / 2)
-        if min(bleed) < -0.01:
+        turned = False
+        for turned in (False, True):  # as it is, else a quarter turn (landscape on portrait)
+            w, h = deck.size[::-1] if turned else deck.size
+            bleed = ((W * shops.POINTS_PER_INCH / ctx.dpi - w) / 2,
+                     (H * shops.POINTS_PER_INCH / ctx.dpi - h) / 2)
+            if min(bleed) >= -0.01:
+                break
+        else:
             raise CompanionError(f"{deck.id} cards are larger than {ctx.shop.name}'s "
-                                 f"{ctx.shop_card.name} picture", field="--card-size")
+                                 f"{ctx.shop_card.name} picture, either way up",
+                                 field="--card-size")
         out[deck.id] = shops.Picture(deck.size, (max(0.0, bleed[0]), max(0.0, bleed[1])),
-                                     (W, H))
+                                     (W, H), turned)
     return out
 
 
@@ -58,7 +65,7 @@ def write(ctx) -> dict:
     index: dict[tuple, int] = {}
 
     def add(face, pic: shops.Picture, path: str) -> None:
-        page = Page(face, pic.trim, pic.bleed)
+        page = Page(face, pic.trim, pic.bleed, pic.turned)
         if page.key not in index:
             index[page.key] = len(pages)
             pages.append(page)
@@ -82,7 +89,7 @@ def write(ctx) -> dict:
             cards.append({"id": e.id, "count": e.count, "front": front, "back": back})
         components.append({"id": deck.id, "title": deck.title, "cards": deck.cards,
                            "size_px": list(pic.px), "trim_mm": [mm(v) for v in pic.trim],
-                           "bleed_mm": [mm(v) for v in pic.bleed],
+                           "bleed_mm": [mm(v) for v in pic.bleed], "turned": pic.turned,
                            "back": f"{deck.id}/back.png" if shared else None,
                            "faces": cards})
 
@@ -105,4 +112,7 @@ def guide(ctx, manifest: dict) -> str:
                         words=shops.words(ctx.shop.key, ctx.opts.lang))
     else:
         size = ctx.word("png-size", dpi=ctx.dpi, bleed=length(ctx.bleed, ctx.opts.lang))
-    return "\n".join([ctx.word("png"), "", size])
+    turned = [ctx.word("png-turned", component=c["title"], shop=ctx.shop.name,
+                       card=ctx.shop_card.name)
+              for c in manifest["components"] if c["turned"]]
+    return "\n".join([ctx.word("png"), "", size] + turned)

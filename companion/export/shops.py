@@ -89,15 +89,18 @@ def pixels(length: float, dpi: float) -> int:
 
 class Picture(msgspec.Struct, frozen=True):
     """A face picture: the trim (points), the bleed around it on each side across and
-    down (points), and its exact size in pixels."""
+    down the picture (points), and its exact size in pixels. `turned`: a landscape card
+    on a shop's portrait picture, a quarter turn anticlockwise (its top on the left)."""
     trim: tuple[float, float]
     bleed: tuple[float, float]
     px: tuple[int, int]
+    turned: bool = False
 
     @property
     def page(self) -> tuple[float, float]:
-        """The PDF page that holds it: the trim and its bleed."""
-        return self.trim[0] + 2 * self.bleed[0], self.trim[1] + 2 * self.bleed[1]
+        """The PDF page that holds it: the trim (turned, if it is) and its bleed."""
+        w, h = self.trim[::-1] if self.turned else self.trim
+        return w + 2 * self.bleed[0], h + 2 * self.bleed[1]
 
 
 def picture(trim: tuple[float, float], bleed: float, dpi: float) -> Picture:

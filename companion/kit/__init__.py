@@ -190,7 +190,7 @@ def _build_noted(name: str, opts: Options, progress, warn, notes) -> dict:
     files = kit.files
 
     # Plan every sheet before writing anything: a card that cannot fit fails here.
-    grids = {f.path: plan_grid(*page, *f.size, settings, bleed, spaced=f.spaced)
+    grids = {id(f): plan_grid(*page, *f.size, settings, bleed, spaced=f.spaced)
              for f in files if isinstance(f, CardFile)}
 
     game_name, author = kit.game_name, kit.author
@@ -206,17 +206,21 @@ def _build_noted(name: str, opts: Options, progress, warn, notes) -> dict:
         manifest["changed"] = changed  # the ids of the cards printed, in kit order
     with kit_folder(out) as stage, fit.recording(presets.text_limits()) as measured, \
             art.logging(opts.draft) as pictures:
-        for f in files:
+        for f, parts in _by_path(files):
             progress(f.path)
             if isinstance(f, CardFile):
                 flip = f.flip or opts.flip
                 c = open_canvas(stage / f.path, page, f"{game_name}: {f.path}", author, flip)
-                cards = [card for comp in f.components for card in _measured(
-                    measured, _unfolded(comp, flip))]
                 label_game = f"{game_name} {version}" if version else game_name
                 words_ = SheetText(label_game, sheet.text("caption", opts.lang),
                                    sheet.text("label", opts.lang), sheet.text("back", opts.lang))
-                pages = render(c, cards, grids[f.path], flip, words_)
+                pages = 0
+                for n, part in enumerate(parts):  # each size of the file on its own sheets
+                    cards = [card for comp in part.components for card in _measured(
+                        measured, _unfolded(comp, flip))]
+                    if n:  # a face shared by two sizes is drawn again at each
+                        cards = _sized_keys(cards, part.size)
+                    pages += render(c, cards, grids[id(part)], flip, words_)
                 entry = {"path": f.path, "pages": pages, "duplex": flip,
                          "card_size": f.size_name}
             else:
@@ -224,7 +228,10 @@ def _build_noted(name: str, opts: Options, progress, warn, notes) -> dict:
                 pages = f.draw(c)
                 entry = {"path": f.path, "pages": pages, "duplex": "none", "card_size": None}
             c.save()
-            entry["components"] = [{"id": comp.id, "count": comp.count} for comp in f.components]
+            entry["components"] = [
+                {"id": comp.id, "count": comp.count}
+                | ({"card_size": part.size_name} if len(parts) > 1 else {})
+                for part in parts for comp in part.components]
             manifest["files"].append(entry)
         (stage / "manifest.json").write_text(json.dumps(manifest, indent=2, ensure_ascii=False)
                                              + "\n", encoding="utf-8")
@@ -250,6 +257,25 @@ def _build_noted(name: str, opts: Options, progress, warn, notes) -> dict:
     if pictures.missing:
         warn(art.draft_line(pictures))
     return manifest
+
+
+def _by_path(files: list) -> list[tuple]:
+    """The kit's files by path, in order: (the first, [each part written to it]). A file
+    holding components of several sizes is one CardFile a size."""
+    out: dict[str, list] = {}
+    for f in files:
+        out.setdefault(f.path, []).append(f)
+    return [(parts[0], parts) for parts in out.values()]
+
+
+def _sized_keys(cards: list[Card], size: tuple[float, float]) -> list[Card]:
+    """The cards with their faces' keys naming the size: a sheet draws a keyed face once,
+    as a form, and a second size in the same PDF needs its own."""
+    def sized(face):
+        if face is None or face.key is None:
+            return face
+        return structs.replace(face, key=f"{face.key}@{size[0]:.2f}x{size[1]:.2f}")
+    return [structs.replace(c, front=sized(c.front), back=sized(c.back)) for c in cards]
 
 
 def card_list(kit: Kit, bleed: float) -> list[dict]:
@@ -368,21 +394,24 @@ def print_guide(manifest: dict, files: list, grids: dict, ctx: Context, opts: Op
     stock = ctx.words.sub("stock")
     paper_name = presets.table().sub("paper").sub(opts.paper).get("name", str)
     lines = [t("title", game=game_name), "", t("intro", paper=paper_name), ""]
-    for f, entry in zip(files, manifest["files"]):
+    for (f, parts), entry in zip(_by_path(files), manifest["files"]):
         lines.append(t("file_one" if entry["pages"] == 1 else "file", path=entry["path"],
                        pages=entry["pages"]))
         lines.append("  " + t(f"duplex_{entry['duplex']}"))
-        if isinstance(f, CardFile):
-            grid = grids[f.path]
-            named = f.size_name in presets.card_names()  # "poker", not a size written as 38x38mm
-            w, h = (number(to_mm(v), ctx.lang) for v in f.size)
-            lines.append("  " + t("size_named" if named else "size", name=f.size_name, w=w, h=h,
-                                  what=ctx.words.sub("pieces").text(f.stock, ctx.lang),
-                                  per=grid.per_sheet))
-        lines.append("  " + t("stock", stock=stock.text(f.stock, ctx.lang)))
-        items = ", ".join(f"{c.count} × {c.title}" for c in f.components)
+        for part in parts:  # each size of the file
+            if isinstance(part, CardFile):
+                grid = grids[id(part)]
+                named = part.size_name in presets.card_names()  # "poker", not 38x38mm
+                w, h = (number(to_mm(v), ctx.lang) for v in part.size)
+                lines.append("  " + t("size_named" if named else "size", name=part.size_name,
+                                      w=w, h=h, per=grid.per_sheet,
+                                      what=ctx.words.sub("pieces").text(part.stock, ctx.lang)))
+            if part is f or part.stock != f.stock:
+                lines.append("  " + t("stock", stock=stock.text(part.stock, ctx.lang)))
+        components = [c for part in parts for c in part.components]
+        items = ", ".join(f"{c.count} × {c.title}" for c in components)
         lines.append("  " + t("yields", items=items))
-        seconds = [c.title for c in f.components if c.second_sides]
+        seconds = [c.title for c in components if c.second_sides]
         if entry["duplex"] == "none" and isinstance(f, CardFile) and seconds:
             lines.append("  " + t("second_sides", items=", ".join(seconds)))
         lines.append("")

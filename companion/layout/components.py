@@ -11,7 +11,8 @@ come from, which back they get and where they go:
                                    # { each = true, kind, fields, id = "team-{team.id}" }:
                                    # drawn from each card's fields, one per id
     file = "cards.pdf"             # the sheet file it goes in, after the component
-    size = "20x20mm"               # a file of its own: its cards' size (default: the card's)
+    size = "20x20mm"               # its cards' size (default: its file's, else the card's);
+                                   # a file holding several prints each on sheets of its own
     stock = "tokens"               # ... and "tokens" to cut them one by one
     after = "witches"              # ... named here (or `before` one; default: last)
     title = "demons"               # a key of [titles] (default: NAME)
@@ -528,30 +529,43 @@ def _plain_data(data) -> dict:
     return bind.flat({k: v for k, v in data.table.items() if not isinstance(v, list)})
 
 
+def _same_size(a: tuple[float, float], b: tuple[float, float]) -> bool:
+    return abs(a[0] - b[0]) < 0.01 and abs(a[1] - b[1]) < 0.01
+
+
 def _place(files: list, spec, component, ctx) -> None:
     from companion.layout.parts import CardFile
 
     path = spec.get("file", str, "cards.pdf")
-    target = next((f for f in files if isinstance(f, CardFile) and f.path == path), None)
-    if target is None:
-        size_text = spec.get("size", str, None)
-        if size_text is not None:
-            size_text = str(bind.text(size_text, _plain_data(ctx.data)))
-            size = parse_size(size_text, field=f"components.{component.id}.size")
-        else:
-            size, size_text = ctx.card, ctx.card_name
-        target = CardFile(path, [], size, size_text, stock=spec.get("stock", str, "cards"))
-        files.append(target)
-    ids = [c.id for c in target.components]
-    if component.id in ids:
+    size_text = spec.get("size", str, None)
+    if size_text is not None:
+        size_text = str(bind.text(size_text, _plain_data(ctx.data)))
+        size = parse_size(size_text, field=f"components.{component.id}.size")
+    else:
+        size, size_text = ctx.card, ctx.card_name
+    stock = spec.get("stock", str, None)  # none: the stock of the part it joins
+    # One file may hold components of several sizes (dice and hex tiles in tokens.pdf):
+    # each size (and stock) is a part of the file, on sheets of its own.
+    parts = [f for f in files if isinstance(f, CardFile) and f.path == path]
+    if component.id in [c.id for f in parts for c in f.components]:
         raise CompanionError(f"components.{component.id}: {path} has a component of that "
                              "name already", source=ctx.data.source)
+    # without a size of its own, a component takes the file's (and its stock), as always
+    target = parts[0] if parts and spec.get("size", str, None) is None else next(
+        (f for f in parts if _same_size(f.size, size) and stock in (None, f.stock)), None)
+    if target is None:
+        target = CardFile(path, [], size, size_text, stock=stock or "cards")
+        files.insert(files.index(parts[-1]) + 1 if parts else len(files), target)
+    ids = [c.id for c in target.components]
     for key, shift in (("after", 1), ("before", 0)):
         other = spec.get(key, str, None)
         if other is None:
             continue
         if other not in ids:
-            raise spec.error(key, f"no component {other!r} in {path} (have {', '.join(ids)})")
+            named = [c.id for f in parts for c in f.components]
+            if other in named:  # in a part of another size: its sheets come first
+                break
+            raise spec.error(key, f"no component {other!r} in {path} (have {', '.join(named)})")
         target.components.insert(ids.index(other) + shift, component)
         return
     target.components.append(component)

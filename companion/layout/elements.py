@@ -384,6 +384,9 @@ def _symbol_at(d: Drawing, name: str, x: float, y: float, r: float, colour: str,
                         bind.whole_field(template))
     d.c.setFillColor(d.colour(colour, scope))
     symbols.draw(d.c, name, x, y, r)
+    rec = fit.current()
+    if rec is not None:  # a text it covers, or that runs onto it, is a problem
+        rec.symbol(d.c, name, x, y, r)
 
 
 def _picture(d: Drawing, el: schema.Picture, scope) -> None:

@@ -240,17 +240,21 @@ def block(c, s: str, x: float, top: float, w: float, h: float, role: str, size: 
 
 def _fitted(s: str, field, role: str, size: float, w: float, h: float, leading: float,
             min_size: float) -> tuple[list[list[Run]], float]:
-    """block's lines of `s` and the size they fit `h` at (shrunk, not below min_size)."""
+    """block's lines of `s` and the size they fit the box at (shrunk, not below min_size)."""
     paragraphs = _capped(runs(s), field)
-    while True:
+    while True:  # shrunk until its lines fit the box's height, and its widest its width
         lines = _lines(paragraphs, role, size, w)
-        if len(lines) * size * leading <= h or size <= min_size:
+        if len(lines) * size * leading <= h and max(
+                _line_width(ln, role, size) for ln in lines) <= w + 0.01 or size <= min_size:
             return lines, size
         size = max(min_size, size * 0.92)
 
 
 def _plain(line: list[Run]) -> str:
-    return " ".join(r.text for r in line if not r.icon)
+    """A line as the reports quote it: its words and its icons (":mana:"), spaced as
+    drawn ("Gain :mana:.")."""
+    return "".join((" " if i and r.space_before else "") + (f":{r.text}:" if r.icon else r.text)
+                   for i, r in enumerate(line))
 
 
 def bullets(c, lines: list[str], x: float, top: float, w: float, h: float, size: float,

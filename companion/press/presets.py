@@ -98,4 +98,6 @@ def text_limits():
                   safe=parse_length(t.get("safe_zone", str), field="text.safe_zone"),
                   contrast=float(t.get("contrast", (int, float))),
                   contrast_large=float(t.get("contrast_large", (int, float))),
-                  large_size=parse_length(t.get("large_size", str), field="text.large_size"))
+                  large_size=parse_length(t.get("large_size", str), field="text.large_size"),
+                  large_size_regular=parse_length(t.get("large_size_regular", str),
+                                                  field="text.large_size_regular"))

@@ -23,8 +23,14 @@ class Limits(msgspec.Struct, frozen=True):
     floor: float  # smallest size, pt
     safe: float  # distance from the trim, pt
     contrast: float  # WCAG ratio for ordinary text
-    contrast_large: float  # for bold text of large_size and more
-    large_size: float
+    contrast_large: float  # for large text: bold of large_size and more, or any of
+    large_size: float  # large_size_regular and more (WCAG's "large scale": 14 pt bold,
+    large_size_regular: float = 18.0  # 18 pt)
+
+    def contrast_for(self, size: float, bold: bool) -> float:
+        """The WCAG ratio a text of `size` points needs (AA: 4.5:1, 3:1 when large)."""
+        large = size >= self.large_size_regular - 0.01 or (bold and size >= self.large_size - 0.01)
+        return self.contrast_large if large else self.contrast
 
 
 class Measure(msgspec.Struct):
@@ -65,6 +71,10 @@ class Recorder:
         self._face: _Face | None = None
         self._exempt = 0
         self._kept: dict = {}  # measurements by their inputs (kept)
+        # symbols drawn on cards: (face label, name, box, its drawing, texts drawn before)
+        self.symbols: list[tuple[str, str, tuple, int, int]] = []
+        self._starts: list[int] = []  # each drawing of a face: the texts drawn before it
+        self._drawn = -1  # the drawing under way
 
     # ---- around each face ----------------------------------------------------------
 
@@ -80,8 +90,10 @@ class Recorder:
 
     @contextmanager
     def _drawing(self, c, label: str, w: float, h: float):
-        outer = self._face
+        outer, outer_drawn = self._face, self._drawn
         self._face = _Face(label, _invert(c._currentMatrix))
+        self._drawn = len(self._starts)
+        self._starts.append(len(self.measures))
         self.sizes[label] = (w, h)
         watched = {name: getattr(c, name) for name in ("rect", "roundRect", "circle")}
         c.rect = lambda x, y, w_, h_, stroke=1, fill=0, *a, **k: self._ground(
@@ -96,7 +108,7 @@ class Recorder:
         finally:
             for name in watched:
                 delattr(c, name)  # the class's own methods again
-            self._face = outer
+            self._face, self._drawn = outer, outer_drawn
 
     @contextmanager
     def exempt(self):
@@ -165,6 +177,15 @@ class Recorder:
             bold, _rgb(c._fillColorObj), self._ground_under((x0, y0, x1, y1)),
             exempt=bool(self._exempt)))
 
+    def symbol(self, c, name: str, x: float, y: float, r: float) -> None:
+        """A symbol `name` drawn at (x, y), of radius r: a text it covers, or one it lies
+        under that overflows its box, or the stamp over it, is a problem."""
+        if self._face is None or self._exempt:
+            return
+        k = 0.8 * r  # its drawing, not the corners of its square
+        self.symbols.append((self._face.label, name, self._to_face(c, x - k, y - k, x + k, y + k),
+                             self._drawn, len(self.measures)))
+
     def _ground_under(self, box):
         cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
         for x0, y0, x1, y1, rgb in reversed(self._face.grounds):
@@ -189,6 +210,7 @@ class Recorder:
     def problems(self) -> list[Problem]:
         lim, out, seen = self.limits, [], set()
         out += self._stamps_over_texts(seen)
+        out += self._texts_and_symbols(seen)
         for m in self.measures:
             if m.exempt:
                 continue
@@ -200,13 +222,16 @@ class Recorder:
             w, h = self.sizes[m.face]
             x0, y0, x1, y1 = m.box
             near = min(x0, y0, w - x1, h - y1)
-            if near < lim.safe - 0.01:
+            if near < -0.01:  # a line too wide for the card runs off it
+                past = -int(near / (72 / 25.4) * 10) / 10
+                whats.append(f"runs {past:.1f} mm past the trim")
+            elif near < lim.safe - 0.01:
                 shown_mm = int(near / (72 / 25.4) * 10) / 10  # 2.98 shows as 2.9, not 3.0
                 whats.append(f"{shown_mm:.1f} mm from the trim, under "
                              f"{lim.safe / (72 / 25.4):g} mm")
             if m.ground is not None:
                 ratio = _contrast(tuple(m.ink), tuple(m.ground))
-                need = lim.contrast_large if (m.bold and m.size >= lim.large_size) else lim.contrast
+                need = lim.contrast_for(m.size, m.bold)
                 if ratio < need - 0.005:
                     whats.append(f"contrast {ratio:.2f}:1, under {need:g}:1")
             for what in whats:
@@ -235,6 +260,37 @@ class Recorder:
                     seen.add(key)
                     out.append(Problem(m.face, m.field, m.text, "under the version stamp "
                                        "(set [game] stamp_corner where the cards leave room)"))
+        return out
+
+    def _texts_and_symbols(self, seen: set) -> list[Problem]:
+        """A symbol drawn over a text hides it; a text that overflows its box onto a
+        symbol drawn before it runs over it (a text that fits its box may lie on a symbol
+        drawn behind it on purpose); the version stamp over a symbol. Named by the card,
+        the text's field and the symbol."""
+        out = []
+        for face, name, box, drawn, before in self.symbols:
+            first = self._starts[drawn]
+            last = self._starts[drawn + 1] if drawn + 1 < len(self._starts) else len(self.measures)
+            for n in range(first, last):  # the texts of the same drawing of the face
+                m = self.measures[n]
+                # the line's core: clear of descenders and accents, whichever way up it is
+                x0, y0, x1, y1 = m.box
+                core = (x0, y0 + 0.2 * m.size, x1, y1 - 0.2 * m.size)
+                if m.face != face or m.exempt or not _overlap(box, core):
+                    continue
+                if m.field == "stamp":
+                    what = (f"the version stamp over the symbol {name} (set [game] "
+                            "stamp_corner where the cards leave room)")
+                elif n < before:
+                    what = f"under the symbol {name}, drawn over it"
+                elif not m.fits:
+                    what = f"does not fit its box and runs over the symbol {name}"
+                else:
+                    continue
+                key = (m.face, m.field, m.text, what)
+                if key not in seen:
+                    seen.add(key)
+                    out.append(Problem(m.face, m.field, m.text, what))
         return out
 
 
