@@ -4,6 +4,7 @@ in the card's own coordinates through the one drawing path the games use
 pictures), so a kind drawn here prints as the hand-written faces did."""
 
 import msgspec
+from reportlab.pdfgen.canvas import ExtGState
 
 from companion.draw import card, symbols, text as plain
 from companion.text import fit
@@ -177,7 +178,73 @@ def todo_notes(elements, scope: dict) -> list[str]:
 # ---- each type --------------------------------------------------------------------------
 
 def _draw(d: Drawing, el, scope: dict) -> None:
-    DRAW[type(el)](d, el, scope)
+    if not el.rotate and el.opacity == 1.0:
+        DRAW[type(el)](d, el, scope)
+        return
+    c = d.c
+    c.saveState()
+    try:
+        if el.opacity != 1.0:
+            _fade(c, el.opacity)
+        if el.rotate:  # clockwise, as y runs down the card, about its box's centre
+            cx, cy = _centre(d, el, scope)
+            c.translate(cx, cy)
+            c.rotate(-el.rotate)
+            c.translate(-cx, -cy)
+        DRAW[type(el)](d, el, scope)
+    finally:
+        c.restoreState()
+
+
+class _Faded(ExtGState):
+    """The canvas's transparency state while an element with `opacity` draws: every
+    opacity set inside (a colour's, an icon's) is multiplied by the element's, so its
+    own colours cannot make it opaque again; nested opacities multiply."""
+    scale = 1.0
+    raw: dict = {}
+
+    def set(self, canv, a, v):
+        if a in ("ca", "CA"):
+            self.raw = {**self.raw, a: v}
+            v = v * self.scale
+        super().set(canv, a, v)
+
+    def pushCopy(self):
+        x = super().pushCopy()
+        x.scale, x.raw = self.scale, dict(self.raw)
+        return x
+
+
+def _fade(c, opacity: float) -> None:
+    old = c._extgstate
+    new = _Faded()
+    new._d, new._c = old._d.copy(), old._c
+    new.scale = getattr(old, "scale", 1.0) * opacity
+    raw = getattr(old, "raw", {})
+    c._extgstate = new
+    for a in ("ca", "CA"):
+        new.set(c, a, raw.get(a, old.getValue(a)))
+
+
+def _centre(d: Drawing, el, scope) -> tuple[float, float]:
+    """The centre of an element's box, on the canvas: what `rotate` turns it about."""
+    if isinstance(el, (schema.Rect, schema.TextBlock, schema.Bullets, schema.Table,
+                       schema.Nested)) and getattr(el, "inset", None) is None:
+        return d.x(el.x, scope) + d.x(el.w, scope) / 2, d.y(el.y, scope) - d.v(el.h, scope) / 2
+    if isinstance(el, (schema.Circle, schema.Symbol, schema.Badge)):
+        return d.x(el.x, scope), d.y(el.y, scope)
+    if isinstance(el, schema.Line):
+        return ((d.x(el.x1, scope) + d.x(el.x2, scope)) / 2,
+                (d.y(el.y1, scope) + d.y(el.y2, scope)) / 2)
+    if isinstance(el, schema.Text):  # its printed line: from x as aligned, capitals high
+        value = str(bind.text(el.text, scope))
+        size = d.x(el.size, scope)
+        w = _width(value.upper() if el.upper else value, el.font, size)
+        if el.max_w is not None:
+            w = min(w, d.x(el.max_w, scope))
+        x = d.x(el.x, scope) + {"left": w / 2, "right": -w / 2}.get(el.align, 0.0)
+        return x, d.y(el.y, scope) + CAP * size / 2
+    return d.w / 2, d.h / 2  # a ground, a picture, corners: the card's centre
 
 
 def _background(d: Drawing, el: schema.Background, scope) -> None:

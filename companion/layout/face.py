@@ -257,7 +257,7 @@ def _kind_facts(engine: Engine, kind: str):
     if kind not in engine.facts:
         k = engine.kinds[kind]
         nested = sorted(_nested_kinds(k, engine.kinds))
-        specs = [msgspec.to_builtins(k)] + [msgspec.to_builtins(engine.kinds[n]) for n in nested]
+        specs = [schema.builtins(k)] + [schema.builtins(engine.kinds[n]) for n in nested]
         engine.facts[kind] = (_json(specs), *_named(specs))
     return engine.facts[kind]
 

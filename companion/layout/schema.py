@@ -10,6 +10,12 @@ width and height, so "0.045 * w" in a y is 4.5% of the width); `stroke_width` li
 (a fraction of the width, or "0.8pt"). `dash` is in points. Any text
 value may name the card's fields in braces ("{name}", "{value:02}", "{item.name}").
 
+Every element may be turned and faded: `rotate` (degrees, clockwise, about the centre of
+its box: a rect's, a text block's, a circle's or a symbol's centre, a line's middle, a
+text's printed line; a ground's, a picture's or corners': the card's; the fit checks
+measure a turned text by its turned box) and `opacity` (from 1, opaque, to 0, unseen:
+what is under it shows through; nested opacities multiply).
+
 Every element takes `when` (a condition on the card's fields: `deck == "B"`,
 `not art`, `n > 2 and kind != "gate"`, `todo.name` where the name is a placeholder,
 `ink_saver` when built with --ink saver), `repeat` (a whole number, a list field, or a field holding a
@@ -69,6 +75,8 @@ class _Element(msgspec.Struct, forbid_unknown_fields=True, kw_only=True, tag_fie
     vars: dict[str, str] = {}  # names for values, usable by texts from the data
     first: Union[Count, str] = 0  # of the repeat's list (a bullets' lines): the first item shown, from 0, or "{field}" (none: 0)
     count: Union[Count, str, None] = None  # how many items from there, or "{field}" (none: the rest)
+    rotate: Annotated[float, msgspec.Meta(ge=-360, le=360)] = 0.0  # degrees, clockwise, about the centre of its box (a text's: its printed line's)
+    opacity: Annotated[float, msgspec.Meta(ge=0, le=1)] = 1.0  # 1 opaque, 0 unseen: each of its marks at that opacity (its fill and outline overlapping show both)
 
 
 class Background(_Element, tag="background"):
@@ -262,6 +270,9 @@ Element = Union[Background, Rect, Circle, Line, Text, TextBlock, Bullets, Symbol
                 Badge, Corners, Nested, Table]
 ELEMENTS = (Background, Rect, Circle, Line, Text, TextBlock, Bullets, Symbol, Picture, Badge,
             Corners, Nested, Table)
+# The fields added to every element after kits' digests were first written, with their
+# defaults: left out of a kind's digest where at them, so that a kit's cards keep theirs.
+LATER = {"rotate": 0.0, "opacity": 1.0}
 # The elements' lists of elements (drawn inside them): a table's parts, a corner's.
 INNER = ("elements", "caption", "head", "column_head", "row", "cell", "label")
 
@@ -290,6 +301,18 @@ class Kind(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     # would not read on white takes this colour
     back: str | None = None
     description: str = ""  # what this kind of card is, for the reader of the file
+
+
+def builtins(kind) -> dict:
+    """A kind as plain data for its digest: every field, but those of LATER at their
+    defaults (a card's digest is the same as before they existed)."""
+    def pruned(v):
+        if isinstance(v, dict):
+            return {k: pruned(x) for k, x in v.items() if not (k in LATER and x == LATER[k])}
+        if isinstance(v, list):
+            return [pruned(x) for x in v]
+        return v
+    return pruned(msgspec.to_builtins(kind))
 
 
 def kind_of(element) -> str:
