@@ -229,7 +229,7 @@ def _fade(c, opacity: float) -> None:
 def _centre(d: Drawing, el, scope) -> tuple[float, float]:
     """The centre of an element's box, on the canvas: what `rotate` turns it about."""
     if isinstance(el, (schema.Rect, schema.TextBlock, schema.Bullets, schema.Table,
-                       schema.Nested)) and getattr(el, "inset", None) is None:
+                       schema.Nested, schema.Qr)) and getattr(el, "inset", None) is None:
         return d.x(el.x, scope) + d.x(el.w, scope) / 2, d.y(el.y, scope) - d.v(el.h, scope) / 2
     if isinstance(el, (schema.Circle, schema.Symbol, schema.Badge)):
         return d.x(el.x, scope), d.y(el.y, scope)
@@ -627,8 +627,59 @@ def _grid(d: Drawing, el: schema.Table, scope, row_scopes, x, w, label_w, col_w,
     c.line(x, head_top, x, bottom)
 
 
+DATA_MAX = 1000  # a code's characters, once its template is filled
+
+
+def _qr(d: Drawing, el: schema.Qr, scope) -> None:
+    """A QR code or a Code 128 barcode, as vectors (reportlab.graphics.barcode)."""
+    from reportlab.graphics import renderPDF
+    from reportlab.graphics.barcode import createBarcodeDrawing
+
+    data = el.data if len(el.data) <= 60 else el.data[:57] + "..."
+    said = f"{el.code}: data = {data!r}"
+    value = bind.text(el.data, scope)
+    if isinstance(value, Placeholder):
+        raise BindError(f"{said}: a text still to be written cannot be encoded",
+                        bind.whole_field(el.data))
+    value = str(value)
+    if not value:
+        raise BindError(f"{said}: empty for this card: nothing to encode",
+                        bind.whole_field(el.data))
+    if len(value) > DATA_MAX:
+        raise BindError(f"{said}: {len(value):,} characters once filled, over "
+                        f"the {DATA_MAX:,} a code holds here",
+                        bind.whole_field(el.data))
+    if el.code == "code128" and not value.isascii():
+        bad = next(ch for ch in value if not ch.isascii())
+        raise BindError(f"{said}: {bad!r} is not ASCII, which a code128 barcode "
+                        "cannot hold (code = \"qr\" can)", bind.whole_field(el.data))
+    x, top, w, h = d.x(el.x, scope), d.y(el.y, scope), d.x(el.w, scope), d.v(el.h, scope)
+    if w <= 0 or h <= 0:
+        return
+    ink = d.colour(el.colour, scope)
+    if el.code == "qr":
+        side = min(w, h)
+        x, y, w, h = x + (w - side) / 2, top - h + (h - side) / 2, side, side
+        if not value.isascii():  # UTF-8, said so (ECI 26), or readers guess Shift JIS
+            from reportlab.graphics.barcode import qrencoder
+
+            value = [qrencoder.QRECI(26), qrencoder.QR8bitByte(value)]
+        drawing = createBarcodeDrawing("QR", value=value, width=w, height=h,
+                                       barLevel=el.level, barFillColor=ink)
+    else:
+        y = top - h
+        drawing = createBarcodeDrawing("Code128", value=value, width=w, height=h,
+                                       humanReadable=False, barFillColor=ink,
+                                       barStrokeColor=ink, barStrokeWidth=0)
+    if el.ground is not None:
+        d.c.setFillColor(d.colour(el.ground, scope))
+        d.c.rect(x, y, w, h, stroke=0, fill=1)
+    renderPDF.draw(drawing, d.c, x, y)
+
+
 DRAW = {schema.Background: _background, schema.Rect: _rect, schema.Circle: _circle,
         schema.Line: _line, schema.Text: _text, schema.TextBlock: _textblock,
         schema.Bullets: _bullets,
         schema.Symbol: _symbol, schema.Picture: _picture, schema.Badge: _badge,
-        schema.Corners: _corners, schema.Nested: _nested, schema.Table: _table}
+        schema.Corners: _corners, schema.Nested: _nested, schema.Table: _table,
+        schema.Qr: _qr}

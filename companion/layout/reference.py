@@ -37,6 +37,8 @@ def _type(info) -> str:
         if all(isinstance(t, msgspec.inspect.StructType) for t in info.types):
             return "element"
         return " or ".join(_type(t) for t in info.types)
+    if isinstance(info, msgspec.inspect.LiteralType):
+        return "one of " + ", ".join(f'"{v}"' for v in info.values)
     if isinstance(info, msgspec.inspect.ListType):
         return f"list of {_type(info.item_type)}"
     if isinstance(info, msgspec.inspect.DictType):

@@ -11,7 +11,7 @@ width and height, so "0.045 * w" in a y is 4.5% of the width); `stroke_width` li
 value may name the card's fields in braces ("{name}", "{value:02}", "{item.name}").
 
 Every element may be turned and faded: `rotate` (degrees, clockwise, about the centre of
-its box: a rect's, a text block's, a circle's or a symbol's centre, a line's middle, a
+its box: a rect's, a text block's, a code's, a circle's or a symbol's centre, a line's middle, a
 text's printed line; a ground's, a picture's or corners': the card's; the fit checks
 measure a turned text by its turned box) and `opacity` (from 1, opaque, to 0, unseen:
 what is under it shows through; nested opacities multiply).
@@ -31,7 +31,7 @@ define on an element no card draws are warnings of the build naming the file, th
 the element and the name (refused by --strict); a template, colour, font or symbol naming
 nothing where a card draws it stops the build."""
 
-from typing import Annotated, Union
+from typing import Annotated, Literal, Union
 
 import msgspec
 
@@ -266,10 +266,28 @@ class Table(_Element, tag="table"):
     strong_width: Width = "1.2pt"  # that line's width
 
 
+class Qr(_Element, tag="qr"):
+    """A QR code (`code = "qr"`) or a Code 128 barcode (`code = "code128"`) of `data`,
+    drawn as vectors in the box (x, y, w, h) on its `ground`, quiet zone included: a QR
+    code as the largest square the box holds, centred; a barcode filling the box. A
+    phone's camera or a scanner reads it back from 15 mm square (a QR code) at 300 dpi.
+    `data` is a template ("vocab:{title}") filled for each card, at most 1,000
+    characters once filled (Code 128: ASCII only)."""
+    data: str  # what it encodes: "vocab:{title}", "{id}"
+    code: Literal["qr", "code128"] = "qr"  # qr, or code128 (a barcode of ASCII text)
+    level: Literal["L", "M", "Q", "H"] = "M"  # a QR code's error correction: L 7%, M 15%, Q 25%, H 30% of it may be lost
+    x: Length = 0.35  # the box's left edge
+    y: Length = 0.35  # the box's top, from the card's top
+    w: Length = 0.3  # the box's width
+    h: Length = 0.3  # the box's height
+    colour: str = "ink"  # its modules (bars): a colour
+    ground: str | None = "paper"  # behind it, its quiet zone included; none: nothing (a light card ground)
+
+
 Element = Union[Background, Rect, Circle, Line, Text, TextBlock, Bullets, Symbol, Picture,
-                Badge, Corners, Nested, Table]
+                Badge, Corners, Nested, Table, Qr]
 ELEMENTS = (Background, Rect, Circle, Line, Text, TextBlock, Bullets, Symbol, Picture, Badge,
-            Corners, Nested, Table)
+            Corners, Nested, Table, Qr)
 # The fields added to every element after kits' digests were first written, with their
 # defaults: left out of a kind's digest where at them, so that a kit's cards keep theirs.
 LATER = {"rotate": 0.0, "opacity": 1.0}
