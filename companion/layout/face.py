@@ -95,6 +95,11 @@ class Engine(msgspec.Struct, frozen=True):
         scope["ink_saver"] = grounds.saving()  # `when = "ink_saver"`: a lighter back
         return scope
 
+    def numbers_copies(self, kind: str) -> bool:
+        """Whether a card of `kind` prints its copy's number ({copy}, or a condition on
+        it): then each copy is a face of its own, else copies share one."""
+        return kind in self.kinds and "copy" in _kind_facts(self, kind)[1][0]
+
     def face(self, kind: str, fields: dict, pic=None, key: str | None = None,
              label: str = "", origins: dict | None = None, read: dict | None = None) -> Face:
         """The face of one card of `kind`; `label` names it in errors (COMPONENT/ID);

@@ -8,7 +8,11 @@ Placement: `x`, `w` and `r` (and `size`, `radius`) are fractions of the card's w
 "1 - {band} - {frame} * w" (+ - * /, brackets, min and max; `w` and `h` are the card's
 width and height, so "0.045 * w" in a y is 4.5% of the width); `stroke_width` likewise
 (a fraction of the width, or "0.8pt"). `dash` is in points. Any text
-value may name the card's fields in braces ("{name}", "{value:02}", "{item.name}").
+value may name the card's fields in braces ("{name}", "{value:02}", "{item.name}"), and
+`{copy}` and `{copies}`: which printed copy of its card this is (from 1) and how many the
+card prints (its `qty`), so "copy {copy}/{copies}" prints "copy 1/3", "copy 2/3", "copy
+3/3" (a kind naming `{copy}`, or a condition on `copy`, draws each copy a face of its own;
+else a card's copies share one face; a card's own field of that name wins).
 
 Every element may be turned and faded: `rotate` (degrees, clockwise, about the centre of
 its box: a rect's, a text block's, a code's, a circle's or a symbol's centre, a line's middle, a
