@@ -247,7 +247,39 @@ def _centre(d: Drawing, el, scope) -> tuple[float, float]:
     return d.w / 2, d.h / 2  # a ground, a picture, corners: the card's centre
 
 
+def _gradient(d: Drawing, g: schema.Gradient, scope, path, x, y, w, h, paled=False) -> None:
+    """`path` (x, y, w, h its box) filled with the linear gradient `g`: from its start
+    colour to its end colour across the box along `angle` (clockwise from left to right,
+    as y runs down the card), and as each ends beyond."""
+    import math
+
+    start, end = d.colour(g.start, scope), d.colour(g.end, scope)
+    if paled:
+        start, end = card.ground(start), card.ground(end)
+    a = math.radians(g.angle)
+    dx, dy = math.cos(a), -math.sin(a)  # down the card is down the canvas
+    half = (abs(w * dx) + abs(h * dy)) / 2  # the box's extent along the gradient
+    cx, cy = x + w / 2, y + h / 2
+    c = d.c
+    c.saveState()
+    c.clipPath(path, stroke=0, fill=0)
+    c.linearGradient(cx - dx * half, cy - dy * half, cx + dx * half, cy + dy * half,
+                     (start, end), extend=True)
+    c.restoreState()
+
+
 def _background(d: Drawing, el: schema.Background, scope) -> None:
+    if el.gradient is not None:
+        b = d.bleed
+        path = d.c.beginPath()
+        if el.shape == "disc":
+            r = min(d.w, d.h) / 2 + b
+            path.circle(d.w / 2, d.h / 2, r)
+        else:
+            path.rect(-b, -b, d.w + 2 * b, d.h + 2 * b)
+        _gradient(d, el.gradient, scope, path, -b, -b, d.w + 2 * b, d.h + 2 * b,
+                  paled=not el.cue)
+        return
     if el.shape == "disc":
         card.disc(d.c, d.w / 2, d.h / 2, min(d.w, d.h) / 2, d.bleed, d.colour(el.fill, scope))
         return
@@ -278,6 +310,14 @@ def _rect(d: Drawing, el: schema.Rect, scope) -> None:
         y = d.y(el.y, scope) - h
     stroke, fill = _stroked(d, el, scope)
     r = d.x(el.radius, scope)
+    if el.gradient is not None:
+        path = d.c.beginPath()
+        if r:
+            path.roundRect(x, y, w, h, r)
+        else:
+            path.rect(x, y, w, h)
+        _gradient(d, el.gradient, scope, path, x, y, w, h)
+        fill = 0  # the gradient is its fill; its outline over it
     if r:
         d.c.roundRect(x, y, w, h, r, stroke=stroke, fill=fill)
     else:

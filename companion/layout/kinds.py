@@ -149,6 +149,8 @@ def _worded(error: str, kind: str, body) -> str:
                f"{', '.join(fields)})"
     missing = re.match(r"Object missing required field `(.+)`", message)
     if missing:
+        if key and struct is not None and struct not in schema.ELEMENTS:  # a table in one
+            return f"{where}: {key}.{missing[1]}: missing (every {key} needs it)"
         return f"{where}: {missing[1]}: missing (every {_tag(struct)} needs it)"
     if key == "type" and message.startswith("Invalid value"):
         bad = message.split("'")[1] if "'" in message else message
@@ -206,6 +208,8 @@ def _where(path: str, kind: str, body):
                 struct = schema.Suffix
             elif name == "mark":
                 struct = schema.Mark
+            elif name == "gradient":
+                struct = schema.Gradient
         i += 1
     return where, struct, key
 

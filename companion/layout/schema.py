@@ -71,6 +71,14 @@ class Mark(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     colour: str = "ink"  # a colour
 
 
+class Gradient(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    """A linear gradient filling a shape: from one colour to another, evenly, across the
+    shape in the direction of `angle`."""
+    start: str  # the colour it starts with: "accent", "#1B2631", "{field}"
+    end: str  # the colour it ends with
+    angle: Annotated[float, msgspec.Meta(ge=-360, le=360)] = 90.0  # the way it runs, in degrees clockwise: 0 left to right, 90 top to bottom
+
+
 class _Element(msgspec.Struct, forbid_unknown_fields=True, kw_only=True, tag_field="type"):
     id: str | None = None  # names it (and its versions for other card sizes), so that a kind extending this one can replace or remove it
     when: str | None = None  # a condition on the card's fields; drawn only where it holds
@@ -89,6 +97,7 @@ class Background(_Element, tag="background"):
     fill: str  # a colour: "#1B2631", a name of [game], "{field}", "mix(a, b, 0.2)", "on(ground, ink, else)"
     cue: bool = False  # the colour is part of the game: never paled by --ink saver
     shape: str = "card"  # card, disc
+    gradient: Gradient | None = None  # { start, end, angle }: a linear gradient over the card and its bleed instead of `fill` (its colours paled by --ink saver unless `cue`)
 
 
 class Rect(_Element, tag="rect"):
@@ -101,6 +110,7 @@ class Rect(_Element, tag="rect"):
     inset: Length | None = None  # instead of x, y, w, h: this far inside every edge
     radius: Width = 0.0  # rounded corners
     fill: str | None = None  # a colour, or none for no fill
+    gradient: Gradient | None = None  # { start, end, angle }: a linear gradient as its fill instead
     stroke: str | None = None  # a colour, or none for no outline
     stroke_width: Width = "1pt"  # a fraction of the card's width, or "0.8pt"
     dash: Dash = []  # dash and gap lengths in points: [2, 1.5]
@@ -294,7 +304,7 @@ ELEMENTS = (Background, Rect, Circle, Line, Text, TextBlock, Bullets, Symbol, Pi
             Corners, Nested, Table, Qr)
 # The fields added to every element after kits' digests were first written, with their
 # defaults: left out of a kind's digest where at them, so that a kit's cards keep theirs.
-LATER = {"rotate": 0.0, "opacity": 1.0}
+LATER = {"rotate": 0.0, "opacity": 1.0, "gradient": None}
 # The elements' lists of elements (drawn inside them): a table's parts, a corner's.
 INNER = ("elements", "caption", "head", "column_head", "row", "cell", "label")
 
