@@ -5,7 +5,9 @@ as companion.draw.text measures plain text. Text with no markup goes through
 companion.draw.text itself, so it prints exactly as before.
 
 Bold is the font's bold role ("regular" -> "bold", "narrow" -> "narrow-bold"); italic is
-the upright face slanted (the bundled fonts have no italic). A `*` or `:` that opens
+the upright face slanted (the bundled fonts have no italic). A game's font family ([fonts]
+body = { regular = ..., bold = ..., italic = ..., bold_italic = ... }) prints them in its
+own faces (companion.press.fonts.face). A `*` or `:` that opens
 nothing prints as it is; `\\*` prints a star. A text holds at most MAX_ICONS icons: each
 is a drawing of its own (a text of thousands took minutes to lay out and draw)."""
 
@@ -122,16 +124,10 @@ def _closers(para: str) -> set[int]:
     return opens
 
 
-def _role(base: str, bold: bool) -> str:
-    if not bold or "bold" in base:
-        return base
-    return "narrow-bold" if base.startswith("narrow") else "bold"
-
-
 def _width(r: Run, base: str, size: float) -> float:
     if r.icon:
         return size * ICON_WIDTH
-    return stringWidth(r.text, fonts.font(_role(base, r.bold)), size)
+    return stringWidth(r.text, fonts.face(base, r.bold, r.italic)[0], size)
 
 
 def _lines(paragraphs, base: str, size: float, max_w: float) -> list[list[Run]]:
@@ -170,14 +166,14 @@ def _draw_line(c, line: list[Run], x: float, y: float, base: str, size: float) -
         if i and r.space_before:
             x += space
         w = _width(r, base, size)
+        name, slanted = (None, r.italic) if r.icon else fonts.face(base, r.bold, r.italic)
         c.saveState()
         c.translate(x, y)
-        if r.italic:
+        if slanted:
             c.transform(1, 0, SLANT, 1, 0, 0)
         if r.icon:
             symbols.draw(c, r.text, w / 2, size * 0.33, size * 0.42)
         else:
-            name = fonts.font(_role(base, r.bold))
             fonts.check(name, r.text)
             c.setFont(name, size)
             c.drawString(0, 0, r.text)

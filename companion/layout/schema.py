@@ -14,6 +14,12 @@ card prints (its `qty`), so "copy {copy}/{copies}" prints "copy 1/3", "copy 2/3"
 3/3" (a kind naming `{copy}`, or a condition on `copy`, draws each copy a face of its own;
 else a card's copies share one face; a card's own field of that name wins).
 
+A `font` is one of our roles (regular, bold, narrow, narrow-bold) or one the game's
+`[fonts]` table names: a TTF file (`title = "fonts/Hand.ttf"`) or a family of them (`body
+= { regular = "fonts/Body.ttf", bold = ..., italic = ..., bold_italic = ... }`, its
+regular face required), whose own faces print a text's **bold**, *italic* and **bold
+*italic*** markup (a face it lacks: our bold role, or the upright face slanted).
+
 Every element may be turned and faded: `rotate` (degrees, clockwise, about the centre of
 its box: a rect's, a text block's, a code's, a circle's or a symbol's centre, a line's middle, a
 text's printed line; a ground's, a picture's or corners': the card's; the fit checks
