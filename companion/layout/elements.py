@@ -51,6 +51,11 @@ def _same(a, b) -> bool:
 
 
 def draw_all(d: Drawing, elements, scope: dict) -> None:
+    with markup.colouring(lambda name: d.colour(name, scope)):  # a span's [words](colour=)
+        _draw_all(d, elements, scope)
+
+
+def _draw_all(d: Drawing, elements, scope: dict) -> None:
     if undefined.naming():  # a kind's own elements, while a build notes undefined names
         for i, el in enumerate(elements, 1):
             token = undefined.enter(i, el)

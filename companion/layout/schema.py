@@ -14,6 +14,13 @@ card prints (its `qty`), so "copy {copy}/{copies}" prints "copy 1/3", "copy 2/3"
 3/3" (a kind naming `{copy}`, or a condition on `copy`, draws each copy a face of its own;
 else a card's copies share one face; a card's own field of that name wins).
 
+Markup, in any text: **bold**, *italic*, :icon: (one of the game's icons, at the text's
+size) and spans, a part of a text in its own colour, size or font, written as a link is
+in Markdown: `[Fire](colour=red)`, `[3](size=1.4 font=title)`, `[**Rare**](colour=#B8860B,
+size=0.8)` (`colour=` a colour of the game or "#RRGGBB", `size=` times the text's size
+from 0.5 to 2, `font=` a font role; a line holding a larger span stands lower; the
+text-limit report measures a text at its smallest span's size).
+
 A `font` is one of our roles (regular, bold, narrow, narrow-bold) or one the game's
 `[fonts]` table names: a TTF file (`title = "fonts/Hand.ttf"`) or a family of them (`body
 = { regular = "fonts/Body.ttf", bold = ..., italic = ..., bold_italic = ... }`, its
