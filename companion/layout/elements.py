@@ -3,6 +3,9 @@ in the card's own coordinates through the one drawing path the games use
 (companion.draw: grounds, text that fits and is measured, symbols, the designer's
 pictures), so a kind drawn here prints as the hand-written faces did."""
 
+from contextlib import contextmanager
+from contextvars import ContextVar
+
 import msgspec
 from reportlab.pdfgen.canvas import ExtGState
 
@@ -234,7 +237,7 @@ def _fade(c, opacity: float) -> None:
 def _centre(d: Drawing, el, scope) -> tuple[float, float]:
     """The centre of an element's box, on the canvas: what `rotate` turns it about."""
     if isinstance(el, (schema.Rect, schema.TextBlock, schema.Bullets, schema.Table,
-                       schema.Nested, schema.Qr)) and getattr(el, "inset", None) is None:
+                       schema.Nested, schema.Qr, schema.Image)) and getattr(el, "inset", None) is None:
         return d.x(el.x, scope) + d.x(el.w, scope) / 2, d.y(el.y, scope) - d.v(el.h, scope) / 2
     if isinstance(el, (schema.Circle, schema.Symbol, schema.Badge)):
         return d.x(el.x, scope), d.y(el.y, scope)
@@ -514,6 +517,45 @@ def _picture(d: Drawing, el: schema.Picture, scope) -> None:
         card.picture_window(d.c, d.w, d.h, d.bleed, d.pic, edge=edge)
 
 
+# The game file's folder and the card being drawn: where an image element's file is, and
+# who asks for it in messages (companion.layout.face sets them for each face).
+_PICTURES: ContextVar = ContextVar("image_folder", default=(None, ""))
+
+
+@contextmanager
+def pictures_from(folder, card: str):
+    token = _PICTURES.set((folder, card))
+    try:
+        yield
+    finally:
+        _PICTURES.reset(token)
+
+
+def _image(d: Drawing, el: schema.Image, scope) -> None:
+    """A picture of the designer's in its box, read as a card's own picture is."""
+    from pathlib import Path
+
+    from companion.draw import art
+    from companion.files import designer_files
+
+    folder, card = _PICTURES.get()
+    base = Path(folder) if folder is not None else Path.cwd()
+    name = str(bind.text(el.file, scope))
+    if not name.strip():
+        raise BindError(f"image: file = {el.file!r} names no file for this card",
+                        bind.whole_field(el.file))
+    p = Path(name)
+    full = p if p.is_absolute() else base / p
+    spec = art.Spec(full, el.fit, el.anchor, card,
+                    outside=not designer_files.inside(full, base))
+    x, w = d.x(el.x, scope), d.x(el.w, scope)
+    top, h = d.v(el.y, scope), d.v(el.h, scope)
+    if w <= 0 or h <= 0:
+        return
+    box = art.Box(x / d.w, top / d.h, w / d.w, h / d.h)
+    art.draw(d.c, d.w, d.h, d.bleed, box, spec)
+
+
 def _badge(d: Drawing, el: schema.Badge, scope) -> None:
     c = d.c
     x, y, r = d.x(el.x, scope), d.y(el.y, scope), d.x(el.r, scope)
@@ -727,4 +769,4 @@ DRAW = {schema.Background: _background, schema.Rect: _rect, schema.Circle: _circ
         schema.Bullets: _bullets,
         schema.Symbol: _symbol, schema.Picture: _picture, schema.Badge: _badge,
         schema.Corners: _corners, schema.Nested: _nested, schema.Table: _table,
-        schema.Qr: _qr}
+        schema.Qr: _qr, schema.Image: _image}

@@ -7,6 +7,7 @@ import hashlib
 import json
 import re
 from functools import partial
+from pathlib import Path
 
 import msgspec
 
@@ -110,6 +111,8 @@ class Engine(msgspec.Struct, frozen=True):
                                  f"{', '.join(self.kinds) or 'none'})", source=self.source)
         scope = self._scope(fields, pic, read)
         draw = partial(_draw, self, kind, scope, pic, label, origins or {})
+        if _has_images(self, kind):  # its pictures' bytes: its digest is of what it draws
+            return Face(draw, key=key)
         return Face(draw, key=key, digest=partial(_digest, self, kind, scope, pic))
 
 
@@ -121,7 +124,9 @@ def _draw(engine: Engine, kind: str, scope: dict, pic, label: str, origins: dict
     try:
         checked = engine.checked is None or kind in engine.checked
         with symbols.using(engine.icons), fonts.using(engine.fonts), \
-                undefined.kind(engine.source, kind, checked, label):
+                undefined.kind(engine.source, kind, checked, label), \
+                elements.pictures_from(Path(engine.source).parent if engine.source else None,
+                                       label):
             if k.back is not None and grounds.saving():
                 d.back = bind.colour(k.back, scope, engine.palette)
             elements.draw_all(d, k.elements, scope)
@@ -265,6 +270,14 @@ def _kind_facts(engine: Engine, kind: str):
         specs = [schema.builtins(k)] + [schema.builtins(engine.kinds[n]) for n in nested]
         engine.facts[kind] = (_json(specs), *_named(specs))
     return engine.facts[kind]
+
+
+def _has_images(engine: Engine, kind: str) -> bool:
+    """Whether a kind (or a kind it shows small) draws an image element."""
+    k = engine.kinds[kind]
+    kinds = [k] + [engine.kinds[n] for n in _nested_kinds(k, engine.kinds)]
+    return any(isinstance(e, schema.Image) for kd in kinds for el in kd.elements
+               for e in [el] + schema.inner(el))
 
 
 def _nested_kinds(kind: schema.Kind, all_kinds: dict, seen=None) -> set:

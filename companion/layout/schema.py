@@ -231,6 +231,21 @@ class Picture(_Element, tag="picture"):
     edge: str | None = None  # a colour for a thin line round a window
 
 
+class Image(_Element, tag="image"):
+    """A picture of the designer's in the box (x, y, w, h), as many as a kind wants, each
+    with its own file: `file` a path beside the game file, which may name the card's
+    fields ("art/{id}-crest.png"); read and checked as a card's own picture is (and, with
+    --draft, a labelled placeholder where it is missing). `fit = "cover"` fills the box,
+    cropped about `anchor`; "contain" shows it whole; "stretch" fills it out of shape."""
+    file: str  # the picture's path, beside the game file: "art/{id}-crest.png"
+    x: Length = 0.1  # the box's left edge
+    y: Length = 0.1  # the box's top, from the card's top
+    w: Length = 0.3  # the box's width
+    h: Length = 0.3  # the box's height
+    fit: Literal["cover", "contain", "stretch"] = "cover"  # how it fills the box
+    anchor: Literal["c", "n", "ne", "e", "se", "s", "sw", "w", "nw"] = "c"  # the part kept when cropped: c (centre), n (top), sw (bottom left)...
+
+
 class Badge(_Element, tag="badge"):
     """A shape (circle or rect) holding a short text at its centre."""
     text: str  # a short text: a cost, a number
@@ -312,9 +327,9 @@ class Qr(_Element, tag="qr"):
 
 
 Element = Union[Background, Rect, Circle, Line, Text, TextBlock, Bullets, Symbol, Picture,
-                Badge, Corners, Nested, Table, Qr]
-ELEMENTS = (Background, Rect, Circle, Line, Text, TextBlock, Bullets, Symbol, Picture, Badge,
-            Corners, Nested, Table, Qr)
+                Image, Badge, Corners, Nested, Table, Qr]
+ELEMENTS = (Background, Rect, Circle, Line, Text, TextBlock, Bullets, Symbol, Picture, Image,
+            Badge, Corners, Nested, Table, Qr)
 # The fields added to every element after kits' digests were first written, with their
 # defaults: left out of a kind's digest where at them, so that a kit's cards keep theirs.
 LATER = {"rotate": 0.0, "opacity": 1.0, "gradient": None}
