@@ -275,8 +275,13 @@ def _add_one(files, ctx, data, engine, backs, pics, name: str, spec, derived: di
         if not isinstance(copies, int) or isinstance(copies, bool) or not 0 <= copies <= 1000:
             raise f.error(qty_key, f"{copies!r} is not a number of copies (0 to 1000)")
         copies *= repeated
-        # copies share one face, drawn once as a PDF form
-        key = keyed(f"{name}-{cid}", pic) if copies > 1 else None
+        # {copy} (1, 2, ...) and {copies}: each printed copy's number and how many (a
+        # field of the card's own, if it has one, wins)
+        card_fields = {"copy": 1, "copies": copies, **card_fields}
+        # copies share one face, drawn once as a PDF form; a kind printing {copy} draws
+        # each copy its own
+        numbered = copies > 1 and engine.numbers_copies(kind) and "copy" not in values
+        key = keyed(f"{name}-{cid}", pic) if copies > 1 and not numbered else None
         as_read = engine.read(card_fields)
         face = engine.face(kind, card_fields, pic, key=key, label=f"{name}/{cid}",
                            origins=origins, read=as_read)
@@ -284,7 +289,15 @@ def _add_one(files, ctx, data, engine, backs, pics, name: str, spec, derived: di
         if not isinstance(card_back, Face) and card_back is not None:  # { each = true, ... }
             card_back = _each_back(back, card_fields, engine, pics, name, cid, copies,
                                    art_kind, f if art_entry is None else None, shared_backs)
-        cards += [Card(title, face, card_back, id=cid)] * copies
+        if numbered:
+            for k in range(1, copies + 1):
+                each = face if k == 1 else engine.face(
+                    kind, {**card_fields, "copy": k}, pic, label=f"{name}/{cid}",
+                    origins=origins, read={**as_read, "copy": k})
+                cards.append(Card(title, each, each if back == "same" else card_back,
+                                  id=cid))
+        else:
+            cards += [Card(title, face, card_back, id=cid)] * copies
         todo += [templates.expand(todo_form, {"n": n, "id": cid, "note": note}, path=False)
                  for note in engine.todo(kind, card_fields, f"{name}/{cid}", as_read,
                                          origins)] * copies

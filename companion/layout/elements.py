@@ -3,7 +3,11 @@ in the card's own coordinates through the one drawing path the games use
 (companion.draw: grounds, text that fits and is measured, symbols, the designer's
 pictures), so a kind drawn here prints as the hand-written faces did."""
 
+from contextlib import contextmanager
+from contextvars import ContextVar
+
 import msgspec
+from reportlab.pdfgen.canvas import ExtGState
 
 from companion.draw import card, symbols, text as plain
 from companion.text import fit
@@ -50,6 +54,11 @@ def _same(a, b) -> bool:
 
 
 def draw_all(d: Drawing, elements, scope: dict) -> None:
+    with markup.colouring(lambda name: d.colour(name, scope)):  # a span's [words](colour=)
+        _draw_all(d, elements, scope)
+
+
+def _draw_all(d: Drawing, elements, scope: dict) -> None:
     if undefined.naming():  # a kind's own elements, while a build notes undefined names
         for i, el in enumerate(elements, 1):
             token = undefined.enter(i, el)
@@ -177,10 +186,108 @@ def todo_notes(elements, scope: dict) -> list[str]:
 # ---- each type --------------------------------------------------------------------------
 
 def _draw(d: Drawing, el, scope: dict) -> None:
-    DRAW[type(el)](d, el, scope)
+    if not el.rotate and el.opacity == 1.0:
+        DRAW[type(el)](d, el, scope)
+        return
+    c = d.c
+    c.saveState()
+    try:
+        if el.opacity != 1.0:
+            _fade(c, el.opacity)
+        if el.rotate:  # clockwise, as y runs down the card, about its box's centre
+            cx, cy = _centre(d, el, scope)
+            c.translate(cx, cy)
+            c.rotate(-el.rotate)
+            c.translate(-cx, -cy)
+        DRAW[type(el)](d, el, scope)
+    finally:
+        c.restoreState()
+
+
+class _Faded(ExtGState):
+    """The canvas's transparency state while an element with `opacity` draws: every
+    opacity set inside (a colour's, an icon's) is multiplied by the element's, so its
+    own colours cannot make it opaque again; nested opacities multiply."""
+    scale = 1.0
+    raw: dict = {}
+
+    def set(self, canv, a, v):
+        if a in ("ca", "CA"):
+            self.raw = {**self.raw, a: v}
+            v = v * self.scale
+        super().set(canv, a, v)
+
+    def pushCopy(self):
+        x = super().pushCopy()
+        x.scale, x.raw = self.scale, dict(self.raw)
+        return x
+
+
+def _fade(c, opacity: float) -> None:
+    old = c._extgstate
+    new = _Faded()
+    new._d, new._c = old._d.copy(), old._c
+    new.scale = getattr(old, "scale", 1.0) * opacity
+    raw = getattr(old, "raw", {})
+    c._extgstate = new
+    for a in ("ca", "CA"):
+        new.set(c, a, raw.get(a, old.getValue(a)))
+
+
+def _centre(d: Drawing, el, scope) -> tuple[float, float]:
+    """The centre of an element's box, on the canvas: what `rotate` turns it about."""
+    if isinstance(el, (schema.Rect, schema.TextBlock, schema.Bullets, schema.Table,
+                       schema.Nested, schema.Qr, schema.Image)) and getattr(el, "inset", None) is None:
+        return d.x(el.x, scope) + d.x(el.w, scope) / 2, d.y(el.y, scope) - d.v(el.h, scope) / 2
+    if isinstance(el, (schema.Circle, schema.Symbol, schema.Badge)):
+        return d.x(el.x, scope), d.y(el.y, scope)
+    if isinstance(el, schema.Line):
+        return ((d.x(el.x1, scope) + d.x(el.x2, scope)) / 2,
+                (d.y(el.y1, scope) + d.y(el.y2, scope)) / 2)
+    if isinstance(el, schema.Text):  # its printed line: from x as aligned, capitals high
+        value = str(bind.text(el.text, scope))
+        size = d.x(el.size, scope)
+        w = _width(value.upper() if el.upper else value, el.font, size)
+        if el.max_w is not None:
+            w = min(w, d.x(el.max_w, scope))
+        x = d.x(el.x, scope) + {"left": w / 2, "right": -w / 2}.get(el.align, 0.0)
+        return x, d.y(el.y, scope) + CAP * size / 2
+    return d.w / 2, d.h / 2  # a ground, a picture, corners: the card's centre
+
+
+def _gradient(d: Drawing, g: schema.Gradient, scope, path, x, y, w, h, paled=False) -> None:
+    """`path` (x, y, w, h its box) filled with the linear gradient `g`: from its start
+    colour to its end colour across the box along `angle` (clockwise from left to right,
+    as y runs down the card), and as each ends beyond."""
+    import math
+
+    start, end = d.colour(g.start, scope), d.colour(g.end, scope)
+    if paled:
+        start, end = card.ground(start), card.ground(end)
+    a = math.radians(g.angle)
+    dx, dy = math.cos(a), -math.sin(a)  # down the card is down the canvas
+    half = (abs(w * dx) + abs(h * dy)) / 2  # the box's extent along the gradient
+    cx, cy = x + w / 2, y + h / 2
+    c = d.c
+    c.saveState()
+    c.clipPath(path, stroke=0, fill=0)
+    c.linearGradient(cx - dx * half, cy - dy * half, cx + dx * half, cy + dy * half,
+                     (start, end), extend=True)
+    c.restoreState()
 
 
 def _background(d: Drawing, el: schema.Background, scope) -> None:
+    if el.gradient is not None:
+        b = d.bleed
+        path = d.c.beginPath()
+        if el.shape == "disc":
+            r = min(d.w, d.h) / 2 + b
+            path.circle(d.w / 2, d.h / 2, r)
+        else:
+            path.rect(-b, -b, d.w + 2 * b, d.h + 2 * b)
+        _gradient(d, el.gradient, scope, path, -b, -b, d.w + 2 * b, d.h + 2 * b,
+                  paled=not el.cue)
+        return
     if el.shape == "disc":
         card.disc(d.c, d.w / 2, d.h / 2, min(d.w, d.h) / 2, d.bleed, d.colour(el.fill, scope))
         return
@@ -211,6 +318,14 @@ def _rect(d: Drawing, el: schema.Rect, scope) -> None:
         y = d.y(el.y, scope) - h
     stroke, fill = _stroked(d, el, scope)
     r = d.x(el.radius, scope)
+    if el.gradient is not None:
+        path = d.c.beginPath()
+        if r:
+            path.roundRect(x, y, w, h, r)
+        else:
+            path.rect(x, y, w, h)
+        _gradient(d, el.gradient, scope, path, x, y, w, h)
+        fill = 0  # the gradient is its fill; its outline over it
     if r:
         d.c.roundRect(x, y, w, h, r, stroke=stroke, fill=fill)
     else:
@@ -405,6 +520,45 @@ def _picture(d: Drawing, el: schema.Picture, scope) -> None:
         card.picture_window(d.c, d.w, d.h, d.bleed, d.pic, edge=edge)
 
 
+# The game file's folder and the card being drawn: where an image element's file is, and
+# who asks for it in messages (companion.layout.face sets them for each face).
+_PICTURES: ContextVar = ContextVar("image_folder", default=(None, ""))
+
+
+@contextmanager
+def pictures_from(folder, card: str):
+    token = _PICTURES.set((folder, card))
+    try:
+        yield
+    finally:
+        _PICTURES.reset(token)
+
+
+def _image(d: Drawing, el: schema.Image, scope) -> None:
+    """A picture of the designer's in its box, read as a card's own picture is."""
+    from pathlib import Path
+
+    from companion.draw import art
+    from companion.files import designer_files
+
+    folder, card = _PICTURES.get()
+    base = Path(folder) if folder is not None else Path.cwd()
+    name = str(bind.text(el.file, scope))
+    if not name.strip():
+        raise BindError(f"image: file = {el.file!r} names no file for this card",
+                        bind.whole_field(el.file))
+    p = Path(name)
+    full = p if p.is_absolute() else base / p
+    spec = art.Spec(full, el.fit, el.anchor, card,
+                    outside=not designer_files.inside(full, base))
+    x, w = d.x(el.x, scope), d.x(el.w, scope)
+    top, h = d.v(el.y, scope), d.v(el.h, scope)
+    if w <= 0 or h <= 0:
+        return
+    box = art.Box(x / d.w, top / d.h, w / d.w, h / d.h)
+    art.draw(d.c, d.w, d.h, d.bleed, box, spec)
+
+
 def _badge(d: Drawing, el: schema.Badge, scope) -> None:
     c = d.c
     x, y, r = d.x(el.x, scope), d.y(el.y, scope), d.x(el.r, scope)
@@ -563,8 +717,59 @@ def _grid(d: Drawing, el: schema.Table, scope, row_scopes, x, w, label_w, col_w,
     c.line(x, head_top, x, bottom)
 
 
+DATA_MAX = 1000  # a code's characters, once its template is filled
+
+
+def _qr(d: Drawing, el: schema.Qr, scope) -> None:
+    """A QR code or a Code 128 barcode, as vectors (reportlab.graphics.barcode)."""
+    from reportlab.graphics import renderPDF
+    from reportlab.graphics.barcode import createBarcodeDrawing
+
+    data = el.data if len(el.data) <= 60 else el.data[:57] + "..."
+    said = f"{el.code}: data = {data!r}"
+    value = bind.text(el.data, scope)
+    if isinstance(value, Placeholder):
+        raise BindError(f"{said}: a text still to be written cannot be encoded",
+                        bind.whole_field(el.data))
+    value = str(value)
+    if not value:
+        raise BindError(f"{said}: empty for this card: nothing to encode",
+                        bind.whole_field(el.data))
+    if len(value) > DATA_MAX:
+        raise BindError(f"{said}: {len(value):,} characters once filled, over "
+                        f"the {DATA_MAX:,} a code holds here",
+                        bind.whole_field(el.data))
+    if el.code == "code128" and not value.isascii():
+        bad = next(ch for ch in value if not ch.isascii())
+        raise BindError(f"{said}: {bad!r} is not ASCII, which a code128 barcode "
+                        "cannot hold (code = \"qr\" can)", bind.whole_field(el.data))
+    x, top, w, h = d.x(el.x, scope), d.y(el.y, scope), d.x(el.w, scope), d.v(el.h, scope)
+    if w <= 0 or h <= 0:
+        return
+    ink = d.colour(el.colour, scope)
+    if el.code == "qr":
+        side = min(w, h)
+        x, y, w, h = x + (w - side) / 2, top - h + (h - side) / 2, side, side
+        if not value.isascii():  # UTF-8, said so (ECI 26), or readers guess Shift JIS
+            from reportlab.graphics.barcode import qrencoder
+
+            value = [qrencoder.QRECI(26), qrencoder.QR8bitByte(value)]
+        drawing = createBarcodeDrawing("QR", value=value, width=w, height=h,
+                                       barLevel=el.level, barFillColor=ink)
+    else:
+        y = top - h
+        drawing = createBarcodeDrawing("Code128", value=value, width=w, height=h,
+                                       humanReadable=False, barFillColor=ink,
+                                       barStrokeColor=ink, barStrokeWidth=0)
+    if el.ground is not None:
+        d.c.setFillColor(d.colour(el.ground, scope))
+        d.c.rect(x, y, w, h, stroke=0, fill=1)
+    renderPDF.draw(drawing, d.c, x, y)
+
+
 DRAW = {schema.Background: _background, schema.Rect: _rect, schema.Circle: _circle,
         schema.Line: _line, schema.Text: _text, schema.TextBlock: _textblock,
         schema.Bullets: _bullets,
         schema.Symbol: _symbol, schema.Picture: _picture, schema.Badge: _badge,
-        schema.Corners: _corners, schema.Nested: _nested, schema.Table: _table}
+        schema.Corners: _corners, schema.Nested: _nested, schema.Table: _table,
+        schema.Qr: _qr, schema.Image: _image}

@@ -7,6 +7,7 @@ import hashlib
 import json
 import re
 from functools import partial
+from pathlib import Path
 
 import msgspec
 
@@ -95,6 +96,11 @@ class Engine(msgspec.Struct, frozen=True):
         scope["ink_saver"] = grounds.saving()  # `when = "ink_saver"`: a lighter back
         return scope
 
+    def numbers_copies(self, kind: str) -> bool:
+        """Whether a card of `kind` prints its copy's number ({copy}, or a condition on
+        it): then each copy is a face of its own, else copies share one."""
+        return kind in self.kinds and "copy" in _kind_facts(self, kind)[1][0]
+
     def face(self, kind: str, fields: dict, pic=None, key: str | None = None,
              label: str = "", origins: dict | None = None, read: dict | None = None) -> Face:
         """The face of one card of `kind`; `label` names it in errors (COMPONENT/ID);
@@ -105,6 +111,8 @@ class Engine(msgspec.Struct, frozen=True):
                                  f"{', '.join(self.kinds) or 'none'})", source=self.source)
         scope = self._scope(fields, pic, read)
         draw = partial(_draw, self, kind, scope, pic, label, origins or {})
+        if _has_images(self, kind):  # its pictures' bytes: its digest is of what it draws
+            return Face(draw, key=key)
         return Face(draw, key=key, digest=partial(_digest, self, kind, scope, pic))
 
 
@@ -116,7 +124,9 @@ def _draw(engine: Engine, kind: str, scope: dict, pic, label: str, origins: dict
     try:
         checked = engine.checked is None or kind in engine.checked
         with symbols.using(engine.icons), fonts.using(engine.fonts), \
-                undefined.kind(engine.source, kind, checked, label):
+                undefined.kind(engine.source, kind, checked, label), \
+                elements.pictures_from(Path(engine.source).parent if engine.source else None,
+                                       label):
             if k.back is not None and grounds.saving():
                 d.back = bind.colour(k.back, scope, engine.palette)
             elements.draw_all(d, k.elements, scope)
@@ -257,9 +267,17 @@ def _kind_facts(engine: Engine, kind: str):
     if kind not in engine.facts:
         k = engine.kinds[kind]
         nested = sorted(_nested_kinds(k, engine.kinds))
-        specs = [msgspec.to_builtins(k)] + [msgspec.to_builtins(engine.kinds[n]) for n in nested]
+        specs = [schema.builtins(k)] + [schema.builtins(engine.kinds[n]) for n in nested]
         engine.facts[kind] = (_json(specs), *_named(specs))
     return engine.facts[kind]
+
+
+def _has_images(engine: Engine, kind: str) -> bool:
+    """Whether a kind (or a kind it shows small) draws an image element."""
+    k = engine.kinds[kind]
+    kinds = [k] + [engine.kinds[n] for n in _nested_kinds(k, engine.kinds)]
+    return any(isinstance(e, schema.Image) for kd in kinds for el in kd.elements
+               for e in [el] + schema.inner(el))
 
 
 def _nested_kinds(kind: schema.Kind, all_kinds: dict, seen=None) -> set:

@@ -149,6 +149,8 @@ def _worded(error: str, kind: str, body) -> str:
                f"{', '.join(fields)})"
     missing = re.match(r"Object missing required field `(.+)`", message)
     if missing:
+        if key and struct is not None and struct not in schema.ELEMENTS:  # a table in one
+            return f"{where}: {key}.{missing[1]}: missing (every {key} needs it)"
         return f"{where}: {missing[1]}: missing (every {_tag(struct)} needs it)"
     if key == "type" and message.startswith("Invalid value"):
         bad = message.split("'")[1] if "'" in message else message
@@ -157,6 +159,11 @@ def _worded(error: str, kind: str, body) -> str:
                f"(types: {', '.join(types)})"
     if "missing required field `type`" in message:
         return f"{where}: type: missing (one of {', '.join(map(schema.kind_of_class, schema.ELEMENTS))})"
+    enum = re.match(r"Invalid enum value '(.*)'", message)
+    if enum and struct is not None and key in struct.__struct_fields__:
+        allowed = _allowed(struct, key)
+        return f"{where}: {key}: {enum[1]!r} is not one of {', '.join(allowed)}" \
+               f"{_suggest(enum[1], allowed)}"
     expected = re.match(r"Expected `(.+)`, got `(.+)`", message)
     if expected:
         return f"{where}{': ' + key if key else ''}: {_plain_type(expected[2])} where " \
@@ -201,8 +208,18 @@ def _where(path: str, kind: str, body):
                 struct = schema.Suffix
             elif name == "mark":
                 struct = schema.Mark
+            elif name == "gradient":
+                struct = schema.Gradient
         i += 1
     return where, struct, key
+
+
+def _allowed(struct, key: str) -> list[str]:
+    """The values a Literal field takes (schema.Qr's `code`)."""
+    import typing
+
+    hint = typing.get_type_hints(struct, include_extras=True).get(key)
+    return [str(v) for v in typing.get_args(hint)]
 
 
 def _struct(tag):

@@ -37,6 +37,8 @@ def _type(info) -> str:
         if all(isinstance(t, msgspec.inspect.StructType) for t in info.types):
             return "element"
         return " or ".join(_type(t) for t in info.types)
+    if isinstance(info, msgspec.inspect.LiteralType):
+        return "one of " + ", ".join(f'"{v}"' for v in info.values)
     if isinstance(info, msgspec.inspect.ListType):
         return f"list of {_type(info.item_type)}"
     if isinstance(info, msgspec.inspect.DictType):
@@ -77,9 +79,7 @@ def _doc(cls) -> str:
 
 
 def text() -> str:
-    common = set(msgspec.inspect.type_info(schema.Background).fields[i].name
-                 for i in range(len(msgspec.inspect.type_info(schema.Background).fields))) \
-        - {"fill", "cue"}
+    common = set(schema._Element.__struct_fields__)  # every element's: in one table
     out = ["# The layout format: reference",
            "",
            "Generated from `companion/layout/schema.py` by `python -m companion.layout.reference`;"
@@ -101,10 +101,12 @@ def text() -> str:
            "",
            "## Fields every element takes",
            "",
-           *_table(schema.Background, {"fill", "cue"}),
+           *_table(schema.Background, set(schema.Background.__struct_fields__) - common),
            "",
            "`step` is a table `{ x = ..., y = ... }`: how far each repeat moves.",
            ""]
+    out += ["`gradient` (a rect's, a background's) is a table `{ start = ..., end = ..., "
+            "angle = ... }`:", "", _doc(schema.Gradient), "", *_table(schema.Gradient, set()), ""]
     for cls in schema.ELEMENTS:
         out += [f"## `type = \"{schema.kind_of_class(cls)}\"`", "", _doc(cls), "",
                 *_table(cls, common), ""]

@@ -8,7 +8,30 @@ Placement: `x`, `w` and `r` (and `size`, `radius`) are fractions of the card's w
 "1 - {band} - {frame} * w" (+ - * /, brackets, min and max; `w` and `h` are the card's
 width and height, so "0.045 * w" in a y is 4.5% of the width); `stroke_width` likewise
 (a fraction of the width, or "0.8pt"). `dash` is in points. Any text
-value may name the card's fields in braces ("{name}", "{value:02}", "{item.name}").
+value may name the card's fields in braces ("{name}", "{value:02}", "{item.name}"), and
+`{copy}` and `{copies}`: which printed copy of its card this is (from 1) and how many the
+card prints (its `qty`), so "copy {copy}/{copies}" prints "copy 1/3", "copy 2/3", "copy
+3/3" (a kind naming `{copy}`, or a condition on `copy`, draws each copy a face of its own;
+else a card's copies share one face; a card's own field of that name wins).
+
+Markup, in any text: **bold**, *italic*, :icon: (one of the game's icons, at the text's
+size) and spans, a part of a text in its own colour, size or font, written as a link is
+in Markdown: `[Fire](colour=red)`, `[3](size=1.4 font=title)`, `[**Rare**](colour=#B8860B,
+size=0.8)` (`colour=` a colour of the game or "#RRGGBB", `size=` times the text's size
+from 0.5 to 2, `font=` a font role; a line holding a larger span stands lower; the
+text-limit report measures a text at its smallest span's size).
+
+A `font` is one of our roles (regular, bold, narrow, narrow-bold) or one the game's
+`[fonts]` table names: a TTF file (`title = "fonts/Hand.ttf"`) or a family of them (`body
+= { regular = "fonts/Body.ttf", bold = ..., italic = ..., bold_italic = ... }`, its
+regular face required), whose own faces print a text's **bold**, *italic* and **bold
+*italic*** markup (a face it lacks: our bold role, or the upright face slanted).
+
+Every element may be turned and faded: `rotate` (degrees, clockwise, about the centre of
+its box: a rect's, a text block's, a code's, a circle's or a symbol's centre, a line's middle, a
+text's printed line; a ground's, a picture's or corners': the card's; the fit checks
+measure a turned text by its turned box) and `opacity` (from 1, opaque, to 0, unseen:
+what is under it shows through; nested opacities multiply).
 
 Every element takes `when` (a condition on the card's fields: `deck == "B"`,
 `not art`, `n > 2 and kind != "gate"`, `todo.name` where the name is a placeholder,
@@ -25,7 +48,7 @@ define on an element no card draws are warnings of the build naming the file, th
 the element and the name (refused by --strict); a template, colour, font or symbol naming
 nothing where a card draws it stops the build."""
 
-from typing import Annotated, Union
+from typing import Annotated, Literal, Union
 
 import msgspec
 
@@ -61,6 +84,14 @@ class Mark(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     colour: str = "ink"  # a colour
 
 
+class Gradient(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    """A linear gradient filling a shape: from one colour to another, evenly, across the
+    shape in the direction of `angle`."""
+    start: str  # the colour it starts with: "accent", "#1B2631", "{field}"
+    end: str  # the colour it ends with
+    angle: Annotated[float, msgspec.Meta(ge=-360, le=360)] = 90.0  # the way it runs, in degrees clockwise: 0 left to right, 90 top to bottom
+
+
 class _Element(msgspec.Struct, forbid_unknown_fields=True, kw_only=True, tag_field="type"):
     id: str | None = None  # names it (and its versions for other card sizes), so that a kind extending this one can replace or remove it
     when: str | None = None  # a condition on the card's fields; drawn only where it holds
@@ -69,6 +100,8 @@ class _Element(msgspec.Struct, forbid_unknown_fields=True, kw_only=True, tag_fie
     vars: dict[str, str] = {}  # names for values, usable by texts from the data
     first: Union[Count, str] = 0  # of the repeat's list (a bullets' lines): the first item shown, from 0, or "{field}" (none: 0)
     count: Union[Count, str, None] = None  # how many items from there, or "{field}" (none: the rest)
+    rotate: Annotated[float, msgspec.Meta(ge=-360, le=360)] = 0.0  # degrees, clockwise, about the centre of its box (a text's: its printed line's)
+    opacity: Annotated[float, msgspec.Meta(ge=0, le=1)] = 1.0  # 1 opaque, 0 unseen: each of its marks at that opacity (its fill and outline overlapping show both)
 
 
 class Background(_Element, tag="background"):
@@ -77,6 +110,7 @@ class Background(_Element, tag="background"):
     fill: str  # a colour: "#1B2631", a name of [game], "{field}", "mix(a, b, 0.2)", "on(ground, ink, else)"
     cue: bool = False  # the colour is part of the game: never paled by --ink saver
     shape: str = "card"  # card, disc
+    gradient: Gradient | None = None  # { start, end, angle }: a linear gradient over the card and its bleed instead of `fill` (its colours paled by --ink saver unless `cue`)
 
 
 class Rect(_Element, tag="rect"):
@@ -89,6 +123,7 @@ class Rect(_Element, tag="rect"):
     inset: Length | None = None  # instead of x, y, w, h: this far inside every edge
     radius: Width = 0.0  # rounded corners
     fill: str | None = None  # a colour, or none for no fill
+    gradient: Gradient | None = None  # { start, end, angle }: a linear gradient as its fill instead
     stroke: str | None = None  # a colour, or none for no outline
     stroke_width: Width = "1pt"  # a fraction of the card's width, or "0.8pt"
     dash: Dash = []  # dash and gap lengths in points: [2, 1.5]
@@ -196,6 +231,21 @@ class Picture(_Element, tag="picture"):
     edge: str | None = None  # a colour for a thin line round a window
 
 
+class Image(_Element, tag="image"):
+    """A picture of the designer's in the box (x, y, w, h), as many as a kind wants, each
+    with its own file: `file` a path beside the game file, which may name the card's
+    fields ("art/{id}-crest.png"); read and checked as a card's own picture is (and, with
+    --draft, a labelled placeholder where it is missing). `fit = "cover"` fills the box,
+    cropped about `anchor`; "contain" shows it whole; "stretch" fills it out of shape."""
+    file: str  # the picture's path, beside the game file: "art/{id}-crest.png"
+    x: Length = 0.1  # the box's left edge
+    y: Length = 0.1  # the box's top, from the card's top
+    w: Length = 0.3  # the box's width
+    h: Length = 0.3  # the box's height
+    fit: Literal["cover", "contain", "stretch"] = "cover"  # how it fills the box
+    anchor: Literal["c", "n", "ne", "e", "se", "s", "sw", "w", "nw"] = "c"  # the part kept when cropped: c (centre), n (top), sw (bottom left)...
+
+
 class Badge(_Element, tag="badge"):
     """A shape (circle or rect) holding a short text at its centre."""
     text: str  # a short text: a cost, a number
@@ -258,10 +308,31 @@ class Table(_Element, tag="table"):
     strong_width: Width = "1.2pt"  # that line's width
 
 
+class Qr(_Element, tag="qr"):
+    """A QR code (`code = "qr"`) or a Code 128 barcode (`code = "code128"`) of `data`,
+    drawn as vectors in the box (x, y, w, h) on its `ground`, quiet zone included: a QR
+    code as the largest square the box holds, centred; a barcode filling the box. A
+    phone's camera or a scanner reads it back from 15 mm square (a QR code) at 300 dpi.
+    `data` is a template ("vocab:{title}") filled for each card, at most 1,000
+    characters once filled (Code 128: ASCII only)."""
+    data: str  # what it encodes: "vocab:{title}", "{id}"
+    code: Literal["qr", "code128"] = "qr"  # qr, or code128 (a barcode of ASCII text)
+    level: Literal["L", "M", "Q", "H"] = "M"  # a QR code's error correction: L 7%, M 15%, Q 25%, H 30% of it may be lost
+    x: Length = 0.35  # the box's left edge
+    y: Length = 0.35  # the box's top, from the card's top
+    w: Length = 0.3  # the box's width
+    h: Length = 0.3  # the box's height
+    colour: str = "ink"  # its modules (bars): a colour
+    ground: str | None = "paper"  # behind it, its quiet zone included; none: nothing (a light card ground)
+
+
 Element = Union[Background, Rect, Circle, Line, Text, TextBlock, Bullets, Symbol, Picture,
-                Badge, Corners, Nested, Table]
-ELEMENTS = (Background, Rect, Circle, Line, Text, TextBlock, Bullets, Symbol, Picture, Badge,
-            Corners, Nested, Table)
+                Image, Badge, Corners, Nested, Table, Qr]
+ELEMENTS = (Background, Rect, Circle, Line, Text, TextBlock, Bullets, Symbol, Picture, Image,
+            Badge, Corners, Nested, Table, Qr)
+# The fields added to every element after kits' digests were first written, with their
+# defaults: left out of a kind's digest where at them, so that a kit's cards keep theirs.
+LATER = {"rotate": 0.0, "opacity": 1.0, "gradient": None}
 # The elements' lists of elements (drawn inside them): a table's parts, a corner's.
 INNER = ("elements", "caption", "head", "column_head", "row", "cell", "label")
 
@@ -290,6 +361,18 @@ class Kind(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     # would not read on white takes this colour
     back: str | None = None
     description: str = ""  # what this kind of card is, for the reader of the file
+
+
+def builtins(kind) -> dict:
+    """A kind as plain data for its digest: every field, but those of LATER at their
+    defaults (a card's digest is the same as before they existed)."""
+    def pruned(v):
+        if isinstance(v, dict):
+            return {k: pruned(x) for k, x in v.items() if not (k in LATER and x == LATER[k])}
+        if isinstance(v, list):
+            return [pruned(x) for x in v]
+        return v
+    return pruned(msgspec.to_builtins(kind))
 
 
 def kind_of(element) -> str:

@@ -6,6 +6,13 @@ A game's file may name fonts of its own, TTF files beside it, for a role of ours
 
     [fonts]
     title = "fonts/MyHand.ttf"      # font = "title" in an element
+    body = { regular = "fonts/Body.ttf", bold = "fonts/Body-Bold.ttf",
+             italic = "fonts/Body-Italic.ttf", bold_italic = "fonts/Body-BoldItalic.ttf" }
+
+A family (a table of faces, its regular one required) gives a text in `font = "body"` its
+own faces for **bold**, *italic* and ***both*** (companion.layout.markup): registered as
+the roles "body", "body.bold", "body.italic" and "body.bold_italic"; a face it lacks is
+worked out as before (bold: our bold role; italic: the upright face slanted).
 
 A font file is untrusted input: a regular file of at most 15 MB inside the game's folder,
 TrueType outlines only (an .otf with CFF outlines, which reportlab cannot read, is refused
@@ -81,12 +88,52 @@ def load(data) -> dict[str, GameFont]:
     registered; by role."""
     from companion.files import designer_files
 
+    if "fonts" not in data.table:
+        return {}
+    table = data.sub("fonts")
+    single = {k: v for k, v in table.table.items() if not isinstance(v, dict)}
+    paths = designer_files.named_beside(
+        type(data)({"fonts": single}, data.source, data.path, data.english), "fonts")
     out = {}
-    for role, path in designer_files.named_beside(data, "fonts").items():
+    for role, value in table.table.items():
         if not role or not all(ch.isalnum() or ch in "-_" for ch in role):
-            raise data.sub("fonts").error(role, "a font's role is letters, digits, - and _")
-        out[role] = _game_font(role, path, designer_files.read_bytes(path, LIMIT, "font"))
+            raise table.error(role, "a font's role is letters, digits, - and _")
+        if not isinstance(value, dict):
+            path = paths[role]
+            out[role] = _game_font(role, path, designer_files.read_bytes(path, LIMIT, "font"))
+            continue
+        faces = table.sub(role)  # a family: { regular = ..., bold = ..., italic = ... }
+        for each in value:
+            if each not in FACES:
+                raise faces.error(each, f"not a face of a family (faces: {', '.join(FACES)})")
+        if "regular" not in value:
+            raise table.error(role, "a family needs its regular face: { regular = "
+                                    "\"fonts/X.ttf\", bold = ..., italic = ..., "
+                                    "bold_italic = ... }")
+        for each, path in designer_files.named_beside(table, role).items():
+            name = role + FACES[each]
+            out[name] = _game_font(name, path, designer_files.read_bytes(path, LIMIT, "font"))
     return out
+
+
+# A family's faces: the role each is registered as, after the family's name.
+FACES = {"regular": "", "bold": ".bold", "italic": ".italic", "bold_italic": ".bold_italic"}
+
+
+def face(role: str, bold: bool, italic: bool) -> tuple[str, bool]:
+    """(the font a text in `role` prints a run in, whether that run is to be slanted): a
+    family's own face for bold, italic or both where the game gives one; else our bold
+    role for bold (narrow: narrow-bold) and the upright face slanted for italic."""
+    own = _game.get()
+    if bold or italic:
+        key = role + FACES["bold_italic" if bold and italic else "bold" if bold else "italic"]
+        if key in own:
+            return own[key].name, False
+        if bold and italic and role + FACES["bold"] in own:  # the bold face, slanted
+            return own[role + FACES["bold"]].name, True
+    if bold and "bold" not in role:
+        role = "narrow-bold" if role.startswith("narrow") else "bold"
+    return font(role), italic
 
 
 @cache
