@@ -27,8 +27,8 @@ import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_covenia_kit import FLOOR, compile_ours  # noqa: E402  one floor for every bench
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+from tests.bench.bench_covenia_kit import FLOOR, compile_ours  # noqa: E402  one floor for every bench
 
 TARGET = 3.0  # the 2,000-card build against the floor (issue 36)
 SIZES = (100, 500, 2000)  # cards, for the scaling line
