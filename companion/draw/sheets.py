@@ -1,12 +1,13 @@
-"""Drawing imposed sheets: card fronts, their backs behind them, crop marks, and on
-every sheet the calibration bar and a label."""
+"""Drawing imposed sheets: card fronts, their backs behind them, crop marks, a shaped
+piece's cut line round each front (a hex tile, a round token), and on every sheet the
+calibration bar and a label."""
 
 from typing import Callable
 
 import msgspec
 
 from companion.draw import text
-from companion.press.imposition import Grid, Placed
+from companion.press.imposition import Grid, Path, Placed
 from companion.press.presets import SheetSettings
 from companion.text.units import mm
 
@@ -44,8 +45,11 @@ def _place(c, placed: Placed, grid: Grid, face: Face, forms: set) -> None:
     bl = grid.bleed
     c.saveState()
     c.transform(*placed.matrix)
-    p = c.beginPath()
-    p.rect(-bl, -bl, w + 2 * bl, h + 2 * bl)
+    if grid.shape is None:
+        p = c.beginPath()
+        p.rect(-bl, -bl, w + 2 * bl, h + 2 * bl)
+    else:  # a shaped piece: its face clipped to its shape grown by the bleed
+        p = _path(c, grid.bleed_path(w, h))
     c.clipPath(p, stroke=0, fill=0)
     if face.key is not None and face.key in forms:
         c.doForm(face.key)
@@ -145,6 +149,40 @@ def crop_marks(c, grid: Grid) -> None:
     c.restoreState()
 
 
+# A shaped piece's cut line: as thin, grey and dashed as a round token's drawn by its kind
+# (companion/draw/card.py cut_circle), over its face's edge.
+CUT_GREY, CUT_WIDTH, CUT_DASH = 0.55, 0.3, (2, 1.5)
+
+
+def _path(c, ops: Path):
+    """A reportlab path from imposition's drawing operators."""
+    p = c.beginPath()
+    for op, *xy in ops:
+        if op == "M":
+            p.moveTo(*xy)
+        elif op == "L":
+            p.lineTo(*xy)
+        elif op == "C":
+            p.curveTo(*xy)
+        else:
+            p.close()
+    return p
+
+
+def cut_lines(c, grid: Grid, count: int) -> None:
+    """The cut line round each of the first `count` pieces of a sheet of shaped pieces."""
+    paths = grid.cut_lines(count)
+    if not paths:
+        return
+    c.saveState()
+    c.setStrokeGray(CUT_GREY)
+    c.setLineWidth(CUT_WIDTH)
+    c.setDash(*CUT_DASH)
+    for ops in paths:
+        c.drawPath(_path(c, ops), stroke=1, fill=0)
+    c.restoreState()
+
+
 def _labeller(words: SheetText, n: int, total: int,
               tail: str = "") -> Callable[[list[str]], str]:
     """Sheet n's label for a list of component names."""
@@ -168,6 +206,7 @@ def render(c, cards: list[Card], grid: Grid, flip: str, words: SheetText) -> int
         furniture(c, grid, None, caption, *fit_label(label, names, room, grid.settings))
         for slot, card in enumerate(batch):
             _place(c, grid.front(slot), grid, card.front, forms)
+        cut_lines(c, grid, len(batch))
         c.showPage()
         pages += 1
         if flip == "none":

@@ -190,7 +190,8 @@ def _build_noted(name: str, opts: Options, progress, warn, notes) -> dict:
     files = kit.files
 
     # Plan every sheet before writing anything: a card that cannot fit fails here.
-    grids = {id(f): plan_grid(*page, *f.size, settings, bleed, spaced=f.spaced)
+    grids = {id(f): plan_grid(*page, *f.size, settings, bleed, spaced=f.spaced,
+                              shape=f.shape)
              for f in files if isinstance(f, CardFile)}
 
     game_name, author = kit.game_name, kit.author

@@ -14,6 +14,12 @@ come from, which back they get and where they go:
     size = "20x20mm"               # its cards' size (default: its file's, else the card's);
                                    # a file holding several prints each on sheets of its own
     stock = "tokens"               # ... and "tokens" to cut them one by one
+    shape = "hex"                  # a piece that is no rectangle: "hex", "circle" or
+                                   # "rounded", its cut line drawn round each on the sheets
+                                   # and its bleed cut to the shape grown by the bleed
+    hex = "pointy"                 # a hex's corner at the top ("pointy", 40x46mm) or its
+                                   # flat side ("flat", 46x40mm)
+    corner = "3mm"                 # a rounded piece's corner radius (default 3mm)
     after = "witches"              # ... named here (or `before` one; default: last)
     title = "demons"               # a key of [titles] (default: NAME)
     part = "demons"                # what --only calls it (default: NAME)
@@ -38,7 +44,7 @@ one a TO COME box, listed in the print guide), with `id` (its own, or its number
 import re
 
 from companion.text import templates
-from companion.text.units import parse_size
+from companion.text.units import parse_length, parse_size, to_mm
 from companion.errors import CompanionError, shown
 from companion.layout.pictures import keyed
 from companion.layout import bind, undefined
@@ -47,7 +53,7 @@ from companion.draw.sheets import Card, Face
 
 KEYS = {"kind", "cards", "with", "back", "file", "after", "before", "title", "todo", "art",
         "qty", "fields", "id", "id_else", "art_entry", "part", "size", "stock", "count", "page",
-        "you_get", "when"}
+        "you_get", "when", "shape", "hex", "corner"}
 ROMAN = "I II III IV V VI VII VIII IX X XI XII XIII XIV XV XVI XVII XVIII XIX XX".split()
 
 
@@ -542,6 +548,41 @@ def _plain_data(data) -> dict:
     return bind.flat({k: v for k, v in data.table.items() if not isinstance(v, list)})
 
 
+def _shape(spec, size: tuple[float, float]):
+    """A component's `shape` (with its `hex` or `corner`), or None: rectangles."""
+    from companion.press.imposition import HEX_TOPS, SHAPES, Shape
+
+    kind = spec.get("shape", str, None)
+    for key, owner in (("hex", "hex"), ("corner", "rounded")):
+        if key in spec.table and kind != owner:
+            raise spec.error(key, f"only for shape = \"{owner}\" (this component's shape: "
+                                  f"{shown(kind) if kind else 'a rectangle'})")
+    if kind is None:
+        return None
+    if kind not in SHAPES:
+        raise spec.error("shape", f"{shown(kind)} is no shape (use {', '.join(SHAPES)}; "
+                                  "none: a rectangle)")
+    if kind == "hex":
+        top = spec.get("hex", str, "pointy")
+        if top not in HEX_TOPS:
+            raise spec.error("hex", f"{shown(top)} is no hex (use {', '.join(HEX_TOPS)})")
+        return Shape(kind, hex=top)
+    if kind == "rounded":
+        text = spec.get("corner", str, "3mm")
+        try:
+            corner = parse_length(text)
+        except CompanionError as e:
+            raise spec.error("corner", e.message) from None
+        if corner <= 0:
+            raise spec.error("corner", f"{shown(text)} is no corner (use a radius such as "
+                                       "\"3mm\")")
+        if corner > min(size) / 2 + 0.01:
+            raise spec.error("corner", f"{shown(text)} is more than half the piece's "
+                                       f"{to_mm(min(size)):g} mm side")
+        return Shape(kind, corner=corner)
+    return Shape(kind)
+
+
 def _same_size(a: tuple[float, float], b: tuple[float, float]) -> bool:
     return abs(a[0] - b[0]) < 0.01 and abs(a[1] - b[1]) < 0.01
 
@@ -563,11 +604,17 @@ def _place(files: list, spec, component, ctx) -> None:
     if component.id in [c.id for f in parts for c in f.components]:
         raise CompanionError(f"components.{component.id}: {path} has a component of that "
                              "name already", source=ctx.data.source)
-    # without a size of its own, a component takes the file's (and its stock), as always
-    target = parts[0] if parts and spec.get("size", str, None) is None else next(
-        (f for f in parts if _same_size(f.size, size) and stock in (None, f.stock)), None)
+    # without a size of its own, a component takes the file's (and its stock), as always;
+    # pieces of another shape (hex tiles beside square dice) go on sheets of their own
+    inherits = bool(parts) and spec.get("size", str, None) is None
+    if inherits:
+        size, size_text, stock = parts[0].size, parts[0].size_name, stock or parts[0].stock
+    shape = _shape(spec, size)
+    target = parts[0] if inherits and parts[0].shape == shape else next(
+        (f for f in parts if _same_size(f.size, size) and stock in (None, f.stock)
+         and f.shape == shape), None)
     if target is None:
-        target = CardFile(path, [], size, size_text, stock=stock or "cards")
+        target = CardFile(path, [], size, size_text, stock=stock or "cards", shape=shape)
         files.insert(files.index(parts[-1]) + 1 if parts else len(files), target)
     ids = [c.id for c in target.components]
     for key, shift in (("after", 1), ("before", 0)):

@@ -9,6 +9,7 @@ import msgspec
 
 from companion.files.data import Fields
 from companion.draw.sheets import Card
+from companion.press.imposition import Shape
 
 
 class Component(msgspec.Struct):
@@ -31,6 +32,7 @@ class CardFile(msgspec.Struct):
     size_name: str
     stock: str = "cards"
     flip: str | None = None  # None: the build's --flip
+    shape: Shape | None = None  # hex tiles, round tokens...: cut along a line; None: rectangles
 
     @property
     def spaced(self) -> bool:

@@ -6,9 +6,13 @@ there is bleed, in which case each card keeps its own bleed around it, and token
 one by one, a gap between their bleeds too. Cards lie turned a quarter on the sheet when
 more fit that way; a card's face is always drawn upright in its own width and height and
 turned onto its place by `Placed.matrix`.
+
+A piece that is not a rectangle (a hex tile, a round token, a card with rounded corners:
+`Shape`) still takes its bounding box's place; its cut line is the shape inside that box,
+and its bleed the shape grown by the bleed, both given as paths (`Path`) to be drawn.
 """
 
-from math import floor
+from math import floor, hypot
 
 import msgspec
 
@@ -79,6 +83,95 @@ def back_turn(rotation: int, flip: str) -> int:
     raise ValueError(f"no backs for flip {flip!r}")
 
 
+SHAPES = ("hex", "circle", "rounded")
+HEX_TOPS = ("pointy", "flat")
+KAPPA = 0.5522847498  # a quarter circle's Bezier handles, of its radius
+
+# A path as drawing operators: ("M", x, y) move, ("L", x, y) line, ("C", x1, y1, x2, y2,
+# x, y) a Bezier curve, ("Z",) close.
+Path = list[tuple]
+
+
+class Shape(msgspec.Struct, frozen=True):
+    """A piece's outline inside its trim box (w x h, the size its component gives):
+    "hex" the hexagon touching the box's four sides, `hex` "pointy" (a corner at the top and
+    the bottom, two upright sides: a 40 x 46 mm box holds a regular one) or "flat" (a flat
+    top and bottom, a corner left and right: 46 x 40 mm); "circle" the circle filling the
+    box (an ellipse in a box that is not square); "rounded" the box with corners of radius
+    `corner` (points)."""
+    kind: str
+    hex: str = "pointy"
+    corner: float = 0.0
+
+    def outline(self, w: float, h: float, grow: float = 0.0) -> Path:
+        """The cut line of a w x h piece, (0, 0) its box's lower-left, or with `grow` the
+        shape grown that far out all round (its bleed): a hexagon's sides moved out
+        parallel, a circle's radius (an ellipse's two) and a rounded box's sides and
+        corner radius grown by it."""
+        if self.kind == "hex":
+            if self.hex == "flat":
+                points = [(w / 4, 0), (3 * w / 4, 0), (w, h / 2), (3 * w / 4, h), (w / 4, h),
+                          (0, h / 2)]
+            else:
+                points = [(w / 2, 0), (w, h / 4), (w, 3 * h / 4), (w / 2, h), (0, 3 * h / 4),
+                          (0, h / 4)]
+            points = grown(points, grow)
+            return [("M", *points[0])] + [("L", *pt) for pt in points[1:]] + [("Z",)]
+        if self.kind == "circle":
+            return _ellipse(w / 2, h / 2, w / 2 + grow, h / 2 + grow)
+        if self.kind == "rounded":
+            r = min(self.corner, w / 2, h / 2)
+            return _rounded(-grow, -grow, w + 2 * grow, h + 2 * grow, r + grow)
+        raise ValueError(f"no shape {self.kind!r}")
+
+
+def grown(points: list[tuple[float, float]], by: float) -> list[tuple[float, float]]:
+    """A convex polygon (its corners anticlockwise) with every side moved `by` outwards,
+    parallel to itself: each corner where its two moved sides meet."""
+    if not by:
+        return list(points)
+    out = []
+    n = len(points)
+    for i, (x, y) in enumerate(points):
+        normals = []
+        for (ax, ay), (bx, by_) in ((points[i - 1], (x, y)), ((x, y), points[(i + 1) % n])):
+            dx, dy = bx - ax, by_ - ay
+            length = hypot(dx, dy)
+            normals.append((dy / length, -dx / length))  # outwards, the corners anticlockwise
+        (n1x, n1y), (n2x, n2y) = normals
+        k = by / (1 + n1x * n2x + n1y * n2y)
+        out.append((x + k * (n1x + n2x), y + k * (n1y + n2y)))
+    return out
+
+
+def _ellipse(cx: float, cy: float, rx: float, ry: float) -> Path:
+    kx, ky = KAPPA * rx, KAPPA * ry
+    return [("M", cx + rx, cy),
+            ("C", cx + rx, cy + ky, cx + kx, cy + ry, cx, cy + ry),
+            ("C", cx - kx, cy + ry, cx - rx, cy + ky, cx - rx, cy),
+            ("C", cx - rx, cy - ky, cx - kx, cy - ry, cx, cy - ry),
+            ("C", cx + kx, cy - ry, cx + rx, cy - ky, cx + rx, cy), ("Z",)]
+
+
+def _rounded(x: float, y: float, w: float, h: float, r: float) -> Path:
+    k = KAPPA * r
+    return [("M", x + r, y), ("L", x + w - r, y),
+            ("C", x + w - r + k, y, x + w, y + r - k, x + w, y + r), ("L", x + w, y + h - r),
+            ("C", x + w, y + h - r + k, x + w - r + k, y + h, x + w - r, y + h),
+            ("L", x + r, y + h),
+            ("C", x + r - k, y + h, x, y + h - r + k, x, y + h - r), ("L", x, y + r),
+            ("C", x, y + r - k, x + r - k, y, x + r, y), ("Z",)]
+
+
+def on_sheet(path: Path, placed: "Placed") -> Path:
+    """A path in a card's own coordinates, where it lies on the sheet."""
+    out = []
+    for op, *xy in path:
+        pts = [placed.to_sheet(xy[i], xy[i + 1]) for i in range(0, len(xy), 2)]
+        out.append((op, *[v for pt in pts for v in pt]))
+    return out
+
+
 class Grid(msgspec.Struct, frozen=True):
     page_w: float
     page_h: float
@@ -94,6 +187,7 @@ class Grid(msgspec.Struct, frozen=True):
     band: Rect  # holds the calibration bar and the label
     band_side: str  # "bottom" or "left": a band on the left is written turned 90 degrees
     settings: SheetSettings
+    shape: Shape | None = None  # its pieces' outline; None: rectangles (crop marks alone)
 
     @property
     def per_sheet(self) -> int:
@@ -167,6 +261,26 @@ class Grid(msgspec.Struct, frozen=True):
             marks.append((o.x - g, y, max(o.x - g - most, low_x), y))
         return marks
 
+    def bleed_path(self, w: float, h: float) -> Path:
+        """What of a w x h face (its own coordinates) prints: its trim and bleed, or a
+        shaped piece's shape grown by the bleed."""
+        b = self.bleed
+        if self.shape is None:
+            return [("M", -b, -b), ("L", w + b, -b), ("L", w + b, h + b), ("L", -b, h + b),
+                    ("Z",)]
+        return self.shape.outline(w, h, b)
+
+    def cut_lines(self, count: int) -> list[Path]:
+        """A shaped piece's cut line round each of the first `count` slots, on the sheet;
+        none for rectangles (their crop marks say where to cut)."""
+        if self.shape is None:
+            return []
+        out = []
+        for slot in range(count):
+            placed = self.front(slot)
+            out.append(on_sheet(self.shape.outline(*placed.size), placed))
+        return out
+
 
 def _unique(values) -> list[float]:
     out: list[float] = []
@@ -182,11 +296,12 @@ def _fit(avail: float, size: float, gap: float) -> int:
 
 
 def plan_grid(page_w: float, page_h: float, card_w: float, card_h: float,
-              settings: SheetSettings, bleed: float = 0.0, spaced: bool = False) -> Grid:
+              settings: SheetSettings, bleed: float = 0.0, spaced: bool = False,
+              shape: Shape | None = None) -> Grid:
     """As many cards as fit, upright or turned a quarter: cards and their bleed inside the
     printable margins, a crop mark of crop_min or more starting inside them on every side,
     and the band (bar and label) along the bottom or, failing that, the left. `spaced` (tokens) puts
-    token_gap between bleeds when there is bleed."""
+    token_gap between bleeds when there is bleed. A `shape` is placed as its box is."""
     s = settings
     m = s.printable_margin
     gap = s.token_gap if spaced and bleed else 0.0
@@ -223,7 +338,7 @@ def plan_grid(page_w: float, page_h: float, card_w: float, card_h: float,
     x0 = low_x + (page_w - edge - low_x - grid_w) / 2
     y0 = low_y + (page_h - edge - low_y - grid_h) / 2
     return Grid(page_w, page_h, card_w, card_h, bleed, gap, turn, cols, rows, x0, y0,
-                band, side, s)
+                band, side, s, shape)
 
 
 def sheets_needed(count: int, grid: Grid) -> int:
