@@ -325,3 +325,23 @@ def test_a_corner_on_a_hex_is_refused_by_name(cli, tmp_path):
     r = cli("build", str(game), "--out", str(tmp_path / "kit"))
     assert r.code == 2
     assert "components.tiles.corner: only for shape = \"rounded\"" in r.err, r.err
+
+
+def test_a_shop_png_of_a_hex_tile_is_its_bounding_rectangle_and_the_guide_says_so(
+        cli, tmp_path):
+    from PIL import Image
+
+    game = _game(cli, tmp_path, SHAPED)
+    out = tmp_path / "png"
+    r = cli("export", str(game), "png", "--shop", "tgc", "--out", str(out))
+    assert r.code == 0, r.err
+    manifest = json.loads((out / "manifest.json").read_text(encoding="utf-8"))
+    shapes = {c["id"]: c.get("shape") for c in manifest["components"]}
+    assert shapes == {"cards": None, "aids": None, "tiles": "hex", "coins": "circle"}
+    tile = Image.open(out / "tiles" / "01-front.png").convert("RGB")
+    w, h = tile.size
+    for x, y in ((1, 1), (w - 2, 1), (1, h - 2), (w - 2, h - 2), (w // 2, h // 2 + 20)):
+        assert _near(tile.getpixel((x, y)), TILE), (x, y)  # the art to the corners
+    guide = (out / "guide.txt").read_text(encoding="utf-8")
+    assert guide.count("each picture is the rectangle round one") == 2, guide
+    assert "cards: pieces" not in guide

@@ -50,6 +50,7 @@ class Deck(msgspec.Struct):
     size: tuple[float, float]  # the trim, points
     stock: str  # "cards" or "tokens"
     entries: list[Entry]
+    shape: str | None = None  # "hex", "circle", "rounded": pieces cut to a shape; None: cards
 
     @property
     def cards(self) -> int:
@@ -94,7 +95,8 @@ def decks(kit) -> list[Deck]:
         if twice:
             raise CompanionError(f"two different cards have the id {shown(twice[0])}",
                                  field=comp.id)
-        out.append(Deck(comp.id, comp.title, f.size, f.stock, entries))
+        out.append(Deck(comp.id, comp.title, f.size, f.stock, entries,
+                        f.shape.kind if getattr(f, "shape", None) else None))
     return out
 
 

@@ -91,7 +91,9 @@ def write(ctx) -> dict:
                            "size_px": list(pic.px), "trim_mm": [mm(v) for v in pic.trim],
                            "bleed_mm": [mm(v) for v in pic.bleed], "turned": pic.turned,
                            "back": f"{deck.id}/back.png" if shared else None,
-                           "faces": cards})
+                           "faces": cards}
+                          # a hex tile's, a round token's picture: its bounding rectangle
+                          | ({"shape": deck.shape} if deck.shape else {}))
 
     with ctx.scratch() as tmp:
         pdf = Path(tmp) / "faces.pdf"
@@ -115,4 +117,6 @@ def guide(ctx, manifest: dict) -> str:
     turned = [ctx.word("png-turned", component=c["title"], shop=ctx.shop.name,
                        card=ctx.shop_card.name)
               for c in manifest["components"] if c["turned"]]
-    return "\n".join([ctx.word("png"), "", size] + turned)
+    shaped = [ctx.word("png-shape", component=c["title"])
+              for c in manifest["components"] if c.get("shape")]
+    return "\n".join([ctx.word("png"), "", size] + turned + shaped)

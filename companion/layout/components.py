@@ -550,8 +550,10 @@ def _plain_data(data) -> dict:
 
 def _shape(spec, size: tuple[float, float]):
     """A component's `shape` (with its `hex` or `corner`), or None: rectangles."""
+    from companion.layout.schema import ComponentShape
     from companion.press.imposition import HEX_TOPS, SHAPES, Shape
 
+    default = ComponentShape()  # the keys' one definition, as the reference gives them
     kind = spec.get("shape", str, None)
     for key, owner in (("hex", "hex"), ("corner", "rounded")):
         if key in spec.table and kind != owner:
@@ -563,12 +565,12 @@ def _shape(spec, size: tuple[float, float]):
         raise spec.error("shape", f"{shown(kind)} is no shape (use {', '.join(SHAPES)}; "
                                   "none: a rectangle)")
     if kind == "hex":
-        top = spec.get("hex", str, "pointy")
+        top = spec.get("hex", str, default.hex)
         if top not in HEX_TOPS:
             raise spec.error("hex", f"{shown(top)} is no hex (use {', '.join(HEX_TOPS)})")
         return Shape(kind, hex=top)
     if kind == "rounded":
-        text = spec.get("corner", str, "3mm")
+        text = spec.get("corner", str, default.corner)
         try:
             corner = parse_length(text)
         except CompanionError as e:

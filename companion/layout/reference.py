@@ -110,6 +110,8 @@ def text() -> str:
     for cls in schema.ELEMENTS:
         out += [f"## `type = \"{schema.kind_of_class(cls)}\"`", "", _doc(cls), "",
                 *_table(cls, common), ""]
+    out += ["## A component's shape: `[components.NAME]`", "", _doc(schema.ComponentShape), "",
+            *_table(schema.ComponentShape, set()), ""]
     out += ["## Every line at every size: `[carries]`", "", _carries(), ""]
     return "\n".join(out).rstrip() + "\n"
 

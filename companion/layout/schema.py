@@ -52,6 +52,8 @@ from typing import Annotated, Literal, Union
 
 import msgspec
 
+from companion.press.imposition import HEX_TOPS, SHAPES
+
 # A fraction of the card (a finite number, within ten cards of it), or a length "3mm".
 Length = Union[Annotated[float, msgspec.Meta(ge=-10, le=10)], str]
 Size = Union[Annotated[float, msgspec.Meta(gt=0, le=2)], str]  # a text's or a radius' size
@@ -348,6 +350,25 @@ class Placeholders(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     word: str = "TO COME"  # its heading; may name a field: "{texts.to_come}"
     ink: str = "#8E44AD"  # the box's outline, heading and note
     ground: str = "paper"  # what its hatching is mixed with
+
+
+class ComponentShape(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    """Keys of a component's `[components.NAME]`, beside its `size`, for pieces that are
+    no rectangles: hex tiles, round tokens, cards with rounded corners. The shape fills the
+    piece's box, its size: a pointy hex is regular in 40x46mm, a flat one in 46x40mm, a
+    circle in a square box (in another, an ellipse). Each piece takes its box's place on
+    the sheets (a shape other than its file's other components' on sheets of its own); the
+    crop marks still mark the boxes, to cut strips with a trimmer, and each front's cut line
+    is drawn round it (thin, grey and dashed, as a round token's), to cut along. Its face,
+    the art and the ground running into the bleed, is cut to the shape grown by --bleed (a
+    hex's sides moved out parallel, a circle's radius, a rounded box's sides and corner),
+    its back too. The exports draw the piece's bounding rectangle, the art to its corners
+    and no cut line (a print shop cuts the shape with its die): a PNG export's manifest and
+    guide name its shape. A wrong value stops the build, naming the file, the component and
+    the key."""
+    shape: Literal[SHAPES] | None = None  # hex, circle, rounded; none: a rectangle
+    hex: Literal[HEX_TOPS] = "pointy"  # a hex's top: a corner (pointy) or a side (flat)
+    corner: str = "3mm"  # a rounded piece's corner radius: a length, at most half a side
 
 
 class Kind(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
