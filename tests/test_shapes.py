@@ -199,6 +199,9 @@ def test_the_tiles_sheet_holds_each_hexs_cut_line(cli, tmp_path):
     manifest = json.loads((out / "manifest.json").read_text(encoding="utf-8"))
     tokens = next(f for f in manifest["files"] if f["path"] == "tokens.pdf")
     assert [c["id"] for c in tokens["components"]] == ["tiles", "coins"]
+    guide = (out / "print-guide.txt").read_text(encoding="utf-8")
+    assert "Cut to shape (hexagons)" in guide and "Cut to shape (circles)" in guide, guide
+    assert guide.count("Cut to shape") == 2  # not the cards
     grid = _grids(game)["tiles"][1]
     doc = pdfium.PdfDocument(out / "tokens.pdf")
     drawn = _stroked_paths(doc[0])

@@ -407,6 +407,9 @@ def print_guide(manifest: dict, files: list, grids: dict, ctx: Context, opts: Op
                 lines.append("  " + t("size_named" if named else "size", name=part.size_name,
                                       w=w, h=h, per=grid.per_sheet,
                                       what=ctx.words.sub("pieces").text(part.stock, ctx.lang)))
+                if part.shape is not None:  # hex tiles, round tokens: a line to cut along
+                    lines.append("  " + t("cut_shape", shape=ctx.words.sub("shapes").text(
+                        part.shape.kind, ctx.lang)))
             if part is f or part.stock != f.stock:
                 lines.append("  " + t("stock", stock=stock.text(part.stock, ctx.lang)))
         components = [c for part in parts for c in part.components]
