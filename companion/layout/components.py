@@ -208,10 +208,13 @@ def _add_one(files, ctx, data, engine, backs, pics, name: str, spec, derived: di
     source_key = spec.get("cards", (str, dict, list), name)
     if isinstance(source_key, list):  # tables, one card each: ["tokens.first_player", ...]
         entries = list(_tables(data, spec, source_key))
+    elif isinstance(source_key, dict) and set(source_key) == {"lists"}:
+        entries = list(_merged(data, spec, source_key["lists"], spec.get("count", str, "count")))
     elif isinstance(source_key, dict):
         if set(source_key) != {"product"} or not isinstance(source_key["product"], dict):
-            raise spec.error("cards", "a table or list's name, or { product = { deck = "
-                                      "\"decks\", clan = \"clans\" } }")
+            raise spec.error("cards", "a table or list's name, { lists = [\"spells\", "
+                                      "\"creatures\"] } (one deck of several lists), or "
+                                      "{ product = { deck = \"decks\", clan = \"clans\" } }")
         entries = list(_product(data, spec, source_key["product"], lang))
     elif source_key in derived:  # fields the game worked out: as they are
         entries = [(n, fields, f or data) for n, (fields, f) in enumerate(derived[source_key], 1)]
@@ -420,6 +423,23 @@ def _product(data, spec, product: dict, lang: str):
         found = [f for _, _, f in combo if f is not None]
         # each item's own entry, for an error in one of its values ("clans[0].colour")
         yield n, entry, found[-1] if found else data, {name: f for name, _, f in combo if f}
+
+
+def _merged(data, spec, paths, count: str):
+    """(n, entry, its Fields) for each card of several lists in turn (a spreadsheet's
+    tabs, each a list in [cards]): one deck, numbered on from list to list."""
+    if not isinstance(paths, list) or not paths or len(paths) > 50 or not all(
+            isinstance(p, str) and p for p in paths):
+        raise spec.error("cards", "lists = [\"spells\", \"creatures\"]: the names of 1 to "
+                                  "50 lists, printed as one deck in that order")
+    n = 0
+    for path in paths:
+        parent, leaf = _at(data, spec, path)
+        if not isinstance(parent.table[leaf], list):
+            raise spec.error("cards", f"{path!r} in lists is not a list of cards")
+        for _, entry, f in _entries(parent, leaf, count):
+            n += 1
+            yield n, entry, f
 
 
 def _tables(data, spec, paths: list):
