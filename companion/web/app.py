@@ -54,11 +54,14 @@ class Hub:
     """The live streams. Every change is encoded once; the changes of a burst go out
     together: the first at once, then at most one write per WINDOW, the same bytes to
     every phone (50 phones: one encoding, one wake-up of each stream per window, not per
-    change). Every change still reaches every phone, in order."""
+    change). Every change still reaches every phone, in order. A change published with a
+    `brief` (its data without what a later change of the same event replaces: a Covenia
+    update's figures) goes out brief when such a change follows it in the same write."""
 
     def __init__(self, limit: int = MAX_STREAMS, window: float = WINDOW):
         self.limit, self.window, self.queues, self.sequence = limit, window, set(), 0
-        self.waiting: list[tuple[int, bytes]] = []  # encoded, not yet handed to the streams
+        # Encoded, not yet handed to the streams: (sequence, event, message, brief message)
+        self.waiting: list[tuple[int, str, bytes, bytes | None]] = []
         self.flushing: asyncio.TimerHandle | asyncio.Handle | None = None
         self.last = float("-inf")  # when the streams were last handed a burst
 
@@ -73,10 +76,15 @@ class Hub:
     def leave(self, q: asyncio.Queue) -> None:
         self.queues.discard(q)
 
-    def publish(self, event: str, data: dict) -> None:
+    def publish(self, event: str, data: dict, brief: dict | None = None) -> None:
         self.sequence += 1
-        self.waiting.append((self.sequence, ServerSentEvent(
-            data=json.dumps(data), event=event, id=str(self.sequence)).encode()))
+
+        def encoded(d: dict) -> bytes:
+            return ServerSentEvent(data=json.dumps(d), event=event,
+                                   id=str(self.sequence)).encode()
+
+        self.waiting.append((self.sequence, event, encoded(data),
+                             None if brief is None else encoded(brief)))
         if self.flushing is None:
             loop = asyncio.get_running_loop()
             wait = self.last + self.window - loop.time()
@@ -89,7 +97,10 @@ class Hub:
         self.flushing = None
         if not self.waiting:
             return
-        waiting, self.waiting = self.waiting, []
+        last = {event: i for i, (_, event, _, _) in enumerate(self.waiting)}
+        waiting = [(n, m if b is None or last[event] == i else b)
+                   for i, (n, event, m, b) in enumerate(self.waiting)]
+        self.waiting = []
         chunk = b"".join(m for _, m in waiting)
         self.last = asyncio.get_running_loop().time()
         for q in list(self.queues):
@@ -320,7 +331,8 @@ def create_app(store: Store, look: Look, allowed_hosts: list[str],
         Route("/t/{token}/api/undo", undo, methods=["POST"]),
         Route("/t/{token}/api/events", events),
         *game_routes(Web(store, run, hub.publish, table, _json_body, look.own,
-                         {g: look.texts[f"g_{g}"] for g in GAMES})),
+                         {g: look.texts[f"g_{g}"] for g in GAMES},
+                         lambda: bool(hub.queues))),
         Route("/static/{name}", static),
         Route("/favicon.ico", favicon),
     ]

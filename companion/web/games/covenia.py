@@ -33,6 +33,8 @@ from companion.rules.errors import ScoreError
 
 GAME = "covenia"
 EMPTY = {"decks": None, "players": []}
+LANGS = ("en", "fr")  # the phone page's languages: an update carries its figures in each
+FOLLOWS = "follows"  # an update's figures, when the next update in the same write has them
 
 
 def decks_in_play(state: dict, at_table: int = 0) -> str:
@@ -107,6 +109,24 @@ def routes(web: Web) -> list:
     def shown_now(now: dict | None = None) -> dict:
         return view(state() if now is None else now, at_table())
 
+    def updated(now: dict) -> dict:
+        """What a change answers and publishes: the view of the new state and, while a
+        phone listens, its figures explained in both languages (the explained route's
+        words), worked out here once for every phone: none asks covenia/explained after
+        an update. Compact: each player's texts by row, in the order of the view's score,
+        whose points they explain."""
+        from companion.score import covenia as sc
+
+        out = shown_now(now)
+        if out["score"] is None or not (web.listening is None or web.listening()):
+            return out
+        res = result(now, at_table())
+        out["explained"] = {lang: {"texts": [{row: words_for(p.figures[row], row, lang)
+                                              for row in sc.ROWS} for p in res.players],
+                                   "verdict": sc.verdict(res, _words(), lang)}
+                            for lang in LANGS}
+        return out
+
     def put(name: str, body, cond, key: str | None) -> tuple[dict, bool]:
         request = json.dumps({"put": name, "body": body}, sort_keys=True)
         done = store.replayed(key and f"{GAME}:{key}", request, "entry")
@@ -139,7 +159,7 @@ def routes(web: Web) -> list:
         check(new)
         tag = etag(new, entry)
         store.save_game(GAME, new, key and (f"{GAME}:{key}", request, {"etag": tag}))
-        return {**shown_now(new), "etag": tag}, True
+        return {**updated(new), "etag": tag}, True
 
     def delete(name: str, cond, key: str | None) -> tuple[dict, bool]:
         request = json.dumps({"delete": name})
@@ -153,7 +173,7 @@ def routes(web: Web) -> list:
         new = {**now, "players": players}
         store.save_game(GAME, new if players or new.get("decks") else None,
                         key and (f"{GAME}:{key}", request, {}))
-        return shown_now(new), True
+        return updated(new), True
 
     def set_decks(body) -> dict:
         if not isinstance(body, dict) or set(body) != {"decks"}:
@@ -168,7 +188,7 @@ def routes(web: Web) -> list:
         new = {**now, "decks": decks}
         check(new)
         store.save_game(GAME, new if new["players"] or decks else None)
-        return shown_now(new)
+        return updated(new)
 
     def close(key: str | None) -> tuple[dict, dict, bool]:
         from companion.score.covenia import ROWS, as_json
@@ -195,10 +215,18 @@ def routes(web: Web) -> list:
         tag = answer.get("etag")
         return JSONResponse(answer, headers={"ETag": tag} if tag else None)
 
+    def publish(answer: dict) -> None:
+        """An update, and its brief (the figures left to the update that follows it in
+        the same write to the phones)."""
+        update = {k: v for k, v in answer.items() if k != "etag"}
+        if "explained" not in update:
+            return web.publish(GAME, update)
+        web.publish(GAME, update, {**update, "explained": FOLLOWS})
+
     async def changed(fn, *args):
         answer, made = await web.run(fn, *args)
         if made:
-            web.publish(GAME, {k: v for k, v in answer.items() if k != "etag"})
+            publish(answer)
         return tagged(answer)
 
     async def get_state(request: Request):
@@ -232,7 +260,7 @@ def routes(web: Web) -> list:
     async def put_decks(request: Request):
         web.table(request)
         answer = await web.run(set_decks, await web.body(request))
-        web.publish(GAME, answer)
+        publish(answer)
         return JSONResponse(answer)
 
     async def post_close(request: Request):
@@ -246,22 +274,26 @@ def routes(web: Web) -> list:
         return JSONResponse(entry)
 
     # The explained answer of one state in one language, computed once however many
-    # phones ask (every phone asks on every update): keyed by the state object itself (a
+    # phones ask (a phone asks only when its update carried no figures: after a
+    # reconnect, or a save while no phone listened): keyed by the state object itself (a
     # change saves a new one), off the store's worker so it never queues behind edits.
     answers: dict[str, tuple[object, asyncio.Future, int]] = {}
 
     said: dict[tuple, str] = {}  # one figure's words: an edit changes one player's
 
     def words_for(fig, row: str, lang: str) -> str:
+        """Called from the store's worker (an update's figures) and the route's thread:
+        one lookup, so that a clear() in the other thread cannot lose what it returns."""
         from companion.score import covenia as sc
 
         key = (row, lang, fig.points, fig.reason.key,
                json.dumps(fig.reason.numbers, sort_keys=True, default=str))
-        if key not in said:
+        text = said.get(key)
+        if text is None:
             if len(said) > 4096:
                 said.clear()
-            said[key] = sc.explain(fig, row, _words(), lang)
-        return said[key]
+            text = said[key] = sc.explain(fig, row, _words(), lang)
+        return text
 
     def explain(now: dict, lang: str, table: int) -> bytes:
         from companion.score import covenia as sc
