@@ -594,22 +594,53 @@
     explained.last = Date.now();
     request("GET", "covenia/explained?lang=" + want.lang).then(function (a) {
       explained.pending = false;
-      explained.key = want.key; explained.answer = a;
-      if (explained.want === want) render(); else askExplained();
+      // An older state's answer is kept only while nothing in its language is shown:
+      // figures an update brought meanwhile are newer.
+      if (explained.want === want || !explained.answer ||
+          explained.key.slice(0, 2) !== want.lang) {
+        explained.key = want.key; explained.answer = a;
+      }
+      if (explained.want === want) { explained.want = null; render(); } else askExplained();
     }).catch(function () {
       explained.pending = false;
       if (explained.want !== want) askExplained();  // else the next update asks again
     });
   }
 
-  // Every figure explained in the CLI's words, asked again when the entries or the
-  // language change: one request at a time and at most four a second, however fast the
-  // updates come (the last state is always asked for).
+  // The figures an update carries (the live event, a save's answer: both languages,
+  // each player's texts by row), in the explained answer's shape; null if it has none.
+  function carried(d) {
+    var words = d.explained && d.explained[lang()];
+    if (!words || !d.score || words.texts.length !== d.score.players.length) return null;
+    return {
+      verdict: words.verdict,
+      players: d.score.players.map(function (p, i) {
+        var rows = {};
+        Object.keys(words.texts[i]).forEach(function (row) {
+          rows[row] = { points: p[row], text: words.texts[i][row] };
+        });
+        return { name: p.name, total: p.total, rank: p.rank, rows: rows };
+      })
+    };
+  }
+
+  // Every figure explained in the CLI's words: those the update carried, else (a state
+  // read after a reconnect, a language it has no copy of) asked for when the entries or
+  // the language change: one request at a time and at most four a second, however fast
+  // the updates come (the last state is always asked for). An update of a burst says
+  // "follows": the next one, in the same write of the stream, brings the figures.
   function explanations(d) {
     var box = el("div", "explained");
     box.id = "covenia-explained";
     var key = lang() + JSON.stringify(d.score);
-    if (explained.key !== key && (!explained.want || explained.want.key !== key)) {
+    var brought = explained.key !== key && carried(d);
+    if (brought) {
+      explained.key = key; explained.answer = brought; explained.want = null;
+    }
+    var coming = d.explained === "follows" && window.tableSource &&
+      window.tableSource.readyState === 1;
+    if (explained.key !== key && !coming &&
+        (!explained.want || explained.want.key !== key)) {
       explained.want = { key: key, lang: lang() };
       askExplained();
     }
