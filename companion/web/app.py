@@ -56,12 +56,15 @@ class Hub:
     every phone (50 phones: one encoding, one wake-up of each stream per window, not per
     change). Every change still reaches every phone, in order. A change published with a
     `brief` (its data without what a later change of the same event replaces: a Covenia
-    update's figures) goes out brief when such a change follows it in the same write."""
+    update's figures) goes out brief when such a change follows it in the same write; it
+    is encoded when the write is made, whole or brief, once (its dicts are new, never
+    changed after)."""
 
     def __init__(self, limit: int = MAX_STREAMS, window: float = WINDOW):
         self.limit, self.window, self.queues, self.sequence = limit, window, set(), 0
-        # Encoded, not yet handed to the streams: (sequence, event, message, brief message)
-        self.waiting: list[tuple[int, str, bytes, bytes | None]] = []
+        # Not yet handed to the streams: (sequence, event, message encoded, or the data
+        # and the brief of a change with a brief)
+        self.waiting: list[tuple[int, str, bytes | tuple[dict, dict]]] = []
         self.flushing: asyncio.TimerHandle | asyncio.Handle | None = None
         self.last = float("-inf")  # when the streams were last handed a burst
 
@@ -78,13 +81,8 @@ class Hub:
 
     def publish(self, event: str, data: dict, brief: dict | None = None) -> None:
         self.sequence += 1
-
-        def encoded(d: dict) -> bytes:
-            return ServerSentEvent(data=json.dumps(d), event=event,
-                                   id=str(self.sequence)).encode()
-
-        self.waiting.append((self.sequence, event, encoded(data),
-                             None if brief is None else encoded(brief)))
+        self.waiting.append((self.sequence, event, _encoded(self.sequence, event, data)
+                             if brief is None else (data, brief)))
         if self.flushing is None:
             loop = asyncio.get_running_loop()
             wait = self.last + self.window - loop.time()
@@ -97,9 +95,10 @@ class Hub:
         self.flushing = None
         if not self.waiting:
             return
-        last = {event: i for i, (_, event, _, _) in enumerate(self.waiting)}
-        waiting = [(n, m if b is None or last[event] == i else b)
-                   for i, (n, event, m, b) in enumerate(self.waiting)]
+        last = {event: i for i, (_, event, _) in enumerate(self.waiting)}
+        waiting = [(n, m if isinstance(m, bytes) else
+                    _encoded(n, event, m[0] if last[event] == i else m[1]))
+                   for i, (n, event, m) in enumerate(self.waiting)]
         self.waiting = []
         chunk = b"".join(m for _, m in waiting)
         self.last = asyncio.get_running_loop().time()
@@ -115,6 +114,10 @@ class Hub:
                 while not q.empty():
                     q.get_nowait()
                 q.put_nowait(None)
+
+
+def _encoded(n: int, event: str, data: dict) -> bytes:
+    return ServerSentEvent(data=json.dumps(data), event=event, id=str(n)).encode()
 
 
 def _check_draw(body, guilds: list[str],
