@@ -201,3 +201,34 @@ def test_a_phone_without_a_copy_of_the_figures_asks_once(browser, table):  # noq
     expect(bo.locator("#covenia-explained")).to_contain_text(f"Bo · {total}")
     assert asked == ["lang=fr", "lang=en"]
     assert bo.problems == []
+
+
+def test_a_burst_of_saves_shows_the_last_figures_without_asking(browser, table):  # noqa: F811
+    from concurrent.futures import ThreadPoolExecutor
+
+    page = open_game(browser, table, "Covenia")
+    asked = []
+    page.on("request", lambda r: "/covenia/explained" in r.url and asked.append(r.url))
+    # The updates the page receives that leave their figures to the next one.
+    page.evaluate("""() => { window.briefs = 0; window.tableSource.addEventListener(
+        "covenia", (e) => { if (JSON.parse(e.data).explained === "follows") window.briefs++; });
+    }""")
+    clans = ROWS[:4]
+
+    def save(k: int) -> dict:
+        entry = {"area": {clans[k % 4]: list(range(1, k // 4 + 2))}, "hand": {}}
+        r = httpx.put(table.api(f"covenia/players/P{k % 4}"), json=entry, timeout=30)
+        r.raise_for_status()
+        return r.json()
+
+    with ThreadPoolExecutor(4) as pool:  # four phones saving at once, five times each
+        list(pool.map(save, range(4)))
+        list(pool.map(save, range(4, 24)))
+    final = httpx.get(table.api("covenia/explained?lang=en")).json()
+    for p in final["players"]:
+        expect(page.locator("#covenia-explained")).to_contain_text(f"{p['name']} · {p['total']}")
+    expect(page.locator("#covenia-explained li")).to_contain_text(
+        [f"({p['rows'][row]['text']})" for p in final["players"] for row in ROWS])
+    assert page.evaluate("window.briefs") > 0  # the burst did go out in shared writes
+    assert asked == []
+    assert page.problems == []

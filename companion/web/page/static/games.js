@@ -632,8 +632,9 @@
   function explanations(d) {
     var box = el("div", "explained");
     box.id = "covenia-explained";
-    var key = lang() + JSON.stringify(d.score);
-    var brought = explained.key !== key && carried(d);
+    // The entries too: a card moved may change a figure's words, not its points.
+    var key = lang() + JSON.stringify([d.in_play, d.entries, d.score]);
+    var brought = carried(d);
     if (brought) {
       explained.key = key; explained.answer = brought; explained.want = null;
     }
