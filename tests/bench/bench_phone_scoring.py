@@ -31,6 +31,7 @@ Issue 34, same machine, 5 runs each of this benchmark (3 rounds): with the phone
 import argparse
 import asyncio
 import multiprocessing
+import os
 import sys
 import tempfile
 import time
@@ -165,6 +166,16 @@ async def crowd(link: str, phones: int, want: int, pipe) -> None:
                "read": sum(p.read for p in crowd) / phones})
 
 
+def cpu(server: Server) -> float:
+    """The seconds of CPU the server has used so far (Linux; 0 elsewhere): a measure the
+    machine's other work does not change, as it changes latencies."""
+    try:
+        fields = Path(f"/proc/{server.proc.pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def phones_main(link: str, phones: int, want: int, pipe) -> None:
     asyncio.run(crowd(link, phones, want, pipe))
 
@@ -178,7 +189,7 @@ async def measure(server: Server, phones: int, players: int, n: int) -> dict:
         child.start()
         if not here.poll(60) or here.recv() != "ready":
             raise RuntimeError("the phones did not connect")
-    t0 = time.perf_counter()
+    t0, cpu0 = time.perf_counter(), cpu(server)
     per_player = await asyncio.gather(*(edits(server, i, n) for i in range(players)))
     elapsed = time.perf_counter() - t0
     seen = {"complete": True, "asked": 0, "event": 0, "biggest": 0, "read": 0}
@@ -188,7 +199,7 @@ async def measure(server: Server, phones: int, players: int, n: int) -> dict:
         seen = here.recv()
         child.join(10)
     return {"latency": [x for xs in per_player for x in xs], **seen,
-            "rate": players * n / elapsed}
+            "rate": players * n / elapsed, "cpu": cpu(server) - cpu0}
 
 
 def main() -> None:
@@ -225,6 +236,8 @@ def main() -> None:
           f"{sum(b['read'] for b in loads) / len(loads) / 1e6:.1f} MB of stream per round")
     print(f"edits per second: {sum(b['rate'] for b in loads) / len(loads):.0f} "
           f"(baseline {sum(b['rate'] for b in bases) / len(bases):.0f})")
+    print(f"server CPU per round: {sum(b['cpu'] for b in loads) / len(loads):.2f} s with "
+          f"phones (baseline {sum(b['cpu'] for b in bases) / len(bases):.2f} s)")
     rounds = ", ".join(f"{pct(b['latency'], 99) * 1000:.1f}/{pct(a['latency'], 99) * 1000:.1f}"
                        for a, b in zip(bases, loads))
     print(f"p99 per round, phones/baseline (ms): {rounds}")
