@@ -63,11 +63,12 @@ def result(state: dict, at_table: int = 0) -> scorer.Result:
         raise WebError(409, e.field or "players", e.message, why_of(e)) from None
 
 
-def view(state: dict, at_table: int = 0) -> dict:
+def view(state: dict, at_table: int = 0, scored: scorer.Result | None = None) -> dict:
     """What the phones show: the entries with their ETags, the decks in play, and the
     score or why there is none yet: the CLI's line ("problem", English) and "why", the
     scorer's code and params that the page words in its own language
-    (companion/layouts/phone.toml, "why_" + the code)."""
+    (companion/layouts/phone.toml, "why_" + the code). `scored`: these entries' score,
+    if already worked out."""
     from companion.score.covenia import as_json
 
     out = {"game": GAME, "id": state.get("id"), "open": bool(state["players"]),
@@ -76,7 +77,7 @@ def view(state: dict, at_table: int = 0) -> dict:
            "etags": {p["name"]: etag(state, p) for p in state["players"]},
            "score": None, "problem": None, "why": None}
     try:
-        out["score"] = as_json(scorer.score(score_file(state, at_table), rules()))
+        out["score"] = as_json(scored or scorer.score(score_file(state, at_table), rules()))
     except ScoreError as e:
         out["problem"] = f"{e.field}: {e.message}" if e.field else e.message
         out["why"] = why_of(e)
@@ -117,10 +118,14 @@ def routes(web: Web) -> list:
         whose points they explain."""
         from companion.score import covenia as sc
 
-        out = shown_now(now)
-        if out["score"] is None or not (web.listening is None or web.listening()):
+        table = at_table()
+        try:
+            res = scorer.score(score_file(now, table), rules())
+        except ScoreError:
+            res = None  # the view says why
+        out = view(now, table, res)
+        if res is None or not (web.listening is None or web.listening()):
             return out
-        res = result(now, at_table())
         out["explained"] = {lang: {"texts": [{row: words_for(p.figures[row], row, lang)
                                               for row in sc.ROWS} for p in res.players],
                                    "verdict": sc.verdict(res, _words(), lang)}
