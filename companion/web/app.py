@@ -18,6 +18,7 @@ from contextlib import asynccontextmanager
 from concurrent.futures import ThreadPoolExecutor
 from functools import lru_cache, partial
 from pathlib import Path
+from typing import Callable
 from urllib.parse import urlsplit
 
 from sse_starlette import EventSourceResponse, ServerSentEvent
@@ -56,15 +57,17 @@ class Hub:
     every phone (50 phones: one encoding, one wake-up of each stream per window, not per
     change). Every change still reaches every phone, in order. A change published with a
     `brief` (its data without what a later change of the same event replaces: a Covenia
-    update's figures) goes out brief when such a change follows it in the same write; it
-    is encoded when the write is made, whole or brief, once (its dicts are new, never
+    update's figures) goes out brief when such a change follows it in the same write, and
+    whole only as the last of its event in the write: its data may then be a function,
+    called only then (what only the last needs is worked out once a write, not once a
+    change). It is encoded when the write is made, once (its dicts are new, never
     changed after)."""
 
     def __init__(self, limit: int = MAX_STREAMS, window: float = WINDOW):
         self.limit, self.window, self.queues, self.sequence = limit, window, set(), 0
         # Not yet handed to the streams: (sequence, event, message encoded, or the data
-        # and the brief of a change with a brief)
-        self.waiting: list[tuple[int, str, bytes | tuple[dict, dict]]] = []
+        # (or the function giving it) and the brief of a change with a brief)
+        self.waiting: list[tuple[int, str, bytes | tuple]] = []
         self.flushing: asyncio.TimerHandle | asyncio.Handle | None = None
         self.last = float("-inf")  # when the streams were last handed a burst
 
@@ -79,7 +82,8 @@ class Hub:
     def leave(self, q: asyncio.Queue) -> None:
         self.queues.discard(q)
 
-    def publish(self, event: str, data: dict, brief: dict | None = None) -> None:
+    def publish(self, event: str, data: dict | Callable[[], dict],
+                brief: dict | None = None) -> None:
         self.sequence += 1
         self.waiting.append((self.sequence, event, _encoded(self.sequence, event, data)
                              if brief is None else (data, brief)))
@@ -95,11 +99,15 @@ class Hub:
         self.flushing = None
         if not self.waiting:
             return
-        last = {event: i for i, (_, event, _) in enumerate(self.waiting)}
-        waiting = [(n, m if isinstance(m, bytes) else
-                    _encoded(n, event, m[0] if last[event] == i else m[1]))
-                   for i, (n, event, m) in enumerate(self.waiting)]
-        self.waiting = []
+        pending, self.waiting = self.waiting, []
+        last = {event: i for i, (_, event, _) in enumerate(pending)}
+        waiting = []
+        for i, (n, event, m) in enumerate(pending):
+            if not isinstance(m, bytes):
+                data, brief = m
+                m = _encoded(n, event, brief if last[event] != i else
+                             data() if callable(data) else data)
+            waiting.append((n, m))
         chunk = b"".join(m for _, m in waiting)
         self.last = asyncio.get_running_loop().time()
         for q in list(self.queues):

@@ -34,7 +34,7 @@ from companion.rules.errors import ScoreError
 GAME = "covenia"
 EMPTY = {"decks": None, "players": []}
 LANGS = ("en", "fr")  # the phone page's languages: an update carries its figures in each
-FOLLOWS = "follows"  # an update's figures, when the next update in the same write has them
+FOLLOWS = "follows"  # an update's figures, when the update on the stream brings them
 
 
 def decks_in_play(state: dict, at_table: int = 0) -> str:
@@ -111,26 +111,35 @@ def routes(web: Web) -> list:
         return view(state() if now is None else now, at_table())
 
     def updated(now: dict) -> dict:
-        """What a change answers and publishes: the view of the new state and, while a
-        phone listens, its figures explained in both languages (the explained route's
-        words), worked out here once for every phone: none asks covenia/explained after
-        an update. Compact: each player's texts by row, in the order of the view's score,
-        whose points they explain."""
-        from companion.score import covenia as sc
-
+        """What a change answers and publishes: the view of the new state, and while a
+        phone listens, "explained": FOLLOWS: the update on the stream brings them
+        (`whole`). The saving phone waits for it too."""
         table = at_table()
         try:
             res = scorer.score(score_file(now, table), rules())
         except ScoreError:
             res = None  # the view says why
         out = view(now, table, res)
-        if res is None or not (web.listening is None or web.listening()):
-            return out
-        out["explained"] = {lang: {"texts": [{row: words_for(p.figures[row], row, lang)
-                                              for row in sc.ROWS} for p in res.players],
-                                   "verdict": sc.verdict(res, _words(), lang)}
-                            for lang in LANGS}
+        if res is not None and (web.listening is None or web.listening()):
+            out["explained"] = FOLLOWS
         return out
+
+    def whole(update: dict) -> dict:
+        """An update with its figures explained in both languages (the explained route's
+        words), worked out once for every phone, and only for the last update of a write
+        to the streams (the earlier ones go without: FOLLOWS). Compact: each player's
+        texts by row, in the order of the update's score, whose points they explain."""
+        from companion.score import covenia as sc
+
+        try:
+            res = scorer.score({"decks": update["in_play"],
+                                "players": [dict(p) for p in update["entries"]]}, rules())
+            return {**update, "explained": {
+                lang: {"texts": [{row: words_for(p.figures[row], row, lang)
+                                  for row in sc.ROWS} for p in res.players],
+                       "verdict": sc.verdict(res, _words(), lang)} for lang in LANGS}}
+        except Exception:  # noqa: BLE001 - never the stream's write: the phones ask instead
+            return {k: v for k, v in update.items() if k != "explained"}
 
     def put(name: str, body, cond, key: str | None) -> tuple[dict, bool]:
         request = json.dumps({"put": name, "body": body}, sort_keys=True)
@@ -221,12 +230,12 @@ def routes(web: Web) -> list:
         return JSONResponse(answer, headers={"ETag": tag} if tag else None)
 
     def publish(answer: dict) -> None:
-        """An update, and its brief (the figures left to the update that follows it in
-        the same write to the phones)."""
+        """An update: with its figures (worked out when the write is made) if it is the
+        last of its write to the phones, else brief (they follow it in the same write)."""
         update = {k: v for k, v in answer.items() if k != "etag"}
-        if "explained" not in update:
+        if update.get("explained") != FOLLOWS:
             return web.publish(GAME, update)
-        web.publish(GAME, update, {**update, "explained": FOLLOWS})
+        web.publish(GAME, lambda: whole(update), update)
 
     async def changed(fn, *args):
         answer, made = await web.run(fn, *args)

@@ -627,8 +627,9 @@
   // Every figure explained in the CLI's words: those the update carried, else (a state
   // read after a reconnect, a language it has no copy of) asked for when the entries or
   // the language change: one request at a time and at most four a second, however fast
-  // the updates come (the last state is always asked for). An update of a burst says
-  // "follows": the next one, in the same write of the stream, brings the figures.
+  // the updates come (the last state is always asked for). A save's answer, or an
+  // update of a burst, says "follows": the update on the stream brings the figures (the
+  // last of a burst, in the same write).
   function explanations(d) {
     var box = el("div", "explained");
     box.id = "covenia-explained";
