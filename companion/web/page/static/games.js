@@ -20,6 +20,7 @@
   // Covenia's figures in words: the answer shown (for `key`), the state wanted, and at
   // most one request pending (updates while it is out ask once more when it is answered).
   var explained = { key: "", answer: null, want: null, pending: false };
+  var brought = { state: "", figures: null };  // the last figures an update carried
   // What a phone has typed but not sent yet lives here, not only in its input: any live
   // update (another phone's entry, a player added) redraws the page.
   var joining = { error: "", busy: false, draft: "" };
@@ -580,10 +581,12 @@
   }
 
   var EXPLAINED_GAP = 250;  // ms between two requests: a burst of edits asks twice
+  var FOLLOWS_WAIT = 1500;  // ms an answer saying "follows" waits for the update's figures
 
   function askExplained() {
     if (explained.pending || !explained.want) return;
-    var wait = (explained.last || 0) + EXPLAINED_GAP - Date.now();
+    var wait = Math.max((explained.last || 0) + EXPLAINED_GAP, explained.want.after) -
+      Date.now();
     if (wait > 0) {
       explained.pending = true;
       setTimeout(function () { explained.pending = false; askExplained(); }, wait);
@@ -607,10 +610,17 @@
     });
   }
 
-  // The figures an update carries (the live event, a save's answer: both languages,
-  // each player's texts by row), in the explained answer's shape; null if it has none.
+  // The entries too: a card moved may change a figure's words, not its points.
+  function stateOf(d) { return JSON.stringify([d.in_play, d.entries, d.score]); }
+
+  // The figures an update carried for this state (both languages, each player's texts
+  // by row; kept, so that a save's answer or a language change after it need not ask),
+  // in the explained answer's shape; null if none came.
   function carried(d) {
-    var words = d.explained && d.explained[lang()];
+    if (d.explained && typeof d.explained === "object") {
+      brought = { state: stateOf(d), figures: d.explained };
+    }
+    var words = brought.state === stateOf(d) && brought.figures[lang()];
     if (!words || !d.score || words.texts.length !== d.score.players.length) return null;
     return {
       verdict: words.verdict,
@@ -629,21 +639,19 @@
   // the language change: one request at a time and at most four a second, however fast
   // the updates come (the last state is always asked for). A save's answer, or an
   // update of a burst, says "follows": the update on the stream brings the figures (the
-  // last of a burst, in the same write).
+  // last of a burst, in the same write); asked for only if they have not come by then.
   function explanations(d) {
     var box = el("div", "explained");
     box.id = "covenia-explained";
-    // The entries too: a card moved may change a figure's words, not its points.
-    var key = lang() + JSON.stringify([d.in_play, d.entries, d.score]);
-    var brought = carried(d);
-    if (brought) {
-      explained.key = key; explained.answer = brought; explained.want = null;
+    var key = lang() + stateOf(d);
+    var here = carried(d);
+    if (here) {
+      explained.key = key; explained.answer = here; explained.want = null;
     }
     var coming = d.explained === "follows" && window.tableSource &&
       window.tableSource.readyState === 1;
-    if (explained.key !== key && !coming &&
-        (!explained.want || explained.want.key !== key)) {
-      explained.want = { key: key, lang: lang() };
+    if (explained.key !== key && (!explained.want || explained.want.key !== key)) {
+      explained.want = { key: key, lang: lang(), after: coming ? Date.now() + FOLLOWS_WAIT : 0 };
       askExplained();
     }
     // Until the new answer comes, the last one in this language stays.
