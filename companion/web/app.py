@@ -18,6 +18,7 @@ from contextlib import asynccontextmanager
 from concurrent.futures import ThreadPoolExecutor
 from functools import lru_cache, partial
 from pathlib import Path
+from typing import Callable
 from urllib.parse import urlsplit
 
 from sse_starlette import EventSourceResponse, ServerSentEvent
@@ -54,11 +55,19 @@ class Hub:
     """The live streams. Every change is encoded once; the changes of a burst go out
     together: the first at once, then at most one write per WINDOW, the same bytes to
     every phone (50 phones: one encoding, one wake-up of each stream per window, not per
-    change). Every change still reaches every phone, in order."""
+    change). Every change still reaches every phone, in order. A change published with a
+    `brief` (its data without what a later change of the same event replaces: a Covenia
+    update's figures) goes out brief when such a change follows it in the same write, and
+    whole only as the last of its event in the write: its data may then be a function,
+    called only then (what only the last needs is worked out once a write, not once a
+    change). It is encoded when the write is made, once (its dicts are new, never
+    changed after)."""
 
     def __init__(self, limit: int = MAX_STREAMS, window: float = WINDOW):
         self.limit, self.window, self.queues, self.sequence = limit, window, set(), 0
-        self.waiting: list[tuple[int, bytes]] = []  # encoded, not yet handed to the streams
+        # Not yet handed to the streams: (sequence, event, message encoded, or the data
+        # (or the function giving it) and the brief of a change with a brief)
+        self.waiting: list[tuple[int, str, bytes | tuple]] = []
         self.flushing: asyncio.TimerHandle | asyncio.Handle | None = None
         self.last = float("-inf")  # when the streams were last handed a burst
 
@@ -73,10 +82,11 @@ class Hub:
     def leave(self, q: asyncio.Queue) -> None:
         self.queues.discard(q)
 
-    def publish(self, event: str, data: dict) -> None:
+    def publish(self, event: str, data: dict | Callable[[], dict],
+                brief: dict | None = None) -> None:
         self.sequence += 1
-        self.waiting.append((self.sequence, ServerSentEvent(
-            data=json.dumps(data), event=event, id=str(self.sequence)).encode()))
+        self.waiting.append((self.sequence, event, _encoded(self.sequence, event, data)
+                             if brief is None else (data, brief)))
         if self.flushing is None:
             loop = asyncio.get_running_loop()
             wait = self.last + self.window - loop.time()
@@ -89,7 +99,15 @@ class Hub:
         self.flushing = None
         if not self.waiting:
             return
-        waiting, self.waiting = self.waiting, []
+        pending, self.waiting = self.waiting, []
+        last = {event: i for i, (_, event, _) in enumerate(pending)}
+        waiting = []
+        for i, (n, event, m) in enumerate(pending):
+            if not isinstance(m, bytes):
+                data, brief = m
+                m = _encoded(n, event, brief if last[event] != i else
+                             data() if callable(data) else data)
+            waiting.append((n, m))
         chunk = b"".join(m for _, m in waiting)
         self.last = asyncio.get_running_loop().time()
         for q in list(self.queues):
@@ -104,6 +122,10 @@ class Hub:
                 while not q.empty():
                     q.get_nowait()
                 q.put_nowait(None)
+
+
+def _encoded(n: int, event: str, data: dict) -> bytes:
+    return ServerSentEvent(data=json.dumps(data), event=event, id=str(n)).encode()
 
 
 def _check_draw(body, guilds: list[str],
@@ -320,7 +342,8 @@ def create_app(store: Store, look: Look, allowed_hosts: list[str],
         Route("/t/{token}/api/undo", undo, methods=["POST"]),
         Route("/t/{token}/api/events", events),
         *game_routes(Web(store, run, hub.publish, table, _json_body, look.own,
-                         {g: look.texts[f"g_{g}"] for g in GAMES})),
+                         {g: look.texts[f"g_{g}"] for g in GAMES},
+                         lambda: bool(hub.queues))),
         Route("/static/{name}", static),
         Route("/favicon.ico", favicon),
     ]

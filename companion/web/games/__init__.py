@@ -22,11 +22,14 @@ class Web(msgspec.Struct, frozen=True):
     the store's one worker), the event hub, the token check and the body reader."""
     store: Store
     run: Callable[..., Awaitable]
-    publish: Callable[[str, dict], None]
+    publish: Callable[..., None]  # (event, data[, brief]): see app.Hub.publish
     table: Callable[[Request], None]
     body: Callable[[Request], Awaitable]
     own: dict = msgspec.field(default_factory=dict)  # a designer's games served (own.OwnGame by id)
     titles: dict = msgspec.field(default_factory=dict)  # our games' names on the page, by id
+    # Whether any phone is on the event stream now: what only the phones need (the
+    # figures an update carries) is worked out only then. None: always.
+    listening: Callable[[], bool] | None = None
 
 
 def player_name(raw, field: str = "name") -> str:

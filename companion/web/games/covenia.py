@@ -33,6 +33,8 @@ from companion.rules.errors import ScoreError
 
 GAME = "covenia"
 EMPTY = {"decks": None, "players": []}
+LANGS = ("en", "fr")  # the phone page's languages: an update carries its figures in each
+FOLLOWS = "follows"  # an update's figures, when the update on the stream brings them
 
 
 def decks_in_play(state: dict, at_table: int = 0) -> str:
@@ -61,11 +63,12 @@ def result(state: dict, at_table: int = 0) -> scorer.Result:
         raise WebError(409, e.field or "players", e.message, why_of(e)) from None
 
 
-def view(state: dict, at_table: int = 0) -> dict:
+def view(state: dict, at_table: int = 0, scored: scorer.Result | None = None) -> dict:
     """What the phones show: the entries with their ETags, the decks in play, and the
     score or why there is none yet: the CLI's line ("problem", English) and "why", the
     scorer's code and params that the page words in its own language
-    (companion/layouts/phone.toml, "why_" + the code)."""
+    (companion/layouts/phone.toml, "why_" + the code). `scored`: these entries' score,
+    if already worked out."""
     from companion.score.covenia import as_json
 
     out = {"game": GAME, "id": state.get("id"), "open": bool(state["players"]),
@@ -74,7 +77,7 @@ def view(state: dict, at_table: int = 0) -> dict:
            "etags": {p["name"]: etag(state, p) for p in state["players"]},
            "score": None, "problem": None, "why": None}
     try:
-        out["score"] = as_json(scorer.score(score_file(state, at_table), rules()))
+        out["score"] = as_json(scored or scorer.score(score_file(state, at_table), rules()))
     except ScoreError as e:
         out["problem"] = f"{e.field}: {e.message}" if e.field else e.message
         out["why"] = why_of(e)
@@ -106,6 +109,37 @@ def routes(web: Web) -> list:
 
     def shown_now(now: dict | None = None) -> dict:
         return view(state() if now is None else now, at_table())
+
+    def updated(now: dict) -> dict:
+        """What a change answers and publishes: the view of the new state, and while a
+        phone listens, "explained": FOLLOWS: the update on the stream brings them
+        (`whole`). The saving phone waits for it too."""
+        table = at_table()
+        try:
+            res = scorer.score(score_file(now, table), rules())
+        except ScoreError:
+            res = None  # the view says why
+        out = view(now, table, res)
+        if res is not None and (web.listening is None or web.listening()):
+            out["explained"] = FOLLOWS
+        return out
+
+    def whole(update: dict) -> dict:
+        """An update with its figures explained in both languages (the explained route's
+        words), worked out once for every phone, and only for the last update of a write
+        to the streams (the earlier ones go without: FOLLOWS). Compact: each player's
+        texts by row, in the order of the update's score, whose points they explain."""
+        from companion.score import covenia as sc
+
+        try:
+            res = scorer.score({"decks": update["in_play"],
+                                "players": [dict(p) for p in update["entries"]]}, rules())
+            return {**update, "explained": {
+                lang: {"texts": [{row: words_for(p.figures[row], row, lang)
+                                  for row in sc.ROWS} for p in res.players],
+                       "verdict": sc.verdict(res, _words(), lang)} for lang in LANGS}}
+        except Exception:  # noqa: BLE001 - never the stream's write: the phones ask instead
+            return {k: v for k, v in update.items() if k != "explained"}
 
     def put(name: str, body, cond, key: str | None) -> tuple[dict, bool]:
         request = json.dumps({"put": name, "body": body}, sort_keys=True)
@@ -139,7 +173,7 @@ def routes(web: Web) -> list:
         check(new)
         tag = etag(new, entry)
         store.save_game(GAME, new, key and (f"{GAME}:{key}", request, {"etag": tag}))
-        return {**shown_now(new), "etag": tag}, True
+        return {**updated(new), "etag": tag}, True
 
     def delete(name: str, cond, key: str | None) -> tuple[dict, bool]:
         request = json.dumps({"delete": name})
@@ -153,7 +187,7 @@ def routes(web: Web) -> list:
         new = {**now, "players": players}
         store.save_game(GAME, new if players or new.get("decks") else None,
                         key and (f"{GAME}:{key}", request, {}))
-        return shown_now(new), True
+        return updated(new), True
 
     def set_decks(body) -> dict:
         if not isinstance(body, dict) or set(body) != {"decks"}:
@@ -168,7 +202,7 @@ def routes(web: Web) -> list:
         new = {**now, "decks": decks}
         check(new)
         store.save_game(GAME, new if new["players"] or decks else None)
-        return shown_now(new)
+        return updated(new)
 
     def close(key: str | None) -> tuple[dict, dict, bool]:
         from companion.score.covenia import ROWS, as_json
@@ -195,10 +229,18 @@ def routes(web: Web) -> list:
         tag = answer.get("etag")
         return JSONResponse(answer, headers={"ETag": tag} if tag else None)
 
+    def publish(answer: dict) -> None:
+        """An update: with its figures (worked out when the write is made) if it is the
+        last of its write to the phones, else brief (they follow it in the same write)."""
+        update = {k: v for k, v in answer.items() if k != "etag"}
+        if update.get("explained") != FOLLOWS:
+            return web.publish(GAME, update)
+        web.publish(GAME, lambda: whole(update), update)
+
     async def changed(fn, *args):
         answer, made = await web.run(fn, *args)
         if made:
-            web.publish(GAME, {k: v for k, v in answer.items() if k != "etag"})
+            publish(answer)
         return tagged(answer)
 
     async def get_state(request: Request):
@@ -232,7 +274,7 @@ def routes(web: Web) -> list:
     async def put_decks(request: Request):
         web.table(request)
         answer = await web.run(set_decks, await web.body(request))
-        web.publish(GAME, answer)
+        publish(answer)
         return JSONResponse(answer)
 
     async def post_close(request: Request):
@@ -246,22 +288,26 @@ def routes(web: Web) -> list:
         return JSONResponse(entry)
 
     # The explained answer of one state in one language, computed once however many
-    # phones ask (every phone asks on every update): keyed by the state object itself (a
+    # phones ask (a phone asks only when its update carried no figures: after a
+    # reconnect, or a save while no phone listened): keyed by the state object itself (a
     # change saves a new one), off the store's worker so it never queues behind edits.
     answers: dict[str, tuple[object, asyncio.Future, int]] = {}
 
     said: dict[tuple, str] = {}  # one figure's words: an edit changes one player's
 
     def words_for(fig, row: str, lang: str) -> str:
+        """Called from the store's worker (an update's figures) and the route's thread:
+        one lookup, so that a clear() in the other thread cannot lose what it returns."""
         from companion.score import covenia as sc
 
         key = (row, lang, fig.points, fig.reason.key,
                json.dumps(fig.reason.numbers, sort_keys=True, default=str))
-        if key not in said:
+        text = said.get(key)
+        if text is None:
             if len(said) > 4096:
                 said.clear()
-            said[key] = sc.explain(fig, row, _words(), lang)
-        return said[key]
+            text = said[key] = sc.explain(fig, row, _words(), lang)
+        return text
 
     def explain(now: dict, lang: str, table: int) -> bytes:
         from companion.score import covenia as sc

@@ -20,6 +20,7 @@
   // Covenia's figures in words: the answer shown (for `key`), the state wanted, and at
   // most one request pending (updates while it is out ask once more when it is answered).
   var explained = { key: "", answer: null, want: null, pending: false };
+  var brought = { state: "", figures: null };  // the last figures an update carried
   // What a phone has typed but not sent yet lives here, not only in its input: any live
   // update (another phone's entry, a player added) redraws the page.
   var joining = { error: "", busy: false, draft: "" };
@@ -580,10 +581,12 @@
   }
 
   var EXPLAINED_GAP = 250;  // ms between two requests: a burst of edits asks twice
+  var FOLLOWS_WAIT = 1500;  // ms an answer saying "follows" waits for the update's figures
 
   function askExplained() {
     if (explained.pending || !explained.want) return;
-    var wait = (explained.last || 0) + EXPLAINED_GAP - Date.now();
+    var wait = Math.max((explained.last || 0) + EXPLAINED_GAP, explained.want.after) -
+      Date.now();
     if (wait > 0) {
       explained.pending = true;
       setTimeout(function () { explained.pending = false; askExplained(); }, wait);
@@ -594,23 +597,61 @@
     explained.last = Date.now();
     request("GET", "covenia/explained?lang=" + want.lang).then(function (a) {
       explained.pending = false;
-      explained.key = want.key; explained.answer = a;
-      if (explained.want === want) render(); else askExplained();
+      // An older state's answer is kept only while nothing in its language is shown:
+      // figures an update brought meanwhile are newer.
+      if (explained.want === want || !explained.answer ||
+          explained.key.slice(0, 2) !== want.lang) {
+        explained.key = want.key; explained.answer = a;
+      }
+      if (explained.want === want) { explained.want = null; render(); } else askExplained();
     }).catch(function () {
       explained.pending = false;
       if (explained.want !== want) askExplained();  // else the next update asks again
     });
   }
 
-  // Every figure explained in the CLI's words, asked again when the entries or the
-  // language change: one request at a time and at most four a second, however fast the
-  // updates come (the last state is always asked for).
+  // The entries too: a card moved may change a figure's words, not its points.
+  function stateOf(d) { return JSON.stringify([d.in_play, d.entries, d.score]); }
+
+  // The figures an update carried for this state (both languages, each player's texts
+  // by row; kept, so that a save's answer or a language change after it need not ask),
+  // in the explained answer's shape; null if none came.
+  function carried(d) {
+    if (d.explained && typeof d.explained === "object") {
+      brought = { state: stateOf(d), figures: d.explained };
+    }
+    var words = brought.state === stateOf(d) && brought.figures[lang()];
+    if (!words || !d.score || words.texts.length !== d.score.players.length) return null;
+    return {
+      verdict: words.verdict,
+      players: d.score.players.map(function (p, i) {
+        var rows = {};
+        Object.keys(words.texts[i]).forEach(function (row) {
+          rows[row] = { points: p[row], text: words.texts[i][row] };
+        });
+        return { name: p.name, total: p.total, rank: p.rank, rows: rows };
+      })
+    };
+  }
+
+  // Every figure explained in the CLI's words: those the update carried, else (a state
+  // read after a reconnect, a language it has no copy of) asked for when the entries or
+  // the language change: one request at a time and at most four a second, however fast
+  // the updates come (the last state is always asked for). A save's answer, or an
+  // update of a burst, says "follows": the update on the stream brings the figures (the
+  // last of a burst, in the same write); asked for only if they have not come by then.
   function explanations(d) {
     var box = el("div", "explained");
     box.id = "covenia-explained";
-    var key = lang() + JSON.stringify(d.score);
+    var key = lang() + stateOf(d);
+    var here = carried(d);
+    if (here) {
+      explained.key = key; explained.answer = here; explained.want = null;
+    }
+    var coming = d.explained === "follows" && window.tableSource &&
+      window.tableSource.readyState === 1;
     if (explained.key !== key && (!explained.want || explained.want.key !== key)) {
-      explained.want = { key: key, lang: lang() };
+      explained.want = { key: key, lang: lang(), after: coming ? Date.now() + FOLLOWS_WAIT : 0 };
       askExplained();
     }
     // Until the new answer comes, the last one in this language stays.
