@@ -102,3 +102,21 @@ def test_a_text_that_is_not_toml_is_still_split_at_line_starts(text):
     assert starts == sorted(set(starts))
     assert all(s == 0 or text[:s].rstrip(" \t\f\v").endswith(("\n", "\r")) or
                text[text.rfind("\n", 0, s) + 1:s].strip() == "" for s in starts)
+
+
+def test_a_byte_order_mark_is_dropped_and_a_bad_byte_named_where_it_is(tmp_path):
+    """A file a Windows editor saved with a byte-order mark reads as without it; a byte
+    that is not UTF-8 is named by its place in the file, the mark counted."""
+    import pytest
+
+    from companion.errors import CompanionError
+
+    text = '[game]\nname = "Été"\n'
+    plain, marked = tmp_path / "plain.toml", tmp_path / "marked.toml"
+    plain.write_bytes(text.encode("utf-8"))
+    marked.write_bytes(b"\xef\xbb\xbf" + text.encode("utf-8"))
+    assert data.read_text(marked)[0] == data.read_text(plain)[0] == text
+    bad = tmp_path / "bad.toml"
+    bad.write_bytes(b"\xef\xbb\xbf" + b"[game]\nname = \"\xff\"\n")
+    with pytest.raises(CompanionError, match=r"not UTF-8 text \(byte 18\)"):
+        data.read_text(bad)

@@ -86,7 +86,8 @@ def read_bytes(path: Path | str, limit: int, what: str = "file") -> bytes:
             os.set_blocking(fd, True)
         chunks, left = [], limit + 1
         while left > 0:
-            chunk = os.read(fd, min(left, 1 << 20))
+            # the file's size first, then 64 KB at a time (a fresh 1 MB buffer costs 0.4 ms)
+            chunk = os.read(fd, min(left, st.st_size + 1 if not chunks else 1 << 16))
             if not chunk:
                 break
             chunks.append(chunk)
