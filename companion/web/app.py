@@ -44,7 +44,8 @@ MAX_BODY = 4096
 MAX_STREAMS = 100
 MAX_KEY = 100
 QUEUE = 256  # bursts a slow phone may fall behind before its stream is closed (it resyncs)
-WINDOW = 0.025  # seconds: in a burst of changes, a phone gets one write per window
+WINDOW = 0.05  # seconds: in a burst of changes, a phone gets one write per window (50
+# phones' writes are what an edit waits behind; a change reaches a phone at most this late)
 HEADERS = {"Referrer-Policy": "no-referrer", "X-Content-Type-Options": "nosniff",
            "Cache-Control": "no-store"}
 CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; "
