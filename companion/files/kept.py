@@ -50,3 +50,9 @@ def keep(folder: str, key: str, value) -> None:
                 old.unlink(missing_ok=True)
     except (OSError, ValueError):
         pass
+
+
+# A watching process (companion.files.watch) keeps, from one build to the next, what
+# each card face drew (companion.kit.drawings): a dict the kit fills, None when not
+# watching (a one-off build keeps nothing in memory).
+in_process: dict | None = None

@@ -16,10 +16,15 @@ def watch(build: Callable[[], object], say: Callable[[str], None],
     under a user's edits) unless nothing else was read. Ctrl+C is how a watch ends: the
     same exit (0) whether it comes while waiting or in a rebuild (which is dropped whole,
     the last good kit kept)."""
+    from companion.files import kept
+
+    kept.in_process = {}  # each face's drawing, kept for the next build (issue 36)
     try:
         _watch(build, say, stop_event, bundled)
     except KeyboardInterrupt:
         pass
+    finally:
+        kept.in_process = None
     say("stopped watching; the last good kit is in place")
 
 
