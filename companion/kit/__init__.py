@@ -211,7 +211,8 @@ def _build_noted(name: str, opts: Options, progress, warn, notes) -> dict:
     # digest: a face unchanged since is not drawn again (companion.kit.drawings).
     kept = None if opts.changed_since else kept_mod.in_process
     digests = {id(e["card"]): e["front"] for e in cards} if kept is not None else {}
-    context = json.dumps([msgspec.to_builtins(opts, enc_hook=str), version,
+    context = json.dumps([msgspec.to_builtins(structs.replace(opts, out=None), enc_hook=str),
+                          version,
                           ctx.data.sub("game").get("stamp_corner", str, None)], default=str)
     with kit_folder(out) as stage, fit.recording(presets.text_limits()) as measured, \
             art.logging(opts.draft) as pictures:
