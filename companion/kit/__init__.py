@@ -14,7 +14,6 @@ from msgspec import Struct, structs
 
 from companion.draw import art
 from companion.files import data as data_mod, paths
-from companion.files import kept as kept_mod
 from companion.kit import drawings, faces, stamp
 from companion.press import presets
 from companion.files.atomic import kit_folder
@@ -207,12 +206,13 @@ def _build_noted(name: str, opts: Options, progress, warn, notes) -> dict:
     if opts.changed_since:
         manifest["changed_since"] = str(opts.changed_since)
         manifest["changed"] = changed  # the ids of the cards printed, in kit order
-    # In a watching process, each front's drawing is kept for the next build, by its
-    # digest: a face unchanged since is not drawn again (companion.kit.drawings).
-    kept = None if opts.changed_since else kept_mod.in_process
-    digests = {id(e["card"]): e["front"] for e in cards} if kept is not None else {}
-    context = json.dumps([msgspec.to_builtins(structs.replace(opts, out=None), enc_hook=str),
-                          version,
+    # Each front's drawing is kept for the next build, by its digest, in a watching
+    # process: a face unchanged since is not drawn again (companion.kit.drawings).
+    # Kept in the cache folder too: a build of an unchanged game draws nothing again.
+    keeping = not opts.changed_since
+    digests = {id(e["card"]): e["front"] for e in cards} if keeping else {}
+    context = json.dumps([kit.name, str(ctx.base), version,
+                          msgspec.to_builtins(structs.replace(opts, out=None), enc_hook=str),
                           ctx.data.sub("game").get("stamp_corner", str, None)], default=str)
     with kit_folder(out) as stage, fit.recording(presets.text_limits()) as measured, \
             art.logging(opts.draft) as pictures:
@@ -225,7 +225,7 @@ def _build_noted(name: str, opts: Options, progress, warn, notes) -> dict:
                 words_ = SheetText(label_game, sheet.text("caption", opts.lang),
                                    sheet.text("label", opts.lang), sheet.text("back", opts.lang))
                 pages = 0
-                keeper = None if kept is None else drawings.Keeper(
+                keeper = None if not keeping else drawings.Keeper(
                     context, f.path, c, measured, notes, pictures)
                 for n, part in enumerate(parts):  # each size of the file on its own sheets
                     cards = [card for comp in part.components for card in _measured(

@@ -20,12 +20,15 @@ pictures it printed (companion.draw.art's log), the names its layout used
 A build that fails keeps nothing new: what it drew is kept only once its PDF is saved."""
 
 import copy
+import hashlib
+from pathlib import Path
 
 import msgspec
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 
 from companion.files import kept
+from companion.text import fit
 
 
 class Drawn(msgspec.Struct):
@@ -87,7 +90,11 @@ class Keeper:
         self.files = _store(context)
         self.path = path
         self.c, self.rec, self.notes, self.pictures = c, recorder, notes, pictures
+        self.key = hashlib.sha256("\0".join((_code_version(), context, path)).encode(
+            "utf-8", "surrogatepass")).hexdigest()[:32]
         self.old = self.files.get(path) if self.files is not None else None
+        if self.old is None:  # the last run's, from the cache folder
+            self.old = _decoded(kept.read(FOLDER, self.key))
         self.new: dict = {}  # key -> Drawn, used in this build
         self.drawn = self.reused = 0
         if self.old is not None and not self._seed(self.old.snapshot):
@@ -118,13 +125,21 @@ class Keeper:
     def __call__(self, c, face, w: float, h: float, bleed: float) -> None:
         key = (face.kept, round(w, 4), round(h, 4), round(bleed, 4))
         got = self.new.get(key) or (self.old.faces.get(key) if self.old else None)
-        if got is not None and self._fits(got):
+        if got is not None and self._fits(got) and self._has(got):
             self._put_back(got)
             self.new[key] = got
             self.reused += 1
             return
         self.new[key] = self._draw(face, w, h, bleed)
         self.drawn += 1
+
+    def _has(self, got: Drawn) -> bool:
+        """Whether the document has, or the drawing brings, every XObject it places (one
+        read back from the cache folder brings none: the first face placing a picture or
+        an icon is drawn again, and defines it for the others)."""
+        doc = self.c._doc
+        return all(name in doc.idToObject or name in got.objects
+                   for name in map(doc.getXObjectName, got.forms))
 
     def _fits(self, got: Drawn) -> bool:
         ext = self.c._extgstate._c
@@ -201,22 +216,87 @@ class Keeper:
 
     def commit(self) -> None:
         """Called before the PDF is saved (saving gives the fonts away): the drawings of
-        this build are kept with its document's snapshot, those no card uses now go."""
-        if self.files is None:
-            return
+        this build are kept with its document's snapshot, in the watching process and in
+        the cache folder; those no card uses now go."""
         doc = self.c._doc
         fonts = []
         for ps, internal in doc.fontMapping.items():
             font = pdfmetrics.getFont(ps) if ps in pdfmetrics._fonts else None
             state = font.state.get(doc) if isinstance(font, TTFont) else None
             fonts.append((ps, internal, None if state is None else _state_copy(state)))
-        self.files[self.path] = Kept(Snapshot(fonts, dict(self.c._extgstate._c)), self.new)
+        now = Kept(Snapshot(fonts, dict(self.c._extgstate._c)), self.new)
+        if self.files is not None:
+            self.files[self.path] = now
+        if self.new != getattr(self.old, "faces", None):  # for the next run
+            kept.keep(FOLDER, self.key, _encoded(now))
 
     def line(self) -> str:
         return f"{self.path}: {self.drawn} faces drawn, {self.reused} kept"
 
 
 LOG_DICTS = ("low", "missing", "reasons", "outside")
+FOLDER = "drawings"  # in the cache folder (companion.files.kept)
+
+
+# ---- across runs: marshal's values only ----------------------------------------------
+
+def _code_version() -> str:
+    """Our drawing code and reportlab's, as they are: a kept drawing is of this code."""
+    global _VERSION
+    if _VERSION is None:
+        import companion
+        from reportlab import Version
+
+        root = Path(companion.__file__).parent
+        h = hashlib.sha256(Version.encode())
+        for f in sorted(root.rglob("*.py")):
+            st = f.stat()
+            h.update(f"{f.relative_to(root)} {st.st_size} {st.st_mtime_ns}\n".encode())
+        _VERSION = h.hexdigest()
+    return _VERSION
+
+
+_VERSION = None
+
+
+def _encoded(k: Kept) -> tuple:
+    fonts = [(ps, internal, None if st is None else
+              (st.assignments, st.subsets, st.nextCode, st.internalName, st.namePrefix))
+             for ps, internal, st in k.snapshot.fonts]
+    faces = []
+    for key, d in k.faces.items():
+        if d.colours or d.shadings:  # colour objects, not values: not kept across runs
+            continue
+        faces.append((key, d.code, d.forms, d.images, d.states,
+                       [msgspec.structs.astuple(m) for m in d.measures], d.symbols,
+                       d.starts, d.sizes, d.notes, d.pictures))
+    return (fonts, k.snapshot.states, faces)
+
+
+def _decoded(value) -> Kept | None:
+    """What _encoded kept, or None if it is not that (another format, damaged)."""
+    if value is None:
+        return None
+    try:
+        fonts_in, states, faces_in = value
+        fonts = []
+        for ps, internal, st in fonts_in:
+            state = None
+            if st is not None:
+                state = TTFont.State(None)
+                (state.assignments, state.subsets, state.nextCode, state.internalName,
+                 state.namePrefix) = st
+                state.frozen = 0
+            fonts.append((ps, internal, state))
+        faces = {}
+        for (key, code, forms, images, dstates, measures, symbols, starts, sizes, notes,
+             pictures) in faces_in:
+            faces[key] = Drawn(code, forms, {}, {}, {}, images, dstates,
+                               [fit.Measure(*m) for m in measures], symbols, starts, sizes,
+                               notes, pictures)
+        return Kept(Snapshot(fonts, states), faces)
+    except Exception:  # noqa: BLE001 - not what we keep: drawn again
+        return None
 
 
 def _register(doc, name: str, obj) -> None:
@@ -232,6 +312,9 @@ def _noting(notes, method: str, calls: list):
     real = getattr(type(notes), method)
 
     def noted(*args):
+        if method == "field":  # of a card's scope, Notes.field reads only the names
+            where, name, scope = args
+            args = (where, name, dict.fromkeys(k for k in scope if isinstance(k, str)))
         calls.append((method, args))
         return real(notes, *args)
     return noted
