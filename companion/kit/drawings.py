@@ -1,5 +1,5 @@
 """What each card face drew, kept from one build to the next in a watching process
-(`build --watch`, issue 36): a face whose digest has not changed since the last build is
+(`build --watch`, issue 36) and in the cache folder: a face whose digest has not changed since the last build is
 not drawn again, its drawing is put back in the new PDF as it was.
 
 A face's drawing is the PDF operators it wrote on the sheet's page (the canvas's code
@@ -17,7 +17,13 @@ put back: the texts it measured and the symbols it placed (companion.text.fit), 
 pictures it printed (companion.draw.art's log), the names its layout used
 (companion.layout.undefined). So every face's problems are still reported.
 
-A build that fails keeps nothing new: what it drew is kept only once its PDF is saved."""
+A build that fails keeps nothing new: what it drew is kept only once its PDF is saved.
+
+Across runs, the same is kept in the cache folder (companion.files.kept: marshal values
+only, checksummed), a file a card PDF of a game in one context (its folder, the options,
+the stamp; our code and reportlab's as they are): a build of an unchanged game draws
+again only the first face placing each picture or icon, which defines it in the new PDF
+(a PDF object is not kept across runs), and faces using colour spaces or shadings."""
 
 import copy
 import hashlib
