@@ -94,7 +94,7 @@ def build(data: Path, out: Path) -> tuple[dict, list[str]]:
 
 def full_build(data: Path, out: Path, monkeypatch) -> tuple[dict, list[str]]:
     """A build drawing every face: nothing kept in this process nor in a cache folder."""
-    monkeypatch.setattr(kept, "in_process", None)
+    monkeypatch.setattr(kept, "in_process", None, raising=False)
     monkeypatch.setenv("TABLE_COMPANION_CACHE", str(out.parent / f"{out.name}-cache"))
     return build(data, out)
 
