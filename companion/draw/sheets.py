@@ -22,6 +22,9 @@ class Face(msgspec.Struct, frozen=True):
     # (w, h, bleed) -> the face's digest without drawing it (the layout engine's faces);
     # None: companion.kit.faces draws the face to digest what it emits
     digest: Callable[[float, float, float], str] | None = None
+    # what its drawing is kept under in a watching process (its digest and its name in the
+    # checks): a face kept since the last build is not drawn again (companion.kit.drawings)
+    kept: str | None = None
 
 
 class Card(msgspec.Struct, frozen=True):
@@ -39,7 +42,7 @@ class SheetText(msgspec.Struct):
     forms: set = msgspec.field(default_factory=set)
 
 
-def _place(c, placed: Placed, grid: Grid, face: Face, forms: set) -> None:
+def _place(c, placed: Placed, grid: Grid, face: Face, forms: set, keeper=None) -> None:
     """Draws a face upright in its own size, turned onto its place on the sheet."""
     w, h = placed.size
     bl = grid.bleed
@@ -53,6 +56,8 @@ def _place(c, placed: Placed, grid: Grid, face: Face, forms: set) -> None:
     c.clipPath(p, stroke=0, fill=0)
     if face.key is not None and face.key in forms:
         c.doForm(face.key)
+    elif keeper is not None and face.kept is not None:  # its drawing kept, or kept now
+        keeper(c, face, w, h, bl)
     else:
         face.draw(c, w, h, bl)
     c.restoreState()
@@ -190,8 +195,11 @@ def _labeller(words: SheetText, n: int, total: int,
         game=words.game, component=" + ".join(names), n=n, total=total) + tail
 
 
-def render(c, cards: list[Card], grid: Grid, flip: str, words: SheetText) -> int:
-    """Draws every card, sheet by sheet; returns the number of pages written."""
+def render(c, cards: list[Card], grid: Grid, flip: str, words: SheetText,
+           keeper: Callable | None = None) -> int:
+    """Draws every card, sheet by sheet; returns the number of pages written. `keeper(c,
+    face, w, h, bleed)`, if given, draws each front that has a `kept` key: again from
+    what it kept, or anew (a watching process's rebuild)."""
     per = grid.per_sheet
     total = -(-len(cards) // per)
     caption = words.caption.format(length=round(grid.settings.calibration_bar / mm(1)))
@@ -205,7 +213,7 @@ def render(c, cards: list[Card], grid: Grid, flip: str, words: SheetText) -> int
         label = _labeller(words, n + 1, total)
         furniture(c, grid, None, caption, *fit_label(label, names, room, grid.settings))
         for slot, card in enumerate(batch):
-            _place(c, grid.front(slot), grid, card.front, forms)
+            _place(c, grid.front(slot), grid, card.front, forms, keeper)
         cut_lines(c, grid, len(batch))
         c.showPage()
         pages += 1

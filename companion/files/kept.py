@@ -1,10 +1,11 @@
 """What a run works out and a later run reads back, kept in our cache folder
-(paths.cache): what reportlab learns parsing a font, a long data file's parse. Each is
-marshal data (values only: no code runs on reading it back) behind a checksum of its
-bytes, in a file named by a digest of what it was worked out from. One missing, damaged
-(its checksum does not match) or unwritable costs only working it out again. (Whoever
-can write the user's cache folder can change what it holds: the cache guards against
-damage, as the picture cache does, not against the user's own account.)"""
+(paths.cache): what reportlab learns parsing a font, a long data file's parse, a kit's
+card faces' drawings (companion.kit.drawings). Each is marshal data (values only: no
+code runs on reading it back) behind a checksum of its bytes, in a file named by a digest
+of what it was worked out from. One missing, damaged (its checksum does not match) or
+unwritable costs only working it out again. (Whoever can write the user's cache folder
+can change what it holds: the cache guards against damage, as the picture cache does,
+not against the user's own account.)"""
 
 import marshal
 import zlib
@@ -50,3 +51,9 @@ def keep(folder: str, key: str, value) -> None:
                 old.unlink(missing_ok=True)
     except (OSError, ValueError):
         pass
+
+
+# A watching process (companion.files.watch) keeps, from one build to the next, what
+# each card face drew (companion.kit.drawings): a dict the kit fills, None when not
+# watching (a one-off build keeps nothing in memory).
+in_process: dict | None = None

@@ -8,6 +8,8 @@ from typing import Callable
 from companion.files import inputs
 from companion.errors import CompanionError
 
+LOOK = 250  # ms: how often the watcher looks at the files' stamps too
+
 
 def watch(build: Callable[[], object], say: Callable[[str], None],
           stop_event=None, bundled: Path | None = None) -> None:
@@ -16,10 +18,15 @@ def watch(build: Callable[[], object], say: Callable[[str], None],
     under a user's edits) unless nothing else was read. Ctrl+C is how a watch ends: the
     same exit (0) whether it comes while waiting or in a rebuild (which is dropped whole,
     the last good kit kept)."""
+    from companion.files import kept
+
+    kept.in_process = {}  # each face's drawing, kept for the next build (issue 36)
     try:
         _watch(build, say, stop_event, bundled)
     except KeyboardInterrupt:
         pass
+    finally:
+        kept.in_process = None
     say("stopped watching; the last good kit is in place")
 
 
@@ -40,19 +47,28 @@ def _watch(build, say, stop_event, bundled) -> None:
             # One watcher stays open across builds, so a save made during a build is
             # delivered afterwards, never lost; a new one only when the folders change.
             folders = sorted({f.parent for f in watched})
+            # It yields nothing every LOOK ms: a save made before it began to watch
+            # (it begins at the first next()) is then found by its file's stamp.
             events = iter(watchfiles.watch(
                 *folders, watch_filter=lambda _, p: Path(p).resolve() in watched,
                 debounce=50, step=20, stop_event=stop_event, raise_interrupt=False,
-                recursive=False))
+                recursive=False, rust_timeout=LOOK, yield_on_timeout=True))
         stale = [f for f in watched if inputs.stamp(f) != files.get(f)]
         if stale:  # saved while the build ran: build again now
             names = ", ".join(sorted({f.name for f in stale}))
         else:
             say(f"watching {len(watched)} files; Ctrl+C to stop")
-            changes = next(events, None)
-            if changes is None:  # stopped
-                return
-            names = ", ".join(sorted({Path(p).name for _, p in changes}))
+            while True:
+                changes = next(events, None)
+                if changes is None:  # stopped
+                    return
+                if changes:
+                    names = ", ".join(sorted({Path(p).name for _, p in changes}))
+                    break
+                stale = [f for f in watched if inputs.stamp(f) != files.get(f)]
+                if stale:
+                    names = ", ".join(sorted({f.name for f in stale}))
+                    break
         say(f"changed: {names}; rebuilding")
         files = _attempt(build, say) or files
 

@@ -9,11 +9,12 @@ from functools import partial
 from pathlib import Path
 from typing import Callable
 
+import msgspec
 from msgspec import Struct, structs
 
 from companion.draw import art
 from companion.files import data as data_mod, paths
-from companion.kit import faces, stamp
+from companion.kit import drawings, faces, stamp
 from companion.press import presets
 from companion.files.atomic import kit_folder
 from companion.files.data import load_fields, load_toml, read_text
@@ -205,6 +206,14 @@ def _build_noted(name: str, opts: Options, progress, warn, notes) -> dict:
     if opts.changed_since:
         manifest["changed_since"] = str(opts.changed_since)
         manifest["changed"] = changed  # the ids of the cards printed, in kit order
+    # Each front's drawing is kept for the next build, by its digest, in a watching
+    # process: a face unchanged since is not drawn again (companion.kit.drawings).
+    # Kept in the cache folder too: a build of an unchanged game draws nothing again.
+    keeping = not opts.changed_since
+    digests = {id(e["card"]): e["front"] for e in cards} if keeping else {}
+    context = json.dumps([kit.name, str(ctx.base), version,
+                          msgspec.to_builtins(structs.replace(opts, out=None), enc_hook=str),
+                          ctx.data.sub("game").get("stamp_corner", str, None)], default=str)
     with kit_folder(out) as stage, fit.recording(presets.text_limits()) as measured, \
             art.logging(opts.draft) as pictures:
         for f, parts in _by_path(files):
@@ -216,12 +225,16 @@ def _build_noted(name: str, opts: Options, progress, warn, notes) -> dict:
                 words_ = SheetText(label_game, sheet.text("caption", opts.lang),
                                    sheet.text("label", opts.lang), sheet.text("back", opts.lang))
                 pages = 0
+                keeper = None if not keeping else drawings.Keeper(
+                    context, f.path, c, measured, notes, pictures)
                 for n, part in enumerate(parts):  # each size of the file on its own sheets
                     cards = [card for comp in part.components for card in _measured(
-                        measured, _unfolded(comp, flip))]
+                        measured, _unfolded(comp, flip), digests)]
                     if n:  # a face shared by two sizes is drawn again at each
                         cards = _sized_keys(cards, part.size)
-                    pages += render(c, cards, grids[id(part)], flip, words_)
+                    pages += render(c, cards, grids[id(part)], flip, words_, keeper)
+                if keeper is not None:
+                    keeper.commit()  # before saving: the save gives the fonts away
                 entry = {"path": f.path, "pages": pages, "duplex": flip,
                          "card_size": f.size_name}
             else:
@@ -371,16 +384,19 @@ def _unfolded(comp: Component, flip: str) -> Component:
                            + seconds)
 
 
-def _measured(rec: fit.Recorder, comp: Component) -> list[Card]:
+def _measured(rec: fit.Recorder, comp: Component, digests: dict | None = None) -> list[Card]:
     """The component's cards with each face's texts recorded under the card's name
-    (a face shared by many cards, drawn once, under its key)."""
+    (a face shared by many cards, drawn once, under its key); with `digests` (id of a
+    card -> its front's digest), each front kept under its digest and its name."""
     def label(face: Face, n: int, side: str) -> str:
         return f"{comp.id} {face.key}" if face.key else f"{comp.id} {n} {side}"
 
     out = []
     for n, card in enumerate(comp.cards, 1):
-        front = structs.replace(card.front,
-                                draw=rec.wrap(card.front.draw, label(card.front, n, "front")))
+        name = label(card.front, n, "front")
+        digest = (digests or {}).get(id(card))
+        front = structs.replace(card.front, draw=rec.wrap(card.front.draw, name),
+                                kept=None if digest is None else f"{digest} {name}")
         back = card.back and structs.replace(card.back,
                                              draw=rec.wrap(card.back.draw,
                                                            label(card.back, n, "back")))

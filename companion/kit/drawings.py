@@ -1,0 +1,351 @@
+"""What each card face drew, kept from one build to the next in a watching process
+(`build --watch`, issue 36) and in the cache folder: a face whose digest has not changed since the last build is
+not drawn again, its drawing is put back in the new PDF as it was.
+
+A face's drawing is the PDF operators it wrote on the sheet's page (the canvas's code
+between the face's start and its end), with what they name in the document: the fonts'
+glyphs, the pictures and icons (XObjects), the transparency states. Each is the
+document's own: a glyph's code in a font subset is given in the order glyphs are first
+met, a transparency state's name in the order states are first set. So each PDF of a kit
+is kept with what its document had named when it was saved (`Snapshot`), and the next
+build's document of that file starts from it: every glyph and state keeps its code and
+name, those met new are given the next ones, and every kept drawing reads as it did. A
+glyph no card prints any more stays in the subset embedded (the PDF renders the same).
+
+What the checks learnt while a face was drawn is kept with it and given back when it is
+put back: the texts it measured and the symbols it placed (companion.text.fit), the
+pictures it printed (companion.draw.art's log), the names its layout used
+(companion.layout.undefined). So every face's problems are still reported.
+
+A build that fails keeps nothing new: what it drew is kept only once its PDF is saved.
+
+Across runs, the same is kept in the cache folder (companion.files.kept: marshal values
+only, checksummed), a file a card PDF of a game in one context (its folder, the options,
+the stamp; our code and reportlab's as they are): a build of an unchanged game draws
+again only the first face placing each picture or icon, which defines it in the new PDF
+(a PDF object is not kept across runs), and faces using colour spaces or shadings."""
+
+import copy
+import hashlib
+from pathlib import Path
+
+import msgspec
+from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase.ttfonts import TTFont
+
+from companion.files import kept
+from companion.text import fit
+
+
+class Drawn(msgspec.Struct):
+    """One face's drawing and what the checks learnt while it was drawn."""
+    code: list  # the canvas's code lines
+    forms: list  # names of the XObjects it placed
+    objects: dict  # XObject's registered name -> its PDF object, for a new document
+    colours: dict  # colour spaces and shadings it used: the page's resources
+    shadings: dict
+    images: bool  # it drew a picture (the page's ImageC procedure set)
+    states: dict  # transparency state (key, value) -> its name
+    measures: list  # fit.Measure, as recorded
+    symbols: list  # (label, name, box, drawing - first, measures before - first)
+    starts: list  # measures before each drawing it began, from its first measure
+    sizes: list  # (label, (w, h))
+    notes: list  # (method, args) calls on undefined.Notes
+    pictures: list  # (the log's dict, key, value) entries it set in art's log
+
+
+class Snapshot(msgspec.Struct):
+    """What a saved document had named: its fonts in order, each with its TTF state (the
+    glyphs' codes) or None (a font reportlab names by itself), its transparency states."""
+    fonts: list  # (PostScript name, internal name, TTFont state copy or None)
+    states: dict  # (key, value) -> name
+
+
+class Kept(msgspec.Struct):
+    """One file's kept drawings, by key, and its document's snapshot."""
+    snapshot: Snapshot
+    faces: dict
+
+
+def _store(context: str) -> dict | None:
+    """The watching process's kept drawings for builds of this context (the options,
+    the stamp): {file path: Kept}; a build in another context starts afresh."""
+    store = kept.in_process
+    if store is None:
+        return None
+    if store.get("context") != context:
+        store.clear()
+        store["context"] = context
+        store["files"] = {}
+    return store["files"]
+
+
+def _state_copy(state):
+    out = copy.copy(state)
+    out.assignments = dict(state.assignments)
+    out.subsets = [list(s) for s in state.subsets]
+    out.frozen = 0
+    return out
+
+
+class Keeper:
+    """Draws a PDF's card fronts for `sheets.render`: each from what was kept, else anew
+    (and keeps it). One a file of the kit, on its canvas; `commit` once the PDF is saved."""
+
+    def __init__(self, context: str, path: str, c, recorder, notes, pictures):
+        self.files = _store(context)
+        self.path = path
+        self.c, self.rec, self.notes, self.pictures = c, recorder, notes, pictures
+        self.key = hashlib.sha256("\0".join((_code_version(), context, path)).encode(
+            "utf-8", "surrogatepass")).hexdigest()[:32]
+        self.old = self.files.get(path) if self.files is not None else None
+        if self.old is None:  # the last run's, from the cache folder
+            self.old = _decoded(kept.read(FOLDER, self.key))
+        self.new: dict = {}  # key -> Drawn, used in this build
+        self.drawn = self.reused = 0
+        if self.old is not None and not self._seed(self.old.snapshot):
+            self.old = None
+
+    def _seed(self, snap: Snapshot) -> bool:
+        """The new document names every font glyph and state as the last one did."""
+        c = self.c
+        doc = c._doc
+        for ps, internal, state in snap.fonts:
+            if ps in doc.fontMapping:
+                if doc.fontMapping[ps] != internal:
+                    return False
+                continue
+            if state is not None:
+                font = pdfmetrics.getFont(ps)
+                font.state[doc] = _state_copy(state)
+                doc.fontMapping[ps] = internal
+                doc.delayedFonts.append(font)
+            elif doc.getInternalFontName(ps) != internal:
+                return False
+        if c._extgstate._c and any(c._extgstate._c.get(t, n) != n
+                                   for t, n in snap.states.items()):
+            return False
+        c._extgstate._c.update(snap.states)
+        return True
+
+    def __call__(self, c, face, w: float, h: float, bleed: float) -> None:
+        key = (face.kept, round(w, 4), round(h, 4), round(bleed, 4))
+        got = self.new.get(key) or (self.old.faces.get(key) if self.old else None)
+        if got is not None and self._fits(got) and self._has(got):
+            self._put_back(got)
+            self.new[key] = got
+            self.reused += 1
+            return
+        self.new[key] = self._draw(face, w, h, bleed)
+        self.drawn += 1
+
+    def _has(self, got: Drawn) -> bool:
+        """Whether the document has, or the drawing brings, every XObject it places (one
+        read back from the cache folder brings none: the first face placing a picture or
+        an icon is drawn again, and defines it for the others)."""
+        doc = self.c._doc
+        return all(name in doc.idToObject or name in got.objects
+                   for name in map(doc.getXObjectName, got.forms))
+
+    def _fits(self, got: Drawn) -> bool:
+        ext = self.c._extgstate._c
+        return all(ext.get(t, n) == n for t, n in got.states.items())
+
+    # ---- a face drawn anew, and kept -----------------------------------------------
+
+    def _draw(self, face, w, h, bleed) -> Drawn:
+        c, rec, notes, log = self.c, self.rec, self.notes, self.pictures
+        code0, forms0 = len(c._code), len(c._formsinuse)
+        colours0, shadings0 = set(c._colorsUsed), set(c._shadingUsed)
+        images0 = c._currentPageHasImages
+        states0 = set(c._extgstate._c)
+        m0, y0, s0, z0 = len(rec.measures), len(rec.symbols), len(rec._starts), len(rec.sizes)
+        logged = {name: dict(getattr(log, name)) for name in LOG_DICTS}
+        calls: list = []
+        for method in ("field", "icon"):
+            setattr(notes, method, _noting(notes, method, calls))
+        try:
+            face.draw(c, w, h, bleed)
+        finally:
+            for method in ("field", "icon"):
+                delattr(notes, method)
+        forms = list(c._formsinuse[forms0:])
+        doc = c._doc
+        objects: dict = {}
+        for name in forms:
+            _objects_of(doc, doc.getXObjectName(name), objects)
+        added = len(rec.sizes) - z0
+        sizes = list(reversed([(k, rec.sizes[k]) for k, _ in zip(reversed(rec.sizes),
+                                                                  range(added))]))
+        return Drawn(
+            code=c._code[code0:], forms=forms, objects=objects,
+            colours={k: v for k, v in c._colorsUsed.items() if k not in colours0},
+            shadings={k: v for k, v in c._shadingUsed.items() if k not in shadings0},
+            images=bool(c._currentPageHasImages and not images0),
+            states={t: n for t, n in c._extgstate._c.items() if t not in states0},
+            measures=rec.measures[m0:],
+            symbols=[(lb, nm, box, d - s0, k - m0) for lb, nm, box, d, k in rec.symbols[y0:]],
+            starts=[k - m0 for k in rec._starts[s0:]],
+            sizes=sizes, notes=calls,
+            pictures=[(name, k, v) for name in LOG_DICTS
+                      for k, v in getattr(log, name).items() if logged[name].get(k) != v])
+
+    # ---- a kept face put back ------------------------------------------------------
+
+    def _put_back(self, got: Drawn) -> None:
+        c, rec, log = self.c, self.rec, self.pictures
+        doc = c._doc
+        for name, obj in got.objects.items():
+            if name not in doc.idToObject:
+                _register(doc, name, obj)
+        c._code.extend(got.code)
+        c._formsinuse.extend(got.forms)
+        c._colorsUsed.update(got.colours)
+        c._shadingUsed.update(got.shadings)
+        if got.images:
+            c._currentPageHasImages = 1
+        m0, s0 = len(rec.measures), len(rec._starts)
+        rec.measures.extend(got.measures)
+        rec._starts.extend(k + m0 for k in got.starts)
+        rec.symbols.extend((lb, nm, box, d + s0, k + m0) for lb, nm, box, d, k in got.symbols)
+        rec.sizes.update(got.sizes)
+        for method, args in got.notes:
+            getattr(self.notes, method)(*args)
+        for name, k, v in got.pictures:
+            d = getattr(log, name)
+            if name == "low":  # said once a picture: where it prints smallest
+                seen = d.get(k)
+                if seen is None or v[0] < seen[0]:
+                    d[k] = (*v[:3], seen[3] if seen else v[3])
+            else:
+                d.setdefault(k, v)
+
+    def commit(self) -> None:
+        """Called before the PDF is saved (saving gives the fonts away): the drawings of
+        this build are kept with its document's snapshot, in the watching process and in
+        the cache folder; those no card uses now go."""
+        doc = self.c._doc
+        fonts = []
+        for ps, internal in doc.fontMapping.items():
+            font = pdfmetrics.getFont(ps) if ps in pdfmetrics._fonts else None
+            state = font.state.get(doc) if isinstance(font, TTFont) else None
+            fonts.append((ps, internal, None if state is None else _state_copy(state)))
+        now = Kept(Snapshot(fonts, dict(self.c._extgstate._c)), self.new)
+        if self.files is not None:
+            self.files[self.path] = now
+        if self.new != getattr(self.old, "faces", None):  # for the next run
+            kept.keep(FOLDER, self.key, _encoded(now))
+
+    def line(self) -> str:
+        return f"{self.path}: {self.drawn} faces drawn, {self.reused} kept"
+
+
+LOG_DICTS = ("low", "missing", "reasons", "outside")
+FOLDER = "drawings"  # in the cache folder (companion.files.kept)
+
+
+# ---- across runs: marshal's values only ----------------------------------------------
+
+def _code_version() -> str:
+    """Our drawing code and reportlab's, as they are: a kept drawing is of this code."""
+    global _VERSION
+    if _VERSION is None:
+        import companion
+        from reportlab import Version
+
+        root = Path(companion.__file__).parent
+        h = hashlib.sha256(Version.encode())
+        for f in sorted(root.rglob("*.py")):
+            st = f.stat()
+            h.update(f"{f.relative_to(root)} {st.st_size} {st.st_mtime_ns}\n".encode())
+        _VERSION = h.hexdigest()
+    return _VERSION
+
+
+_VERSION = None
+
+
+def _encoded(k: Kept) -> tuple:
+    fonts = [(ps, internal, None if st is None else
+              (st.assignments, st.subsets, st.nextCode, st.internalName, st.namePrefix))
+             for ps, internal, st in k.snapshot.fonts]
+    faces = []
+    for key, d in k.faces.items():
+        if d.colours or d.shadings:  # colour objects, not values: not kept across runs
+            continue
+        faces.append((key, d.code, d.forms, d.images, d.states,
+                       [msgspec.structs.astuple(m) for m in d.measures], d.symbols,
+                       d.starts, d.sizes, d.notes, d.pictures))
+    return (fonts, k.snapshot.states, faces)
+
+
+def _decoded(value) -> Kept | None:
+    """What _encoded kept, or None if it is not that (another format, damaged)."""
+    if value is None:
+        return None
+    try:
+        fonts_in, states, faces_in = value
+        fonts = []
+        for ps, internal, st in fonts_in:
+            state = None
+            if st is not None:
+                state = TTFont.State(None)
+                (state.assignments, state.subsets, state.nextCode, state.internalName,
+                 state.namePrefix) = st
+                state.frozen = 0
+            fonts.append((ps, internal, state))
+        faces = {}
+        for (key, code, forms, images, dstates, measures, symbols, starts, sizes, notes,
+             pictures) in faces_in:
+            faces[key] = Drawn(code, forms, {}, {}, {}, images, dstates,
+                               [fit.Measure(*m) for m in measures], symbols, starts, sizes,
+                               notes, pictures)
+        return Kept(Snapshot(fonts, states), faces)
+    except Exception:  # noqa: BLE001 - not what we keep: drawn again
+        return None
+
+
+def _register(doc, name: str, obj) -> None:
+    """An object of another document registered in this one under its name (reportlab's
+    Reference refuses an object named already, in the document it came from)."""
+    n = doc.objectcounter = doc.objectcounter + 1
+    doc.idToObjectNumberAndVersion[name] = (n, 0)
+    doc.numberToId[n] = name
+    doc.idToObject[name] = obj
+
+
+def _noting(notes, method: str, calls: list):
+    real = getattr(type(notes), method)
+
+    def noted(*args):
+        if method == "field":  # of a card's scope, Notes.field reads only the names
+            where, name, scope = args
+            args = (where, name, dict.fromkeys(k for k in scope if isinstance(k, str)))
+        calls.append((method, args))
+        return real(notes, *args)
+    return noted
+
+
+def _objects_of(doc, name: str, out: dict) -> None:
+    """The XObject registered as `name` and those it names (an icon's form placing a
+    picture, a picture's soft mask), for a document that lacks them."""
+    if name in out or name not in doc.idToObject:
+        return
+    obj = out[name] = doc.idToObject[name]
+    for ref in _refs(obj):
+        _objects_of(doc, ref, out)
+
+
+def _refs(obj) -> list[str]:
+    names = []
+    xobjects = getattr(obj, "XObjects", None)
+    if xobjects is not None:
+        names += [getattr(v, "name", None) for v in getattr(xobjects, "dict", {}).values()]
+    resources = getattr(obj, "Resources", None)
+    if resources is not None and getattr(resources, "XObject", None) is not None:
+        names += [getattr(v, "name", None) for v in
+                  getattr(resources.XObject, "dict", {}).values()]
+    smask = getattr(obj, "smask", None)
+    if smask is not None:
+        names.append(getattr(smask, "name", None))
+    return [n for n in names if isinstance(n, str)]
