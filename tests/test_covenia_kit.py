@@ -154,8 +154,8 @@ def test_a_failed_build_leaves_the_previous_kit_untouched(tmp_path, cli, monkeyp
     from companion.draw import sheets
     real = sheets.render
 
-    def failing(c, cards, grid, flip, words):
-        real(c, cards[:20], grid, flip, words)
+    def failing(c, cards, grid, flip, words, *rest):
+        real(c, cards[:20], grid, flip, words, *rest)
         raise KeyboardInterrupt  # the user hits Ctrl-C half way through
 
     monkeypatch.setattr(sheets, "render", failing)
