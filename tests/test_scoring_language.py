@@ -12,26 +12,7 @@ from hypothesis import given, strategies as st
 from companion.rules import sheet
 from companion.rules.errors import ScoreError
 
-GEMFALL = '''
-[[scoring]]
-id = "creatures"
-name = "Creatures"
-score = "points"
-
-[[scoring]]
-id = "pairs"
-name = "Pairs"
-score = "each"
-points = 1
-
-[[scoring]]
-id = "gems"
-name = "Gems"
-score = "majority"
-award = [6, 3]
-ties = "share"
-
-'''
+from tests.gemfall import SCORING as GEMFALL  # the issue's exact [[scoring]]
 
 SCORES = '''
 [[players]]

@@ -27,6 +27,7 @@ again only the first face placing each picture or icon, which defines it in the 
 
 import copy
 import hashlib
+from functools import cache
 from pathlib import Path
 
 import msgspec
@@ -246,23 +247,18 @@ FOLDER = "drawings"  # in the cache folder (companion.files.kept)
 
 # ---- across runs: marshal's values only ----------------------------------------------
 
+@cache
 def _code_version() -> str:
     """Our drawing code and reportlab's, as they are: a kept drawing is of this code."""
-    global _VERSION
-    if _VERSION is None:
-        import companion
-        from reportlab import Version
+    import companion
+    from reportlab import Version
 
-        root = Path(companion.__file__).parent
-        h = hashlib.sha256(Version.encode())
-        for f in sorted(root.rglob("*.py")):
-            st = f.stat()
-            h.update(f"{f.relative_to(root)} {st.st_size} {st.st_mtime_ns}\n".encode())
-        _VERSION = h.hexdigest()
-    return _VERSION
-
-
-_VERSION = None
+    root = Path(companion.__file__).parent
+    h = hashlib.sha256(Version.encode())
+    for f in sorted(root.rglob("*.py")):
+        st = f.stat()
+        h.update(f"{f.relative_to(root)} {st.st_size} {st.st_mtime_ns}\n".encode())
+    return h.hexdigest()
 
 
 def _encoded(k: Kept) -> tuple:
