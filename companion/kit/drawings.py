@@ -103,6 +103,7 @@ class Keeper:
         if self.old is None:  # the last run's, from the cache folder
             self.old = _decoded(kept.read(FOLDER, self.key))
         self.new: dict = {}  # key -> Drawn, used in this build
+        self.found: dict = {}  # an XObject placed -> the objects it and those it names are
         self.drawn = self.reused = 0
         if self.old is not None and not self._seed(self.old.snapshot):
             self.old = None
@@ -173,8 +174,14 @@ class Keeper:
         forms = list(c._formsinuse[forms0:])
         doc = c._doc
         objects: dict = {}
-        for name in forms:
-            _objects_of(doc, doc.getXObjectName(name), objects)
+        for name in set(forms):
+            found = self.found.get(name)
+            if found is None:  # what an XObject names, the same once it is defined
+                found = {}
+                _objects_of(doc, doc.getXObjectName(name), found)
+                if found:
+                    self.found[name] = found
+            objects.update(found)
         added = len(rec.sizes) - z0
         sizes = list(reversed([(k, rec.sizes[k]) for k, _ in zip(reversed(rec.sizes),
                                                                   range(added))]))

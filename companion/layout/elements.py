@@ -3,6 +3,7 @@ in the card's own coordinates through the one drawing path the games use
 (companion.draw: grounds, text that fits and is measured, symbols, the designer's
 pictures), so a kind drawn here prints as the hand-written faces did."""
 
+import re
 from contextlib import contextmanager
 from contextvars import ContextVar
 
@@ -12,7 +13,7 @@ from reportlab.pdfgen.canvas import ExtGState
 from companion.draw import card, symbols, text as plain
 from companion.text import fit
 from companion.errors import shown
-from companion.layout import bind, markup, schema, undefined
+from companion.layout import bind, markup, reused, schema, undefined
 from companion.layout.bind import BindError, Placeholder
 
 
@@ -187,7 +188,11 @@ def todo_notes(elements, scope: dict) -> list[str]:
 
 def _draw(d: Drawing, el, scope: dict) -> None:
     if not el.rotate and el.opacity == 1.0:
-        DRAW[type(el)](d, el, scope)
+        if type(el) in _NOT_REUSED:
+            DRAW[type(el)](d, el, scope)
+        else:  # drawn once a PDF for the same inputs, put back after (reused.py)
+            reused.draw(d.c, _key(d, el, scope), lambda: DRAW[type(el)](d, el, scope),
+                        undefined.notes())
         return
     c = d.c
     c.saveState()
@@ -202,6 +207,69 @@ def _draw(d: Drawing, el, scope: dict) -> None:
         DRAW[type(el)](d, el, scope)
     finally:
         c.restoreState()
+
+
+# pictures (art's log), a card drawn small and corners (elements inside, kept each) are
+# drawn every time
+_NOT_REUSED = frozenset({schema.Picture, schema.Image, schema.Nested, schema.Corners})
+_NAMES: dict = {}  # id(element) -> (the element, the fields it reads)
+_BRACED = re.compile(r"\{([A-Za-z_][\w.]*)")
+_WORD = re.compile(r"[A-Za-z_][\w.]*")
+
+
+def _key(d: Drawing, el, scope: dict) -> tuple:
+    """What an element's drawing depends on: the element, the face's size and the game's
+    (kinds, colours, placeholder), the ink mode, and the card's values of the fields it
+    reads (named in braces, in `when` and `repeat`; those a value read names in braces in
+    turn), as a face's digest has them (companion.layout.face)."""
+    got = _NAMES.get(id(el))
+    if got is None or got[0] is not el:
+        if len(_NAMES) > 10_000:  # a watching process's past builds' kinds
+            _NAMES.clear()
+        got = _NAMES[id(el)] = (el, _read_by(schema.builtins(el)))
+    values, names = [], list(got[1])
+    for n in names:
+        if n in scope:
+            v = scope[n]
+            values.append((n, _frozen(v)))
+            if isinstance(v, str) and "{" in v and len(names) < 64:  # expanded again
+                names += [m for m in _prefixes(_BRACED.findall(v)) if m not in names]
+    return (id(el), d.w, d.h, d.bleed, id(d.kinds), id(d.palette), id(d.placeholder),
+            d.back, card.saving(), tuple(values))
+
+
+def _read_by(spec) -> list:
+    names: list = []
+
+    def walk(v, key=None):
+        if isinstance(v, dict):
+            for k, x in v.items():
+                walk(x, k)
+        elif isinstance(v, (list, tuple)):
+            for x in v:
+                walk(x, key)
+        elif isinstance(v, str):
+            found = _BRACED.findall(v)
+            if key in ("when", "repeat"):
+                found += _WORD.findall(v)
+            names.extend(n for n in _prefixes(found) if n not in names)
+    walk(spec)
+    return names
+
+
+def _prefixes(names) -> list:
+    """Each name and the tables it is read from ("clan.colour": "clan" too)."""
+    out = []
+    for n in names:
+        parts = n.split(".")
+        out += [".".join(parts[:i]) for i in range(1, len(parts) + 1)]
+    return out
+
+
+def _frozen(v):
+    if v is None or isinstance(v, (str, int, float, bool)):
+        return v
+    return type(v).__name__, repr(v)
 
 
 class _Faded(ExtGState):

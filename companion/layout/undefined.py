@@ -83,6 +83,11 @@ def noting():
         _NOTES.reset(token)
 
 
+def notes() -> "Notes | None":
+    """The notes open now (a build's), or None."""
+    return _NOTES.get()
+
+
 def active() -> bool:
     return _NOTES.get() is not None
 

@@ -1,0 +1,172 @@
+"""An element drawn again on the same PDF with the same inputs is not drawn again: what it
+wrote the first time is put back (issue 36: 2,000 cards repeat a handful of texts,
+symbols, badges and grounds; a rule text drawn run by run is most of a face's cost).
+
+What is put back is exact, so the PDF is byte for byte the one drawing it again gives:
+- its PDF operators, as the canvas's code lines, with the XObjects, colour spaces and
+  shadings they name (one canvas only: every name is its document's);
+- the canvas's state it leaves (font, colours, line width...: reportlab's
+  STATE_ATTRIBUTES), since what the next element writes may depend on it; the state it
+  began in is part of its key, for the same reason;
+- what the checks learn (companion.text.fit): the filled shapes it lays (grounds), its
+  texts' measures, each named for the card now drawn and measured against what lies
+  under it on this card, and the symbols it places;
+- the names it looked up that nothing defines (companion.layout.undefined's notes).
+
+An element that changes anything else while drawn (the canvas's matrix or transparency
+state left changed, a form begun, a card drawn inside) is drawn every time."""
+
+from operator import attrgetter
+
+import msgspec
+from reportlab.pdfgen.canvas import Canvas
+
+from companion.text import fit
+
+_STATE = tuple(a for a in Canvas.STATE_ATTRIBUTES if a not in ("_currentMatrix", "_extgstate"))
+_STATE_OF = attrgetter(*_STATE)
+_STORE = "_companion_reused"  # on the canvas: its elements' drawings, by key
+
+
+class _Drawn(msgspec.Struct):
+    code: list
+    forms: list
+    colours: dict
+    shadings: dict
+    images: bool
+    end: tuple  # the canvas's _STATE values it leaves
+    grounds: list  # the grounds it laid, in face coordinates
+    measures: list  # (fit.Measure, how many of its grounds lay before it)
+    symbols: list  # (name, box, its measures before it)
+    notes: list  # (method, args) on undefined's notes
+
+
+def draw(c, key, work, notes) -> None:
+    """`work()` draws the element whose inputs are `key` (hashable: everything it reads
+    of the card, the face and the game) on the canvas `c`; `notes`: undefined's notes, or
+    None. Drawn twice at most a canvas for each key and canvas state it starts in: the
+    second drawing is kept, and put back at every later one."""
+    rec = fit.current()
+    if rec is None or rec._face is None or "record" in rec.__dict__:
+        work()  # no face under way, or inside an element being kept (one level only)
+        return
+    d = c.__dict__
+    store = d.get(_STORE)
+    if store is None:
+        store = d[_STORE] = {}
+    full = (key, _STATE_OF(c), _relative(rec, c._currentMatrix),
+            tuple(sorted(c._extgstate._d.items())), rec._exempt)
+    try:
+        got = store.get(full)
+    except TypeError:  # a value that cannot be hashed: drawn each time
+        work()
+        return
+    if got:
+        _put_back(c, rec, got, notes)
+    elif got is None:  # met first: drawn; kept when met again (a title, once a card,
+        store[full] = False  # is never kept)
+        work()
+    elif got is False:
+        store[full] = _drawn(c, rec, work, notes) or ()
+    else:  # drawn before, and not what can be put back
+        work()
+
+
+_LAST: list = [None, None, None]  # (face, canvas matrix, relative): a face's elements
+# mostly begin at its own matrix
+
+
+def _relative(rec, matrix) -> tuple:
+    """The canvas's matrix on the face (rounded: the same for a face wherever it lies)."""
+    if _LAST[0] is rec._face and _LAST[1] is matrix:
+        return _LAST[2]
+    rel = tuple(round(v, 6) + 0.0 for v in rec._relative(matrix))
+    _LAST[:] = rec._face, matrix, rel
+    return rel
+
+
+def _drawn(c, rec, work, notes) -> _Drawn | None:
+    code, forms, face = c._code, c._formsinuse, rec._face
+    n0, f0, g0, m0, y0 = len(code), len(forms), len(face.grounds), len(rec.measures), \
+        len(rec.symbols)
+    starts0, sizes0 = len(rec._starts), len(rec.sizes)
+    colours0, shadings0 = set(c._colorsUsed), set(c._shadingUsed)
+    images0, matrix, ext = c._currentPageHasImages, c._currentMatrix, c._extgstate
+    ext0, names0, depth = dict(ext._d), len(ext._c), len(c.state_stack)
+    own: list = []  # how many of its grounds lay before each text it measured
+    calls: list = []
+    rec.record = _counting(rec, own, face, g0)
+    if notes is not None:
+        saved = {m: notes.__dict__.get(m) for m in ("field", "icon")}
+        for method in saved:
+            setattr(notes, method, _noting(getattr(notes, method), method, calls))
+    try:
+        work()
+    finally:
+        del rec.record
+        if notes is not None:
+            for method, was in saved.items():
+                if was is None:
+                    delattr(notes, method)
+                else:
+                    setattr(notes, method, was)
+    if not (c._code is code and c._formsinuse is forms and rec._face is face
+            and len(rec._starts) == starts0 and len(rec.sizes) == sizes0
+            and c._currentMatrix == matrix and c._extgstate is ext and ext._d == ext0
+            and len(ext._c) == names0 and len(c.state_stack) == depth):
+        return None
+    d = c.__dict__
+    measures = rec.measures[m0:]
+    return _Drawn(
+        code=code[n0:], forms=forms[f0:],
+        colours={k: v for k, v in c._colorsUsed.items() if k not in colours0},
+        shadings={k: v for k, v in c._shadingUsed.items() if k not in shadings0},
+        images=bool(c._currentPageHasImages and not images0),
+        end=_STATE_OF(c), grounds=face.grounds[g0:],
+        measures=list(zip(measures, own)),
+        symbols=[(name, box, k - m0) for _, name, box, _, k in rec.symbols[y0:]],
+        notes=calls)
+
+
+def _put_back(c, rec, got: _Drawn, notes) -> None:
+    c._code.extend(got.code)
+    c._formsinuse.extend(got.forms)
+    c._colorsUsed.update(got.colours)
+    c._shadingUsed.update(got.shadings)
+    if got.images:
+        c._currentPageHasImages = 1
+    c.__dict__.update(zip(_STATE, got.end))
+    face = rec._face
+    grounds, laid, m0 = face.grounds, 0, len(rec.measures)
+    for m, before in got.measures:  # each measured over what lay under it then
+        grounds.extend(got.grounds[laid:before])
+        laid = max(laid, before)
+        rec.measures.append(msgspec.structs.replace(
+            m, face=face.label, ground=rec._ground_under(m.box)))
+    grounds.extend(got.grounds[laid:])
+    rec.symbols.extend((face.label, name, box, rec._drawn, m0 + k)
+                       for name, box, k in got.symbols)
+    if notes is not None:  # an icon is noted with the first card printing it: as drawn
+        for method, args in got.notes:
+            getattr(notes, method)(*args)
+
+
+def _counting(rec, own: list, face, g0: int):
+    real = rec.record
+
+    def record(c, text, *args, **kw):
+        n = len(rec.measures)
+        real(c, text, *args, **kw)
+        if len(rec.measures) > n:
+            own.append(len(face.grounds) - g0)
+    return record
+
+
+def _noting(real, method: str, calls: list):
+    def noted(*args):
+        if method == "field":  # of a card's scope, Notes.field reads only the names
+            where, name, scope = args
+            args = (where, name, dict.fromkeys(k for k in scope if isinstance(k, str)))
+        calls.append((method, args))
+        return real(*args)
+    return noted
