@@ -1,6 +1,8 @@
 """`companion build GAME`: a game's print-and-play kit."""
 
+import gc
 import sys
+from contextlib import contextmanager
 
 import click
 
@@ -73,7 +75,7 @@ def build(game, paper, lang, card_size, bleed, flip, only, out, data, strict, ch
                            only=split(only), out=target, data=data, strict=strict,
                            changed_since=changed_since, draft=draft, ink=ink)
         warnings: list[str] = []
-        with _Progress(name) as progress:
+        with _Progress(name) as progress, _few_collections():
             manifest = kit.build(name, opts, progress, warnings.append)
         again = [line for line in warnings if line in said]
         for line in warnings:
@@ -133,3 +135,18 @@ class _Progress:
         if self.bar:
             self.bar.update(self.bar.length)
             self.bar.__exit__(*exc)
+
+
+@contextmanager
+def _few_collections():
+    """A build makes many objects and few cycles: the collector need not walk every
+    object imported at each pass, nor pass every 700 new objects (6% of a 2,000-card
+    build's time, issue 36). All is as it was after the build."""
+    threshold = gc.get_threshold()
+    gc.freeze()
+    gc.set_threshold(10_000, 10, 10)
+    try:
+        yield
+    finally:
+        gc.set_threshold(*threshold)
+        gc.unfreeze()
