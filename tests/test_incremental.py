@@ -125,6 +125,20 @@ def test_a_changed_row_redraws_only_its_faces_and_prints_as_a_full_build(
     assert same_pages(tmp_path / "w" / "cards.pdf", tmp_path / "f" / "cards.pdf") == []
 
 
+def test_a_picture_first_printed_by_a_changed_card_is_still_reported_on_the_next(
+        tmp_path, watching, monkeypatch):
+    """The low-resolution picture p0 is printed first by creature-0; once that card takes
+    another picture, the kept faces printing p0 still report it, naming the first of them,
+    as a full build does."""
+    data = designer_game(tmp_path / "big", 12)
+    build(data, tmp_path / "w")
+    edit_row(data, "twice on turn 0.,2,0,shell,art/p0.jpg", "twice on turn 0.,2,0,shell,art/p1.jpg")
+    _, warnings = build(data, tmp_path / "w")
+    _, full = full_build(data, tmp_path / "f", monkeypatch)
+    assert [w for w in full if "p0.jpg" in w and "creature-3" in w]
+    assert warnings == full
+
+
 def test_a_failed_rebuild_keeps_nothing_it_drew(tmp_path, watching, monkeypatch):
     data = designer_game(tmp_path / "big", 12)
     build(data, tmp_path / "w")

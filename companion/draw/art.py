@@ -57,6 +57,23 @@ class Log(msgspec.Struct):
     missing: dict = msgspec.field(default_factory=dict)  # path -> first card that wants it
     reasons: dict = msgspec.field(default_factory=dict)  # path -> why it cannot be read
     outside: dict = msgspec.field(default_factory=dict)  # path -> first card that wants it
+    # while a drawing is kept (companion.kit.drawings): every note made, to make again
+    # when it is put back
+    heard: list | None = None
+
+    def note(self, name: str, key: str, value) -> None:
+        """One fact a drawing learnt about a picture, into `low` (where it prints smallest,
+        named by the first card printing it), `missing`, `reasons` or `outside` (the
+        first card's)."""
+        if self.heard is not None:
+            self.heard.append((name, key, value))
+        d = getattr(self, name)
+        if name != "low":
+            d.setdefault(key, value)
+            return
+        seen = d.get(key)
+        if seen is None or value[0] < seen[0]:
+            d[key] = (*value[:3], seen[3] if seen else value[3])
 
     def warnings(self) -> list[str]:
         return [f"{file}: {card}: {dpi:.0f} dpi in a {w:.1f} × {h:.1f} mm box (print wants "
@@ -175,14 +192,14 @@ def noted(art: Spec):
 
     log = _log.get()
     if art.outside and log is not None:
-        log.outside.setdefault(str(art.path), art.card)
+        log.note("outside", str(art.path), art.card)
     try:
         return images.picture(art.path)
     except CompanionError as e:
         if log is not None and log.draft:
             why = "missing" if not os.path.lexists(art.path) else "unreadable"
-            log.missing.setdefault(str(art.path), f"{art.card}, {why}")
-            log.reasons.setdefault(str(art.path), e.message)
+            log.note("missing", str(art.path), f"{art.card}, {why}")
+            log.note("reasons", str(art.path), e.message)
             return None
         raise CompanionError(f"{art.card}: {e.message}", source=e.source) from None
 
@@ -225,10 +242,8 @@ def effective_dpi(fit: str, rect_w: float, rect_h: float, px_w: int, px_h: int) 
 def _check_dpi(pic, art: Spec, bw: float, bh: float) -> None:
     log = _log.get()
     dpi = effective_dpi(art.fit, bw, bh, pic.width, pic.height)
-    if log is not None and dpi < GOOD_DPI - 0.5:
-        seen = log.low.get(str(pic.source))
-        if seen is None or dpi < seen[0]:  # said once a picture: where it prints smallest
-            log.low[str(pic.source)] = (dpi, bw / MM, bh / MM, seen[3] if seen else art.card)
+    if log is not None and dpi < GOOD_DPI - 0.5:  # said once a picture
+        log.note("low", str(pic.source), (dpi, bw / MM, bh / MM, art.card))
 
 
 def _placeholder(c, x, y, bw, bh, art: Spec, why: str) -> None:

@@ -52,7 +52,7 @@ class Drawn(msgspec.Struct):
     starts: list  # measures before each drawing it began, from its first measure
     sizes: list  # (label, (w, h))
     notes: list  # (method, args) calls on undefined.Notes
-    pictures: list  # (the log's dict, key, value) entries it set in art's log
+    pictures: list  # (the log's dict, key, value): every note it made in art's log
 
 
 class Snapshot(msgspec.Struct):
@@ -162,7 +162,7 @@ class Keeper:
         images0 = c._currentPageHasImages
         states0 = set(c._extgstate._c)
         m0, y0, s0, z0 = len(rec.measures), len(rec.symbols), len(rec._starts), len(rec.sizes)
-        logged = {name: dict(getattr(log, name)) for name in LOG_DICTS}
+        heard, log.heard = log.heard, []
         calls: list = []
         for method in ("field", "icon"):
             setattr(notes, method, _noting(notes, method, calls))
@@ -171,6 +171,9 @@ class Keeper:
         finally:
             for method in ("field", "icon"):
                 delattr(notes, method)
+            pictures, log.heard = log.heard, heard
+            if heard is not None:
+                heard.extend(pictures)
         forms = list(c._formsinuse[forms0:])
         doc = c._doc
         objects: dict = {}
@@ -194,9 +197,7 @@ class Keeper:
             measures=rec.measures[m0:],
             symbols=[(lb, nm, box, d - s0, k - m0) for lb, nm, box, d, k in rec.symbols[y0:]],
             starts=[k - m0 for k in rec._starts[s0:]],
-            sizes=sizes, notes=calls,
-            pictures=[(name, k, v) for name in LOG_DICTS
-                      for k, v in getattr(log, name).items() if logged[name].get(k) != v])
+            sizes=sizes, notes=calls, pictures=pictures)
 
     # ---- a kept face put back ------------------------------------------------------
 
@@ -220,13 +221,7 @@ class Keeper:
         for method, args in got.notes:
             getattr(self.notes, method)(*args)
         for name, k, v in got.pictures:
-            d = getattr(log, name)
-            if name == "low":  # said once a picture: where it prints smallest
-                seen = d.get(k)
-                if seen is None or v[0] < seen[0]:
-                    d[k] = (*v[:3], seen[3] if seen else v[3])
-            else:
-                d.setdefault(k, v)
+            log.note(name, k, v)
 
     def commit(self) -> None:
         """Called before the PDF is saved (saving gives the fonts away): the drawings of
@@ -248,7 +243,6 @@ class Keeper:
         return f"{self.path}: {self.drawn} faces drawn, {self.reused} kept"
 
 
-LOG_DICTS = ("low", "missing", "reasons", "outside")
 FOLDER = "drawings"  # in the cache folder (companion.files.kept)
 
 
