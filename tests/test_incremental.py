@@ -127,15 +127,17 @@ def test_a_changed_row_redraws_only_its_faces_and_prints_as_a_full_build(
 
 def test_a_picture_first_printed_by_a_changed_card_is_still_reported_on_the_next(
         tmp_path, watching, monkeypatch):
-    """The low-resolution picture p0 is printed first by creature-0; once that card takes
-    another picture, the kept faces printing p0 still report it, naming the first of them,
-    as a full build does."""
+    """The low-resolution picture p0 is printed by creature-0, 3, 6, 9; once the first two
+    take another picture, the kept faces printing p0 still report it, naming the first of
+    them, as a full build does (creature-6: its picture was put back, not drawn, in the
+    first build, companion.layout.reused)."""
     data = designer_game(tmp_path / "big", 12)
     build(data, tmp_path / "w")
     edit_row(data, "twice on turn 0.,2,0,shell,art/p0.jpg", "twice on turn 0.,2,0,shell,art/p1.jpg")
+    edit_row(data, "twice on turn 3.,2,3,wave,art/p0.jpg", "twice on turn 3.,2,3,wave,art/p1.jpg")
     _, warnings = build(data, tmp_path / "w")
     _, full = full_build(data, tmp_path / "f", monkeypatch)
-    assert [w for w in full if "p0.jpg" in w and "creature-3" in w]
+    assert [w for w in full if "p0.jpg" in w and "creature-6" in w]
     assert warnings == full
 
 

@@ -52,7 +52,7 @@ def draw_cards(cards: list[dict], reuse: bool, monkeypatch) -> tuple:
     with monkeypatch.context() as m:
         m.setitem(elements.DRAW, kinds.schema.TextBlock, counting)
         if not reuse:
-            m.setattr(reused, "draw", lambda c, key, work, notes: work())
+            m.setattr(reused, "draw", lambda c, key, work, notes, card=None: work())
         engine = Engine(kinds.load(KIND, "test.toml"), PALETTE, {}, "test.toml")
         with tempfile.TemporaryDirectory() as folder, \
                 fit.recording(presets.text_limits()) as rec, undefined.noting() as notes:
@@ -143,7 +143,7 @@ def test_a_designers_game_builds_byte_for_byte_as_drawing_every_element(
         with monkeypatch.context() as m:
             m.setenv("TABLE_COMPANION_CACHE", str(tmp_path / f"cache-{reuse}"))
             if not reuse:
-                m.setattr(reused, "draw", lambda c, key, work, notes: work())
+                m.setattr(reused, "draw", lambda c, key, work, notes, card=None: work())
             warnings: list[str] = []
             kit.build(str(data), kit.Options(only=["cards"], out=tmp_path / str(reuse)),
                       warn=warnings.append)

@@ -75,6 +75,18 @@ class Log(msgspec.Struct):
         if seen is None or value[0] < seen[0]:
             d[key] = (*value[:3], seen[3] if seen else value[3])
 
+    def again(self, notes: list, card: str) -> None:
+        """`notes` (as `heard` kept them) made again by the card `card`, printing the same
+        picture in the same box."""
+        for name, key, value in notes:
+            if name == "low":
+                value = (*value[:3], card)
+            elif name == "outside":
+                value = card
+            elif name == "missing":
+                value = f"{card}, {value.rsplit(', ', 1)[1]}"
+            self.note(name, key, value)
+
     def warnings(self) -> list[str]:
         return [f"{file}: {card}: {dpi:.0f} dpi in a {w:.1f} × {h:.1f} mm box (print wants "
                 f"{GOOD_DPI} dpi)" for file, (dpi, w, h, card) in self.low.items()] \
@@ -90,6 +102,11 @@ class Log(msgspec.Struct):
 
 
 _log: ContextVar[Log | None] = ContextVar("art_log", default=None)
+
+
+def log() -> Log | None:
+    """The build's log of pictures, or None."""
+    return _log.get()
 
 
 @contextmanager

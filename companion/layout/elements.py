@@ -192,7 +192,7 @@ def _draw(d: Drawing, el, scope: dict) -> None:
             DRAW[type(el)](d, el, scope)
         else:  # drawn once a PDF for the same inputs, put back after (reused.py)
             reused.draw(d.c, _key(d, el, scope), lambda: DRAW[type(el)](d, el, scope),
-                        undefined.notes())
+                        undefined.notes(), _card_of(d, el))
         return
     c = d.c
     c.saveState()
@@ -209,9 +209,9 @@ def _draw(d: Drawing, el, scope: dict) -> None:
         c.restoreState()
 
 
-# pictures (art's log), a card drawn small and corners (elements inside, kept each) are
-# drawn every time
-_NOT_REUSED = frozenset({schema.Picture, schema.Image, schema.Nested, schema.Corners})
+# an image element (a file of its own), a card drawn small and corners (elements inside,
+# kept each) are drawn every time
+_NOT_REUSED = frozenset({schema.Image, schema.Nested, schema.Corners})
 _NAMES: dict = {}  # id(element) -> (the element, the fields it reads)
 _BRACED = re.compile(r"\{([A-Za-z_][\w.]*)")
 _WORD = re.compile(r"[A-Za-z_][\w.]*")
@@ -234,8 +234,19 @@ def _key(d: Drawing, el, scope: dict) -> tuple:
             values.append((n, _frozen(v)))
             if isinstance(v, str) and "{" in v and len(names) < 64:  # expanded again
                 names += [m for m in _prefixes(_BRACED.findall(v)) if m not in names]
+    pic = None
+    if isinstance(el, schema.Picture) and d.pic is not None:  # the card's picture, whoever
+        s = d.pic.spec  # the card: its name is given to the checks as it is put back
+        pic = (d.pic.box, str(s.path), s.fit, s.anchor, s.outside)
     return (id(el), d.w, d.h, d.bleed, id(d.kinds), id(d.palette), id(d.placeholder),
-            d.back, card.saving(), tuple(values))
+            d.back, card.saving(), tuple(values), pic)
+
+
+def _card_of(d: Drawing, el) -> str | None:
+    """The card whose picture a picture element prints, for the checks; else None."""
+    if isinstance(el, schema.Picture):
+        return d.pic.spec.card if d.pic is not None else ""
+    return None
 
 
 def _read_by(spec) -> list:

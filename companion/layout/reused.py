@@ -11,7 +11,9 @@ What is put back is exact, so the PDF is byte for byte the one drawing it again 
 - what the checks learn (companion.text.fit): the filled shapes it lays (grounds), its
   texts' measures, each named for the card now drawn and measured against what lies
   under it on this card, and the symbols it places;
-- the names it looked up that nothing defines (companion.layout.undefined's notes).
+- the names it looked up that nothing defines (companion.layout.undefined's notes);
+- what it learnt of the card's picture (companion.draw.art's log), made again for the
+  card now drawn.
 
 An element that changes anything else while drawn (the canvas's matrix or transparency
 state left changed, a form begun, a card drawn inside) is drawn every time."""
@@ -21,6 +23,7 @@ from operator import attrgetter
 import msgspec
 from reportlab.pdfgen.canvas import Canvas
 
+from companion.draw import art
 from companion.text import fit
 
 _STATE = tuple(a for a in Canvas.STATE_ATTRIBUTES if a not in ("_currentMatrix", "_extgstate"))
@@ -39,13 +42,15 @@ class _Drawn(msgspec.Struct):
     measures: list  # (fit.Measure, how many of its grounds lay before it)
     symbols: list  # (name, box, its measures before it)
     notes: list  # (method, args) on undefined's notes
+    pictures: list  # the notes it made in art's log
 
 
-def draw(c, key, work, notes) -> None:
+def draw(c, key, work, notes, card: str | None = None) -> None:
     """`work()` draws the element whose inputs are `key` (hashable: everything it reads
     of the card, the face and the game) on the canvas `c`; `notes`: undefined's notes, or
-    None. Drawn twice at most a canvas for each key and canvas state it starts in: the
-    second drawing is kept, and put back at every later one."""
+    None; `card`: the card whose picture it prints (None: it prints none). Drawn twice at
+    most a canvas for each key and canvas state it starts in: the second drawing is kept,
+    and put back at every later one."""
     rec = fit.current()
     if rec is None or rec._face is None or "record" in rec.__dict__:
         work()  # no face under way, or inside an element being kept (one level only)
@@ -62,12 +67,12 @@ def draw(c, key, work, notes) -> None:
         work()
         return
     if got:
-        _put_back(c, rec, got, notes)
+        _put_back(c, rec, got, notes, card)
     elif got is None:  # met first: drawn; kept when met again (a title, once a card,
         store[full] = False  # is never kept)
         work()
     elif got is False:
-        store[full] = _drawn(c, rec, work, notes) or ()
+        store[full] = _drawn(c, rec, work, notes, card) or ()
     else:  # drawn before, and not what can be put back
         work()
 
@@ -85,7 +90,7 @@ def _relative(rec, matrix) -> tuple:
     return rel
 
 
-def _drawn(c, rec, work, notes) -> _Drawn | None:
+def _drawn(c, rec, work, notes, card) -> _Drawn | None:
     code, forms, face = c._code, c._formsinuse, rec._face
     n0, f0, g0, m0, y0 = len(code), len(forms), len(face.grounds), len(rec.measures), \
         len(rec.symbols)
@@ -96,6 +101,9 @@ def _drawn(c, rec, work, notes) -> _Drawn | None:
     own: list = []  # how many of its grounds lay before each text it measured
     calls: list = []
     rec.record = _counting(rec, own, face, g0)
+    log = art.log()
+    if log is not None:
+        heard, log.heard = log.heard, []
     if notes is not None:
         saved = {m: notes.__dict__.get(m) for m in ("field", "icon")}
         for method in saved:
@@ -104,6 +112,10 @@ def _drawn(c, rec, work, notes) -> _Drawn | None:
         work()
     finally:
         del rec.record
+        if log is not None:
+            pictures, log.heard = log.heard, heard
+            if heard is not None:  # a kept face's drawing hears them too
+                heard.extend(pictures)
         if notes is not None:
             for method, was in saved.items():
                 if was is None:
@@ -113,7 +125,8 @@ def _drawn(c, rec, work, notes) -> _Drawn | None:
     if not (c._code is code and c._formsinuse is forms and rec._face is face
             and len(rec._starts) == starts0 and len(rec.sizes) == sizes0
             and c._currentMatrix == matrix and c._extgstate is ext and ext._d == ext0
-            and len(ext._c) == names0 and len(c.state_stack) == depth):
+            and len(ext._c) == names0 and len(c.state_stack) == depth
+            and (card is not None or log is None or not pictures)):
         return None
     d = c.__dict__
     measures = rec.measures[m0:]
@@ -125,10 +138,10 @@ def _drawn(c, rec, work, notes) -> _Drawn | None:
         end=_STATE_OF(c), grounds=face.grounds[g0:],
         measures=list(zip(measures, own)),
         symbols=[(name, box, k - m0) for _, name, box, _, k in rec.symbols[y0:]],
-        notes=calls)
+        notes=calls, pictures=pictures if log is not None else [])
 
 
-def _put_back(c, rec, got: _Drawn, notes) -> None:
+def _put_back(c, rec, got: _Drawn, notes, card) -> None:
     c._code.extend(got.code)
     c._formsinuse.extend(got.forms)
     c._colorsUsed.update(got.colours)
@@ -146,6 +159,8 @@ def _put_back(c, rec, got: _Drawn, notes) -> None:
     grounds.extend(got.grounds[laid:])
     rec.symbols.extend((face.label, name, box, rec._drawn, m0 + k)
                        for name, box, k in got.symbols)
+    if got.pictures:
+        art.log().again(got.pictures, card)
     if notes is not None:  # an icon is noted with the first card printing it: as drawn
         for method, args in got.notes:
             getattr(notes, method)(*args)
