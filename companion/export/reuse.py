@@ -23,15 +23,14 @@ export.
 
 TTS sheets are pasted from tiles, and JPEG is lossy: a sheet with one face changed cannot
 be made from the last sheet. So each sheet's tiles are kept in the cache folder too, a
-pack a sheet (PNG, lossless, named by the sheet's tiles): a changed sheet renders its
-changed faces only and pastes the others from the packs, each decoded and checked (an
-RGB picture of its size) before it is used; a damaged or foreign one is rendered again.
+pack a sheet (pixels, zlib-compressed: lossless; named by the sheet's tiles): a changed
+sheet renders its changed faces only and pastes the others from the packs, each checked
+to be exactly its pixels before it is used; a damaged or foreign one is rendered again.
 
 The outputs are written as before, aside and swapped in whole
 (companion.files.atomic.kit_folder); the index is kept once the new folder is in place."""
 
 import hashlib
-import io
 import json
 from functools import cache
 from pathlib import PurePosixPath
@@ -106,19 +105,8 @@ def _previous(out, path: str, sha: str, size: int) -> bytes | None:
 
 
 def _tile_ok(data, w: int, h: int) -> bool:
-    """A kept tile is used only if it decodes as an RGB picture of exactly w x h pixels."""
-    if not isinstance(data, bytes):
-        return False
-    try:
-        from PIL import Image
-
-        with Image.open(io.BytesIO(data)) as image:
-            if image.format != "PNG" or image.mode != "RGB" or image.size != (w, h):
-                return False
-            image.load()
-        return True
-    except Exception:  # noqa: BLE001 - not a picture we kept: rendered again
-        return False
+    """A kept tile is used only if it holds exactly w x h RGB pixels."""
+    return isinstance(data, bytes) and raster.pixels(data, w, h) is not None
 
 
 def _pack(value) -> dict:
@@ -187,14 +175,14 @@ def run(ctx, pages: list[Page], jobs: list[raster.Job], what: str,
                 tiles = []
                 for t in job.tiles:
                     k = tkey(t)
-                    name = str(tmp / f"{k}.png")
+                    name = str(tmp / f"{k}.rgb")
                     if keep_tiles and k in old_tiles and k not in sourced and k not in saving:
                         pk = old_tiles[k]
                         if pk not in packs:
                             packs[pk] = _pack(kept.read(PACKS, pk))
                         data = packs[pk].get(k)
                         if _tile_ok(data, t.w, t.h):
-                            (tmp / f"{k}.png").write_bytes(data)
+                            (tmp / f"{k}.rgb").write_bytes(data)
                             sourced.add(k)
                     if k in sourced:
                         tiles.append(t._replace(page=-1, source=name))
@@ -223,7 +211,7 @@ def run(ctx, pages: list[Page], jobs: list[raster.Job], what: str,
                 keys = [tkey(t) for t in job.tiles]
                 pk = _hash(["pack", sorted(set(keys))])
                 if any(k not in sourced or old_tiles.get(k) != pk for k in keys):
-                    kept.keep(PACKS, pk, (LAYOUT, {k: (tmp / f"{k}.png").read_bytes()
+                    kept.keep(PACKS, pk, (LAYOUT, {k: (tmp / f"{k}.rgb").read_bytes()
                                                    for k in keys}))
                 new_tiles.update(dict.fromkeys(keys, pk))
 
