@@ -80,7 +80,7 @@ def tile(doc, t: Tile):
         if raw is None:
             raise ValueError(f"{t.source}: not {t.w} x {t.h} RGB pixels")
         return Image.frombytes("RGB", (t.w, t.h), raw)
-    image = render(doc()[t.page], t.w, t.h)
+    image = render(doc[t.page], t.w, t.h)
     if t.save is not None:
         import zlib
 
@@ -89,7 +89,7 @@ def tile(doc, t: Tile):
 
 
 def picture(doc, job: Job):
-    """The job's picture; `doc()` gives the PDF document (opened only if a tile needs it)."""
+    """The job's picture, its tiles rendered from pages of `doc` (or their sources)."""
     from PIL import Image
 
     whole = (len(job.tiles) == 1 and (job.tiles[0].x, job.tiles[0].y) == (0, 0)
@@ -135,12 +135,23 @@ def _document(pdf: str):
     return _docs[pdf]
 
 
+class _Pages:
+    """The PDF's pages, the document opened when a page is first asked for (a job whose
+    tiles all have their sources needs none: `pdf` may be None)."""
+
+    def __init__(self, pdf: str | None):
+        self.pdf = pdf
+
+    def __getitem__(self, index: int):
+        return _document(self.pdf)[index]
+
+
 def do_jobs(pdf: str | None, root: str, jobs: list[Job]) -> list[tuple[int, str]]:
     """Renders, encodes and writes each job (in a worker process or here); returns the
     bytes written per job and their SHA-256 (hex). `pdf` None: every tile has a source."""
     sizes = []
     for job in jobs:
-        data = encode(picture(lambda: _document(pdf), job), job)
+        data = encode(picture(_Pages(pdf), job), job)
         for p in job.paths:
             target = Path(root) / p
             target.parent.mkdir(parents=True, exist_ok=True)
