@@ -47,13 +47,14 @@ LAYOUT = 1  # the index's and the packs' values: another is never read
 @cache
 def versions() -> str:
     """The code that makes the pixels and the bytes, as it is."""
-    import PIL
+    from importlib.metadata import version
+
     import pypdfium2
 
     from companion.kit.drawings import _code_version
 
-    return json.dumps([LAYOUT, _code_version(), PIL.__version__, str(pypdfium2.PYPDFIUM_INFO),
-                       str(pypdfium2.PDFIUM_INFO)])
+    return json.dumps([LAYOUT, _code_version(), version("pillow"), version("pypdfium2"),
+                       str(getattr(pypdfium2, "PDFIUM_INFO", ""))])  # pdfium's own build
 
 
 def _hash(value) -> str:
