@@ -91,6 +91,8 @@ def _export(exports, games, game, format, lang, card_size, only, out, data, blee
                           + (", landscape, turned to portrait" if c.get("turned") else "") + ")"
                           for c in manifest["components"])
         click.echo(f"{name} {format}: {ctx.out}/ {len(manifest['files'])} files: {parts}")
+        if ctx.drawn is not None:  # as a build says of its drawings (kit.drawings.Keeper)
+            click.echo(f"{name} {format}: {ctx.drawn} faces drawn, {ctx.kept} kept")
 
 
 class _Progress:

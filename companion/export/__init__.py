@@ -60,6 +60,12 @@ class Context(msgspec.Struct):
     shop_card: object | None  # companion.export.shops.ShopCard
     stage: Path | None = None  # where files are written now
     progress: Progress = lambda done, total, what: None
+    # (face_key, trim, bleed) -> the face's digest, as the plan worked them out
+    # (companion.kit.card_list): what a picture made again is keyed by (export.reuse)
+    digests: dict = msgspec.field(default_factory=dict)
+    drawn: int | None = None  # faces rendered by the writer (export.reuse), None: not told
+    kept: int = 0  # faces whose pictures were taken from the last export
+    after: Callable[[], None] | None = None  # once the export is in place (export.reuse)
 
     @contextmanager
     def scratch(self):
@@ -131,7 +137,7 @@ def plan(game: str, fmt: str, opts: Options) -> Context:
     from companion.draw import art
 
     with art.logging(draft=True) as pictures:  # every missing picture, before any is written
-        kit.card_list(prepared, bleed)
+        cards = kit.card_list(prepared, bleed)
     if pictures.missing and not opts.draft:
         raise art.missing_error(pictures)
     if not found:
@@ -140,6 +146,13 @@ def plan(game: str, fmt: str, opts: Options) -> Context:
     out = Path(opts.out) if opts.out else default_out(prepared.name, fmt,
                                                       shop.key if shop else None)
     ctx = Context(prepared.name, fmt, opts, prepared, found, out.resolve(), bleed, dpi, shop, shop_card)
+    sizes = {deck.id: deck.size for deck in found}
+    for card in cards:
+        size = sizes.get(card["component"])
+        for side in ("front", "back"):
+            face = getattr(card["card"], side)
+            if face is not None and size is not None:
+                ctx.digests[faces.face_key(face), size, bleed] = card[side]
     if hasattr(module, "check"):
         module.check(ctx)
     return ctx
@@ -171,6 +184,8 @@ def write(ctx: Context, progress: Progress | None = None) -> dict:
                                     if p.is_file()] + ["manifest.json"])
         (stage / "manifest.json").write_text(json.dumps(manifest, indent=2, ensure_ascii=False)
                                              + "\n", encoding="utf-8")
+    if ctx.after is not None:
+        ctx.after()
     return manifest
 
 

@@ -5,13 +5,13 @@ the whole component shares. Each distinct face is drawn and encoded once, whatev
 number of files show it.
 
 The faces are drawn one per page into a PDF (the sheets' own face.draw), which pypdfium2
-renders page by page at exactly each picture's size, on every core."""
-
-from pathlib import Path
+renders page by page at exactly each picture's size, on every core. Exported again into the
+same folder, a face unchanged since (its digest, its picture's size and settings) is not
+drawn again: its file is taken from the last export (companion.export.reuse)."""
 
 from companion.errors import CompanionError
-from companion.export import length, mm, raster, shops
-from companion.export.faces import Page, safe, write_pdf
+from companion.export import length, mm, raster, reuse, shops
+from companion.export.faces import Page, safe
 
 TAKES = {"bleed", "dpi", "shop"}
 MAX_PIXELS = 50_000_000  # one picture; RGB, 150 MB in memory while it is encoded
@@ -95,13 +95,9 @@ def write(ctx) -> dict:
                           # a hex tile's, a round token's picture: its bounding rectangle
                           | ({"shape": deck.shape} if deck.shape else {}))
 
-    with ctx.scratch() as tmp:
-        pdf = Path(tmp) / "faces.pdf"
-        ctx.progress(0, len(pages), "drawing faces")
-        write_pdf(pdf, pages, f"{ctx.kit.game_name}: faces", ctx.kit.author)
-        jobs = [raster.Job(tuple(files[i]), sizes[i], (raster.Tile(i, 0, 0, *sizes[i]),),
-                           "png", ctx.dpi) for i in range(len(pages))]
-        raster.run(pdf, ctx.stage, jobs, lambda done, total: ctx.progress(done, total, "faces"))
+    jobs = [raster.Job(tuple(files[i]), sizes[i], (raster.Tile(i, 0, 0, *sizes[i]),),
+                       "png", ctx.dpi) for i in range(len(pages))]
+    reuse.run(ctx, pages, jobs, "faces")  # a face unchanged since the last export: its file
     return {"dpi": ctx.dpi, "shop": ctx.shop.key if ctx.shop else None,
             "faces": len(pages), "components": components}
 

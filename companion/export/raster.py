@@ -1,12 +1,14 @@
 """Pixels from our own PDF pages, and nothing else: pypdfium2 renders a page to exactly
 the pixel size asked (pdfium's own sizing rounds up, giving 826 for 825), pillow only
-pastes rendered pages together and encodes them.
+pastes rendered pages together (or pixels of them rendered earlier: Tile.source) and
+encodes them.
 
 An image job names the pages to render, where each lands on the picture, the picture's
 size and the files to write; `run` shares jobs between processes (one per core) and
 reports each finished job. Kept free of reportlab and the rest of the package: worker
 processes import only this module."""
 
+import hashlib
 import io
 import json
 import os
@@ -24,6 +26,10 @@ class Tile(NamedTuple):
     y: int
     w: int  # its exact size, pixels
     h: int
+    # Its pixels made earlier (companion.export.reuse): a file of w x h RGB pixels,
+    # zlib-compressed (`pixels`), pasted instead of rendering the page (page is then -1).
+    source: str | None = None
+    save: str | None = None  # a file its rendered pixels are written to as well, so
 
 
 class Job(NamedTuple):
@@ -53,17 +59,46 @@ def render(page, w: int, h: int):
     return image if image.mode == "RGB" else image.convert("RGB")
 
 
+def pixels(data: bytes, w: int, h: int) -> bytes | None:
+    """A tile's RGB pixels from what `tile` saved (zlib, level 1: three times faster than a
+    PNG of it), or None if they are not w x h pixels."""
+    import zlib
+
+    try:
+        raw = zlib.decompressobj().decompress(data, w * h * 3 + 1)
+    except (zlib.error, TypeError):
+        return None
+    return raw if len(raw) == w * h * 3 else None
+
+
+def tile(doc, t: Tile):
+    """A tile's pixels: its page rendered (and saved where it asks), or its source read."""
+    from PIL import Image
+
+    if t.source is not None:
+        raw = pixels(Path(t.source).read_bytes(), t.w, t.h)
+        if raw is None:
+            raise ValueError(f"{t.source}: not {t.w} x {t.h} RGB pixels")
+        return Image.frombytes("RGB", (t.w, t.h), raw)
+    image = render(doc[t.page], t.w, t.h)
+    if t.save is not None:
+        import zlib
+
+        Path(t.save).write_bytes(zlib.compress(image.tobytes(), 1))
+    return image
+
+
 def picture(doc, job: Job):
+    """The job's picture, its tiles rendered from pages of `doc` (or their sources)."""
     from PIL import Image
 
     whole = (len(job.tiles) == 1 and (job.tiles[0].x, job.tiles[0].y) == (0, 0)
              and (job.tiles[0].w, job.tiles[0].h) == job.size)
     if whole:
-        t = job.tiles[0]
-        return render(doc[t.page], t.w, t.h)
+        return tile(doc, job.tiles[0])
     canvas = Image.new("RGB", job.size, (255, 255, 255))
     for t in job.tiles:
-        canvas.paste(render(doc[t.page], t.w, t.h), (t.x, t.y))
+        canvas.paste(tile(doc, t), (t.x, t.y))
     return canvas
 
 
@@ -100,18 +135,28 @@ def _document(pdf: str):
     return _docs[pdf]
 
 
-def do_jobs(pdf: str, root: str, jobs: list[Job]) -> list[int]:
+class _Pages:
+    """The PDF's pages, the document opened when a page is first asked for (a job whose
+    tiles all have their sources needs none: `pdf` may be None)."""
+
+    def __init__(self, pdf: str | None):
+        self.pdf = pdf
+
+    def __getitem__(self, index: int):
+        return _document(self.pdf)[index]
+
+
+def do_jobs(pdf: str | None, root: str, jobs: list[Job]) -> list[tuple[int, str]]:
     """Renders, encodes and writes each job (in a worker process or here); returns the
-    bytes written per job."""
-    doc = _document(pdf)
+    bytes written per job and their SHA-256 (hex). `pdf` None: every tile has a source."""
     sizes = []
     for job in jobs:
-        data = encode(picture(doc, job), job)
+        data = encode(picture(_Pages(pdf), job), job)
         for p in job.paths:
             target = Path(root) / p
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_bytes(data)
-        sizes.append(len(data))
+        sizes.append((len(data), hashlib.sha256(data).hexdigest()))
     return sizes
 
 
@@ -122,25 +167,30 @@ def workers() -> int:
         return max(1, os.cpu_count() or 1)
 
 
-def run(pdf: Path, root: Path, jobs: list[Job],
+def run(pdf: Path | None, root: Path, jobs: list[Job],
         progress: Callable[[int, int], None] = lambda done, total: None,
-        processes: int | None = None) -> list[int]:
+        processes: int | None = None, digests: list | None = None) -> list[int]:
     """Does every job, sharing them between `processes` worker processes (default: one per
-    core); returns the bytes written per job, in order. A failure stops the rest and is
-    raised (an OSError as the system gave it)."""
+    core); returns the bytes written per job, in order (and puts each file's SHA-256 in
+    `digests`, if given). A failure stops the rest and is raised (an OSError as the system
+    gave it). `pdf` None: every tile has its source."""
     processes = min(processes or workers(), len(jobs))
     total = len(jobs)
     progress(0, total)
+    pdf = None if pdf is None else str(pdf)
     if processes <= 1 or total < SERIAL_BELOW:
-        sizes = []
+        done = []
         try:
             for n, job in enumerate(jobs, 1):
-                sizes += do_jobs(str(pdf), str(root), [job])
+                done += do_jobs(pdf, str(root), [job])
                 progress(n, total)
         finally:
             _docs.clear()  # the PDF is about to be deleted: let go of it
-        return sizes
-    return _in_processes(pdf, root, jobs, progress, processes)
+    else:
+        done = _in_processes(pdf, root, jobs, progress, processes)
+    if digests is not None:
+        digests[:] = [sha for _, sha in done]
+    return [size for size, _ in done]
 
 
 def _plain(job: Job) -> dict:
@@ -148,9 +198,10 @@ def _plain(job: Job) -> dict:
     return {**job._asdict(), "tiles": [t._asdict() for t in job.tiles]}
 
 
-def _in_processes(pdf: Path, root: Path, jobs: list[Job], progress, processes: int) -> list[int]:
+def _in_processes(pdf: str | None, root: Path, jobs: list[Job], progress,
+                  processes: int) -> list[tuple[int, str]]:
     """Worker processes (`python -m companion.export.raster`), each given every n-th job
-    as JSON on its standard input; each prints "done INDEX BYTES" per finished job, or
+    as JSON on its standard input; each prints "done INDEX BYTES SHA256" per finished job, or
     "oserror ERRNO FILE MESSAGE" and stops. Plain processes rather than multiprocessing,
     which re-runs the parent's main script in each worker."""
     import queue
@@ -177,12 +228,12 @@ def _in_processes(pdf: Path, root: Path, jobs: list[Job], progress, processes: i
             readers.append(threading.Thread(target=_read, args=(proc, lines), daemon=True))
             readers[-1].start()
             try:
-                proc.stdin.write(json.dumps({"pdf": str(pdf), "root": str(root), "jobs": [
+                proc.stdin.write(json.dumps({"pdf": pdf, "root": str(root), "jobs": [
                     {"index": i, **_plain(jobs[i])} for i in share]}))
                 proc.stdin.close()
             except BrokenPipeError:  # it stopped at once: its exit status tells why
                 pass
-        sizes = [0] * len(jobs)
+        sizes = [(0, "")] * len(jobs)
         done, running = 0, len(procs)
         while running:
             proc, line = lines.get()
@@ -191,8 +242,8 @@ def _in_processes(pdf: Path, root: Path, jobs: list[Job], progress, processes: i
                 continue
             kind, _, rest = line.partition(" ")
             if kind == "done":
-                i, size = map(int, rest.split())
-                sizes[i] = size
+                i, size, sha = rest.split()
+                sizes[int(i)] = int(size), sha
                 done += 1
                 progress(done, len(jobs))
             elif kind == "oserror":
@@ -234,12 +285,12 @@ def main() -> None:
     task = json.load(sys.stdin)
     for d in task["jobs"]:
         try:
-            size, = do_jobs(task["pdf"], task["root"], [_job(d)])
+            (size, sha), = do_jobs(task["pdf"], task["root"], [_job(d)])
         except OSError as e:
             print("oserror", json.dumps([e.errno, e.filename, e.strerror or str(e)]),
                   flush=True)
             sys.exit(3)
-        print("done", d["index"], size, flush=True)
+        print("done", d["index"], size, sha, flush=True)
 
 
 if __name__ == "__main__":

@@ -12,14 +12,16 @@ card printed more than once repeating its id, and ContainedObjects holds one Car
 per card, in the same order. BackIsHidden: the back stands for a card in a hand (so every
 slot of a sheet can hold a card). UniqueBack: BackURL is a sheet with a back per slot.
 Cards are trim only (no bleed) and face down; a component other than poker-sized is
-scaled so that every card keeps its proportions and its size relative to the others."""
+scaled so that every card keeps its proportions and its size relative to the others.
+Exported again into the same folder, a sheet whose faces are unchanged is taken from the
+last export, and a changed one is pasted from the faces' kept tiles, its changed faces
+rendered alone (companion.export.reuse)."""
 
 import hashlib
 from math import ceil, floor
-from pathlib import Path
 
-from companion.export import raster
-from companion.export.faces import BLANK, Page, write_pdf
+from companion.export import raster, reuse
+from companion.export.faces import BLANK, Page
 
 TAKES: set[str] = set()
 GRID = (10, 7)  # columns x rows, the most a sheet may hold
@@ -161,11 +163,9 @@ def write(ctx) -> dict:
             "VersionNumber": ""}
     (ctx.stage / save_name).write_text(json.dumps(save, indent=2, ensure_ascii=False) + "\n",
                                        encoding="utf-8")
-    with ctx.scratch() as tmp:
-        pdf = Path(tmp) / "faces.pdf"
-        ctx.progress(0, len(jobs), "drawing faces")
-        write_pdf(pdf, pages, f"{ctx.kit.game_name}: faces", ctx.kit.author)
-        raster.run(pdf, ctx.stage, jobs, lambda done, total: ctx.progress(done, total, "sheets"))
+    # A sheet whose faces are all unchanged since the last export: its file; another:
+    # its changed faces rendered, the others pasted from the tiles kept (export.reuse).
+    reuse.run(ctx, pages, jobs, "sheets", keep_tiles=True)
     return {"save": save_name, "thumbnail": thumb, "components": components}
 
 

@@ -17,7 +17,12 @@ Baselines, on the same machine in the same run:
   PNG (pillow, compress_level=1) page by page in one process: the naive way to the pixels.
 
 Targets (issue 14): png at 300 dpi < 15 s wall, both cores, peak < 500 MB; tts < 10 s;
-cards-pdf < 1 s.
+cards-pdf < 1 s. Each run of these exports into a folder of its own: a whole export.
+
+Exported again (issue 36), png and tts: a whole export of a copy of Covenia's game file
+into a new folder, then the same again into that folder (every face unchanged: nothing
+drawn), then with one entry of the file changed (one clan's ritual: its Temple card, one
+face, drawn again); each against the whole export of the same run.
 """
 
 import io
@@ -52,19 +57,52 @@ json.dump({"code": code, "wall": wall, "cpu": cpu, "main_mb": me.ru_maxrss / 102
 def run(args: list[str], tmp: Path) -> dict:
     result = tmp / "result.json"
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(
-        p for p in (str(ROOT), os.environ.get("PYTHONPATH")) if p))
+        p for p in (str(ROOT), os.environ.get("PYTHONPATH")) if p),
+        TABLE_COMPANION_CACHE=str(tmp / "cache"))  # a cache of the run's own, kept warm
     started = time.perf_counter()
-    subprocess.run([sys.executable, "-c", WRAP, str(result), *args], check=True, env=env,
-                   stdout=subprocess.DEVNULL)
+    done = subprocess.run([sys.executable, "-c", WRAP, str(result), *args], check=True,
+                          env=env, stdout=subprocess.PIPE, text=True)
     outer = time.perf_counter() - started
     figures = json.loads(result.read_text())
     assert figures["code"] == 0, figures
     figures["process_wall"] = outer  # with the interpreter's start-up
+    figures["said"] = done.stdout
     return figures
 
 
 def repeat(args: list[str], tmp: Path, runs: int) -> list[dict]:
-    return [run(args, tmp) for _ in range(runs)]
+    """An export runs into a folder of its own each time (--out FOLDER-N): a whole
+    export, nothing taken from an earlier one."""
+    if args[0] != "export":
+        return [run(args, tmp) for _ in range(runs)]
+    at = args.index("--out") + 1
+    return [run(args[:at] + [f"{args[at]}-{n}"] + args[at + 1:], tmp) for n in range(runs)]
+
+
+def drawn(figures: dict) -> str:
+    """"N faces drawn, M kept", as the export said it."""
+    return figures["said"].strip().splitlines()[-1].split(": ")[-1]
+
+
+def again(fmt: str, tmp: Path, runs: int) -> tuple[list, list, list]:
+    """Whole exports of a copy of Covenia's game file, each into a new folder; each then
+    exported again into its folder, unchanged, then with one entry changed."""
+    text = (ROOT / "companion" / "layouts" / "covenia.toml").read_text(encoding="utf-8")
+    changed = text.replace("whatever their clans. Each card",
+                           "whatever their clans. Each such card")
+    assert changed != text
+    (tmp / "same").mkdir(exist_ok=True)
+    (tmp / "changed").mkdir(exist_ok=True)
+    (tmp / "same" / "covenia.toml").write_text(text, encoding="utf-8")
+    (tmp / "changed" / "covenia.toml").write_text(changed, encoding="utf-8")
+    whole, same, one = [], [], []
+    for n in range(runs):
+        out = str(tmp / f"again-{fmt}-{n}")
+        args = ["export", "covenia", fmt, "--out", out, "--data"]
+        whole.append(run(args + [str(tmp / "same" / "covenia.toml")], tmp))
+        same.append(run(args + [str(tmp / "same" / "covenia.toml")], tmp))
+        one.append(run(args + [str(tmp / "changed" / "covenia.toml")], tmp))
+    return whole, same, one
 
 
 def sheets_baseline(pdf: Path, dpi: int) -> float:
@@ -107,10 +145,12 @@ def main() -> None:
         png = repeat(["export", "covenia", "png", "--out", str(tmp / "png")], tmp, runs)
         tts = repeat(["export", "covenia", "tts", "--out", str(tmp / "tts")], tmp, runs)
         pdf = repeat(["export", "covenia", "cards-pdf", "--out", str(tmp / "pdf")], tmp, runs)
-        manifest = json.loads((tmp / "png" / "manifest.json").read_text())
-        png_bytes = sum(p.stat().st_size for p in (tmp / "png").rglob("*.png"))
-        tts_sheets = sorted(((p.stat().st_size, p.name) for p in (tmp / "tts").rglob("*.jpg")),
+        manifest = json.loads((tmp / "png-0" / "manifest.json").read_text())
+        png_bytes = sum(p.stat().st_size for p in (tmp / "png-0").rglob("*.png"))
+        tts_sheets = sorted(((p.stat().st_size, p.name) for p in (tmp / "tts-0").rglob("*.jpg")),
                             reverse=True)
+        again_png = again("png", tmp, runs)
+        again_tts = again("tts", tmp, runs)
 
     workers = raster.workers()
     print(f"runs per figure: {runs}; cores for rendering: {workers}; load average "
@@ -130,6 +170,11 @@ def main() -> None:
     print(f"ratios: png / sheets baseline {png_wall / sheets:5.2f}x; against the build: "
           f"png {png_wall / base_build:5.2f}x, tts {tts_wall / base_build:5.2f}x, "
           f"cards-pdf {pdf_wall / base_build:5.2f}x")
+    for fmt, (whole, same, one) in (("png", again_png), ("tts", again_tts)):
+        full = line(f"again: {fmt}, a whole export", whole)
+        for name, figures in (("unchanged", same), ("one entry changed", one)):
+            wall = line(f"again: {fmt}, {name}", figures)
+            print(f"{'':<34} {drawn(figures[-1])}; {wall / full:5.2f}x the whole export")
 
 
 if __name__ == "__main__":
