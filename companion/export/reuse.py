@@ -51,9 +51,9 @@ def versions() -> str:
 
     import pypdfium2
 
-    from companion.kit.drawings import _code_version
+    from companion.kit.drawings import code_version
 
-    return json.dumps([LAYOUT, _code_version(), version("pillow"), version("pypdfium2"),
+    return json.dumps([LAYOUT, code_version(), version("pillow"), version("pypdfium2"),
                        str(getattr(pypdfium2, "PDFIUM_INFO", ""))])  # pdfium's own build
 
 

@@ -97,7 +97,7 @@ class Keeper:
         self.files = _store(context)
         self.path = path
         self.c, self.rec, self.notes, self.pictures = c, recorder, notes, pictures
-        self.key = hashlib.sha256("\0".join((_code_version(), context, path)).encode(
+        self.key = hashlib.sha256("\0".join((code_version(), context, path)).encode(
             "utf-8", "surrogatepass")).hexdigest()[:32]
         self.old = self.files.get(path) if self.files is not None else None
         if self.old is None:  # the last run's, from the cache folder
@@ -249,7 +249,7 @@ FOLDER = "drawings"  # in the cache folder (companion.files.kept)
 # ---- across runs: marshal's values only ----------------------------------------------
 
 @cache
-def _code_version() -> str:
+def code_version() -> str:
     """Our drawing code and reportlab's, as they are: a kept drawing is of this code."""
     import companion
     from reportlab import Version
