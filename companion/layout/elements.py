@@ -29,6 +29,7 @@ class Drawing(msgspec.Struct):
     kinds: dict = msgspec.field(default_factory=dict)
     placeholder: schema.Placeholders | None = None
     back: object = None  # a back's ground colour when saving ink (see schema.Kind.back)
+    same: tuple | None = None  # what every element's key shares (_key), worked out once
 
     def x(self, v, scope) -> float:
         """A length across the card (x, w, r, sizes: fractions of its width)."""
@@ -238,8 +239,10 @@ def _key(d: Drawing, el, scope: dict) -> tuple:
     if isinstance(el, schema.Picture) and d.pic is not None:  # the card's picture, whoever
         s = d.pic.spec  # the card: its name is given to the checks as it is put back
         pic = (d.pic.box, str(s.path), s.fit, s.anchor, s.outside)
-    return (id(el), d.w, d.h, d.bleed, id(d.kinds), id(d.palette), id(d.placeholder),
-            d.back, card.saving(), tuple(values), pic)
+    if d.same is None:
+        d.same = (d.w, d.h, d.bleed, id(d.kinds), id(d.palette), id(d.placeholder), d.back,
+                  card.saving())
+    return id(el), d.same, tuple(values), pic
 
 
 def _card_of(d: Drawing, el) -> str | None:

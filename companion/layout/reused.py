@@ -37,7 +37,7 @@ class _Drawn(msgspec.Struct):
     colours: dict
     shadings: dict
     images: bool
-    end: tuple  # the canvas's _STATE values it leaves
+    end: dict  # the canvas's _STATE values it leaves
     grounds: list  # the grounds it laid, in face coordinates
     measures: list  # (fit.Measure, how many of its grounds lay before it)
     symbols: list  # (name, box, its measures before it)
@@ -135,7 +135,7 @@ def _drawn(c, rec, work, notes, card) -> _Drawn | None:
         colours={k: v for k, v in c._colorsUsed.items() if k not in colours0},
         shadings={k: v for k, v in c._shadingUsed.items() if k not in shadings0},
         images=bool(c._currentPageHasImages and not images0),
-        end=_STATE_OF(c), grounds=face.grounds[g0:],
+        end=dict(zip(_STATE, _STATE_OF(c))), grounds=face.grounds[g0:],
         measures=list(zip(measures, own)),
         symbols=[(name, box, k - m0) for _, name, box, _, k in rec.symbols[y0:]],
         notes=calls, pictures=pictures if log is not None else [])
@@ -148,7 +148,7 @@ def _put_back(c, rec, got: _Drawn, notes, card) -> None:
     c._shadingUsed.update(got.shadings)
     if got.images:
         c._currentPageHasImages = 1
-    c.__dict__.update(zip(_STATE, got.end))
+    c.__dict__.update(got.end)
     face = rec._face
     grounds, laid, m0 = face.grounds, 0, len(rec.measures)
     for m, before in got.measures:  # each measured over what lay under it then
