@@ -7,6 +7,7 @@ unwritable costs only working it out again. (Whoever can write the user's cache 
 can change what it holds: the cache guards against damage, as the picture cache does,
 not against the user's own account.)"""
 
+import gc
 import marshal
 import zlib
 
@@ -32,9 +33,23 @@ def read(folder: str, key: str):
             raw[len(FORMAT) + 4:]
         if head != FORMAT or zlib.crc32(payload).to_bytes(4, "big") != check:
             return None  # damaged, or cut short
-        return marshal.loads(payload)
+        return _loaded(payload)
     except Exception:  # noqa: BLE001 - none kept yet, or unreadable: work it out again
         return None
+
+
+def _loaded(payload: bytes):
+    """marshal's values, read with the cyclic collector paused: values hold no cycles, and
+    the tens of thousands of lists, tuples and dicts a font's tables or a kit's drawings
+    make would set off collections that walk every object of the process, again and again
+    (a third of a cold build's reading time)."""
+    paused = gc.isenabled()
+    gc.disable()
+    try:
+        return marshal.loads(payload)
+    finally:
+        if paused:
+            gc.enable()
 
 
 def keep(folder: str, key: str, value) -> None:

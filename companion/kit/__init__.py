@@ -239,7 +239,11 @@ def _build_noted(name: str, opts: Options, progress, warn, notes) -> dict:
                          "card_size": f.size_name}
             else:
                 c = open_canvas(stage / f.path, page, f"{game_name}: {f.path}", author)
-                pages = f.draw(c)
+                keeper = None if not keeping else drawings.Keeper(
+                    context, f.path, c, measured, notes, pictures)
+                pages = f.draw(c, keeper)  # a page is kept by its digest as a card face is
+                if keeper is not None:
+                    keeper.commit()
                 entry = {"path": f.path, "pages": pages, "duplex": "none", "card_size": None}
             c.save()
             entry["components"] = [

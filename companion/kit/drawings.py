@@ -53,6 +53,9 @@ class Drawn(msgspec.Struct):
     sizes: list  # (label, (w, h))
     notes: list  # (method, args) calls on undefined.Notes
     pictures: list  # (the log's dict, key, value): every note it made in art's log
+    # the PDF version its drawing asks for (transparency: 1.4), which reportlab raises the
+    # document's to as it draws, even where nothing is written (an alpha of 1)
+    version: tuple = (0, 0)
 
 
 class Snapshot(msgspec.Struct):
@@ -166,6 +169,8 @@ class Keeper:
         calls: list = []
         for method in ("field", "icon"):
             setattr(notes, method, _noting(notes, method, calls))
+        doc = c._doc
+        version0, doc._pdfVersion = doc._pdfVersion, (0, 0)  # what this face asks for
         try:
             face.draw(c, w, h, bleed)
         finally:
@@ -174,8 +179,8 @@ class Keeper:
             pictures, log.heard = log.heard, heard
             if heard is not None:
                 heard.extend(pictures)
+            version, doc._pdfVersion = doc._pdfVersion, max(version0, doc._pdfVersion)
         forms = list(c._formsinuse[forms0:])
-        doc = c._doc
         objects: dict = {}
         for name in set(forms):
             found = self.found.get(name)
@@ -197,7 +202,7 @@ class Keeper:
             measures=rec.measures[m0:],
             symbols=[(lb, nm, box, d - s0, k - m0) for lb, nm, box, d, k in rec.symbols[y0:]],
             starts=[k - m0 for k in rec._starts[s0:]],
-            sizes=sizes, notes=calls, pictures=pictures)
+            sizes=sizes, notes=calls, pictures=pictures, version=tuple(version))
 
     # ---- a kept face put back ------------------------------------------------------
 
@@ -208,6 +213,7 @@ class Keeper:
             if name not in doc.idToObject:
                 _register(doc, name, obj)
         c._code.extend(got.code)
+        doc._pdfVersion = max(doc._pdfVersion, tuple(got.version))
         c._formsinuse.extend(got.forms)
         c._colorsUsed.update(got.colours)
         c._shadingUsed.update(got.shadings)
@@ -272,7 +278,7 @@ def _encoded(k: Kept) -> tuple:
             continue
         faces.append((key, d.code, d.forms, d.images, d.states,
                        [msgspec.structs.astuple(m) for m in d.measures], d.symbols,
-                       d.starts, d.sizes, d.notes, d.pictures))
+                       d.starts, d.sizes, d.notes, d.pictures, d.version))
     return (fonts, k.snapshot.states, faces)
 
 
@@ -293,10 +299,10 @@ def _decoded(value) -> Kept | None:
             fonts.append((ps, internal, state))
         faces = {}
         for (key, code, forms, images, dstates, measures, symbols, starts, sizes, notes,
-             pictures) in faces_in:
+             pictures, version) in faces_in:
             faces[key] = Drawn(code, forms, {}, {}, {}, images, dstates,
                                [fit.Measure(*m) for m in measures], symbols, starts, sizes,
-                               notes, pictures)
+                               notes, pictures, tuple(version))
         return Kept(Snapshot(fonts, states), faces)
     except Exception:  # noqa: BLE001 - not what we keep: drawn again
         return None
@@ -315,9 +321,10 @@ def _noting(notes, method: str, calls: list):
     real = getattr(type(notes), method)
 
     def noted(*args):
-        if method == "field":  # of a card's scope, Notes.field reads only the names
-            where, name, scope = args
-            args = (where, name, dict.fromkeys(k for k in scope if isinstance(k, str)))
+        if method == "field":  # of a card's scope, Notes.field reads only the names,
+            where, name, scope = args  # and none but `name` when the scope has it
+            args = (where, name, {name: None} if name in scope else
+                    dict.fromkeys(k for k in scope if isinstance(k, str)))
         calls.append((method, args))
         return real(notes, *args)
     return noted

@@ -335,14 +335,23 @@ def _place_pages(files: list, spec, component, faces: list, ctx) -> None:
     if any(f.path == path for f in files):
         raise spec.error("file", f"{path} holds other cards already: pages need their own file")
 
-    def draw(c) -> int:
+    def draw(c, keeper=None) -> int:
+        """`keeper`: as sheets.render takes it, for the pages whose digest their face
+        knows (companion.kit.drawings): a page unchanged since is put back, not drawn."""
+        from msgspec import structs
+
         from companion.text import fit
 
         rec = fit.current()  # a page is held to the text limits as a card is
         for n, face in enumerate(faces, 1):
             label = f"{component.id} page {n}"
-            (rec.wrap(face.draw, label, paper=(1.0, 1.0, 1.0)) if rec is not None
-             else face.draw)(c, *ctx.page, 0.0)
+            paint = rec.wrap(face.draw, label, paper=(1.0, 1.0, 1.0)) if rec is not None \
+                else face.draw
+            if keeper is not None and face.digest is not None:
+                keeper(c, structs.replace(face, draw=paint, kept=f"{face.digest(*ctx.page, 0.0)} "
+                                                                 f"{label}"), *ctx.page, 0.0)
+            else:
+                paint(c, *ctx.page, 0.0)
             c.showPage()
         return len(faces)
     files.append(PageFile(path, [component], draw))

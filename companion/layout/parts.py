@@ -41,10 +41,11 @@ class CardFile(msgspec.Struct):
 
 
 class PageFile(msgspec.Struct):
-    """Whole pages (a score book): draw(canvas) draws them and returns how many."""
+    """Whole pages (a score book): draw(canvas, keeper=None) draws them and returns how
+    many (`keeper`: companion.kit.drawings.Keeper, which puts back a page kept)."""
     path: str
     components: list[Component]
-    draw: Callable[[object], int]
+    draw: Callable[..., int]
     stock: str = "paper"
 
 
