@@ -27,7 +27,7 @@ class Engine(msgspec.Struct, frozen=True):
     shared: dict
     source: str
     lang: str = "en"
-    facts: dict = msgspec.field(default_factory=dict)  # per kind, for digests
+    facts: dict = msgspec.field(default_factory=dict)  # per kind, for digests and pictures
     icons: dict = msgspec.field(default_factory=dict)  # [icons]: the game's own SVGs
     fonts: dict = msgspec.field(default_factory=dict)  # [fonts]: the game's own TTFs
     checked: frozenset | None = None  # the kinds held to undefined names (None: all)
@@ -170,12 +170,10 @@ _SHIPPED: dict = {}
 
 def _shipped_kinds() -> dict:
     if not _SHIPPED:
-        import tomllib
-
         from companion.files import paths
+        from companion.files.data import load_toml
 
-        _SHIPPED.update(tomllib.loads(paths.layout("scorepad.toml").read_text("utf-8"))
-                        .get("kinds", {}))
+        _SHIPPED.update(load_toml(paths.layout("scorepad.toml")).get("kinds", {}))
     return _SHIPPED
 
 
@@ -273,11 +271,16 @@ def _kind_facts(engine: Engine, kind: str):
 
 
 def _has_images(engine: Engine, kind: str) -> bool:
-    """Whether a kind (or a kind it shows small) draws an image element."""
-    k = engine.kinds[kind]
-    kinds = [k] + [engine.kinds[n] for n in _nested_kinds(k, engine.kinds)]
-    return any(isinstance(e, schema.Image) for kd in kinds for el in kd.elements
-               for e in [el] + schema.inner(el))
+    """Whether a kind (or a kind it shows small) draws an image element; worked out once
+    a kind (in engine.facts, beside the kind's digest facts, under (kind, "images"))."""
+    known = engine.facts.get((kind, "images"))
+    if known is None:
+        k = engine.kinds[kind]
+        kinds = [k] + [engine.kinds[n] for n in _nested_kinds(k, engine.kinds)]
+        known = engine.facts[kind, "images"] = any(
+            isinstance(e, schema.Image) for kd in kinds for el in kd.elements
+            for e in [el] + schema.inner(el))
+    return known
 
 
 def _nested_kinds(kind: schema.Kind, all_kinds: dict, seen=None) -> set:
