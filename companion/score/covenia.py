@@ -8,9 +8,7 @@ from pathlib import Path
 from companion.files import paths
 from companion.files.data import Fields, load_toml
 from companion.errors import shown
-from companion.score.toml_out import checked_dump
 from companion.rules import covenia as scorer
-from companion.score import entry
 from companion.text.typography import listing, typeset
 
 ROWS = (*scorer.CLANS, "bonus")
@@ -89,6 +87,8 @@ def ask(prompt, echo, data: Fields, lang: str) -> dict:
     s = data.sub("score")
     t = lambda key, **kw: s.text(key, lang).format(**kw)  # noqa: E731
     names = clan_names(data, lang)
+    from companion.score import entry  # typing a table in: not when scoring a file
+
     ask_line = entry.asking(prompt, lang)
 
     def until_ok(text, check, default=""):
@@ -174,6 +174,8 @@ def to_toml(table: dict) -> str:
             "players": [{"name": p["name"], **{part: {c: list(v) for c, v in p.get(part, {}).items()}
                                                for part in ("area", "hand")}}
                         for p in table["players"]]}
+    from companion.score.toml_out import checked_dump  # --save only
+
     return checked_dump(doc, want, "the score file")
 
 
