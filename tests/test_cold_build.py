@@ -227,3 +227,24 @@ def test_the_command_line_freezes_its_objects_as_it_ends_a_caller_of_main_does_n
         cli.main()  # the process's own command line: it ends here
     assert frozen == [True]
     assert "companion" in capsys.readouterr().out
+
+
+def test_kept_drawings_are_of_this_code_any_module_of_ours_changed_gives_another(
+        tmp_path, monkeypatch):
+    import companion
+
+    pkg = tmp_path / "pkg"
+    (pkg / "draw" / "__pycache__").mkdir(parents=True)
+    for f in ("__init__.py", "draw/__init__.py", "draw/card.py"):
+        (pkg / f).write_text("x = 1\n")
+    monkeypatch.setattr(companion, "__file__", str(pkg / "__init__.py"))
+    version = drawings._code_version.__wrapped__
+    first = version()
+    (pkg / "draw" / "__pycache__" / "card.cpython-311.pyc").write_bytes(b"compiled")
+    (pkg / "draw" / "notes.txt").write_text("not code")
+    assert version() == first  # bytecode and other files: not our code
+    (pkg / "draw" / "card.py").write_text("x = 22\n")
+    assert version() != first
+    second = version()
+    (pkg / "draw" / "new.py").write_text("")
+    assert version() not in (first, second)

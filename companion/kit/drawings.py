@@ -27,6 +27,7 @@ again only the first face placing each picture or icon, which defines it in the 
 
 import copy
 import hashlib
+import os
 from functools import cache
 from pathlib import Path
 
@@ -262,9 +263,17 @@ def code_version() -> str:
 
     root = Path(companion.__file__).parent
     h = hashlib.sha256(Version.encode())
-    for f in sorted(root.rglob("*.py")):
-        st = f.stat()
-        h.update(f"{f.relative_to(root)} {st.st_size} {st.st_mtime_ns}\n".encode())
+    files, folders = [], [str(root)]
+    while folders:  # as rglob("*.py"), without its pattern matching (a cold build's 1 ms)
+        with os.scandir(folders.pop()) as entries:
+            for e in entries:
+                if e.is_dir() and e.name != "__pycache__":
+                    folders.append(e.path)
+                elif e.name.endswith(".py") and e.is_file():
+                    files.append((os.path.relpath(e.path, root), e))
+    for rel, e in sorted(files):
+        st = e.stat()
+        h.update(f"{rel} {st.st_size} {st.st_mtime_ns}\n".encode())
     return h.hexdigest()
 
 

@@ -9,7 +9,6 @@ file, the kind, the element and the name, with the nearest defined name when one
 word the game does not define, drawn or not (`colours`: where drawn, it stops the build).
 Templates, fonts and symbols naming nothing are errors already (fonts as the file loads)."""
 
-import difflib
 from contextlib import contextmanager
 from contextvars import ContextVar
 
@@ -67,6 +66,8 @@ def _where(where: tuple) -> str:
 
 
 def _near(name: str, names, mark: str = "") -> str:
+    import difflib  # only where a name is undefined: not on every build's start
+
     close = difflib.get_close_matches(name, sorted(n for n in names if "." not in n
                                                    or "." in name), n=1, cutoff=0.8)
     return f" (did you mean {mark}{close[0]}{mark}?)" if close else ""

@@ -328,8 +328,28 @@ def _parsed(face) -> dict:
 
     state = {k: v for k, v in vars(face).items() if k not in _NOT_KEPT}
     names = [k for k, v in state.items() if isinstance(v, TTFNameBytes)]
-    return {"state": {k: bytes(v) if k in names else v for k, v in state.items()},
+    return {"state": {k: bytes(v) if k in names else _shared(v) for k, v in state.items()},
             "names": names}
+
+
+def _shared(value, pool: dict | None = None):
+    """`value` with its equal numbers and number pairs made one object each: marshal
+    writes an object met again as a reference, and reading it back makes it once (a
+    font's thousands of glyph widths are a few hundred values): a cold build reads its
+    fonts faster. Equal and of the same types as before; lists stay lists of their own."""
+    pool = {} if pool is None else pool
+
+    def one(v):
+        if type(v) in (int, float):
+            return pool.setdefault((type(v), v), v)
+        if type(v) is tuple and all(type(x) in (int, float) for x in v):
+            return pool.setdefault((tuple, tuple(map(type, v)), v), tuple(map(one, v)))
+        return _shared(v, pool) if type(v) in (dict, list) else v
+    if type(value) is dict:
+        return {one(k): one(v) for k, v in value.items()}
+    if type(value) is list:
+        return [one(v) for v in value]
+    return value
 
 
 def _font_from(name: str, raw: bytes, parsed: dict):
