@@ -248,3 +248,15 @@ def test_kept_drawings_are_of_this_code_any_module_of_ours_changed_gives_another
     second = version()
     (pkg / "draw" / "new.py").write_text("")
     assert version() not in (first, second)
+
+
+def test_a_fonts_kept_widths_and_metrics_are_read_back_one_object_a_value(tmp_path, cache):
+    from companion.press import fonts
+
+    raw = (paths.FONTS / "DejaVuSans.ttf").read_bytes()
+    fonts._font("KeptA", raw, str(paths.FONTS / "DejaVuSans.ttf"))  # parsed, kept
+    face = fonts._font("KeptB", raw, str(paths.FONTS / "DejaVuSans.ttf")).face  # read back
+    widths = face.charWidths.values()
+    assert len({id(w) for w in widths}) == len(set(widths)) < 1000 < len(face.charWidths)
+    whole = [m for m in face.hmetrics if all(type(x) is int for x in m)]  # most of them
+    assert len({id(m) for m in whole}) == len(set(whole)) < len(whole) - 1000

@@ -328,28 +328,19 @@ def _parsed(face) -> dict:
 
     state = {k: v for k, v in vars(face).items() if k not in _NOT_KEPT}
     names = [k for k, v in state.items() if isinstance(v, TTFNameBytes)]
-    return {"state": {k: bytes(v) if k in names else _shared(v) for k, v in state.items()},
-            "names": names}
-
-
-def _shared(value, pool: dict | None = None):
-    """`value` with its equal numbers and number pairs made one object each: marshal
-    writes an object met again as a reference, and reading it back makes it once (a
-    font's thousands of glyph widths are a few hundred values): a cold build reads its
-    fonts faster. Equal and of the same types as before; lists stay lists of their own."""
-    pool = {} if pool is None else pool
-
-    def one(v):
-        if type(v) in (int, float):
-            return pool.setdefault((type(v), v), v)
-        if type(v) is tuple and all(type(x) in (int, float) for x in v):
-            return pool.setdefault((tuple, tuple(map(type, v)), v), tuple(map(one, v)))
-        return _shared(v, pool) if type(v) in (dict, list) else v
-    if type(value) is dict:
-        return {one(k): one(v) for k, v in value.items()}
-    if type(value) is list:
-        return [one(v) for v in value]
-    return value
+    state = {k: bytes(v) if k in names else v for k, v in state.items()}
+    # Each glyph's width and metrics made one object a value: marshal writes an object
+    # met again as a reference, read back as that one object (a font's thousands of
+    # widths are a few hundred values): a cold build reads its fonts faster. Equal, and
+    # of the same types, as reportlab's own.
+    # (Floats with floats and pairs of whole numbers with their like only: 500 == 500.0.)
+    widths, metrics = {}, {}
+    state["charWidths"] = {k: widths.setdefault(w, w) if type(w) is float else w
+                           for k, w in state["charWidths"].items()}
+    state["hmetrics"] = [metrics.setdefault(m, m) if type(m) is tuple and len(m) == 2 and
+                         type(m[0]) is int and type(m[1]) is int else m
+                         for m in state["hmetrics"]]
+    return {"state": state, "names": names}
 
 
 def _font_from(name: str, raw: bytes, parsed: dict):
