@@ -119,8 +119,8 @@ CREDITS = st.text(st.characters(codec="latin-1", categories=("L", "N", "P", "Zs"
                                 exclude_characters="{}"), max_size=40)
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow,
-                                                                 HealthCheck.function_scoped_fixture])
+@settings(max_examples=25, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 @given(credits=CREDITS)
 def test_a_pages_digest_changes_exactly_when_what_it_prints_changes(tmp_path, credits):
     text = (paths.LAYOUTS / "covenia.toml").read_text(encoding="utf-8")

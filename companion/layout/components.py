@@ -348,8 +348,8 @@ def _place_pages(files: list, spec, component, faces: list, ctx) -> None:
             paint = rec.wrap(face.draw, label, paper=(1.0, 1.0, 1.0)) if rec is not None \
                 else face.draw
             if keeper is not None and face.digest is not None:
-                keeper(c, structs.replace(face, draw=paint, kept=f"{face.digest(*ctx.page, 0.0)} "
-                                                                 f"{label}"), *ctx.page, 0.0)
+                kept = f"{face.digest(*ctx.page, 0.0)} {label}"  # as a card front's key
+                keeper(c, structs.replace(face, draw=paint, kept=kept), *ctx.page, 0.0)
             else:
                 paint(c, *ctx.page, 0.0)
             c.showPage()
