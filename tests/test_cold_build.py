@@ -241,7 +241,7 @@ def test_kept_drawings_are_of_this_code_any_module_of_ours_changed_gives_another
     for f in ("__init__.py", "draw/__init__.py", "draw/card.py"):
         (pkg / f).write_text("x = 1\n")
     monkeypatch.setattr(companion, "__file__", str(pkg / "__init__.py"))
-    version = drawings._code_version.__wrapped__
+    version = drawings.code_version.__wrapped__
     first = version()
     (pkg / "draw" / "__pycache__" / "card.cpython-311.pyc").write_bytes(b"compiled")
     (pkg / "draw" / "notes.txt").write_text("not code")
