@@ -28,7 +28,7 @@ again only the first face placing each picture or icon, which defines it in the 
 import copy
 import hashlib
 import os
-from functools import cache
+from functools import cache, partial
 from pathlib import Path
 
 import msgspec
@@ -36,6 +36,7 @@ from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 
 from companion.files import kept
+from companion.layout import undefined
 from companion.text import fit
 
 
@@ -169,7 +170,8 @@ class Keeper:
         heard, log.heard = log.heard, []
         calls: list = []
         for method in ("field", "icon"):
-            setattr(notes, method, _noting(notes, method, calls))
+            setattr(notes, method, undefined.recording(
+                partial(getattr(type(notes), method), notes), method, calls))
         doc = c._doc
         version0, doc._pdfVersion = doc._pdfVersion, (0, 0)  # what this face asks for
         try:
@@ -324,19 +326,6 @@ def _register(doc, name: str, obj) -> None:
     doc.idToObjectNumberAndVersion[name] = (n, 0)
     doc.numberToId[n] = name
     doc.idToObject[name] = obj
-
-
-def _noting(notes, method: str, calls: list):
-    real = getattr(type(notes), method)
-
-    def noted(*args):
-        if method == "field":  # of a card's scope, Notes.field reads only the names,
-            where, name, scope = args  # and none but `name` when the scope has it
-            args = (where, name, {name: None} if name in scope else
-                    dict.fromkeys(k for k in scope if isinstance(k, str)))
-        calls.append((method, args))
-        return real(notes, *args)
-    return noted
 
 
 def _objects_of(doc, name: str, out: dict) -> None:

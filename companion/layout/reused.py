@@ -24,6 +24,7 @@ import msgspec
 from reportlab.pdfgen.canvas import Canvas
 
 from companion.draw import art
+from companion.layout import undefined
 from companion.text import fit
 
 _STATE = tuple(a for a in Canvas.STATE_ATTRIBUTES if a not in ("_currentMatrix", "_extgstate"))
@@ -107,7 +108,7 @@ def _drawn(c, rec, work, notes, card) -> _Drawn | None:
     if notes is not None:
         saved = {m: notes.__dict__.get(m) for m in ("field", "icon")}
         for method in saved:
-            setattr(notes, method, _noting(getattr(notes, method), method, calls))
+            setattr(notes, method, undefined.recording(getattr(notes, method), method, calls))
     try:
         work()
     finally:
@@ -175,13 +176,3 @@ def _counting(rec, own: list, face, g0: int):
         if len(rec.measures) > n:
             own.append(len(face.grounds) - g0)
     return record
-
-
-def _noting(real, method: str, calls: list):
-    def noted(*args):
-        if method == "field":  # of a card's scope, Notes.field reads only the names
-            where, name, scope = args
-            args = (where, name, dict.fromkeys(k for k in scope if isinstance(k, str)))
-        calls.append((method, args))
-        return real(*args)
-    return noted

@@ -84,6 +84,20 @@ def noting():
         _NOTES.reset(token)
 
 
+def recording(real, method: str, calls: list):
+    """The Notes method `real` (named `method`) also appending each call to `calls`, as a
+    kept drawing makes it again: of a card's scope, Notes.field reads only the names, and
+    none but the one looked up when the scope has it."""
+    def noted(*args):
+        if method == "field":
+            where, name, scope = args
+            args = (where, name, {name: None} if name in scope else
+                    dict.fromkeys(k for k in scope if isinstance(k, str)))
+        calls.append((method, args))
+        return real(*args)
+    return noted
+
+
 def notes() -> "Notes | None":
     """The notes open now (a build's), or None."""
     return _NOTES.get()
