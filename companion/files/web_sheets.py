@@ -21,14 +21,12 @@ game file is shared with collaborators, and a shared sheet needs none; no messag
 cache record ever holds them. Every failure is one CompanionError line."""
 
 import hashlib
-import http.client
 import json
 import re
 import sys
 import time
-import urllib.error
 import urllib.parse
-import urllib.request
+from functools import cache
 from pathlib import Path
 
 from companion.files import atomic, bounded, paths
@@ -106,15 +104,22 @@ class _TooBig(Exception):
     pass
 
 
-class _OnlyWeb(urllib.request.HTTPRedirectHandler):
-    """Follows a redirect to a well-formed http or https address only (urllib would follow
-    one to ftp, and fail on a bad port or a password with a traceback)."""
+@cache
+def _only_web():
+    """A redirect handler that follows a redirect to a well-formed http or https address
+    only (urllib would follow one to ftp, and fail on a bad port or a password with a
+    traceback). Made at the first download: urllib.request and http.client (11 ms of
+    imports, ssl and email among them) are not imported by a build whose card lists are
+    files."""
+    import urllib.request
 
-    def redirect_request(self, req, fp, code, msg, headers, newurl):
-        fault = address_fault(newurl)
-        if fault:
-            raise _Bad(f"redirected to {without_password(newurl)[:60]}, which {fault}")
-        return super().redirect_request(req, fp, code, msg, headers, newurl)
+    class _OnlyWeb(urllib.request.HTTPRedirectHandler):
+        def redirect_request(self, req, fp, code, msg, headers, newurl):
+            fault = address_fault(newurl)
+            if fault:
+                raise _Bad(f"redirected to {without_password(newurl)[:60]}, which {fault}")
+            return super().redirect_request(req, fp, code, msg, headers, newurl)
+    return _OnlyWeb
 
 
 def _body(answer, limit: int) -> bytes:
@@ -138,7 +143,9 @@ def _body(answer, limit: int) -> bytes:
 
 
 def _download(url: str, limit: int, timeout: float) -> bytes:
-    opener = urllib.request.build_opener(_OnlyWeb)
+    import urllib.request
+
+    opener = urllib.request.build_opener(_only_web())
     request = urllib.request.Request(url, headers={"User-Agent": "table-companion"})
     with opener.open(request, timeout=timeout) as answer:
         return _body(answer, limit)
@@ -148,6 +155,9 @@ def _fetch(url: str, limit: int, timeout: float) -> tuple:
     """In the worker: ("ok", bytes), ("big", size), ("lost", why) or ("bad", why), `why`
     one line without a password. Every exception is sorted here: the parent gets a
     tuple back, or nothing by the deadline."""
+    import http.client
+    import urllib.error
+
     try:
         return "ok", _download(url, limit, timeout)
     except _TooBig as e:
