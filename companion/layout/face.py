@@ -111,7 +111,7 @@ class Engine(msgspec.Struct, frozen=True):
                                  f"{', '.join(self.kinds) or 'none'})", source=self.source)
         scope = self._scope(fields, pic, read)
         draw = partial(_draw, self, kind, scope, pic, label, origins or {})
-        if _has_images(self, kind):  # its pictures' bytes: its digest is of what it draws
+        if _draws_images(self, kind):  # its pictures' bytes: its digest is of what it draws
             return Face(draw, key=key)
         return Face(draw, key=key, digest=partial(_digest, self, kind, scope, pic))
 
@@ -194,32 +194,52 @@ def _entry_of(field: str | None, origins: dict):
 
 def _digest(engine: Engine, kind: str, scope: dict, pic, w: float, h: float,
             bleed: float) -> str:
-    kinds_json, names, words = _kind_facts(engine, kind)
-    what = {
-        "kinds": kinds_json,  # written once a kind (below: put in as it is)
-        # only what the kind names: a text or colour it does not print changes nothing
-        "fields": {key: _pruned(v, names[1]) for key, v in _plain(scope, names[0]).items()},
-        "palette": {n: c.hexval() for n, c in sorted(engine.palette.items()) if n in words},
-        "size": [round(w, 4), round(h, 4), round(bleed, 4)],
-        "ink_saver": grounds.saving(),
-        "picture": None if pic is None else [_picture_digest(pic), msgspec.to_builtins(
-            {"box": [pic.box.x, pic.box.y, pic.box.w, pic.box.h], "fit": pic.spec.fit,
-             "anchor": pic.spec.anchor})],
-    }
-    if engine.icons:  # the icons it may print: named by the kind, a field or :icon: in a text
-        said = json.dumps(what["fields"], ensure_ascii=False, default=str)
-        what["icons"] = {n: i.digest for n, i in sorted(engine.icons.items())
-                         if n in words or f'"{n}"' in said or f":{n}:" in said}
-    if engine.fonts:  # the game's own fonts, whichever roles the face draws with
-        what["fonts"] = {r: f.digest for r, f in sorted(engine.fonts.items())}
-    # json.dumps(what, sort_keys=True), with the kinds' part written once a kind
-    blob = "{" + ", ".join(f"{json.dumps(k)}: {v if k == 'kinds' else _json(v)}"
-                           for k, v in sorted(what.items())) + "}"
+    # json.dumps(what, sort_keys=True) of
+    #   {"kinds": the kind's facts (written once a kind, put in as they are),
+    #    "fields": only what the kind names (a text or colour it does not print changes
+    #              nothing), "palette": the colours its words name,
+    #    "size": [w, h, bleed] rounded, "ink_saver", "picture": its digest and placing,
+    #    "icons": those it may print (named by the kind, a field or :icon: in a text),
+    #    "fonts": the game's own, whichever roles the face draws with}
+    # its parts that are the same for every face of a kind worked out once (_digest_facts)
+    names, head, icons, tail = _digest_facts(engine, kind)
+    keys = names[1]
+    fields = _JSON({key: _pruned(v, keys) if isinstance(v, (list, dict)) else v
+                    for key, v in _plain(scope, names[0]).items()})
+    parts = ['{"fields": ', fields, head]
+    if icons is not None:  # which of them its fields name: "name" or :name: (in any order)
+        parts += [', "icons": ', _JSON({n: d for n, d, by_kind in icons if by_kind or
+                                        f'"{n}"' in fields or f":{n}:" in fields})]
+    parts += [', "ink_saver": ', "true" if grounds.saving() else "false", tail,
+              ', "picture": ', "null" if pic is None else _picture_part(pic),
+              ', "size": ', _JSON([round(w, 4), round(h, 4), round(bleed, 4)]), "}"]
+    blob = "".join(parts)
     return hashlib.sha256(blob.encode("utf-8", "surrogatepass")).hexdigest()[:16]
+
+
+def _digest_facts(engine: Engine, kind: str) -> tuple:
+    """What every face of a kind digests alike, worked out once a kind: (the fields it
+    names, the digest's "fonts" part, the game's icons as (name, digest, whether the kind
+    names it) or None, its "kinds" and "palette" parts)."""
+    fact = ("digest", kind)  # beside the kinds' own facts (_kind_facts)
+    if fact not in engine.facts:
+        kinds_json, names, words = _kind_facts(engine, kind)
+        head = "" if not engine.fonts else ', "fonts": ' + _JSON(
+            {r: f.digest for r, f in sorted(engine.fonts.items())})
+        icons = None if not engine.icons else tuple(
+            (n, i.digest, n in words) for n, i in sorted(engine.icons.items()))
+        palette = {n: c.hexval() for n, c in sorted(engine.palette.items()) if n in words}
+        tail = f', "kinds": {kinds_json}, "palette": {_JSON(palette)}'
+        engine.facts[fact] = (names, head, icons, tail)
+    return engine.facts[fact]
 
 
 def _json(value) -> str:
     return json.dumps(value, sort_keys=True, ensure_ascii=False, default=str)
+
+
+# _json's encoder made once: json.dumps makes one each call, a third of a digest's time
+_JSON = json.JSONEncoder(sort_keys=True, ensure_ascii=False, default=str).encode
 
 
 _NAME = re.compile(r"\{([A-Za-z_][\w.]*)")
@@ -270,6 +290,15 @@ def _kind_facts(engine: Engine, kind: str):
     return engine.facts[kind]
 
 
+def _draws_images(engine: Engine, kind: str) -> bool:
+    """_has_images, worked out once a kind (a thousand faces of one kind walk its elements
+    once)."""
+    fact = ("images", kind)  # beside the kinds' own facts (_kind_facts)
+    if fact not in engine.facts:
+        engine.facts[fact] = _has_images(engine, kind)
+    return engine.facts[fact]
+
+
 def _has_images(engine: Engine, kind: str) -> bool:
     """Whether a kind (or a kind it shows small) draws an image element; worked out once
     a kind (in engine.facts, beside the kind's digest facts, under (kind, "images"))."""
@@ -303,6 +332,20 @@ def _plain(scope: dict, names: set) -> dict:
         if "." not in k or not isinstance(v, dict):
             out[k] = ["placeholder", v.note] if isinstance(v, bind.Placeholder) else v
     return out
+
+
+def _picture_part(pic) -> str:
+    """A face's picture in its digest: what it prints, and where."""
+    found = _picture_digest(pic)
+    place = (pic.box, pic.spec.fit, pic.spec.anchor)
+    if (found, place) not in _PICTURE_PARTS:  # a dozen pictures on 2,000 cards: written once
+        _PICTURE_PARTS[found, place] = _JSON([found, msgspec.to_builtins(
+            {"box": [pic.box.x, pic.box.y, pic.box.w, pic.box.h], "fit": pic.spec.fit,
+             "anchor": pic.spec.anchor})])
+    return _PICTURE_PARTS[found, place]
+
+
+_PICTURE_PARTS: dict[tuple, str] = {}
 
 
 def _picture_digest(pic) -> str:

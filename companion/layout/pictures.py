@@ -28,6 +28,7 @@ from companion.draw import art
 from companion.files import paths
 from companion.files.data import Fields
 from companion.draw.card import Pic
+from companion.text import templates
 
 
 class Kind(msgspec.Struct, frozen=True):
@@ -51,6 +52,7 @@ class Pictures:
         self.layout = data.sub("layout") if "layout" in data.table else None
         self.table = data.sub("art") if "art" in data.table else None
         self._boxes: dict[str, art.Box] = {}
+        self._specs: dict[tuple, art.Spec | None] = {}  # see _spec
         if self.table is not None:
             known = {f"{k}{s}" for k in kinds for s in ("", "_fit", "_anchor")}
             for key in self.table.table:
@@ -95,10 +97,29 @@ class Pictures:
         """The picture one card asks for (`card`: its name in messages, COMPONENT/ID), or
         None. `entry` is the data table that makes the card; `key` its art key there."""
         assert set(fields) == set(self.kinds[kind].fields), (kind, fields)
-        spec = art.spec(entry, fields, self.base, card, key) if entry is not None else None
+        spec = self._spec(entry, fields, card, key) if entry is not None else None
         if spec is None and self.table is not None:
-            spec = art.spec(self.table, fields, self.base, card, kind)
+            spec = self._spec(self.table, fields, card, kind)
         return None if spec is None else Pic(self.box(kind), spec)
+
+    def _spec(self, entry: Fields, fields: dict, card: str, key: str) -> art.Spec | None:
+        """art.spec, worked out once for each thing it reads (the entry's `key`, `key_fit`
+        and `key_anchor`, the fields its path names) and given each card's name: 2,000
+        cards showing 12 pictures resolve 12 paths (a path's links read folder by folder),
+        not 2,000. What is wrong is found, and named, at the first card that says it."""
+        table = entry.table
+        said = [table.get(k) for k in (key, f"{key}_fit", f"{key}_anchor")]
+        try:
+            named = templates.names(said[0]) if isinstance(said[0], str) else ()
+            memo = (key, tuple(fields), *((type(v), v) for v in said),
+                    *((type(fields.get(k)), fields.get(k)) for k in named))
+            spec = self._specs[memo]
+        except (templates.TemplateError, TypeError):  # no template, or a value no key
+            return art.spec(entry, fields, self.base, card, key)  # holds: read as it is
+        except KeyError:
+            spec = self._specs[memo] = art.spec(entry, fields, self.base, card, key)
+        return spec if spec is None or spec.card == card else msgspec.structs.replace(
+            spec, card=card)
 
 
 def keyed(key: str, pic: Pic | None) -> str:
