@@ -41,6 +41,7 @@ QTY = "qty"
 ART = picture_keys.KEYS  # any card entry may take a picture
 _NUMBER = re.compile(r"^-?[0-9]+(\.[0-9]+)?$")
 _DECIMAL_COMMA = re.compile(r"^-?[0-9]+,[0-9]+$")
+_LEADING_ZERO = re.compile(r"-?0[0-9]")
 
 # ---- limits: what a real card list needs, many times over ------------------------------
 # The four games' own lists, for scale: at most 40 entries, 18 columns, 271 characters in
@@ -163,10 +164,11 @@ def read(ref: dict, base: Path, source: str, field: str,
         raise CompanionError(f"no column for {', '.join(missing)}", source=name)
     rows: list[Row] = []
     ids: set = set()
+    letters = [letter(i) for i in range(len(paths))]
     for n, raw in enumerate(cells[1:], start=2):
         if all(_blank(v) is None for v in raw):
             continue  # a blank line
-        row = _row(paths, raw, f"{name}, row {n}", header, clash)
+        row = _row(paths, raw, f"{name}, row {n}", header, clash, letters)
         for k in known or ():
             if k.endswith("[]") and "." not in k:
                 row.setdefault(k[:-2], [])  # a list with no column filled: empty
@@ -946,17 +948,20 @@ def _ods(book: _Zip, tab: str | None) -> tuple[bytes, str]:
 # ---- rows -------------------------------------------------------------------------------
 
 def _row(paths: list[tuple | None], raw: list, where: str, header: list[str],
-         clash: bool) -> Row:
+         clash: bool, letters: list[str] | None = None) -> Row:
+    """`letters`: each column's letter (letter(i)), worked out once a sheet."""
     for i in range(len(paths), len(raw)):  # right of the header: read by nothing
         if _blank(raw[i]) is not None:
             raise CompanionError("has values but no name in the header row",
                                  source=where, field=f"column {letter(i)}")
+    letters = letters or [letter(i) for i in range(len(paths))]
     row = _new(where)
+    columns = row.columns
     kinds: dict[tuple, tuple[str, int]] = {}
     for i, path in enumerate(paths):
         if not path:
             continue
-        row.columns.setdefault(path[0], letter(i))  # a field's first column, even blank
+        columns.setdefault(path[0], letters[i])  # a field's first column, even blank
         value = _blank(raw[i]) if i < len(raw) else None
         if value is None:
             continue
@@ -975,7 +980,10 @@ def _row(paths: list[tuple | None], raw: list, where: str, header: list[str],
                         f"but column {letter(had[1])} ({shown(header[had[1]])}) fills it as "
                         f"{_KIND_WORDS[had[0]]}: leave one of them blank", source=where,
                         field=f"column {letter(i)}")
-        _put(row, path, _typed(value), letter(i), where)
+        if len(path) == 1:  # a field of its own, its column noted above
+            row[path[0]] = _typed(value)
+        else:
+            _put(row, path, _typed(value), letters[i], where)
     return row
 
 
@@ -1024,7 +1032,7 @@ def _csv_value(text: str, decimal_comma: bool = False):
     number = text.strip()
     if decimal_comma and _DECIMAL_COMMA.match(number):
         number = number.replace(",", ".")
-    if _NUMBER.match(number) and not re.match(r"-?0[0-9]", number):
+    if _NUMBER.match(number) and not _LEADING_ZERO.match(number):
         return float(number)
     return text
 

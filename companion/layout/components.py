@@ -92,6 +92,15 @@ def _first_language(value):
     return value
 
 
+def _first_languages(entry, id_field: str):
+    """_first_language(entry) as an id reads it: only the field `id_field` names, unless
+    it is a template (naming any)."""
+    if "{" in id_field or not isinstance(entry, dict) or _is_text(entry) or (
+            "placeholder" in entry and len(entry) == 1):
+        return _first_language(entry)
+    return {id_field: _first_language(entry[id_field])} if id_field in entry else {}
+
+
 def _text(value, lang: str, f, key: str) -> str:
     from companion.files.data import Fields
 
@@ -258,12 +267,15 @@ def _add_one(files, ctx, data, engine, backs, pics, name: str, spec, derived: di
     for (n, entry, f, origins), repeated in zip(entries, repeats):
         if isinstance(entry, Row):  # its columns are defined, blank on every row or not
             undefined.define(getattr(entry, "columns", {}))
-        values = {k: (v if read else fields_of(v, lang, f, k))
+        values = {k: (v if read or not isinstance(v, (dict, list))  # a value as it is
+                      else fields_of(v, lang, f, k))
                   for k, v in entry.items() if k not in ("count", qty_key)}
         # the id in the data's first language: the same in every language (pictures are
         # named from it); fields the game worked out are read in the build's already
-        cid = _id(entry, values if read else _first_language(entry), n, id_field, id_else)
-        known = {**engine.shared, **bind.flat(values), "id": cid, "n": n}  # {team.id}
+        cid = _id(entry, values if read else _first_languages(entry, id_field), n, id_field,
+                  id_else)
+        if extra:
+            known = {**engine.shared, **bind.flat(values), "id": cid, "n": n}  # {team.id}
         for k, v in extra.items():  # may name the entry's fields and the game's texts
             values[k] = _bound(fields_of(v, lang, spec, k), known)
         card_fields = {**values, **shared, "id": cid, "n": n,
@@ -360,7 +372,7 @@ def _place_pages(files: list, spec, component, faces: list, ctx) -> None:
 def _card_kind(form: str, values: dict, f, engine) -> str:
     """The kind a card's fields name (kind = "{kind}"), one of [kinds]; else an error in
     the card's entry (a card list's row and column)."""
-    kind = str(bind.text(form, bind.flat(values), again=False))
+    kind = str(bind.text(form, _flat_for(form, values), again=False))
     if kind not in engine.kinds:
         field = bind.whole_field(form)
         message = f"{shown(kind)} is no kind of [kinds] ({', '.join(engine.kinds)})"
@@ -368,6 +380,18 @@ def _card_kind(form: str, values: dict, f, engine) -> str:
             raise f.error(field, message)
         raise bind.BindError(f"kind: {message}")
     return kind
+
+
+def _flat_for(form: str, values: dict) -> dict:
+    """bind.flat(values) as `form` reads it: `values` themselves when it names only plain
+    values of their own (a card list's `kind` column), the same text without flattening
+    every card's fields."""
+    try:
+        plain = all("." not in n and n in values and not isinstance(values[n], (dict, list))
+                    for n in templates.names(form))
+    except templates.TemplateError:
+        plain = False
+    return values if plain else bind.flat(values)
 
 
 def _art_fields(kind, art_kind: str, fields: dict) -> dict:
@@ -403,9 +427,8 @@ def _id(entry: dict, values: dict, n: int, field: str, otherwise: str) -> str:
     value = values.get(field)
     if field == "id" and value is not None:
         return str(value)
-    if isinstance(value, str) and not isinstance(value, Placeholder) and slug(value):
-        return slug(value)
-    return templates.expand(otherwise, {"n": n}, path=False)
+    made = slug(value) if isinstance(value, str) and not isinstance(value, Placeholder) else ""
+    return made or templates.expand(otherwise, {"n": n}, path=False)
 
 
 def _product(data, spec, product: dict, lang: str):

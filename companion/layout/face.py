@@ -83,10 +83,13 @@ class Engine(msgspec.Struct, frozen=True):
         """A card's fields as its kinds read them: flattened ({clan.colour}), beside what
         every card may name; worked out once for a card's face and its print-guide notes."""
         scope = dict(self.shared)
-        scope.update(bind.flat(fields))
-        for k, v in list(scope.items()):  # `when = "todo.name"`: a text still to come
-            if isinstance(v, bind.Placeholder):
-                scope[f"todo.{k}"] = True
+        own = bind.flat(fields)
+        scope.update(own)
+        if _shared_placeholders(self) or any(isinstance(v, bind.Placeholder)
+                                             for v in own.values()):
+            for k, v in list(scope.items()):  # `when = "todo.name"`: a text still to come
+                if isinstance(v, bind.Placeholder):
+                    scope[f"todo.{k}"] = True
         return scope
 
     def _scope(self, fields: dict, pic, read: dict | None = None) -> dict:
@@ -132,6 +135,14 @@ def _draw(engine: Engine, kind: str, scope: dict, pic, label: str, origins: dict
             elements.draw_all(d, k.elements, scope)
     except bind.BindError as e:
         raise _error_of(e, engine, kind, label, origins) from None
+
+
+def _shared_placeholders(engine: Engine) -> bool:
+    """Whether what every card may name holds a text still to come (worked out once)."""
+    if ("placeholders", "shared") not in engine.facts:
+        engine.facts[("placeholders", "shared")] = any(isinstance(v, bind.Placeholder)
+                                                  for v in engine.shared.values())
+    return engine.facts[("placeholders", "shared")]
 
 
 def _error_of(e: bind.BindError, engine: Engine, kind: str, label: str,
