@@ -16,22 +16,24 @@ way calamine will place them (a cell at XFD1048576, a row repeated a million tim
 string shared by every cell), and only the parts so checked reach calamine, repacked as a
 workbook of their own. Each limit is one line naming the file, what it holds and the
 limit (exit 2). A workbook's checks and calamine's read run in a worker process bounded in
-time and memory (companion.files.bounded), which sends back the cells alone."""
+time and memory (companion.files.bounded), which sends back the cells alone.
 
-import array
+A CSV list is read without a workbook's readers (zipfile, expat, array): they are imported
+when a workbook is read, before its worker starts (a fork inherits them)."""
+
+from __future__ import annotations
+
 import csv
 import io
 import math
 import posixpath
 import re
 import struct
-import zipfile
 import zlib
 from contextlib import contextmanager
 from contextvars import ContextVar
 from pathlib import Path
 from typing import Any
-from xml.parsers import expat
 
 from companion.files import designer_files, inputs, picture_keys
 from companion.errors import CompanionError, shown
@@ -284,12 +286,20 @@ def _cells(path: Path, tab: str | None) -> list[list]:
         return _csv_cells(path, name)
     from companion.files import bounded
 
+    _workbook_readers()
     data = designer_files.read_bytes(path, MAX_FILE, "spreadsheet")
     out = bounded.run(_book_cells, data, suffix, tab, name, source=name,
                       what="spreadsheet", seconds=SECONDS, memory=MEMORY)
     if out[0] == "refused":
         raise CompanionError(out[1], source=out[2], field=out[3])
     return out[1]
+
+
+def _workbook_readers() -> None:
+    """The modules reading a workbook's parts, imported before its worker starts."""
+    import array  # noqa: F401
+    import zipfile  # noqa: F401
+    from xml.parsers import expat  # noqa: F401
 
 
 def _book_cells(data: bytes, suffix: str, tab: str | None, name: str) -> tuple:
@@ -433,6 +443,8 @@ class _Zip:
     within MAX_PART each and MAX_UNPACKED together."""
 
     def __init__(self, data: bytes, name: str):
+        import zipfile
+
         self.name, self.unpacked = name, 0
         if data[:4] == b"\xd0\xcf\x11\xe0":
             raise CompanionError("cannot read: it is password-protected, or an old .xls "
@@ -473,6 +485,8 @@ class _Zip:
     def read(self, part: str, what: str) -> bytes | None:
         """The unpacked bytes of `part` (None when there is none), `what` naming it in
         messages ("the strings of tab Cards")."""
+        import zipfile
+
         info = self.find(part)
         if info is None:
             return None
@@ -515,6 +529,8 @@ def _parser(what: str, start=None, end=None, text=None) -> "expat.XMLParserType"
     that refuses a DTD (no spreadsheet needs one, and entities are how XML bombs expand)
     and reads UTF-8 only, whatever the file declares (Excel and LibreOffice write UTF-8):
     what it counts is what calamine reads."""
+    from xml.parsers import expat
+
     p = expat.ParserCreate(encoding="utf-8")
     p.buffer_text = True
     p.buffer_size = 1 << 16
@@ -533,6 +549,8 @@ def _parser(what: str, start=None, end=None, text=None) -> "expat.XMLParserType"
 
 
 def _parse(p, data: bytes, name: str, what: str) -> None:
+    from xml.parsers import expat
+
     if data[:2] in (b"\xff\xfe", b"\xfe\xff") or b"\x00" in data[:4]:  # UTF-16, UTF-32
         raise CompanionError(f"cannot read {what}: XML not in UTF-8, which no spreadsheet "
                              "program writes", source=name)
@@ -587,6 +605,8 @@ def _rels(book: _Zip, part: str) -> dict[str, tuple[str, str]]:
 def _xlsx(book: _Zip, tab: str | None) -> tuple[bytes, str]:
     """Checks the tab's sheet and its strings; returns them repacked as a workbook of
     their own (calamine reads nothing else) and the tab's name."""
+    import array
+
     name = book.name
     root = next((t for typ, t in _rels(book, "").values() if typ.endswith("/officeDocument")),
                 "xl/workbook.xml")
@@ -666,6 +686,8 @@ def _xml_attr(text: str) -> str:
 
 
 def _repack(parts: list[tuple[str, bytes | None]]) -> bytes:
+    import zipfile
+
     out = io.BytesIO()
     with zipfile.ZipFile(out, "w", zipfile.ZIP_STORED) as z:
         for part, data in parts:
@@ -676,6 +698,8 @@ def _repack(parts: list[tuple[str, bytes | None]]) -> bytes:
 
 def _string_lengths(xml: bytes, name: str) -> array.array:
     """The length in characters of each shared string (what a cell showing it holds)."""
+    import array
+
     lengths = array.array("I")
     state = [0, 0]  # [inside <t>, characters of the current <si>]
 
