@@ -407,8 +407,11 @@ def _measured(rec: fit.Recorder, comp: Component, digests: dict | None = None) -
     def label(face: Face, n: int, side: str) -> str:
         return f"{comp.id} {face.key}" if face.key else f"{comp.id} {n} {side}"
 
-    out = []
+    out, same = [], {}  # a card given again (its copies): its faces named by their keys
     for n, card in enumerate(comp.cards, 1):
+        if id(card) in same:
+            out.append(same[id(card)])
+            continue
         name = label(card.front, n, "front")
         digest = (digests or {}).get(id(card))
         front = structs.replace(card.front, draw=rec.wrap(card.front.draw, name),
@@ -417,6 +420,8 @@ def _measured(rec: fit.Recorder, comp: Component, digests: dict | None = None) -
                                              draw=rec.wrap(card.back.draw,
                                                            label(card.back, n, "back")))
         out.append(structs.replace(card, front=front, back=back))
+        if card.front.key and (card.back is None or card.back.key):  # named alike at any n
+            same[id(card)] = out[-1]
     return out
 
 
