@@ -5,7 +5,7 @@ draws, writes them atomically and describes them."""
 import json
 import re
 from collections import Counter
-from functools import cache, partial
+from functools import partial
 from pathlib import Path
 from typing import Callable
 
@@ -93,7 +93,6 @@ def prepare(name: str, opts: Options) -> Kit:
     from companion import games
     from companion.games import drawn
 
-    _settled()
     game = games.find(name)
     _check(opts, game)
     data_mod.NO_TRANSLATION.clear()  # what has no translation is said once a build
@@ -133,17 +132,6 @@ def prepare(name: str, opts: Options) -> Kit:
                game_info.text("credits", opts.lang),
                lambda size: lay_out(structs.replace(ctx, card=presets.card_size(size),
                                                     card_name=size)))
-
-
-@cache
-def _settled() -> None:
-    """What the process holds by its first layout (our modules, reportlab's and click's,
-    their tables: some 25,000 objects the collector tracks) lives as long as the process:
-    kept out of the collector's passes (gc.freeze), each full one of which would walk
-    them all again. A 2,000-card build: 50 ms of collection -> 28."""
-    import gc
-
-    gc.freeze()
 
 
 def build(name: str, opts: Options, progress: Callable[[str], None] = lambda _: None,
