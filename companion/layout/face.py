@@ -350,6 +350,8 @@ def _picture_part(pic) -> str:
     found = _picture_digest(pic)
     place = (pic.box, pic.spec.fit, pic.spec.anchor)
     if (found, place) not in _PICTURE_PARTS:  # a dozen pictures on 2,000 cards: written once
+        if len(_PICTURE_PARTS) >= 4096:  # a watching process's many builds
+            _PICTURE_PARTS.clear()
         _PICTURE_PARTS[found, place] = _JSON([found, msgspec.to_builtins(
             {"box": [pic.box.x, pic.box.y, pic.box.w, pic.box.h], "fit": pic.spec.fit,
              "anchor": pic.spec.anchor})])
