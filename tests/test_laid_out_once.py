@@ -76,19 +76,6 @@ def _pic_of(face) -> Pic:
     return next(a for a in draw.args if isinstance(a, Pic))
 
 
-def test_a_kind_on_a_thousand_faces_is_asked_once_whether_it_draws_images(starter,
-                                                                           monkeypatch):
-    """Whether a kind (or a kind it nests) draws an image element decides whether a face
-    is digested from its facts or drawn: asked once a kind, not once a face (600 rows:
-    it walked the creature's elements 600 times)."""
-    asked = []
-    has_images = face_mod._has_images
-    monkeypatch.setattr(face_mod, "_has_images",
-                        lambda engine, kind: asked.append(kind) or has_images(engine, kind))
-    _prepared(_grown(starter, 600))
-    assert len(asked) == len(set(asked)) and "creature" in asked
-
-
 def test_reading_a_csv_card_list_imports_no_workbook_reader_nor_network_code(starter):
     """A CSV list is read with the csv module alone: zipfile, expat and array (a
     workbook's readers) and urllib, http.client and ssl (a sheet on the web's: 11 ms of a

@@ -114,7 +114,7 @@ class Engine(msgspec.Struct, frozen=True):
                                  f"{', '.join(self.kinds) or 'none'})", source=self.source)
         scope = self._scope(fields, pic, read)
         draw = partial(_draw, self, kind, scope, pic, label, origins or {})
-        if _draws_images(self, kind):  # its pictures' bytes: its digest is of what it draws
+        if _has_images(self, kind):  # its pictures' bytes: its digest is of what it draws
             return Face(draw, key=key)
         return Face(draw, key=key, digest=partial(_digest, self, kind, scope, pic))
 
@@ -299,15 +299,6 @@ def _kind_facts(engine: Engine, kind: str):
         specs = [schema.builtins(k)] + [schema.builtins(engine.kinds[n]) for n in nested]
         engine.facts[kind] = (_json(specs), *_named(specs))
     return engine.facts[kind]
-
-
-def _draws_images(engine: Engine, kind: str) -> bool:
-    """_has_images, worked out once a kind (a thousand faces of one kind walk its elements
-    once)."""
-    fact = ("images", kind)  # beside the kinds' own facts (_kind_facts)
-    if fact not in engine.facts:
-        engine.facts[fact] = _has_images(engine, kind)
-    return engine.facts[fact]
 
 
 def _has_images(engine: Engine, kind: str) -> bool:
