@@ -106,6 +106,16 @@ def test_a_build_of_a_game_whose_card_lists_are_files_imports_no_network_code(st
                 if line.startswith("import time:")}
     assert "companion.files.spreadsheet" in imported
     assert not imported & {"urllib.request", "http.client", "ssl"}
+    # svglib's version (its icons' drawings are kept by it) read without importlib.metadata
+    assert "companion.draw.icons" in imported and "importlib.metadata" not in imported
+
+
+def test_svglibs_version_is_read_as_its_metadata_gives_it():
+    from importlib.metadata import version
+
+    from companion.draw import icons
+
+    assert icons._svglib_version() == version("svglib")
 
 
 # ---- a face's digest: the one JSON text of its facts, written in parts ------------------
