@@ -68,6 +68,30 @@ def test_a_thousand_cards_showing_a_dozen_pictures_resolve_a_dozen_paths(starter
         assert spec.path.name == f"p{int(c.id.split('-')[1]) % 12}.jpg"
 
 
+def test_a_build_reads_each_picture_once_a_log_not_once_a_card(starter, monkeypatch,
+                                                               tmp_path):
+    """60 rows, 120 cards, 3 pictures (made here): each picture is looked up once by the
+    faces' digests and once by the drawing (each its own log of pictures), not once a
+    card; every low-resolution picture still reported."""
+    from PIL import Image
+
+    from companion.files import images
+
+    game = _grown(starter, 60, pictures=3)
+    for i in range(3):
+        Image.new("RGB", (60 + i, 40), (40 * i, 90, 160)).save(
+            game.parent / "art" / f"p{i}.jpg")
+    read = []
+    real = images.picture
+    monkeypatch.setattr(images, "picture", lambda path: read.append(Path(path).name) or
+                        real(path))
+    warnings: list[str] = []
+    kit.build(str(game), kit.Options(only=["cards"], out=tmp_path / "out"),
+              warn=warnings.append)
+    assert sorted(read) == sorted(f"p{i}.jpg" for i in range(3) for _ in range(2))
+    assert sum("dpi" in w for w in warnings) == 3
+
+
 def _pic_of(face) -> Pic:
     """The picture a face of the engine draws (its draw function's arguments)."""
     draw = face.draw

@@ -60,6 +60,7 @@ class Log(msgspec.Struct):
     # while a drawing is kept (companion.kit.drawings): every note made, to make again
     # when it is put back
     heard: list | None = None
+    read: dict = msgspec.field(default_factory=dict)  # path -> its picture, read this build
 
     def note(self, name: str, key: str, value) -> None:
         """One fact a drawing learnt about a picture, into `low` (where it prints smallest,
@@ -210,8 +211,13 @@ def noted(art: Spec):
     log = _log.get()
     if art.outside and log is not None:
         log.note("outside", str(art.path), art.card)
+    if log is not None and art.path in log.read:  # a thousand cards, a dozen pictures
+        return log.read[art.path]
     try:
-        return images.picture(art.path)
+        pic = images.picture(art.path)
+        if log is not None:
+            log.read[art.path] = pic
+        return pic
     except CompanionError as e:
         if log is not None and log.draft:
             why = "missing" if not os.path.lexists(art.path) else "unreadable"
