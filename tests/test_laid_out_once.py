@@ -175,8 +175,9 @@ def _digest_as_one_text(engine: Engine, kind: str, scope: dict, pic, w: float, h
 # quotes), quotes and backslashes JSON escapes, non-ASCII, a lone surrogate
 TEXT = st.lists(st.sampled_from(list('ab :"\\{}é«»\u00a0\ud800') + [
     ":shell:", ":wave:", '"wave"', "shell"]), max_size=8).map("".join)
-VALUE = st.one_of(st.sampled_from(["shell", "wave"]), TEXT, st.integers(-3, 3), st.floats(allow_nan=False, width=32), st.booleans(),
-                  st.none(), TEXT.map(bind.Placeholder))
+VALUE = st.one_of(st.sampled_from(["shell", "wave"]), TEXT, st.integers(-3, 3),
+                  st.floats(allow_nan=False, width=32), st.booleans(), st.none(),
+                  TEXT.map(bind.Placeholder))
 FIELDS = st.fixed_dictionaries(
     {"title": VALUE, "text": VALUE, "points": VALUE, "icon": VALUE},
     optional={"extra": VALUE, "items": st.lists(st.dictionaries(
