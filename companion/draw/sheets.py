@@ -7,7 +7,7 @@ from typing import Callable
 import msgspec
 
 from companion.draw import text
-from companion.press.imposition import Grid, Path, Placed
+from companion.press.imposition import Grid, Path
 from companion.press.presets import SheetSettings
 from companion.text.units import mm
 
@@ -42,12 +42,13 @@ class SheetText(msgspec.Struct):
     forms: set = msgspec.field(default_factory=set)
 
 
-def _place(c, placed: Placed, grid: Grid, face: Face, forms: set, keeper=None) -> None:
-    """Draws a face upright in its own size, turned onto its place on the sheet."""
-    w, h = placed.size
+def _place(c, placed: tuple, grid: Grid, face: Face, forms: set, keeper=None) -> None:
+    """Draws a face upright in its own size, turned onto its place on the sheet (`placed`:
+    a Placed's size and matrix)."""
+    (w, h), matrix = placed
     bl = grid.bleed
     c.saveState()
-    c.transform(*placed.matrix)
+    c.transform(*matrix)
     if grid.shape is None:
         p = c.beginPath()
         p.rect(-bl, -bl, w + 2 * bl, h + 2 * bl)
@@ -206,6 +207,10 @@ def render(c, cards: list[Card], grid: Grid, flip: str, words: SheetText,
     room = label_room(grid, caption)
     forms: set = set()
     pages = 0
+    # every sheet's places are the same: each a Placed's size and matrix, worked out once
+    fronts = [(p.size, p.matrix) for p in map(grid.front, range(per))]
+    backs = [(p.size, p.matrix) for p in (grid.back(slot, flip) for slot in range(per))] \
+        if flip != "none" else []
     for n in range(total):
         batch = cards[n * per:(n + 1) * per]
         names = list(dict.fromkeys(card.component for card in batch))
@@ -213,7 +218,7 @@ def render(c, cards: list[Card], grid: Grid, flip: str, words: SheetText,
         label = _labeller(words, n + 1, total)
         furniture(c, grid, None, caption, *fit_label(label, names, room, grid.settings))
         for slot, card in enumerate(batch):
-            _place(c, grid.front(slot), grid, card.front, forms, keeper)
+            _place(c, fronts[slot], grid, card.front, forms, keeper)
         cut_lines(c, grid, len(batch))
         c.showPage()
         pages += 1
@@ -224,7 +229,7 @@ def render(c, cards: list[Card], grid: Grid, flip: str, words: SheetText,
         furniture(c, grid, flip, caption, *fit_label(label, names, room, grid.settings))
         for slot, card in enumerate(batch):
             if card.back:
-                _place(c, grid.back(slot, flip), grid, card.back, forms)
+                _place(c, backs[slot], grid, card.back, forms)
         c.showPage()
         pages += 1
     return pages
