@@ -7,6 +7,7 @@ from typing import Callable
 import msgspec
 
 from companion.draw import text
+from companion.press import pdf
 from companion.press.imposition import Grid, Path
 from companion.press.presets import SheetSettings
 from companion.text.units import mm
@@ -132,13 +133,24 @@ def furniture(c, grid: Grid, band_flip: str | None, caption: str, label: list[st
     s = grid.settings
     bar = s.calibration_bar
     base = thick * 0.3
-    c.setFillGray(0)
-    c.rect(0, base, bar, mm(1.2), stroke=0, fill=1)
-    c.setLineWidth(0.4)
-    for i in range(6):
-        x = min(i * bar / 5, bar - 0.2)
-        c.line(x, base, x, base + mm(2.2))
-    text.line(c, caption, bar + mm(2), base, "regular", s.caption_size)
+    # The bar and its caption, the same on every sheet: written once a PDF, then put
+    # back (its operators, and the canvas's state as it leaves it).
+    kept = c.__dict__.setdefault("_companion_bars", {})
+    key = (bar, base, caption, s.caption_size, pdf.state_of(c), c._currentMatrix)
+    got = kept.get(key)
+    if got is not None:
+        c._code.extend(got[0])
+        c.__dict__.update(got[1])
+    else:
+        n0 = len(c._code)
+        c.setFillGray(0)
+        c.rect(0, base, bar, mm(1.2), stroke=0, fill=1)
+        c.setLineWidth(0.4)
+        for i in range(6):
+            x = min(i * bar / 5, bar - 0.2)
+            c.line(x, base, x, base + mm(2.2))
+        text.line(c, caption, bar + mm(2), base, "regular", s.caption_size)
+        kept[key] = (c._code[n0:], dict(zip(pdf.STATE, pdf.state_of(c))))
     room = label_room(grid, caption)
     for i, line in enumerate(label):  # the last line on the bar's baseline
         y = base + (len(label) - 1 - i) * size * 1.2

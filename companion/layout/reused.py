@@ -18,17 +18,14 @@ What is put back is exact, so the PDF is byte for byte the one drawing it again 
 An element that changes anything else while drawn (the canvas's matrix or transparency
 state left changed, a form begun, a card drawn inside) is drawn every time."""
 
-from operator import attrgetter
-
 import msgspec
-from reportlab.pdfgen.canvas import Canvas
 
 from companion.draw import art
+from companion.press import pdf
 from companion.layout import undefined
 from companion.text import fit
 
-_STATE = tuple(a for a in Canvas.STATE_ATTRIBUTES if a not in ("_currentMatrix", "_extgstate"))
-_STATE_OF = attrgetter(*_STATE)
+_STATE, _STATE_OF = pdf.STATE, pdf.state_of
 _STORE = "_companion_reused"  # on the canvas: its elements' drawings, by key
 
 
