@@ -58,7 +58,7 @@ def draw(c, key, work, notes, card: str | None = None) -> None:
     if store is None:
         store = d[_STORE] = {}
     full = (key, _STATE_OF(c), _relative(rec, c._currentMatrix),
-            tuple(sorted(c._extgstate._d.items())), rec._exempt)
+            tuple(c._extgstate._d.items()), rec._exempt)
     try:
         got = store.get(full)
     except TypeError:  # a value that cannot be hashed: drawn each time
