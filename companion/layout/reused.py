@@ -35,7 +35,7 @@ class _Drawn(msgspec.Struct):
     colours: dict
     shadings: dict
     images: bool
-    end: dict  # the canvas's _STATE values it leaves
+    end: dict  # the canvas's _STATE values it leaves, where they differ from its start
     grounds: list  # the grounds it laid, in face coordinates
     measures: list  # (fit.Measure, how many of its grounds lay before it)
     symbols: list  # (name, box, its measures before it)
@@ -57,8 +57,10 @@ def draw(c, key, work, notes, card: str | None = None) -> None:
     store = d.get(_STORE)
     if store is None:
         store = d[_STORE] = {}
-    full = (key, _STATE_OF(c), _relative(rec, c._currentMatrix),
-            tuple(c._extgstate._d.items()), rec._exempt)
+    matrix = c._currentMatrix
+    rel = _LAST[2] if _LAST[1] is matrix and _LAST[0] is rec._face else \
+        _relative(rec, matrix)
+    full = (key, _STATE_OF(c), rel, tuple(c._extgstate._d.items()), rec._exempt)
     try:
         got = store.get(full)
     except TypeError:  # a value that cannot be hashed: drawn each time
@@ -89,6 +91,7 @@ def _relative(rec, matrix) -> tuple:
 
 
 def _drawn(c, rec, work, notes, card) -> _Drawn | None:
+    start = _STATE_OF(c)
     code, forms, face = c._code, c._formsinuse, rec._face
     n0, f0, g0, m0, y0 = len(code), len(forms), len(face.grounds), len(rec.measures), \
         len(rec.symbols)
@@ -133,7 +136,8 @@ def _drawn(c, rec, work, notes, card) -> _Drawn | None:
         colours={k: v for k, v in c._colorsUsed.items() if k not in colours0},
         shadings={k: v for k, v in c._shadingUsed.items() if k not in shadings0},
         images=bool(c._currentPageHasImages and not images0),
-        end=dict(zip(_STATE, _STATE_OF(c))), grounds=face.grounds[g0:],
+        end={a: v for a, v, was in zip(_STATE, _STATE_OF(c), start) if v is not was},
+        grounds=face.grounds[g0:],
         measures=list(zip(measures, own)),
         symbols=[(name, box, k - m0) for _, name, box, _, k in rec.symbols[y0:]],
         notes=calls, pictures=pictures if log is not None else [])
@@ -141,25 +145,29 @@ def _drawn(c, rec, work, notes, card) -> _Drawn | None:
 
 def _put_back(c, rec, got: _Drawn, notes, card) -> None:
     c._code.extend(got.code)
-    c._formsinuse.extend(got.forms)
-    c._colorsUsed.update(got.colours)
-    c._shadingUsed.update(got.shadings)
+    if got.forms:
+        c._formsinuse.extend(got.forms)
+    if got.colours:
+        c._colorsUsed.update(got.colours)
+    if got.shadings:
+        c._shadingUsed.update(got.shadings)
     if got.images:
         c._currentPageHasImages = 1
     c.__dict__.update(got.end)
-    face = rec._face
-    grounds, laid, m0 = face.grounds, 0, len(rec.measures)
-    for m, before in got.measures:  # each measured over what lay under it then
-        grounds.extend(got.grounds[laid:before])
-        laid = max(laid, before)
-        rec.measures.append(msgspec.structs.replace(
-            m, face=face.label, ground=rec._ground_under(m.box)))
-    grounds.extend(got.grounds[laid:])
-    rec.symbols.extend((face.label, name, box, rec._drawn, m0 + k)
-                       for name, box, k in got.symbols)
+    if got.grounds or got.measures or got.symbols:
+        face = rec._face
+        grounds, laid, m0 = face.grounds, 0, len(rec.measures)
+        for m, before in got.measures:  # each measured over what lay under it then
+            grounds.extend(got.grounds[laid:before])
+            laid = max(laid, before)
+            rec.measures.append(msgspec.structs.replace(
+                m, face=face.label, ground=rec._ground_under(m.box)))
+        grounds.extend(got.grounds[laid:])
+        rec.symbols.extend((face.label, name, box, rec._drawn, m0 + k)
+                           for name, box, k in got.symbols)
     if got.pictures:
         art.log().again(got.pictures, card)
-    if notes is not None:  # an icon is noted with the first card printing it: as drawn
+    if got.notes and notes is not None:  # an icon: noted with the first card printing it
         for method, args in got.notes:
             getattr(notes, method)(*args)
 
