@@ -45,8 +45,33 @@ class SheetText(msgspec.Struct):
 
 def _place(c, placed: tuple, grid: Grid, face: Face, forms: set, keeper=None) -> None:
     """Draws a face upright in its own size, turned onto its place on the sheet (`placed`:
-    a Placed's size and matrix)."""
-    (w, h), matrix = placed
+    a Placed's size, matrix and the operators opening it, from _opening)."""
+    (w, h), matrix, opening = placed
+    bl = grid.bleed
+    # A form placed, or a drawing kept put back, changes nothing of the canvas's state:
+    # the place's operators are written as they were, around it (2,000 cards a PDF).
+    if face.key is not None and face.key in forms:
+        c._code.extend(opening)
+        c.doForm(face.key)
+        c._code.append("Q")
+        return
+    if keeper is not None and face.kept is not None:
+        n = len(c._code)
+        c._code.extend(opening)
+        if keeper.kept(face, w, h, bl):
+            c._code.append("Q")
+            return
+        del c._code[n:]
+    _open(c, grid, w, h, matrix)
+    if keeper is not None and face.kept is not None:  # drawn now, and kept
+        keeper(c, face, w, h, bl)
+    else:
+        face.draw(c, w, h, bl)
+    c.restoreState()
+
+
+def _open(c, grid: Grid, w: float, h: float, matrix) -> None:
+    """A place on the sheet: the face's matrix, clipped to its trim grown by the bleed."""
     bl = grid.bleed
     c.saveState()
     c.transform(*matrix)
@@ -56,13 +81,18 @@ def _place(c, placed: tuple, grid: Grid, face: Face, forms: set, keeper=None) ->
     else:  # a shaped piece: its face clipped to its shape grown by the bleed
         p = _path(c, grid.bleed_path(w, h))
     c.clipPath(p, stroke=0, fill=0)
-    if face.key is not None and face.key in forms:
-        c.doForm(face.key)
-    elif keeper is not None and face.kept is not None:  # its drawing kept, or kept now
-        keeper(c, face, w, h, bl)
-    else:
-        face.draw(c, w, h, bl)
+
+
+def _opening(c, grid: Grid, placed) -> tuple:
+    """(size, matrix, the operators _open writes for the place): worked out once a
+    place, the canvas left as it was."""
+    size, matrix = placed.size, placed.matrix
+    n = len(c._code)
+    _open(c, grid, *size, matrix)
+    opening = c._code[n:]
     c.restoreState()
+    del c._code[n:]
+    return size, matrix, opening
 
 
 def _define_forms(c, faces, grid: Grid, forms: set) -> None:
@@ -219,9 +249,9 @@ def render(c, cards: list[Card], grid: Grid, flip: str, words: SheetText,
     room = label_room(grid, caption)
     forms: set = set()
     pages = 0
-    # every sheet's places are the same: each a Placed's size and matrix, worked out once
-    fronts = [(p.size, p.matrix) for p in map(grid.front, range(per))]
-    backs = [(p.size, p.matrix) for p in (grid.back(slot, flip) for slot in range(per))] \
+    # every sheet's places are the same: each worked out once (_opening)
+    fronts = [_opening(c, grid, grid.front(slot)) for slot in range(per)]
+    backs = [_opening(c, grid, grid.back(slot, flip)) for slot in range(per)] \
         if flip != "none" else []
     for n in range(total):
         batch = cards[n * per:(n + 1) * per]

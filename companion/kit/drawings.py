@@ -136,15 +136,22 @@ class Keeper:
         return True
 
     def __call__(self, c, face, w: float, h: float, bleed: float) -> None:
+        if not self.kept(face, w, h, bleed):
+            key = (face.kept, round(w, 4), round(h, 4), round(bleed, 4))
+            self.new[key] = self._draw(face, w, h, bleed)
+            self.drawn += 1
+
+    def kept(self, face, w: float, h: float, bleed: float) -> bool:
+        """Puts the face's kept drawing back, if one fits this document; whether it did
+        (else nothing is written)."""
         key = (face.kept, round(w, 4), round(h, 4), round(bleed, 4))
         got = self.new.get(key) or (self.old.faces.get(key) if self.old else None)
-        if got is not None and self._fits(got) and self._has(got):
-            self._put_back(got)
-            self.new[key] = got
-            self.reused += 1
-            return
-        self.new[key] = self._draw(face, w, h, bleed)
-        self.drawn += 1
+        if got is None or not self._fits(got) or not self._has(got):
+            return False
+        self._put_back(got)
+        self.new[key] = got
+        self.reused += 1
+        return True
 
     def _has(self, got: Drawn) -> bool:
         """Whether the document has, or the drawing brings, every XObject it places (one
