@@ -6,7 +6,7 @@ mode): the manifest gets it without drawing the face a second time."""
 import hashlib
 import json
 import re
-from functools import partial
+from functools import lru_cache, partial
 from pathlib import Path
 
 import msgspec
@@ -128,8 +128,7 @@ def _draw(engine: Engine, kind: str, scope: dict, pic, label: str, origins: dict
         checked = engine.checked is None or kind in engine.checked
         with symbols.using(engine.icons), fonts.using(engine.fonts), \
                 undefined.kind(engine.source, kind, checked, label), \
-                elements.pictures_from(Path(engine.source).parent if engine.source else None,
-                                       label):
+                elements.pictures_from(_folder(engine.source), label):
             if k.back is not None and grounds.saving():
                 d.back = bind.colour(k.back, scope, engine.palette)
             elements.draw_all(d, k.elements, scope)
@@ -143,6 +142,12 @@ def _shared_placeholders(engine: Engine) -> bool:
         engine.facts[("placeholders", "shared")] = any(isinstance(v, bind.Placeholder)
                                                   for v in engine.shared.values())
     return engine.facts[("placeholders", "shared")]
+
+
+@lru_cache(maxsize=64)
+def _folder(source: str) -> Path | None:
+    """The game file's folder (where an image element's file is), once a file."""
+    return Path(source).parent if source else None
 
 
 def _error_of(e: bind.BindError, engine: Engine, kind: str, label: str,

@@ -75,6 +75,7 @@ class Recorder:
         self.symbols: list[tuple[str, str, tuple, int, int]] = []
         self._starts: list[int] = []  # each drawing of a face: the texts drawn before it
         self._drawn = -1  # the drawing under way
+        self._last: tuple = (None, None, None)  # (face, canvas matrix, _relative's)
 
     # ---- around each face ----------------------------------------------------------
 
@@ -194,7 +195,12 @@ class Recorder:
         return None
 
     def _relative(self, matrix):
-        return _multiply(self._face.inverse, matrix)
+        last = self._last
+        if last[0] is self._face and last[1] is matrix:  # a face's texts mostly share one
+            return last[2]
+        rel = _multiply(self._face.inverse, matrix)
+        self._last = (self._face, matrix, rel)
+        return rel
 
     def _to_face(self, c, x0, y0, x1, y1):
         return self._to_face_by(c._currentMatrix, x0, y0, x1, y1)
