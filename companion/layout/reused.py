@@ -18,6 +18,8 @@ What is put back is exact, so the PDF is byte for byte the one drawing it again 
 An element that changes anything else while drawn (the canvas's matrix or transparency
 state left changed, a form begun, a card drawn inside) is drawn every time."""
 
+from operator import attrgetter
+
 import msgspec
 
 from companion.draw import art
@@ -26,6 +28,8 @@ from companion.layout import undefined
 from companion.text import fit
 
 _STATE, _STATE_OF = pdf.STATE, pdf.state_of
+_COLOURED = ("_fillColorObj", "_strokeColorObj")
+_UNCOLOURED_OF = attrgetter(*(a for a in _STATE if a not in _COLOURED))
 _STORE = "_companion_reused"  # on the canvas: its elements' drawings, by key
 
 
@@ -60,7 +64,8 @@ def draw(c, key, work, notes, card: str | None = None) -> None:
     matrix = c._currentMatrix
     rel = _LAST[2] if _LAST[1] is matrix and _LAST[0] is rec._face else \
         _relative(rec, matrix)
-    full = (key, _STATE_OF(c), rel, tuple(c._extgstate._d.items()), rec._exempt)
+    full = (key, _UNCOLOURED_OF(c), _colour(c._fillColorObj), _colour(c._strokeColorObj),
+            rel, tuple(c._extgstate._d.items()), rec._exempt)
     try:
         got = store.get(full)
     except TypeError:  # a value that cannot be hashed: drawn each time
@@ -77,6 +82,20 @@ def draw(c, key, work, notes, card: str | None = None) -> None:
         work()
 
 
+def _colour(obj):
+    """A colour as a key: its type and components (reportlab hashes a Color in Python,
+    twice an element), worked out once an object."""
+    got = _COLOURS.get(id(obj))
+    if got is not None and got[0] is obj:
+        return got[1]
+    if len(_COLOURS) > 4096:
+        _COLOURS.clear()
+    key = (type(obj), obj.__key__) if hasattr(obj, "__key__") else obj
+    _COLOURS[id(obj)] = (obj, key)  # the object held: its id is not another's meanwhile
+    return key
+
+
+_COLOURS: dict = {}
 _LAST: list = [None, None, None]  # (face, canvas matrix, relative): a face's elements
 # mostly begin at its own matrix
 
