@@ -87,3 +87,18 @@ def pytest_sessionfinish(session, exitstatus):
     if os.environ.get("CI") == "true" and skipped and exitstatus == 0:
         reporter.write_line(f"CI: {skipped} tests skipped; every test must run in CI", red=True)
         session.exitstatus = 1
+
+
+@pytest.fixture
+def counted(monkeypatch):
+    """The labels of the card faces the layout engine draws, in order."""
+    from companion.layout import face as face_mod
+
+    drawn = []
+    real = face_mod._draw
+
+    def draw(engine, kind, scope, pic, label, origins, c, w, h, bleed):
+        drawn.append(label)
+        return real(engine, kind, scope, pic, label, origins, c, w, h, bleed)
+    monkeypatch.setattr(face_mod, "_draw", draw)
+    return drawn

@@ -18,7 +18,7 @@ from companion.draw import art
 from companion.draw.sheets import Face
 from companion.files import kept, paths
 from companion.kit import drawings
-from companion.layout import face as face_mod, undefined
+from companion.layout import undefined
 from companion.layout.parts import PageFile
 from companion.press import presets
 from companion.press.pdf import open_canvas
@@ -32,19 +32,6 @@ def cache(tmp_path, monkeypatch):
     monkeypatch.setenv("TABLE_COMPANION_CACHE", str(tmp_path / "cache"))
     monkeypatch.setattr(kept, "in_process", None, raising=False)  # a one-off run each
     return tmp_path / "cache"
-
-
-@pytest.fixture
-def counted(monkeypatch):
-    """The labels of the faces the layout engine draws."""
-    drawn = []
-    real = face_mod._draw
-
-    def draw(engine, kind, scope, pic, label, origins, c, w, h, bleed):
-        drawn.append(label)
-        return real(engine, kind, scope, pic, label, origins, c, w, h, bleed)
-    monkeypatch.setattr(face_mod, "_draw", draw)
-    return drawn
 
 
 def build(game: str, out: Path, **opts) -> tuple[dict, list[str]]:

@@ -18,7 +18,6 @@ from PIL import Image, ImageChops, ImageDraw
 
 from companion import kit
 from companion.files import kept
-from companion.layout import face as face_mod
 
 
 def designer_game(folder: Path, rows: int) -> Path:
@@ -65,19 +64,6 @@ def same_pages(a: Path, b: Path) -> list[int]:
         if ta != tb or ImageChops.difference(ia, ib).getbbox() is not None:
             differ.append(i + 1)
     return differ
-
-
-@pytest.fixture
-def counted(monkeypatch):
-    """How many card faces the layout engine draws."""
-    drawn = []
-    real = face_mod._draw
-
-    def draw(engine, kind, scope, pic, label, origins, c, w, h, bleed):
-        drawn.append(label)
-        return real(engine, kind, scope, pic, label, origins, c, w, h, bleed)
-    monkeypatch.setattr(face_mod, "_draw", draw)
-    return drawn
 
 
 @pytest.fixture
