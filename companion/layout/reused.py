@@ -148,7 +148,6 @@ def _drawn(c, rec, work, notes, card) -> _Drawn | None:
             and len(ext._c) == names0 and len(c.state_stack) == depth
             and (card is not None or log is None or not pictures)):
         return None
-    d = c.__dict__
     measures = rec.measures[m0:]
     return _Drawn(
         code=code[n0:], forms=forms[f0:],
