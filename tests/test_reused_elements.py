@@ -110,6 +110,15 @@ def test_a_name_nothing_defines_is_noted_as_drawing_each_card_notes_it(monkeypat
     assert any(":nosuch: is no icon" in line for line in notes), notes
 
 
+def test_values_equal_in_python_but_printed_apart_are_not_put_back_for_each_other(
+        monkeypatch):
+    """1, 1.0 and True are equal in Python and print "1", "1.0" and "True"; 0.0 and -0.0
+    too: each card's badge prints its own."""
+    cards = [card(0, points=v) for v in (1, 1.0, True, 0.0, -0.0, 0, False, "1")]
+    code, *_ = draw_cards(cards, True, monkeypatch)
+    assert code == draw_cards(cards, False, monkeypatch)[0]
+
+
 TEXTS = ["Gain :coin:.", "Gain :nosuch:.", "**Strong:** gains :star: twice.", "Plain words only.",
          "A longer rule text that has to wrap over several lines of its box, and more."]
 

@@ -281,9 +281,16 @@ def _prefixes(names) -> list:
 
 
 def _frozen(v):
-    if v is None or isinstance(v, (str, int, float, bool)):
+    """A card's value as a key: with its type, as 1, 1.0 and True (equal in Python) print
+    apart, and a float by its repr (0.0 and -0.0)."""
+    t = type(v)
+    if t is str:
         return v
-    return type(v).__name__, repr(v)
+    if t is float:
+        return t, repr(v)
+    if v is None or t is int or t is bool:
+        return t, v
+    return t.__name__, repr(v)
 
 
 class _Faded(ExtGState):
