@@ -17,6 +17,7 @@ class Recorder:
 
     def __init__(self):
         self.ctm, self.stack, self.page, self.lines = (1, 0, 0, 1, 0, 0), [], 0, []
+        self._code = []  # the operators' list render reads back (a place's, once)
 
     def transform(self, a, b, c, d, e, f):
         A, B, C, D, E, F = self.ctm
