@@ -4,12 +4,8 @@ PDF renders as a full build of the same data does, and the checks report every f
 problems as a full build does."""
 
 import csv
-import os
-import signal
 import subprocess
 import sys
-import threading
-import time
 from pathlib import Path
 
 import pypdfium2 as pdfium
@@ -18,6 +14,7 @@ from PIL import Image, ImageChops, ImageDraw
 
 from companion import kit
 from companion.files import kept
+from tests.watching import watching as watch_build
 
 
 def designer_game(folder: Path, rows: int) -> Path:
@@ -146,41 +143,13 @@ def test_a_failed_rebuild_keeps_nothing_it_drew(tmp_path, watching, monkeypatch)
     assert same_pages(tmp_path / "w" / "cards.pdf", tmp_path / "f" / "cards.pdf") == []
 
 
-class Watch:
-    def __init__(self, data: Path, out: Path):
-        self.lines: list[str] = []
-        self.p = subprocess.Popen(
-            [sys.executable, "-m", "companion", "build", str(data), "--only", "cards",
-             "--out", str(out), "--watch"],
-            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-            env={**os.environ, "PYTHONUNBUFFERED": "1",
-                 "TABLE_COMPANION_CACHE": str(out.parent / "watch-cache")})
-        threading.Thread(target=lambda: [self.lines.append(x) for x in self.p.stdout],
-                         daemon=True).start()
-
-    def wait_for(self, text: str, after: int = 0, timeout: float = 300) -> int:
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            for i, line in enumerate(self.lines[after:], after):
-                if text in line:
-                    return i + 1
-            time.sleep(0.02)
-        raise AssertionError(f"no {text!r} in {self.lines}")
-
-    def stop(self) -> int:
-        self.p.send_signal(signal.SIGINT)
-        return self.p.wait(300)
-
-
 def test_a_row_changed_under_watch_gives_the_pdf_a_full_build_gives(tmp_path, monkeypatch):
     data = designer_game(tmp_path / "big", 30)
-    w = Watch(data, tmp_path / "w")
-    try:
+    monkeypatch.setenv("TABLE_COMPANION_CACHE", str(tmp_path / "watch-cache"))
+    with watch_build(str(data), "--only", "cards", "--out", str(tmp_path / "w")) as w:
         n = w.wait_for("watching")
         edit_row(data, "Creature 11,", "Créature Ω 11,")
         w.wait_for("watching", w.wait_for("rebuilding", n))
-    finally:
-        assert w.stop() == 0
     full_build(data, tmp_path / "f", monkeypatch)
     pdf = pdfium.PdfDocument(tmp_path / "w" / "cards.pdf")
     assert "Créature Ω 11" in "".join(page.get_textpage().get_text_range() for page in pdf)

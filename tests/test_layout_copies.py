@@ -6,12 +6,11 @@ rect and "copy {copy}/{copies}", built in English and French."""
 
 import json
 import subprocess
-from pathlib import Path
 
 import pytest
 
 from tests import needs
-from tests.test_layout_qr import read_codes
+from tests.test_layout_qr import read_codes, starter_with
 
 # What the issue's designer added to the starter's creature kind.
 ADDED = '''
@@ -50,20 +49,6 @@ align = "left"
 '''
 
 
-
-
-def _starter(cli, tmp_path, added: str = ADDED) -> Path:
-    """The starter as `companion new vocab` writes it, `added` to its creature kind."""
-    folder = tmp_path / "vocab"
-    r = cli("new", "vocab", str(folder))
-    assert r.code == 0, r.err
-    game = folder / "vocab.toml"
-    toml = game.read_text(encoding="utf-8")
-    game.write_text(toml.replace("[kinds.tide]\n", added + "\n[kinds.tide]\n", 1),
-                    encoding="utf-8")
-    return game
-
-
 def _build(cli, game, out, *args):
     r = cli("build", str(game), "--out", str(out), *args)
     assert r.code == 0, r.err
@@ -80,7 +65,7 @@ def _pdf_text(pdf) -> str:
 @pytest.mark.parametrize("lang", ["en", "fr"])
 def test_the_starters_creatures_print_a_qr_code_read_back_and_each_copys_number(
         cli, tmp_path, lang):
-    game = _starter(cli, tmp_path)
+    game = starter_with(cli, tmp_path, ADDED)
     r, manifest = _build(cli, game, tmp_path / "kit", "--lang", lang)
     pdf = tmp_path / "kit" / "cards.pdf"
     text = _pdf_text(pdf)
@@ -101,7 +86,7 @@ def test_the_starters_creatures_print_a_qr_code_read_back_and_each_copys_number(
 
 
 def test_a_kit_that_prints_no_copy_number_keeps_one_face_a_card(cli, tmp_path):
-    game = _starter(cli, tmp_path, added="")
+    game = starter_with(cli, tmp_path, added="")
     _, manifest = _build(cli, game, tmp_path / "kit")
     fronts = {c["id"]: c["front"] for c in manifest["cards"]}
     assert fronts["cards/limpet"] == fronts["cards/limpet-2"] == fronts["cards/limpet-3"]
@@ -114,7 +99,7 @@ y = 0.955
 size = 0.035
 align = "left"
 '''
-    game = _starter(cli, tmp_path / "b", added=copies)  # {copies} alone: one face still
+    game = starter_with(cli, tmp_path / "b", added=copies)  # {copies} alone: one face still
     _, manifest = _build(cli, game, tmp_path / "kit-b")
     fronts = {c["id"]: c["front"] for c in manifest["cards"]}
     assert fronts["cards/limpet"] == fronts["cards/limpet-2"] == fronts["cards/limpet-3"]
@@ -131,7 +116,7 @@ x = 0.5
 y = 0.955
 size = 0.035
 '''
-    game = _starter(cli, tmp_path, added=first)
+    game = starter_with(cli, tmp_path, added=first)
     _build(cli, game, tmp_path / "kit")
     text = _pdf_text(tmp_path / "kit" / "cards.pdf")
     assert text.count("FIRST") == 6  # one a creature (six titles), whatever its copies

@@ -26,8 +26,9 @@ h = "15mm"
 '''
 
 
-def _starter(cli, tmp_path, added: str) -> Path:
-    """The starter as `companion new vocab` writes it, `added` to its creature kind."""
+def starter_with(cli, tmp_path, added: str) -> Path:
+    """The starter as `companion new vocab` writes it, `added` to its creature kind (the
+    vocabulary's tests)."""
     folder = tmp_path / "vocab"
     r = cli("new", "vocab", str(folder))
     assert r.code == 0, r.err
@@ -51,7 +52,7 @@ def read_codes(pdf: Path, page: int = 1) -> list[str]:
 
 def test_the_starters_creatures_print_their_titles_as_qr_codes_read_back_at_300_dpi(
         cli, tmp_path):
-    game = _starter(cli, tmp_path, QR)
+    game = starter_with(cli, tmp_path, QR)
     r = cli("build", str(game), "--out", str(tmp_path / "kit"))
     assert r.code == 0, r.err
     codes = read_codes(tmp_path / "kit" / "cards.pdf")
@@ -137,7 +138,7 @@ def test_a_wrong_code_is_one_line_naming_the_element_and_key(element, words):
 
 
 def test_a_wrong_code_type_stops_the_build_with_exit_2_and_writes_nothing(cli, tmp_path):
-    game = _starter(cli, tmp_path, added=QR.replace('data = "vocab:{title}"',
+    game = starter_with(cli, tmp_path, added=QR.replace('data = "vocab:{title}"',
                                                        'data = "vocab:{title}"\ncode = "ean"'))
     r = cli("build", str(game), "--out", str(tmp_path / "kit"))
     assert r.code == 2 and "vocab.toml: kinds.creature, element 10 (qr): code: 'ean'" in r.err

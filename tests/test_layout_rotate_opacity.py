@@ -7,7 +7,6 @@ line naming the element and the key; at their defaults a kind's digest is as bef
 import json
 import math
 import re
-from pathlib import Path
 
 import pytest
 from hypothesis import given, settings, strategies as st
@@ -16,18 +15,7 @@ from PIL import Image
 from companion.errors import CompanionError
 from companion.layout import kinds, schema
 from tests.test_layout_engine import drawn, one, px
-
-
-def _starter(cli, tmp_path, added: str) -> Path:
-    """The starter as `companion new vocab` writes it, `added` to its creature kind."""
-    folder = tmp_path / "vocab"
-    r = cli("new", "vocab", str(folder))
-    assert r.code == 0, r.err
-    game = folder / "vocab.toml"
-    toml = game.read_text(encoding="utf-8")
-    game.write_text(toml.replace("[kinds.tide]\n", added + "\n[kinds.tide]\n", 1),
-                    encoding="utf-8")
-    return game
+from tests.test_layout_qr import starter_with
 
 
 # ---- rotate ---------------------------------------------------------------------------------
@@ -68,9 +56,9 @@ y = 0.5
 size = 0.06
 rotate = {rotate}
 '''
-    flat = cli("build", str(_starter(cli, tmp_path / "a", added(0))), "--out",
+    flat = cli("build", str(starter_with(cli, tmp_path / "a", added(0))), "--out",
                str(tmp_path / "a-kit"))
-    turned = cli("build", str(_starter(cli, tmp_path / "b", added(90))), "--out",
+    turned = cli("build", str(starter_with(cli, tmp_path / "b", added(90))), "--out",
                  str(tmp_path / "b-kit"))
     assert long in flat.err and "past the trim" in flat.err, flat.err  # across: too wide
     assert long not in turned.err, turned.err  # down the card: it fits

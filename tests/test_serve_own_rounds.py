@@ -5,20 +5,15 @@ line; a round list of the wrong length is a 400 naming the field; a player's uns
 figures are scored (POST games/ID/preview) with nothing saved; and a game file with every
 kind scores on the phones as on the command line, whatever the figures."""
 
-import contextlib
 import json
-import warnings
 from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from tests import gemfall
+from tests.test_serve_own_game import table  # a table serving the games given
 from tests.test_serve_scoring_api import cli  # the command line in this process
-
-with warnings.catch_warnings():
-    warnings.simplefilter("ignore")
-    from starlette.testclient import TestClient
 
 
 @pytest.fixture(scope="module")
@@ -31,20 +26,6 @@ def rich_file(tmp_path_factory) -> Path:
     path = tmp_path_factory.mktemp("rich") / "richfall.toml"
     path.write_text(gemfall.RICH, encoding="utf-8")
     return path
-
-
-@contextlib.contextmanager
-def table(tmp_path, *games):
-    from companion.web import app, look
-    from companion.web.store import Store
-
-    store = Store.open(tmp_path / "t.sqlite3", ["forge"], None, None,
-                       [{"colour": "red", "name": ""}])
-    try:
-        with TestClient(app.create_app(store, look.load(games), ["testserver"])) as client:
-            yield client, f"/t/{store.token}/api"
-    finally:
-        store.close()
 
 
 def cli_score(tmp: Path, game: Path, players: list[dict], *args) -> tuple[int, str, str]:

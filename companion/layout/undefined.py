@@ -136,17 +136,8 @@ def enter(index: int, el):
     """The kind's element `index` (from 1) being drawn, until `leave(token)`: the
     outermost one is named."""
     source, kind_name, _card = _KIND.get()
-    key = (source, kind_name, index, id(el))
-    where = _WHERES.get(key)
-    if where is None or where[0] is not el:  # named once, not at every card
-        if len(_WHERES) > 10_000:  # a watching process's past builds' kinds
-            _WHERES.clear()
-        where = _WHERES[key] = (el, (source, kind_name, index, type(el).__name__.lower(),
-                                     getattr(el, "id", None)))
-    return _WHERE.set(where[1])
-
-
-_WHERES: dict = {}  # (layout file, kind, index, id(element)) -> (the element, its place)
+    return _WHERE.set((source, kind_name, index, type(el).__name__.lower(),
+                       getattr(el, "id", None)))
 
 
 def leave(token) -> None:
