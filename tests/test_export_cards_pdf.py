@@ -2,7 +2,6 @@
 back for every card, each page the trim plus the bleed with TrimBox and BleedBox set,
 fonts embedded; quick."""
 
-import time
 
 import pypdfium2 as pdfium
 import pytest
@@ -87,13 +86,6 @@ def test_a_card_printed_four_times_has_four_front_and_back_pairs_drawn_once(cove
     reader = PdfReader(out / aids["path"])
     forms = [sorted(p["/Resources"]["/XObject"]) for p in reader.pages]
     assert forms[0] == forms[2] == forms[4] == forms[6] != forms[1] == forms[7]
-
-
-def test_cards_pdf_of_the_whole_covenia_kit_takes_under_a_second(tmp_path):
-    export.export("covenia", "cards-pdf", export.Options(out=tmp_path / "warm"))
-    started = time.perf_counter()
-    export.export("covenia", "cards-pdf", export.Options(out=tmp_path / "timed"))
-    assert time.perf_counter() - started < 1.0
 
 
 def test_the_guide_names_the_bleed_and_the_boxes(covenia_pdf):
