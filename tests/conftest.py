@@ -102,3 +102,17 @@ def counted(monkeypatch):
         return real(engine, kind, scope, pic, label, origins, c, w, h, bleed)
     monkeypatch.setattr(face_mod, "_draw", draw)
     return drawn
+
+
+def pytest_collection_modifyitems(config, items):
+    """The slow suites behind their markers, by what they are rather than by a line in
+    each file: a module that drives Chromium is `browser`, a hostile-file suite
+    (test_hostile_*, test_fuzz_*) is `hostile`. The default run leaves both out
+    (pyproject's addopts); .ci/run runs them after it."""
+    for item in items:
+        module = item.module
+        if any(getattr(v, "__module__", "").startswith("playwright")
+               for v in vars(module).values()):
+            item.add_marker(pytest.mark.browser)
+        if module.__name__.rsplit(".", 1)[-1].startswith(("test_hostile_", "test_fuzz_")):
+            item.add_marker(pytest.mark.hostile)
