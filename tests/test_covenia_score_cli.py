@@ -197,3 +197,49 @@ def test_the_scoring_path_loads_neither_reportlab_nor_a_web_stack():
     r = subprocess.run([sys.executable, "-c", code, str(RULEBOOK)], capture_output=True, text=True)
     assert json.loads(r.stdout)["winners"] == ["Emma"]
     assert r.stderr.strip() == "[]"
+
+
+TYPED = ["2", "Emma", "Laurence", "", "1 4 6", "2,8", "3", "4 5", "1 2 3",
+         "yellow 5, green 9, purple 9", "5", "", "4 7", "6", "", "r3"]
+
+
+def test_save_into_a_missing_folder_is_refused_before_anything_is_asked(tmp_path):
+    code, out, err = run("score", "covenia", "--save", tmp_path / "nope" / "game.toml",
+                         stdin="")
+    assert code == 2 and out == "" and "How many players" not in err, err
+    assert err.count("\n") == 1 and "--save" in err and "nothing was asked" in err
+
+
+def test_a_save_that_fails_after_the_typing_prints_the_scores_and_keeps_the_game(
+        tmp_path, monkeypatch):
+    from companion.files import atomic
+
+    def full_disk(path, text):
+        raise OSError(28, "No space left on device", str(path))
+    monkeypatch.setattr(atomic, "write_text", full_disk)
+    monkeypatch.setenv("TABLE_COMPANION_CACHE", str(tmp_path / "cache"))
+    save = tmp_path / "game.toml"
+    code, out, err = run("score", "covenia", "--save", save, "--json",
+                         stdin="\n".join(TYPED) + "\n")
+    assert code == 2 and json.loads(out)["players"][0]["total"] == 62  # the scores shown
+    assert "No space left on device" in err and not save.exists()
+    # Nowhere to write at all: the typed game itself is on the terminal, whole.
+    assert "[[players]]" in err and 'name = "Emma"' in err
+
+
+def test_a_save_that_fails_keeps_the_typed_game_in_the_cache_and_says_where(
+        tmp_path, monkeypatch):
+    from companion.files import atomic
+
+    real = atomic.write_text
+    monkeypatch.setattr(atomic, "write_text", lambda path, text: real(path, text) if
+                        "cache" in str(path) else (_ for _ in ()).throw(
+                            OSError(13, "Permission denied", str(path))))
+    monkeypatch.setenv("TABLE_COMPANION_CACHE", str(tmp_path / "cache"))
+    code, out, err = run("score", "covenia", "--save", tmp_path / "game.toml",
+                         stdin="\n".join(TYPED) + "\n")
+    assert code == 2 and "Emma" in out and "62" in out
+    kept = list((tmp_path / "cache" / "typed").iterdir())
+    assert len(kept) == 1 and str(kept[0]) in err
+    code, again, _ = run("score", "covenia", kept[0], "--json")
+    assert code == 0 and json.loads(again)["players"][0]["total"] == 62

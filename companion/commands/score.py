@@ -130,20 +130,27 @@ def score_covenia(file, as_json, lang, pdf, paper, save):
         result = sc.score(table)  # before anything is written: only what scores is saved
     except ScoreError as e:
         raise CompanionError(e.message, source=source, field=e.field or None) from None
-    if pdf:  # the PDF first: a PDF that cannot be written leaves --save's file as it was
-        if sc.write_pdf(pdf, result, data, lang, paper):
-            from companion.press.fonts import PLACEHOLDER
-
-            click.echo(f"Note: {pdf} prints as {PLACEHOLDER} the characters of names that the "
-                       "bundled font cannot draw.", err=True)
-    if keep:
-        from companion.files.atomic import write_text
-
-        write_text(save, sc.to_toml(table))
+    # The scores first: a file that cannot be written then loses nothing shown.
     if as_json:
         click.echo(json.dumps(sc.as_json(result), ensure_ascii=False))
     else:
         click.echo(sc.report(result, data, lang))
+    try:
+        if pdf:  # the PDF first: a PDF that cannot be written leaves --save's file as it was
+            if sc.write_pdf(pdf, result, data, lang, paper):
+                from companion.press.fonts import PLACEHOLDER
+
+                click.echo(f"Note: {pdf} prints as {PLACEHOLDER} the characters of names that "
+                           "the bundled font cannot draw.", err=True)
+        if keep:
+            from companion.files.atomic import write_text
+
+            write_text(save, sc.to_toml(table))
+    except (CompanionError, OSError) as e:
+        if file is None:  # typed in: kept where it can be, and said where
+            _keep_typed(sc.to_toml(table))
+        raise e if isinstance(e, CompanionError) else CompanionError(
+            f"cannot write: {e.strerror or e}", source=e.filename or save) from None
 
 
 def _save_target(save: str | None, file: str | None) -> bool:
@@ -151,13 +158,38 @@ def _save_target(save: str | None, file: str | None) -> bool:
     hold comments a rewrite would drop); --save naming FILE itself keeps it as it is."""
     import os
 
-    if not save or not os.path.lexists(save):
-        return bool(save)
+    if save and not os.path.lexists(save):
+        folder = os.path.dirname(os.path.abspath(save))
+        if not os.path.isdir(folder) or not os.access(folder, os.W_OK | os.X_OK):
+            raise CompanionError("cannot be written: its folder is missing or not writable "
+                                 "(nothing was asked)", source=save, field="--save")
+        return True
+    if not save:
+        return False
     if file and file != "-" and os.path.exists(file) and os.path.samefile(save, file):
         click.echo(f"Note: {save} is the file read: kept as it is.", err=True)
         return False
     raise CompanionError("already exists: give a new file name (nothing was overwritten)",
                          source=save, field="--save")
+
+
+def _keep_typed(text: str) -> None:
+    """A game typed in whose file could not be written, kept in the cache folder, and where
+    it is said: what a player typed is never lost."""
+    import time
+
+    from companion.files import paths
+    from companion.files.atomic import write_text
+
+    kept = paths.cache("typed") / time.strftime("covenia-%Y%m%d-%H%M%S.toml")
+    try:
+        kept.parent.mkdir(parents=True, exist_ok=True)
+        write_text(kept, text)
+    except (CompanionError, OSError):  # no cache either: the text itself, on the terminal
+        click.echo("The game typed in (save it as a .toml file):\n" + text, err=True)
+        return
+    click.echo(f"Note: the game typed in is kept in {kept} (companion score covenia "
+               f"{kept} scores it again).", err=True)
 
 
 @score.command("coverta", epilog="""\b
