@@ -9,6 +9,7 @@ import sys
 import click
 
 from companion.commands.common import Failure
+from companion import interrupt
 from companion.errors import CompanionError, escape
 
 EXIT_BAD_INPUT = 2
@@ -66,6 +67,9 @@ def _say(message: str) -> None:
 
 
 def main(argv: list[str] | None = None) -> None:
+    if argv is None:  # the process's own command line: Ctrl+C is ours to say (interrupt.py)
+        interrupt.install()
+    interrupt.forget()
     try:
         _main(argv)
     finally:
@@ -92,9 +96,10 @@ def _main(argv: list[str] | None) -> None:
         hint = f" (see: {e.ctx.command_path} --help)" if e.ctx else ""
         _say(f"{e.format_message()}{hint}")
         sys.exit(EXIT_BAD_INPUT)
-    except click.exceptions.Abort:
-        click.echo("companion: aborted", err=True)
-        sys.exit(130)
+    except click.exceptions.Abort:  # no more input at a question (or a caller's Ctrl+C)
+        _say("aborted: no answer" if isinstance(sys.exc_info()[1].__context__, EOFError)
+             else interrupt.line())
+        sys.exit(interrupt.EXIT)
     except click.ClickException as e:
         _say(e.format_message())
         sys.exit(e.exit_code)
@@ -105,7 +110,7 @@ def _main(argv: list[str] | None) -> None:
         where = f"{e.filename}: " if e.filename else ""
         _say(f"{where}{e.strerror or e}")
         sys.exit(EXIT_BAD_INPUT)
-    except KeyboardInterrupt:
-        click.echo("companion: interrupted", err=True)
-        sys.exit(130)
+    except (KeyboardInterrupt, interrupt.Interrupted):
+        _say(interrupt.line())
+        sys.exit(interrupt.EXIT)
     sys.exit(code if isinstance(code, int) else 0)

@@ -10,6 +10,7 @@ from companion.files import paths
 from companion.commands import common
 from companion.commands.common import lang as check_lang
 from companion.errors import CompanionError
+from companion.interrupt import Interrupted
 
 
 def parse_players(value: str | None, teams: dict) -> list[dict] | None:
@@ -101,7 +102,11 @@ def serve(host, port, players, data, tie_rule, names, qr_pdf, paper, lang, own):
                 table = store.Store.open(data, list(the_look.guilds), wanted, tie_rule, teams)
                 try:
                     games.self_check(table)
-                    _run(table, the_look, host, port, found, names, qr_pdf, page_size, lang)
+                    try:
+                        _run(table, the_look, host, port, found, names, qr_pdf, page_size,
+                             lang)
+                    except (KeyboardInterrupt, Interrupted):  # before uvicorn took Ctrl+C
+                        pass  # (or as it began): the table open all the same, closed below
                 finally:
                     table.close()
     finally:
@@ -111,7 +116,7 @@ def serve(host, port, players, data, tie_rule, names, qr_pdf, paper, lang, own):
 
 
 def _interrupt(signum, frame):
-    raise KeyboardInterrupt
+    raise Interrupted
 
 
 def _run(table, the_look, host, port, found, names, qr_pdf, page_size, lang):
@@ -158,8 +163,8 @@ def _run(table, the_look, host, port, found, names, qr_pdf, page_size, lang):
     limits.quiet_logs()
     try:
         limits.Server(config).run(sockets=[sock])
-    except KeyboardInterrupt:  # uvicorn re-raises Ctrl+C (and our SIGTERM) once stopped
-        pass
+    except (KeyboardInterrupt, Interrupted):  # uvicorn re-raises Ctrl+C (and our SIGTERM)
+        pass  # once stopped
 
 
 def _listen(network, host: str, port: int | None, last_port: int | None):

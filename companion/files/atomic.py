@@ -14,6 +14,7 @@ import sys
 from contextlib import contextmanager
 from pathlib import Path
 
+from companion import interrupt
 from companion.files import lock
 from companion.errors import CompanionError
 
@@ -43,6 +44,7 @@ def kit_folder(out: Path, kind: str = "kit"):
             try:
                 yield stage
                 _swap(stage, out)
+                interrupt.wrote(out)
             finally:
                 shutil.rmtree(stage, ignore_errors=True)
     except OSError as e:
@@ -163,6 +165,12 @@ def _swap(stage: Path, out: Path) -> None:
         shutil.rmtree(old, ignore_errors=True)
 
 
+def _in_cache(path: Path) -> bool:
+    from companion.files import paths
+
+    return Path(os.path.abspath(path)).is_relative_to(os.path.abspath(paths.cache("")))
+
+
 @contextmanager
 def replaced(path: Path):
     """Yield a temporary path beside `path`; once the block succeeds it becomes `path` in
@@ -196,6 +204,8 @@ def replaced(path: Path):
         _sync(tmp)
         os.replace(tmp, target)
         _sync(target.parent)
+        if not _in_cache(target):  # an output of the user's: said if Ctrl+C comes now
+            interrupt.wrote(path)
     except OSError as e:
         raise _os_error(e, path) from None
     finally:

@@ -72,7 +72,10 @@ def _open(lock_path: Path) -> int:
         lock_path.parent.mkdir(parents=True, exist_ok=True)
         return os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o600)
     except OSError as e:
-        raise CompanionError(f"cannot lock ({e.strerror})", source=str(lock_path)) from None
+        # Named as the user knows it: the folder she asked to write in, not our hidden
+        # lock file in it.
+        raise CompanionError(f"cannot write in this folder ({e.strerror})",
+                             source=str(lock_path.parent)) from None
 
 
 def _same_file(fd: int, lock_path: Path) -> bool:

@@ -318,10 +318,12 @@ def _calamine_cells(data: bytes, suffix: str, tab: str | None, name: str) -> lis
     del data, book
     from python_calamine import CalamineWorkbook
 
+    from companion.interrupt import Interrupted
+
     try:
         return CalamineWorkbook.from_filelike(io.BytesIO(packed)).get_sheet_by_name(
             tab).to_python()
-    except (KeyboardInterrupt, SystemExit, MemoryError):
+    except (KeyboardInterrupt, Interrupted, SystemExit, MemoryError):
         raise  # over the worker's memory: companion.files.bounded names its limit
     except BaseException as e:  # calamine's own errors (and a Rust panic, a BaseException)
         raise CompanionError(f"cannot read ({type(e).__name__}: {str(e)[:80]})",

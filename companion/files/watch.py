@@ -21,9 +21,11 @@ def watch(build: Callable[[], object], say: Callable[[str], None],
     from companion.files import kept
 
     kept.in_process = {}  # each face's drawing, kept for the next build (issue 36)
+    from companion.interrupt import Interrupted
+
     try:
         _watch(build, say, stop_event, bundled)
-    except KeyboardInterrupt:
+    except (KeyboardInterrupt, Interrupted):  # ours, before watchfiles could log its own
         pass
     finally:
         kept.in_process = None
@@ -51,7 +53,7 @@ def _watch(build, say, stop_event, bundled) -> None:
             # (it begins at the first next()) is then found by its file's stamp.
             events = iter(watchfiles.watch(
                 *folders, watch_filter=lambda _, p: Path(p).resolve() in watched,
-                debounce=50, step=20, stop_event=stop_event, raise_interrupt=False,
+                debounce=50, step=20, stop_event=stop_event, raise_interrupt=True,
                 recursive=False, rust_timeout=LOOK, yield_on_timeout=True))
         stale = [f for f in watched if inputs.stamp(f) != files.get(f)]
         if stale:  # saved while the build ran: build again now
