@@ -238,3 +238,35 @@ def test_a_reprint_goes_beside_the_kit_never_over_it(cli, tmp_path, monkeypatch)
     assert {p.name: p.read_bytes() for p in kit.iterdir()} == before  # the kit, whole
     assert json.loads((tmp_path / "output" / "covenia-reprint" / "manifest.json")
                       .read_text())["changed"]
+
+
+def test_an_output_folder_that_cannot_be_written_is_named_not_its_lock_file(
+        cli, tmp_path, monkeypatch):
+    import os
+
+    real = os.open
+
+    def read_only(path, *a, **k):
+        if str(path).endswith(".lock"):
+            raise PermissionError(13, "Permission denied", str(path))
+        return real(path, *a, **k)
+    monkeypatch.setattr(os, "open", read_only)
+    r = cli("build", "covenia", "--only", "aids", "--out", str(tmp_path / "out" / "kit"))
+    assert r.code == 2 and r.err.count("\n") == 1, r.err
+    assert f"{tmp_path / 'out'}: cannot write in this folder (Permission denied)" in r.err
+    assert ".lock" not in r.err
+
+
+def test_bare_companion_lists_every_command_whole_on_an_80_column_terminal(monkeypatch):
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    env = {"COLUMNS": "80", "PATH": "/usr/bin:/bin",
+           "PYTHONPATH": str(Path(__file__).resolve().parents[1])}
+    out = subprocess.run([sys.executable, "-m", "companion"], capture_output=True, text=True,
+                         env=env).stdout
+    listed = [line for line in out.splitlines() if line.startswith("  ") and
+              line.split()[0] in {c for c in root.list_commands(None)}]
+    assert len(listed) == len(root.list_commands(None)), out
+    assert not [line for line in listed if line.rstrip().endswith("...")], listed

@@ -9,7 +9,7 @@ from companion.files.data import parse_toml
 from companion.errors import CompanionError
 
 
-@click.group(epilog="""\b
+@click.group(short_help="Coverta at the table: round scores and checking a row.", epilog="""\b
 Examples:
   companion coverta round ledger.toml
   companion coverta check row.toml

@@ -54,7 +54,7 @@ _any = click.option("--allow-any-size", is_flag=True,
 _json = click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 
 
-@click.group(epilog="""\b
+@click.group(short_help="Lugvanion's vote: exact odds, a fair draw, its check.", epilog="""\b
 Examples:
   companion lugvanion odds red=3 blue=2 green=2 yellow=1
   companion lugvanion draw red=3 blue=2 green=2 yellow=1

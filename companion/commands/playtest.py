@@ -10,7 +10,7 @@ from companion.commands.common import GAME, WORDS
 from companion.errors import CompanionError, shown
 
 
-@click.command(epilog="""\b
+@click.command(short_help="What your plays say: wins by seat, faction, version.", epilog="""\b
 Examples:
   companion playtest mygame/mygame.toml table-history.csv
   companion playtest covenia table-history.csv --lang fr --out reports

@@ -36,7 +36,7 @@ def parse_players(value: str | None, teams: dict) -> list[dict] | None:
     return players
 
 
-@click.command(epilog="""\b
+@click.command(short_help="The phone table: bag draws and scores on your LAN.", epilog="""\b
 Examples:
   companion serve
   companion serve --players red=Alice,blue=Bob,green=Chloé --qr-pdf table-qr.pdf
