@@ -270,3 +270,14 @@ def test_bare_companion_lists_every_command_whole_on_an_80_column_terminal(monke
               line.split()[0] in {c for c in root.list_commands(None)}]
     assert len(listed) == len(root.list_commands(None)), out
     assert not [line for line in listed if line.rstrip().endswith("...")], listed
+
+
+def test_a_game_without_credits_builds_and_its_guide_says_none(cli, starter, tmp_path):
+    text = starter.read_text(encoding="utf-8")
+    kept = [line for line in text.splitlines() if not line.startswith("credits")]
+    assert len(kept) == len(text.splitlines()) - 1  # the starter's [game] credits, gone
+    starter.write_text("\n".join(kept) + "\n", encoding="utf-8")
+    r = cli("build", str(starter), "--out", str(tmp_path / "kit"))
+    assert r.code == 0, r.err
+    guide = (tmp_path / "kit" / "print-guide.txt").read_text(encoding="utf-8")
+    assert "Credits" not in guide and "a game by" not in guide

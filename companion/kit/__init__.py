@@ -129,7 +129,7 @@ def prepare(name: str, opts: Options) -> Kit:
 
     game_info = data.sub("game")
     return Kit(game.id, opts, ctx, lay_out(ctx, check=True), game_info.get("name", str),
-               game_info.text("credits", opts.lang),
+               _credits(game_info, opts.lang),
                lambda size: lay_out(structs.replace(ctx, card=presets.card_size(size),
                                                     card_name=size)))
 
@@ -458,5 +458,13 @@ def print_guide(manifest: dict, files: list, grids: dict, ctx: Context, opts: Op
         lines.append(t("notes_head"))
         lines += [f"  - {note}" for note in notes.text_list("notes", ctx.lang)]
         lines.append("")
-    lines += [t("credits_head"), ctx.data.sub("game").text("credits", ctx.lang), ""]
+    credits = _credits(ctx.data.sub("game"), ctx.lang)
+    if credits:
+        lines += [t("credits_head"), credits, ""]
     return "\n".join(lines)
+
+
+def _credits(game_info, lang: str) -> str:
+    """The game's authors, as [game] credits gives them: optional (they print only in the
+    guide and the PDFs' author)."""
+    return game_info.text("credits", lang) if "credits" in game_info.table else ""

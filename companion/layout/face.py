@@ -56,8 +56,8 @@ class Engine(msgspec.Struct, frozen=True):
             if isinstance(v, str) and colour.parse(v) is not None:
                 palette[k] = colour.parse(v)
         shared = {"game.name": game.get("name", str)}
-        if "credits" in game.table:  # a score book's foot
-            shared["game.credits"] = game.text("credits", lang)
+        # a score book's foot: the game's authors, or nothing where the game names none
+        shared["game.credits"] = game.text("credits", lang) if "credits" in game.table else ""
         for part in ("texts", "titles"):  # every card may name them: {texts.to_come}
             if part in table:
                 t = data.sub(part)

@@ -40,6 +40,8 @@ def _names_or_english(f: Fields, key: str) -> dict[str, str]:
     from companion.errors import CompanionError
 
     out = {}
+    if key not in f.table:  # an optional text the designer left out
+        return dict.fromkeys(LANGS, "")
     for lang in LANGS:
         try:
             out[lang] = f.text(key, lang)
