@@ -281,3 +281,25 @@ def test_a_game_without_credits_builds_and_its_guide_says_none(cli, starter, tmp
     assert r.code == 0, r.err
     guide = (tmp_path / "kit" / "print-guide.txt").read_text(encoding="utf-8")
     assert "Credits" not in guide and "a game by" not in guide
+
+
+@pytest.mark.parametrize("typed, offered", [
+    ("companion build co", {"covenia", "coverta"}),
+    ("companion build covenia --paper L", {"letter"}),
+    ("companion build covenia --card-size mini", {"mini-euro", "mini-usa"}),
+    ("companion export covenia p", {"png", "preview"}),
+])
+def test_tab_completion_offers_games_papers_card_sizes_and_formats(typed, offered):
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    env = dict(os.environ, COMP_WORDS=typed, COMP_CWORD=str(len(typed.split()) - 1),
+               _COMPANION_COMPLETE="bash_complete",
+               PYTHONPATH=str(Path(__file__).resolve().parents[1]))
+    code = "import sys; sys.argv[0] = 'companion'; from companion.__main__ import main; main()"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         env=env).stdout
+    plain = {line.split(",", 1)[1] for line in out.splitlines() if line.startswith("plain,")}
+    assert plain == offered, out

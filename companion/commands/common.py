@@ -33,6 +33,14 @@ class Named(click.ParamType):
     def choices(self) -> list[str]:
         return list(self.names() if callable(self.names) else self.names)
 
+    def shell_complete(self, ctx, param, incomplete: str):
+        """Tab completion (eval "$(_COMPANION_COMPLETE=bash_source companion)"): the names
+        that begin with what is typed, in any case."""
+        from click.shell_completion import CompletionItem  # only when completing
+
+        return [CompletionItem(c) for c in self.choices()
+                if c.casefold().startswith(incomplete.casefold())]
+
     def convert(self, value, param, ctx):
         if not isinstance(value, str):
             return value
@@ -79,8 +87,20 @@ def _game(ctx, param, value: str | None) -> str | None:
     return known.get(value.strip().casefold(), value)
 
 
+def _complete_game(ctx, param, incomplete: str):
+    """Tab completion of GAME: the bundled games and `all`, then game files (the shell's
+    own completion of paths)."""
+    from click.shell_completion import CompletionItem
+
+    from companion import games
+
+    named = [CompletionItem(g) for g in (*games.bundled(), "all")
+             if g.casefold().startswith(incomplete.casefold())]
+    return named + [CompletionItem(incomplete, type="file")]
+
+
 # The options and arguments several commands share.
-GAME = {"callback": _game}
+GAME = {"callback": _game, "shell_complete": _complete_game}
 PAPER = Named("paper", _papers)
 PAPER_WITH_PDF = Named("paper", _papers, other=str.lower)  # refused without --pdf first
 CARD_SIZE = Named("card size", _card_sizes, other=str.lower)  # or WxH: 63x88mm
