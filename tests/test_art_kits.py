@@ -605,8 +605,8 @@ def test_init_writes_each_kinds_box_and_fields_into_art_readme(tmp_path, cli, ga
     assert cli("init", game, tmp_path / "p").code == 2  # never overwritten
 
 
-def test_the_readme_lists_every_kinds_box_as_the_data_says():
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+def test_the_guide_to_your_own_art_lists_every_kinds_box_as_the_data_says():
+    readme = (ROOT / "docs" / "own-game.md").read_text(encoding="utf-8")
     assert art_readme.markdown(["covenia", "lugvanion", "coverta", "vengeance"]) in readme
 
 

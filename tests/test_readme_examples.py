@@ -1,4 +1,5 @@
-"""The README's examples, run as a newcomer would: every `companion ...` line of its sh
+"""The README's examples and the reference's in docs/ (README first, then each page it
+links to, in its order), run as a newcomer would: every `companion ...` line of their sh
 blocks, in the order shown, in an empty folder, with the files it shows (a toml block
 whose first line is `# NAME`) written out where they appear. A line that stays running
 (`--watch`, `serve`) is started, and stopped with Ctrl+C once it says it is ready."""
@@ -16,6 +17,14 @@ from pathlib import Path
 
 
 README = Path(__file__).resolve().parent.parent / "README.md"
+# The pages whose examples run after README's, in this order (a file one shows is there
+# for the next).
+PAGES = [README] + [README.parent / "docs" / f"{name}.md"
+                    for name in ("commands", "own-game", "phones")]
+
+
+def examples() -> str:
+    return "\n".join(page.read_text(encoding="utf-8") for page in PAGES)
 FENCE = re.compile(r"^(\s*)```(\w*)\s*$")
 FILE_NAME = re.compile(r"#\s*([\w.-]+\.toml)\s*$")
 
@@ -102,7 +111,7 @@ def run_until_ready(argv: list[str], cwd: Path, ready: str, env: dict) -> tuple[
 
 def test_the_readme_shows_its_files_before_the_commands_that_read_them():
     text = README.read_text(encoding="utf-8")
-    order = steps(text)
+    order = steps(examples())
     shown = {what[0]: i for i, (kind, what) in enumerate(order) if kind == "file"}
     assert {"game.toml", "row.toml", "scores.toml"} <= set(shown)
     for name, at in shown.items():
@@ -120,7 +129,7 @@ def test_every_readme_example_runs_in_order_in_an_empty_folder(tmp_path):
 
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
     done = []
-    for kind, what in steps(README.read_text(encoding="utf-8")):
+    for kind, what in steps(examples()):
         if kind == "file":
             name, body = what
             (tmp_path / name).write_text(body, encoding="utf-8")
@@ -139,3 +148,49 @@ def test_every_readme_example_runs_in_order_in_an_empty_folder(tmp_path):
         assert code == 0, f"companion {shlex.join(argv)} (after {len(done)} examples):\n{said}"
         done.append(argv)
     assert len(done) > 30
+
+
+def test_the_readme_is_a_short_guide_linking_every_reference_page():
+    text = README.read_text(encoding="utf-8")
+    assert len(text.encode()) < 15_000
+    assert "## Contents" in text
+    for page in [*PAGES[1:], README.parent / "docs" / "map.md",
+                 README.parent / "docs" / "layout-reference.md",
+                 README.parent / "docs" / "scoring-reference.md"]:
+        assert f"](docs/{page.name})" in text, page.name
+        assert page.exists()
+
+
+def test_the_index_pages_description_has_no_link_that_works_only_in_the_repository():
+    import re
+    import tomllib
+
+    root = README.parent
+    readme = tomllib.loads((root / "pyproject.toml").read_text())["project"]["readme"]
+    text = (root / readme).read_text(encoding="utf-8")
+    links = re.findall(r"\]\(([^)]+)\)", text)
+    assert all(re.match(r"https?://", link) for link in links), links
+
+
+def test_the_map_names_every_file_of_the_package():
+    """docs/map.md: every module and data file has its row (a folder's `__init__.py`
+    aside, unless it holds more than a docstring)."""
+    root = README.parent
+    text = (root / "docs" / "map.md").read_text(encoding="utf-8")
+    missing = []
+    for path in sorted((root / "companion").rglob("*")):
+        if not path.is_file() or "__pycache__" in path.parts or path.suffix == ".pyc":
+            continue
+        rel = path.relative_to(root / "companion")
+        if rel.parts[:2] == ("web", "page"):  # the phone page's files: one row, the folder
+            continue
+        if path.name == "__init__.py" and len(path.read_text().strip().splitlines()) <= 3:
+            continue
+        if path.parent.name == "fontfiles" and path.suffix == ".ttf":
+            continue  # the fonts, one row
+        if path.parent.name in ("starter", "icons") and path.suffix in (".csv", ".svg"):
+            continue  # what `companion new` copies, one row
+        name = path.name
+        if f"`{name}`" not in text and f"`{rel}`" not in text and f"{rel.parent}/{name}" not in text:
+            missing.append(str(rel))
+    assert not missing, missing
