@@ -303,3 +303,17 @@ def test_tab_completion_offers_games_papers_card_sizes_and_formats(typed, offere
                          env=env).stdout
     plain = {line.split(",", 1)[1] for line in out.splitlines() if line.startswith("plain,")}
     assert plain == offered, out
+
+
+def test_an_install_on_python_3_10_says_which_python_it_needs(monkeypatch):
+    """pip resolves an editable install's dependencies before it compares requires-python:
+    the build backend says it first (.build/backend.py)."""
+    import runpy
+    import sys
+    from pathlib import Path
+
+    monkeypatch.setattr(sys, "version_info", (3, 10, 13, "final", 0))
+    backend = Path(__file__).resolve().parents[1] / ".build" / "backend.py"
+    with pytest.raises(SystemExit) as e:
+        runpy.run_path(str(backend))
+    assert "needs Python 3.11 or newer; this is Python 3.10" in str(e.value.code)
