@@ -75,7 +75,7 @@ def with_scorepad(data, lang: str = "en"):
         if isinstance(own, dict) and own is not value:  # its own first (the pad comes last)
             table[key] = {**own, **{k: v for k, v in value.items() if k not in own}}
     names = sheet.names(data, lang)
-    table["scoring"] = [_legend(row, c, names) if isinstance(row, dict) else row
+    table["scoring"] = [{**row, **sheet.legend(c, names)} if isinstance(row, dict) else row
                         for row, c in zip(table["scoring"], rules.categories)]
     row = table["scorepad"].get("faction") if isinstance(table["scorepad"], dict) else None
     table["scorepad"] = {**table["scorepad"], "faction_rows": [
@@ -86,17 +86,6 @@ def with_scorepad(data, lang: str = "en"):
         table["scorepad"] = {**table["scorepad"], "tiebreak_names": then.join(
             names[t] for t in rules.tiebreak)}
     return Fields(table, data.source)
-
-
-def _legend(row: dict, c, names: dict) -> dict:
-    """A category's row with what its legend line prints, as text."""
-    def listed(numbers) -> str:
-        return " / ".join(str(n) for n in numbers)
-    return {**row, "pad_points": c.points, "pad_x": "" if c.points == 1 else f" × {c.points}",
-            "pad_award": listed(c.award), "pad_ties": c.ties, "pad_table": listed(c.table),
-            "pad_of": ", ".join(names.get(o, o) for o in c.of),
-            "pad_times": names.get(c.times, c.times or ""), "pad_most": c.most,
-            "pad_others": c.others}
 
 
 def kit(ctx, game_id: str):

@@ -48,6 +48,32 @@ def names(data: Fields, lang: str) -> dict[str, str]:
     return {c.get("id", str): c.text("name", lang) for c in data.items("scoring")}
 
 
+def pad_key(c: scorer.Category) -> str:
+    """The score pad's legend line for a kind of category (layouts/scorepad.toml): the
+    printed pad and the phone say under each category's name how it counts, in its words."""
+    if c.score == "points":
+        return "typed"
+    if c.score == "each":
+        return "each_times" if c.times else "each"
+    if c.score in ("lowest", "highest"):
+        return f"{c.score}_{'of' if c.of else 'list'}"
+    if c.score == "majority":
+        return f"majority_{c.ties}"
+    return c.score
+
+
+def legend(c: scorer.Category, names: dict[str, str]) -> dict:
+    """What a category's legend line prints (`{row.pad_...}` in layouts/scorepad.toml), as
+    text: its points (the default 1 too), lists and the names of the categories it reads."""
+    def listed(numbers) -> str:
+        return " / ".join(str(n) for n in numbers)
+    return {"pad_points": c.points, "pad_x": "" if c.points == 1 else f" × {c.points}",
+            "pad_award": listed(c.award), "pad_ties": c.ties, "pad_table": listed(c.table),
+            "pad_of": ", ".join(names.get(o, o) for o in c.of),
+            "pad_times": names.get(c.times, c.times or ""), "pad_most": c.most,
+            "pad_others": c.others}
+
+
 def explain(category: scorer.Category, written: int) -> str:
     """One figure of a kind that needs no other player, as the score pad counts it:
     "3 × 2 = 6", "4 × 4 = 16", "7"."""
