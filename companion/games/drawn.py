@@ -55,10 +55,12 @@ def _draws_picture(engine: Engine, kind: str) -> bool:
 def with_scorepad(data, lang: str = "en"):
     """The game's data with the score pad's tables under its own, when it scores (our
     words in English where we have no `lang` translation). Each category gets the
-    figures its legend line prints (`pad_award`, `pad_of`, ...: the pad's layout reads
-    them, lists and names put into text) and the pad the names of the tie-break's
-    categories (`tiebreak_names`) and its Faction row (`faction_rows`: [scorepad]
-    faction with the game's factions, or none)."""
+    figures its legend line prints (`pad_award`, `pad_of`, ...: lists and names put into
+    text), that line in words (`pad_legend`) and whether it is left out of the total
+    (`pad_apart`); the pad the names of the tie-break's
+    categories (`tiebreak_names`), its Faction row (`faction_rows`: [scorepad]
+    faction with the game's factions, or none) and the row heading the rounds' columns
+    under it (`round_rows`: [scorepad] round_row with rounds, or none)."""
     from companion.files import paths
     from companion.files.data import Fields, english_where_missing, load_toml
     from companion.games.factions import factions
@@ -75,13 +77,18 @@ def with_scorepad(data, lang: str = "en"):
         if isinstance(own, dict) and own is not value:  # its own first (the pad comes last)
             table[key] = {**own, **{k: v for k, v in value.items() if k not in own}}
     names = sheet.names(data, lang)
-    table["scoring"] = [{**row, **sheet.legend(c, names)} if isinstance(row, dict) else row
+    words = Fields(table["scorepad"], data.source, "scorepad", english=True)
+    table["scoring"] = [{**row, **sheet.legend(c, names), "pad_apart": not c.total,
+                         "pad_legend": sheet.legend_text(c, names, words, lang)}
+                        if isinstance(row, dict) else row
                         for row, c in zip(table["scoring"], rules.categories)]
     row = table["scorepad"].get("faction") if isinstance(table["scorepad"], dict) else None
     table["scorepad"] = {**table["scorepad"], "faction_rows": [
         {**row, "pad_factions": " / ".join(sides)}] if sides and isinstance(row, dict) else []}
+    heading = table["scorepad"].get("round_row")
+    table["scorepad"]["round_rows"] = [heading] if rules.rounds > 1 and isinstance(
+        heading, dict) else []
     if rules.tiebreak:
-        words = Fields(table["scorepad"], data.source, "scorepad", english=True)
         then = words.text("tiebreak_then", lang)
         table["scorepad"] = {**table["scorepad"], "tiebreak_names": then.join(
             names[t] for t in rules.tiebreak)}

@@ -74,6 +74,15 @@ def legend(c: scorer.Category, names: dict[str, str]) -> dict:
             "pad_others": c.others}
 
 
+def legend_text(c: scorer.Category, names: dict[str, str], pad: Fields, lang: str) -> str:
+    """A category's legend line in `pad`'s words (layouts/scorepad.toml, or a game's own
+    [scorepad] over them): how it counts, and that it is not in the total (`total = false`)."""
+    text = pad.text(pad_key(c), lang)
+    for key, value in legend(c, names).items():
+        text = text.replace("{row." + key + "}", str(value))
+    return text if c.total else text + pad.text("apart", lang)
+
+
 def explain(category: scorer.Category, written: int) -> str:
     """One figure of a kind that needs no other player, as the score pad counts it:
     "3 × 2 = 6", "4 × 4 = 16", "7"."""

@@ -91,10 +91,7 @@ def _how(c, rules, names: list[dict], pad: Fields) -> dict[str, str]:
     out = {}
     for lang in LANGS:
         by_id = {d.id: n[lang] for d, n in zip(rules.categories, names)}
-        text = pad.text(sheet.pad_key(c), lang)
-        for key, value in sheet.legend(c, by_id).items():
-            text = text.replace("{row." + key + "}", str(value))
-        out[lang] = text
+        out[lang] = sheet.legend_text(c, by_id, pad, lang)
     return out
 
 
