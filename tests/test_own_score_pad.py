@@ -105,3 +105,86 @@ def test_the_faction_row_lies_above_the_rounds_columns(starter, cli, tmp_path):
     for game in range(3):  # each game: its Faction row, then R1 R2 R3, then the categories
         heads = [t for t in r1 if faction[game] < t < crowns[game]]
         assert len(heads) == 5, (faction, r1, crowns)
+
+
+# ---- the words: the pad's legend lines and the scorer's explanations -----------------
+
+def _legend(category: dict, lang: str) -> str:
+    from companion.score.sheet import legend_text, words
+    c = sheet.rules([category]).categories[0]
+    return legend_text(c, {}, words(), lang)
+
+
+@pytest.mark.parametrize("category, en, fr", [
+    ({"id": "p", "score": "table", "table": [0, 1, 3, 6, 10]},
+     "by count: 0 → 0, 1 → 1, 2 → 3, 3 → 6, 4+ → 10",  # the first for 0, the last and past it
+     "selon le nombre\u202f: 0 → 0, 1 → 1, 2 → 3, 3 → 6, 4+ → 10"),
+    ({"id": "b", "score": "most", "most": 3, "others": 1},
+     "the most at the table (a tie too): count × 3, else × 1",
+     "le plus à la table (égalité comprise)\u202f: nombre × 3, sinon × 1"),
+])
+def test_the_pad_says_where_a_table_starts_and_ends_and_that_a_tie_for_most_counts(category,
+                                                                                    en, fr):
+    assert _legend(category, "en") == en and _legend(category, "fr") == fr
+
+
+def _said(game, rows, cid, lang="en", player=0, k=0):
+    from companion.score.sheet import say
+    res = sheet.score(game, [{"name": n, **r} for n, r in zip(("Ana", "Ben", "Cy"), rows)])
+    c = next(c for c in game.categories if c.id == cid)
+    return say(res.players[player].reasons[cid][k], c, {cid: "Crowns"}, lang)
+
+
+def test_a_shared_majority_says_its_share_was_rounded_down():
+    game = sheet.rules([{"id": "c", "score": "majority", "award": [6, 3]}])
+    assert _said(game, [{"c": 3}, {"c": 3}], "c") == \
+        "3, first with Ben: (6 + 3) / 2 = 4.5, rounded down: 4"
+    assert _said(game, [{"c": 3}, {"c": 3}], "c", "fr") == \
+        "3, premier avec Ben\u202f: (6 + 3) / 2 = 4,5, arrondi à 4"
+    three = sheet.rules([{"id": "c", "score": "majority", "award": [5, 2]}])
+    assert _said(three, [{"c": 1}, {"c": 1}, {"c": 1}], "c").endswith(
+        "(5 + 2 + 0) / 3 = 2.33…, rounded down: 2")
+    even = sheet.rules([{"id": "c", "score": "majority", "award": [6, 2]}])
+    assert _said(even, [{"c": 3}, {"c": 3}], "c") == "3, first with Ben: (6 + 2) / 2 = 4"
+
+
+def test_an_explanation_never_takes_the_category_for_a_unit():
+    game = sheet.rules([{"id": "c", "score": "majority", "award": [6, 3]},
+                        {"id": "m", "score": "most", "most": 3, "others": 1}])
+    said = [_said(game, [{"c": 1, "m": 1}, {"c": 2}], cid) for cid in ("c", "m")]
+    assert said == ["1, second: 3", "1, the most at the table: 1 × 3 = 3"]
+    assert _said(game, [{"c": 0}, {"c": 2}], "c") == "0: no place"
+    assert "crowns" not in " ".join(said).lower()
+
+
+@pytest.mark.parametrize("gender, words", [(None, "aucun\u202f: 0"), ("m", "aucun\u202f: 0"),
+                                           ("f", "aucune\u202f: 0")])
+def test_french_agrees_with_a_categorys_gender(gender, words):
+    cat = {"id": "s", "score": "sum", **({"gender": gender} if gender else {})}
+    assert _said(sheet.rules([cat]), [{}], "s", "fr") == words
+    assert _said(sheet.rules([cat]), [{}], "s", "en") == "none: 0"
+
+
+def test_a_wrong_gender_names_its_key():
+    from companion.rules.errors import ScoreError
+    with pytest.raises(ScoreError) as e:
+        sheet.rules([{"id": "s", "gender": "x"}])
+    assert e.value.field == "scoring[0].gender"
+
+
+@pytest.mark.parametrize("figures, line", [
+    # the first tie-break decides: it alone is named
+    ([(5, 1), (4, 9)], "Ana and Ben tie at 10: Crowns breaks it (Ana 5; Ben 4)."),
+    # the first is equal: both are named
+    ([(5, 1), (5, 2)], "Ana and Ben tie at 10: Crowns, Pearls breaks it (Ana 5, 1; Ben 5, 2)."),
+    # neither breaks it
+    ([(5, 1), (5, 1)], "Ana and Ben tie at 10; Crowns, Pearls does not break it "
+                       "(Ana 5, 1; Ben 5, 1): they share the place."),
+])
+def test_the_tie_break_line_names_the_categories_that_decided(figures, line):
+    from companion.score.sheet import tiebreaks
+    game = sheet.rules([{"id": "v"}, {"id": "c", "total": False}, {"id": "p", "total": False}],
+                       tiebreak=["c", "p"])
+    res = sheet.score(game, [{"name": n, "v": 10, "c": c, "p": p}
+                             for n, (c, p) in zip(("Ana", "Ben"), figures)])
+    assert tiebreaks(game, res, {"c": "Crowns", "p": "Pearls"}, "en") == [line]

@@ -51,7 +51,8 @@ KEYS = {
     "sum": ("points",), "lowest": ("of", "points"), "highest": ("of", "points"),
     "sets": ("of", "points"), "most": ("most", "others"), "majority": ("award", "ties"),
 }
-COMMON = ("id", "name", "score", "total")
+COMMON = ("id", "name", "score", "total", "gender")
+GENDERS = ("m", "f")
 MOST_ROUNDS = 20
 # What each key says, for the reference the docs are written from (companion.score.reference).
 KEY_HELP = {
@@ -59,6 +60,8 @@ KEY_HELP = {
     "name": "its printed name: a text, or { en = ..., fr = ... }",
     "score": "how it scores: one of the kinds below (default \"points\")",
     "total": "false: a figure other categories use (`of`, `times`), not added to the total",
+    "gender": "the French gender of its name, \"m\" (default) or \"f\": the words that "
+              "explain its figures agree with it (\"aucune : 0\")",
     "points": "a whole number from -1000 to 1000 each counted one is worth (default 1)",
     "times": "another category's id: a count times that category's figure",
     "table": "points by count: `[0, 1, 3, 6, 10]` (past its end, its last entry)",
@@ -96,6 +99,7 @@ class Category(NamedTuple):
     most: int = 0
     others: int = 0
     total: bool = True
+    gender: str = "m"
 
     def of_count(self, n: int) -> int:
         """Points for a figure, for the kinds that need no other player or category."""
@@ -206,7 +210,11 @@ def _category(raw, at: str, before: list[Category]) -> Category:
         raise ScoreError(f"{at}.total", f"{shown(total)}: true (its points count) or false "
                          "(a figure for other categories only)", "sheet.bad_total",
                          {"value": shown(total)})
-    kw: dict = {"points": points, "total": total}
+    gender = raw.get("gender", "m")
+    if gender not in GENDERS:
+        raise ScoreError(f"{at}.gender", f"{shown(gender)}: the French gender of its name, "
+                         "m or f", "sheet.bad_gender", {"value": shown(gender)})
+    kw: dict = {"points": points, "total": total, "gender": gender}
     known = {c.id: c for c in before}
     if "of" in raw or how == "sets":
         of = raw.get("of")

@@ -67,8 +67,11 @@ def legend(c: scorer.Category, names: dict[str, str]) -> dict:
     text: its points (the default 1 too), lists and the names of the categories it reads."""
     def listed(numbers) -> str:
         return " / ".join(str(n) for n in numbers)
+    # a table by count, from 0: "0 → 0, 1 → 1, 2 → 3, 3+ → 6" (past its end, its last entry)
+    last = len(c.table) - 1
+    table = ", ".join(f"{k}{'+' if k == last else ''} → {p}" for k, p in enumerate(c.table))
     return {"pad_points": c.points, "pad_x": "" if c.points == 1 else f" × {c.points}",
-            "pad_award": listed(c.award), "pad_ties": c.ties, "pad_table": listed(c.table),
+            "pad_award": listed(c.award), "pad_ties": c.ties, "pad_table": table,
             "pad_of": ", ".join(names.get(o, o) for o in c.of),
             "pad_times": names.get(c.times, c.times or ""), "pad_most": c.most,
             "pad_others": c.others}
@@ -114,14 +117,18 @@ def say(reason: scorer.Reason, category: scorer.Category, labels: dict[str, str]
                                         **{"with": listing(n["with"], _and(lang))})
     if key == "majority":
         if not n["place"]:
-            return w.text("majority_out", lang).format(what=what)
+            return w.text("majority_out", lang).format(n=n["n"], what=what)
         place = _place(w, n["place"], lang)
         fields = dict(n=n["n"], what=what, place=place, points=n["points"],
                       places=" + ".join(map(str, n["places"])), tied=len(n["places"]))
         fields["with"] = listing(n["with"], _and(lang))
         if not n["with"]:
             return w.text("majority", lang).format(**fields)
-        return w.text(f"majority_{n['ties']}", lang).format(**fields)
+        key = f"majority_{n['ties']}"
+        if n["ties"] == "share" and sum(n["places"]) % len(n["places"]):
+            key, fields["exact"] = "majority_share_down", _quotient(
+                sum(n["places"]), len(n["places"]), lang)
+        return w.text(key, lang).format(**fields)
     if key == "times":
         return w.text("times", lang).format(n=n["n"], by=n["by"], points=n["points"],
                                             times=labels.get(n["times"], n["times"]).lower())
@@ -132,7 +139,7 @@ def say(reason: scorer.Reason, category: scorer.Category, labels: dict[str, str]
         if "of" in n:
             values = ", ".join(f"{labels.get(k, k)} {v}" for k, v in n["of"].items())
         elif not n["values"]:
-            return w.text("none", lang)
+            return w.text("none_f" if category.gender == "f" else "none", lang)
         else:
             values = (" + " if key == "sum" else ", ").join(map(str, n["values"]))
         text = w.text(key, lang).format(values=values, n=n["n"])
@@ -141,6 +148,14 @@ def say(reason: scorer.Reason, category: scorer.Category, labels: dict[str, str]
                                                             points=n["points"])
         return text
     return w.text(key, lang).format(**{k: v for k, v in n.items() if k != "table"})
+
+
+def _quotient(a: int, b: int, lang: str) -> str:
+    """a / b as the pad's figures print it: "4.5", "2.33…" ("4,5" in French)."""
+    exact = f"{a / b:.2f}".rstrip("0").rstrip(".")
+    if a * 100 % b:  # more decimals than shown
+        exact += "…"
+    return exact.replace(".", ",") if lang == "fr" else exact
 
 
 @functools.lru_cache(maxsize=None)
@@ -182,8 +197,8 @@ def as_json(result: scorer.Result, game: scorer.Rules | None = None) -> dict:
 def tiebreaks(game: scorer.Rules, result: scorer.Result, labels: dict[str, str], lang: str,
               w: Fields | None = None) -> list[str]:
     """A line for each total several players share, in a game with a tie-break: who, the
-    categories that break it and each one's figures ("Ana and Ben tie at 18: Gems breaks
-    it (Ana 5; Ben 4).")."""
+    categories that break it (only those used) and each one's figures ("Ana and Ben tie at
+    18: Gems breaks it (Ana 5; Ben 4)."), or that none does."""
     if not game.tiebreak:
         return []
     w = w or kinds()
@@ -193,14 +208,26 @@ def tiebreaks(game: scorer.Rules, result: scorer.Result, labels: dict[str, str],
     out = []
     for total, tied in by_total.items():
         if len(tied) > 1:
-            what = ", ".join(labels[t] for t in game.tiebreak)
+            used = _deciding(game.tiebreak, tied)
+            what = ", ".join(labels[t] for t in used)
             figures = w.text("sep", lang).join(f"{q.name} " + ", ".join(str(q.figures[t])
-                                                         for t in game.tiebreak)
+                                                         for t in used)
                                 for q in tied)
-            out.append(w.text("tiebreak", lang).format(
+            broken = len({tuple(q.figures[t] for t in used) for q in tied}) > 1
+            out.append(w.text("tiebreak" if broken else "tiebreak_still", lang).format(
                 names=listing([q.name for q in tied], _and(lang)),
                 total=total, what=what, figures=figures))
     return out
+
+
+def _deciding(tiebreak: tuple[str, ...], tied: list) -> tuple[str, ...]:
+    """The tie-break categories that order the tied players: the first ones, up to the
+    last that tells any of them apart (all of them when none does)."""
+    apart = len({tuple(q.figures[t] for t in tiebreak) for q in tied})
+    if apart == 1:
+        return tiebreak
+    return next(tiebreak[:k] for k in range(1, len(tiebreak) + 1)
+                if len({tuple(q.figures[t] for t in tiebreak[:k]) for q in tied}) == apart)
 
 
 def report(game: scorer.Rules, result: scorer.Result, data: Fields, lang: str) -> str:
