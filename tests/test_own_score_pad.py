@@ -188,3 +188,42 @@ def test_the_tie_break_line_names_the_categories_that_decided(figures, line):
     res = sheet.score(game, [{"name": n, "v": 10, "c": c, "p": p}
                              for n, (c, p) in zip(("Ana", "Ben"), figures)])
     assert tiebreaks(game, res, {"c": "Crowns", "p": "Pearls"}, "en") == [line]
+
+
+# ---- the scores file -------------------------------------------------------------------
+
+TIDE_SCORES = '''
+[[players]]
+name = "Ana"
+faction = "otters"
+crowns = [3, 2, 0]
+pearls = [1, 5, 0]
+boats = [2, 1, 1]
+hand = [0, 0, 4]
+[[players]]
+name = "Ben"
+faction = "Crabs"
+crowns = [3, 1, 1]
+pearls = [2, 3, 1]
+boats = [2, 0, 0]
+hand = [0, 0, 2]
+[[players]]
+name = "Cy"
+crowns = [0, 0, 0]
+'''
+
+
+def test_a_scores_file_gives_each_players_faction_as_the_phones_record_it(starter, cli, tmp_path):
+    _scoring(starter, TIDEWRIGHT, TIDE_GAME)
+    scores = tmp_path / "scores.toml"
+    scores.write_text(TIDE_SCORES, encoding="utf-8")
+    r = cli("score", str(starter), str(scores), "--json")
+    assert r.code == 0, r.err
+    out = json.loads(r.out)
+    assert [p["faction"] for p in out["players"]] == ["Otters", "Crabs", None]
+    r = cli("score", str(starter), str(scores))
+    assert r.code == 0 and "\nAna (Otters)\n" in r.out and "\nCy\n" in r.out, r.err
+    scores.write_text(TIDE_SCORES.replace('"Crabs"', '"Owls"'), encoding="utf-8")
+    r = cli("score", str(starter), str(scores))
+    assert r.code == 2 and r.err.count("\n") == 1
+    assert 'scores.toml: players[1].faction: "Owls" is none of the game\'s factions' in r.err

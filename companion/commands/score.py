@@ -35,9 +35,10 @@ def _own_game(game_file: str) -> click.Command:
     @click.command(game_file, epilog="""\b
 scores.toml: a table per player, a whole number per category of [[scoring]]
 (a list of values for sum, lowest and highest; with [game] rounds = N, a list of
-N of those, one a round):
+N of those, one a round); with [game] factions, each player's faction:
   [[players]]
   name = "Ana"
+  faction = "Otters"
   creatures = 12
   pairs = 3""")
     @click.argument("file")
@@ -49,6 +50,7 @@ N of those, one a round):
         import json
 
         from companion.files.data import load_fields
+        from companion.games.factions import factions
         from companion.score import sheet
         from companion.rules.errors import ScoreError
         from companion.rules.sheet import score as compute
@@ -64,12 +66,15 @@ N of those, one a round):
         if set(table) - {"players"}:
             raise CompanionError("unknown field (a score file holds [[players]])",
                                  source=source, field=sorted(set(table) - {"players"})[0])
-        try:
-            result = compute(rules, table.get("players"))
+        sides = factions(data)
+        try:  # a player's faction (the phones record it) is checked, not scored
+            players, chosen = sheet.with_factions(table.get("players"), sides, rules)
+            result = compute(rules, players)
         except ScoreError as e:
             raise CompanionError(e.message, source=source, field=e.field or None) from None
-        click.echo(json.dumps(sheet.as_json(result, rules), ensure_ascii=False) if as_json
-                   else sheet.report(rules, result, data, lang))
+        chosen = chosen if sides else None
+        click.echo(json.dumps(sheet.as_json(result, rules, chosen), ensure_ascii=False)
+                   if as_json else sheet.report(rules, result, data, lang, chosen))
     return own
 
 

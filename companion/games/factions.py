@@ -35,3 +35,12 @@ def factions(data) -> tuple[str, ...]:
                                  field=f"game.factions[{i}]")
         seen.add(name.casefold())
     return tuple(raw)
+
+
+def matching(sides: tuple[str, ...], raw) -> str | None:
+    """The faction `raw` names, as the game file spells it (case and spacing aside), or
+    None when it names none of `sides`."""
+    if not isinstance(raw, str):
+        return None
+    said = " ".join(raw.split()).casefold()
+    return next((f for f in sides if f.casefold() == said), None)

@@ -10,7 +10,7 @@ from companion.files.data import Fields, load_toml
 from companion.errors import CompanionError
 from companion.text.typography import listing
 from companion.rules import sheet as scorer
-from companion.rules.errors import ScoreError
+from companion.rules.errors import ScoreError, shown
 
 GAME_KEYS = ("wins", "rounds", "tiebreak")
 
@@ -25,6 +25,30 @@ def rules(data: Fields) -> scorer.Rules:
     except ScoreError as e:
         field = f"game.{e.field}" if e.field in GAME_KEYS else e.field
         raise CompanionError(e.message, source=data.source, field=field) from None
+
+
+def with_factions(players, sides: tuple[str, ...], game: scorer.Rules) -> tuple[list, list]:
+    """A scores file's players without their `faction` (one of the game's [game]
+    factions, as the phones record it) and each one's faction (None: not given), checked:
+    ScoreError naming the player's field. A game with a category called faction scores it."""
+    if not isinstance(players, list) or not sides or any(c.id == "faction"
+                                                         for c in game.categories):
+        return players, [None] * (len(players) if isinstance(players, list) else 0)
+    from companion.games.factions import matching
+
+    rest, chosen = [], []
+    for i, p in enumerate(players):
+        if not isinstance(p, dict) or "faction" not in p:
+            rest.append(p)
+            chosen.append(None)
+            continue
+        side = matching(sides, p["faction"])
+        if side is None:
+            raise ScoreError(f"players[{i}].faction", f"{shown(p['faction'])} is none "
+                             f"of the game's factions ({', '.join(sides)})")
+        rest.append({k: v for k, v in p.items() if k != "faction"})
+        chosen.append(side)
+    return rest, chosen
 
 
 def has_scoring(data: Fields) -> bool:
@@ -179,17 +203,21 @@ def explained(player: scorer.PlayerScore, category: scorer.Category, labels: dic
     return out
 
 
-def as_json(result: scorer.Result, game: scorer.Rules | None = None) -> dict:
+def as_json(result: scorer.Result, game: scorer.Rules | None = None,
+            factions: list | None = None) -> dict:
     """The result for programs; a game with rounds adds each category's points a round
-    ("rounds"), one with a tie-break the figures that break it ("tiebreak")."""
+    ("rounds"), one with a tie-break the figures that break it ("tiebreak"), one with
+    factions each player's ("faction", null when not given)."""
     players = []
-    for p in result.players:
+    for i, p in enumerate(result.players):
         one = {"name": p.name, "written": p.written, "points": p.points, "total": p.total,
                "rank": p.rank}
         if game is not None and game.rounds > 1:
             one["rounds"] = p.rounds
         if game is not None and game.tiebreak:
             one["tiebreak"] = {t: p.figures[t] for t in game.tiebreak}
+        if factions is not None:
+            one["faction"] = factions[i]
         players.append(one)
     return {"players": players, "winners": result.winners}
 
@@ -230,9 +258,11 @@ def _deciding(tiebreak: tuple[str, ...], tied: list) -> tuple[str, ...]:
                 if len({tuple(q.figures[t] for t in tiebreak[:k]) for q in tied}) == apart)
 
 
-def report(game: scorer.Rules, result: scorer.Result, data: Fields, lang: str) -> str:
+def report(game: scorer.Rules, result: scorer.Result, data: Fields, lang: str,
+           factions: list | None = None) -> str:
     """The table of points (a row a category, a column a player), then each player's
-    figures explained, then any tie a tie-break settled, then who won."""
+    figures explained (after her name, her faction when given), then any tie a tie-break
+    settled, then who won."""
     pad, w = words(), kinds()
     labels = {**names(data, lang), "total": pad.sub("total").text("name", lang)}
     width = max(len(v) for v in labels.values()) + 2
@@ -246,8 +276,9 @@ def report(game: scorer.Rules, result: scorer.Result, data: Fields, lang: str) -
     for row in [*(c.id for c in game.categories), "total"]:
         cells = [str(p.total if row == "total" else p.points[row]) for p in result.players]
         out.append(labels[row].ljust(width) + "".join(c.rjust(w_) for c, w_ in zip(cells, cols)))
-    for p in result.players:
-        out += ["", p.name]
+    for i, p in enumerate(result.players):
+        side = factions[i] if factions else None
+        out += ["", f"{p.name} ({side})" if side else p.name]
         for c in game.categories:
             out.append(f"  {labels[c.id].ljust(width)}{p.points[c.id]:>6}   "
                        f"{explained(p, c, labels, lang, w)}")

@@ -131,8 +131,9 @@ def faction_of(game: OwnGame, body: dict) -> tuple[dict, str | None, bool]:
     raw = body["faction"]
     if raw is None or raw == "":
         return rest, None, True
-    match = next((f for f in game.factions if isinstance(raw, str)
-                  and f.casefold() == " ".join(raw.split()).casefold()), None)
+    from companion.games.factions import matching
+
+    match = matching(game.factions, raw)
     if match is None:
         raise WebError(400, "faction", f"{shown(raw, 40)} is not one of this game's factions "
                                        f"({', '.join(game.factions)})",
