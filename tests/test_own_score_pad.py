@@ -227,3 +227,66 @@ def test_a_scores_file_gives_each_players_faction_as_the_phones_record_it(starte
     r = cli("score", str(starter), str(scores))
     assert r.code == 2 and r.err.count("\n") == 1
     assert 'scores.toml: players[1].faction: "Owls" is none of the game\'s factions' in r.err
+
+
+# ---- a category scored once in a game of rounds -------------------------------------
+
+ONCE = [{"id": "gems", "score": "majority", "award": [6, 3]},
+        {"id": "crowns", "score": "majority", "award": [10, 4], "rounds": 1},
+        {"id": "hand", "score": "points", "rounds": 1, "total": False}]
+
+
+def test_a_category_scored_once_takes_one_figure_and_scores_once_at_the_end():
+    game = sheet.rules(ONCE, rounds=3, tiebreak=["hand"])
+    assert [c.rounds for c in game.categories] == [3, 1, 1]
+    res = sheet.score(game, [
+        {"name": "Ana", "gems": [1, 2, 0], "crowns": 4, "hand": 2},
+        {"name": "Ben", "gems": [2, 1, 3], "crowns": 4, "hand": 5}])
+    ana, ben = res.players
+    assert ana.rounds["gems"] == [3, 6, 0] and ana.rounds["crowns"] == [7]  # (10 + 4) / 2
+    assert ana.written["crowns"] == 4 and ana.figures["hand"] == 2
+    assert ana.total == 9 + 7 and ben.total == 15 + 7
+    with pytest.raises(sheet.ScoreError) as e:  # a list where one figure is written
+        sheet.score(game, [{"name": "Ana", "crowns": [0, 0, 4]}])
+    assert e.value.field == "players[0].crowns"
+
+
+@pytest.mark.parametrize("table, field", [
+    ([{"id": "a", "rounds": 2}], "scoring[0].rounds"),
+    ([{"id": "a", "rounds": 1.0}], "scoring[0].rounds"),
+    ([{"id": "a", "rounds": True}], "scoring[0].rounds"),
+    ([{"id": "a", "rounds": 1}, {"id": "b", "score": "sets", "of": ["a"]}], "scoring[1].of"),
+    ([{"id": "a", "rounds": 1}, {"id": "b", "score": "each", "times": "a"}], "scoring[1].times"),
+])
+def test_a_categorys_rounds_is_one_or_the_games_and_reads_its_like(table, field):
+    with pytest.raises(sheet.ScoreError) as e:
+        sheet.rules(table, rounds=3)
+    assert e.value.field == field
+
+
+def test_a_category_scored_once_on_the_command_line_the_pad_and_the_phones(starter, cli,
+                                                                           tmp_path):
+    _scoring(starter, TIDEWRIGHT.replace("total = false", "total = false\nrounds = 1"),
+             TIDE_GAME)
+    scores = tmp_path / "scores.toml"
+    scores.write_text(TIDE_SCORES.replace("hand = [0, 0, 4]", "hand = 4")
+                      .replace("hand = [0, 0, 2]", "hand = 2"), encoding="utf-8")
+    r = cli("score", str(starter), str(scores), "--json")
+    assert r.code == 0, r.err
+    cli_json = json.loads(r.out)
+    assert cli_json["players"][0]["written"]["hand"] == 4
+    assert cli_json["players"][0]["rounds"]["hand"] == [4]
+    for lang, words in (("en", "points · once, at the end · not in the total"),
+                        ("fr", "points · une fois, à la fin · hors du total")):
+        assert words in _pad(cli, starter, tmp_path / lang, "--strict", "--lang", lang)
+    from tests.test_serve_own_game import table
+    with table(tmp_path, starter) as (client, api):
+        for p in TIDE_SCORES.split("[[players]]")[1:]:
+            import tomllib
+            entry = tomllib.loads(p.replace("hand = [0, 0, 4]", "hand = 4")
+                                  .replace("hand = [0, 0, 2]", "hand = 2"))
+            r = client.put(f"{api}/games/moth-lanterns/players/{entry.pop('name')}", json=entry)
+            assert r.status_code == 200, r.text
+        state = client.get(f"{api}/games/moth-lanterns").json()
+    assert state["score"] == {**cli_json, "players": [
+        {k: v for k, v in p.items() if k != "faction"} for p in cli_json["players"]]}

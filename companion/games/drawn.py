@@ -79,7 +79,7 @@ def with_scorepad(data, lang: str = "en"):
     names = sheet.names(data, lang)
     words = Fields(table["scorepad"], data.source, "scorepad", english=True)
     table["scoring"] = [{**row, **sheet.legend(c, names), "pad_apart": not c.total,
-                         "pad_legend": sheet.legend_text(c, names, words, lang)}
+                         "pad_legend": sheet.legend_text(c, names, words, lang, rules.rounds)}
                         if isinstance(row, dict) else row
                         for row, c in zip(table["scoring"], rules.categories)]
     row = table["scorepad"].get("faction") if isinstance(table["scorepad"], dict) else None

@@ -98,15 +98,19 @@ def legend(c: scorer.Category, names: dict[str, str]) -> dict:
             "pad_award": listed(c.award), "pad_ties": c.ties, "pad_table": table,
             "pad_of": ", ".join(names.get(o, o) for o in c.of),
             "pad_times": names.get(c.times, c.times or ""), "pad_most": c.most,
-            "pad_others": c.others}
+            "pad_others": c.others, "pad_once": c.rounds == 1}
 
 
-def legend_text(c: scorer.Category, names: dict[str, str], pad: Fields, lang: str) -> str:
+def legend_text(c: scorer.Category, names: dict[str, str], pad: Fields, lang: str,
+                rounds: int = 1) -> str:
     """A category's legend line in `pad`'s words (layouts/scorepad.toml, or a game's own
-    [scorepad] over them): how it counts, and that it is not in the total (`total = false`)."""
+    [scorepad] over them): how it counts, that it is scored once in a game of `rounds`
+    rounds (its own `rounds = 1`) and that it is not in the total (`total = false`)."""
     text = pad.text(pad_key(c), lang)
     for key, value in legend(c, names).items():
         text = text.replace("{row." + key + "}", str(value))
+    if c.rounds == 1 and rounds > 1:
+        text += pad.text("once", lang)
     return text if c.total else text + pad.text("apart", lang)
 
 

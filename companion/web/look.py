@@ -75,7 +75,8 @@ def own_game(path: Path):
             "round": {lang: pad.text("round", lang) for lang in LANGS},
             "categories": [{"id": c.id, "score": c.score, "points": c.points,
                             "name": name, "written": c.written, "listed": c.listed,
-                            "total": c.total, "how": _how(c, rules, names, pad)}
+                            "total": c.total, "rounds": c.rounds,
+                            "how": _how(c, rules, names, pad)}
                            for c, name in zip(rules.categories, names)]}
     from companion.games.factions import factions
 
@@ -91,7 +92,7 @@ def _how(c, rules, names: list[dict], pad: Fields) -> dict[str, str]:
     out = {}
     for lang in LANGS:
         by_id = {d.id: n[lang] for d, n in zip(rules.categories, names)}
-        out[lang] = sheet.legend_text(c, by_id, pad, lang)
+        out[lang] = sheet.legend_text(c, by_id, pad, lang, rules.rounds)
     return out
 
 

@@ -94,7 +94,7 @@ def explained(game: OwnGame, result: scorer.Result, lang: str) -> dict:
                      for c in game.rules.categories} for p in result.players],
         "tiebreak": said.tiebreaks(game.rules, result, labels, lang, w),
         "table": {c.id: [[said.say(p.reasons[c.id][k], c, labels, lang, w)
-                          for p in result.players] for k in range(game.rules.rounds)]
+                          for p in result.players] for k in range(c.rounds)]
                   for c in live}}
 
 
@@ -109,7 +109,7 @@ def places(game: OwnGame, result: scorer.Result) -> dict:
                        "place": p.reasons[c.id][k].numbers["place"],
                        "with": p.reasons[c.id][k].numbers["with"],
                        "points": p.reasons[c.id][k].numbers["points"]}
-                      for p in result.players] for k in range(game.rules.rounds)]
+                      for p in result.players] for k in range(c.rounds)]
     return out
 
 
