@@ -290,3 +290,28 @@ def test_a_category_scored_once_on_the_command_line_the_pad_and_the_phones(start
         state = client.get(f"{api}/games/moth-lanterns").json()
     assert state["score"] == {**cli_json, "players": [
         {k: v for k, v in p.items() if k != "faction"} for p in cli_json["players"]]}
+
+
+# ---- the pad's columns -----------------------------------------------------------------
+
+@pytest.mark.parametrize("players, columns", [("4", 4), ("[2, 4]", 4), ("[3, 6]", 6)])
+def test_the_games_players_set_the_pads_columns(starter, cli, tmp_path, players, columns):
+    _edit(starter, "[game]\n", f"[game]\nplayers = {players}\n")
+    first = _pad(cli, starter, tmp_path / "kit", "--strict")
+    assert f"Player {columns}" in first and f"Player {columns + 1}" not in first
+
+
+def test_the_pads_own_players_come_before_the_games(starter, cli, tmp_path):
+    _edit(starter, "[game]\n", "[game]\nplayers = [2, 4]\n")
+    starter.write_text(starter.read_text(encoding="utf-8") + "\n[scorepad]\nplayers = 3\n",
+                       encoding="utf-8")
+    first = _pad(cli, starter, tmp_path / "kit", "--strict")
+    assert "Player 3" in first and "Player 4" not in first
+
+
+@pytest.mark.parametrize("players", ["0", "13", "[4, 2]", "[1, 2, 3]", '"four"', "2.5", "true"])
+def test_a_wrong_player_count_is_one_line_naming_the_key(starter, cli, tmp_path, players):
+    _edit(starter, "[game]\n", f"[game]\nplayers = {players}\n")
+    r = cli("build", str(starter), "--out", str(tmp_path / "kit"))
+    assert r.code == 2 and r.err.count("\n") == 1 and not (tmp_path / "kit").exists()
+    assert "moth-lanterns.toml: game.players: " in r.err, r.err

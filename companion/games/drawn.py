@@ -60,17 +60,23 @@ def with_scorepad(data, lang: str = "en"):
     (`pad_apart`); the pad the names of the tie-break's
     categories (`tiebreak_names`), its Faction row (`faction_rows`: [scorepad]
     faction with the game's factions, or none) and the row heading the rounds' columns
-    under it (`round_rows`: [scorepad] round_row with rounds, or none)."""
+    under it (`round_rows`: [scorepad] round_row with rounds, or none). `[game] players`
+    sets its columns, unless its own [scorepad] says `players`."""
     from companion.files import paths
     from companion.files.data import Fields, english_where_missing, load_toml
     from companion.games.factions import factions
+    from companion.games.players import players
     from companion.score import sheet
 
     sides = factions(data)  # checked with or without a pad: one line naming the file
+    seats = players(data)
     if not sheet.has_scoring(data):
         return data
     rules = sheet.rules(data)  # its categories checked, errors naming the game file
     table = dict(data.table)
+    own = table.get("scorepad")
+    if seats and not (isinstance(own, dict) and "players" in own):  # her own [scorepad] first
+        table["scorepad"] = {**(own if isinstance(own, dict) else {}), "players": seats[1]}
     pad = english_where_missing(load_toml(paths.LAYOUTS / "scorepad.toml"), lang)
     for key, value in pad.items():
         own = table.setdefault(key, value)
