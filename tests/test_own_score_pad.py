@@ -315,3 +315,59 @@ def test_a_wrong_player_count_is_one_line_naming_the_key(starter, cli, tmp_path,
     r = cli("build", str(starter), "--out", str(tmp_path / "kit"))
     assert r.code == 2 and r.err.count("\n") == 1 and not (tmp_path / "kit").exists()
     assert "moth-lanterns.toml: game.players: " in r.err, r.err
+
+
+# ---- the filled pad --------------------------------------------------------------------
+
+@pytest.mark.parametrize("lang, words", [
+    ("en", ["Moth Lanterns · Score pad", "Ana wins.", "Otters", "Crabs",
+            "Ana (Otters): Crowns 10 (round 1: 3, first with Ben: (6 + 3) / 2 = 4.5, "
+            "rounded down: 4"]),
+    ("fr", ["Moth Lanterns · Bloc de score", "Ana l’emporte.", "Otters",
+            "Ana (Otters)\u202f: Couronnes 10 (manche 1\u202f: 3, premier avec Ben\u202f: "
+            "(6 + 3) / 2 = 4,5, arrondi à 4"]),
+])
+def test_the_filled_pad_holds_each_players_points_and_total(starter, cli, tmp_path, lang, words):
+    _scoring(starter, TIDEWRIGHT, TIDE_GAME)
+    scores = tmp_path / "scores.toml"
+    scores.write_text(TIDE_SCORES, encoding="utf-8")
+    pdf = tmp_path / "filled.pdf"
+    r = cli("score", str(starter), str(scores), "--pdf", str(pdf), "--lang", lang, "--json")
+    assert r.code == 0, r.err
+    totals = {p["name"]: p["total"] for p in json.loads(r.out)["players"]}
+    pages = page_texts(pdf)
+    assert len(pages) == 1
+    text = pages[0].replace("\n", " ")  # the reasons wrap
+    for w in words:
+        assert w in text, w
+    lines = pages[0].splitlines()
+    assert lines.index("Ana") < lines.index("Ben") < lines.index("Cy")  # the columns' heads
+    # the total row: each player's total, in their column's order (the label drawn last)
+    total_at = lines.index("Total")
+    assert lines[total_at - 3:total_at] == [str(totals[n]) for n in ("Ana", "Ben", "Cy")]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["filled.pdf", "moth-lanterns",
+                                                          "scores.toml"]  # nothing left aside
+
+
+def test_the_filled_pad_is_written_only_from_scores_that_score(starter, cli, tmp_path):
+    _scoring(starter, TIDEWRIGHT, TIDE_GAME)
+    scores = tmp_path / "scores.toml"
+    scores.write_text(TIDE_SCORES.replace("crowns = [0, 0, 0]", "crowns = [0, 0]"),
+                      encoding="utf-8")
+    pdf = tmp_path / "filled.pdf"
+    pdf.write_bytes(b"kept")
+    r = cli("score", str(starter), str(scores), "--pdf", str(pdf))
+    assert r.code == 2 and r.err.count("\n") == 1 and "players[2].crowns" in r.err
+    assert pdf.read_bytes() == b"kept"
+    r = cli("score", str(starter), str(scores), "--paper", "letter")
+    assert r.code == 2 and "--paper: goes with --pdf" in r.err
+
+
+def test_the_filled_pad_says_a_name_its_font_cannot_print(starter, cli, tmp_path):
+    scores = tmp_path / "scores.toml"
+    scores.write_text('[[players]]\nname = "Ana \U0001F9A6"\ncreatures = 3\n', encoding="utf-8")
+    r = cli("score", str(starter), str(scores), "--pdf", str(tmp_path / "f.pdf"), "--paper",
+            "letter")
+    assert r.code == 0 and "prints as" in r.err, r.err
+    assert "a character of a name that the bundled font cannot print" in \
+        page_texts(tmp_path / "f.pdf")[0]

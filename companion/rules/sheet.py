@@ -84,6 +84,15 @@ GAME_HELP = {
     "tiebreak": "category ids: equal totals are broken by those categories' figures, "
                 "added up over the rounds, in order; the higher figure wins the tie",
 }
+# The [game] keys the score pad and the scores file read beyond the scoring language's
+# (companion/games/players.py, factions.py), for the reference the docs are written from.
+PAD_HELP = {
+    "players": "the most players (`players = 4`) or the least and the most (`[2, 4]`), 1 to "
+               "12: the score pad prints a column for each of the most",
+    "factions": "the sides players pick (`[\"Otters\", \"Crabs\"]`): a Faction row on the "
+                "pad, a choice on each phone, and `faction = \"Otters\"` beside a player's "
+                "figures in a scores file",
+}
 TIES = ("share", "full", "none")
 WINS = ("highest", "lowest")
 MOST = 1_000_000  # the largest number a player writes in a category

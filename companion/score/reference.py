@@ -6,7 +6,6 @@ rewrites it; a test fails when the file and the rules disagree."""
 import sys
 from pathlib import Path
 
-from companion.games import players
 from companion.rules import sheet
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -35,16 +34,6 @@ award = [6, 3]
 ties = "share"'''
 
 
-# The [game] keys the score pad and the scores file read beyond the scoring language's.
-PAD_HELP = {
-    "players": "the most players (`players = 4`) or the least and the most (`[2, 4]`), 1 to "
-               f"{players.MOST}: the score pad prints a column for each of the most",
-    "factions": "the sides players pick (`[\"Otters\", \"Crabs\"]`): a Faction row on the "
-                "pad, a choice on each phone, and `faction = \"Otters\"` beside a player's "
-                "figures in a scores file",
-}
-
-
 def text() -> str:
     out = ["# Scoring reference", "",
            "How a game file's `[[scoring]]` tables and `[game]` keys score a game "
@@ -53,7 +42,7 @@ def text() -> str:
            "```toml", EXAMPLE, "```", "",
            "## `[game]`", ""]
     out += [f"- `{key}`: {words}" for key, words in sheet.GAME_HELP.items()]
-    out += [f"- `{key}`: {words}" for key, words in PAD_HELP.items()]
+    out += [f"- `{key}`: {words}" for key, words in sheet.PAD_HELP.items()]
     out += ["", "## Every `[[scoring]]` table", ""]
     out += [f"- `{key}`: {sheet.KEY_HELP[key]}" for key in sheet.COMMON]
     for kind, what in sheet.SCORES.items():

@@ -10,7 +10,7 @@ from companion.files.data import Fields, load_toml
 from companion.errors import CompanionError
 from companion.text.typography import listing
 from companion.rules import sheet as scorer
-from companion.rules.errors import ScoreError, shown
+from companion.rules.errors import ScoreError
 
 GAME_KEYS = ("wins", "rounds", "tiebreak")
 
@@ -25,30 +25,6 @@ def rules(data: Fields) -> scorer.Rules:
     except ScoreError as e:
         field = f"game.{e.field}" if e.field in GAME_KEYS else e.field
         raise CompanionError(e.message, source=data.source, field=field) from None
-
-
-def with_factions(players, sides: tuple[str, ...], game: scorer.Rules) -> tuple[list, list]:
-    """A scores file's players without their `faction` (one of the game's [game]
-    factions, as the phones record it) and each one's faction (None: not given), checked:
-    ScoreError naming the player's field. A game with a category called faction scores it."""
-    if not isinstance(players, list) or not sides or any(c.id == "faction"
-                                                         for c in game.categories):
-        return players, [None] * (len(players) if isinstance(players, list) else 0)
-    from companion.games.factions import matching
-
-    rest, chosen = [], []
-    for i, p in enumerate(players):
-        if not isinstance(p, dict) or "faction" not in p:
-            rest.append(p)
-            chosen.append(None)
-            continue
-        side = matching(sides, p["faction"])
-        if side is None:
-            raise ScoreError(f"players[{i}].faction", f"{shown(p['faction'])} is none "
-                             f"of the game's factions ({', '.join(sides)})")
-        rest.append({k: v for k, v in p.items() if k != "faction"})
-        chosen.append(side)
-    return rest, chosen
 
 
 def has_scoring(data: Fields) -> bool:
