@@ -371,3 +371,30 @@ def test_the_filled_pad_says_a_name_its_font_cannot_print(starter, cli, tmp_path
     assert r.code == 0 and "prints as" in r.err, r.err
     assert "a character of a name that the bundled font cannot print" in \
         page_texts(tmp_path / "f.pdf")[0]
+
+
+# ---- many categories -------------------------------------------------------------------
+
+MANY = "".join(f'[[scoring]]\nid = "c{i}"\nname = "Category {i}"\nscore = "each"\npoints = 2\n\n'
+               for i in range(17))
+
+
+def test_seventeen_categories_fit_fewer_games_a_page(starter, cli, tmp_path):
+    _scoring(starter, MANY)
+    r = cli("build", str(starter), "--out", str(tmp_path / "kit"), "--strict")
+    assert r.code == 0, r.err
+    pages = page_texts(tmp_path / "kit" / "scorepad.pdf")
+    assert [p.count("Category 16") for p in pages] == [1, 1]  # a game a page
+    assert "You get: 2 × Score-pad games." in (tmp_path / "kit" / "print-guide.txt").read_text()
+
+
+def test_rows_too_short_for_their_words_fail_strict_from_a_cold_or_a_kept_build(
+        starter, cli, tmp_path):
+    _scoring(starter, MANY)
+    starter.write_text(starter.read_text(encoding="utf-8")
+                       + "\n[scorepad]\ngames_per_page = 3\n", encoding="utf-8")
+    for out in ("cold", "kept"):  # the second draws from the kept pages
+        r = cli("build", str(starter), "--out", str(tmp_path / out), "--strict")
+        assert r.code == 2 and "scoring.name · en: printed over scoring.legend" in r.err, r.err
+    r = cli("build", str(starter), "--out", str(tmp_path / "warned"))
+    assert r.code == 0 and "printed over scoring.legend" in r.err

@@ -74,9 +74,10 @@ def with_scorepad(data, lang: str = "en"):
         return data
     rules = sheet.rules(data)  # its categories checked, errors naming the game file
     table = dict(data.table)
-    own = table.get("scorepad")
-    if seats and not (isinstance(own, dict) and "players" in own):  # her own [scorepad] first
-        table["scorepad"] = {**(own if isinstance(own, dict) else {}), "players": seats[1]}
+    hers = table.get("scorepad")  # her own [scorepad], before ours goes under it
+    hers = hers if isinstance(hers, dict) else {}
+    if seats and "players" not in hers:  # her own [scorepad] players first
+        table["scorepad"] = {**hers, "players": seats[1]}
     pad = english_where_missing(load_toml(paths.LAYOUTS / "scorepad.toml"), lang)
     for key, value in pad.items():
         own = table.setdefault(key, value)
@@ -94,11 +95,31 @@ def with_scorepad(data, lang: str = "en"):
     heading = table["scorepad"].get("round_row")
     table["scorepad"]["round_rows"] = [heading] if rules.rounds > 1 and isinstance(
         heading, dict) else []
+    if "games_per_page" not in hers:  # hers as she wrote it
+        rows = len(table["scorepad"]["faction_rows"]) + len(table["scorepad"]["round_rows"]) \
+            + len(rules.categories) + 1
+        table["scorepad"]["games_per_page"] = _games_fitting(words, rows)
     if rules.tiebreak:
         then = words.text("tiebreak_then", lang)
         table["scorepad"] = {**table["scorepad"], "tiebreak_names": then.join(
             names[t] for t in rules.tiebreak)}
     return Fields(table, data.source)
+
+
+def _games_fitting(words, rows: int) -> int:
+    """The most games a pad page holds ([scorepad] games_per_page) with each of a game's
+    `rows` (and its header and caption) at least [scorepad] least_row tall on the shorter
+    paper, Letter: fewer, down to one, for a game of many categories. The pad's layout
+    gives each game (the page - 38 mm) / games - 8 mm."""
+    from companion.press import presets
+    from companion.text.units import parse_length
+
+    most = words.get("games_per_page", int, 3)
+    least = parse_length(words.get("least_row", str, "7mm"), field="scorepad.least_row")
+    body = presets.paper_size("letter")[1] - parse_length("38mm")
+    fits = [g for g in range(1, most + 1)
+            if (body / g - parse_length("8mm")) / (rows + 2) >= least]
+    return max(fits, default=1)
 
 
 def kit(ctx, game_id: str):
