@@ -276,6 +276,8 @@ def test_a_category_scored_once_on_the_command_line_the_pad_and_the_phones(start
     cli_json = json.loads(r.out)
     assert cli_json["players"][0]["written"]["hand"] == 4
     assert cli_json["players"][0]["rounds"]["hand"] == [4]
+    r = cli("score", str(starter), str(scores))
+    assert "   at the end: 4 (not added to the total)" in r.out, r.out
     for lang, words in (("en", "points · once, at the end · not in the total"),
                         ("fr", "points · une fois, à la fin · hors du total")):
         assert words in _pad(cli, starter, tmp_path / lang, "--strict", "--lang", lang)

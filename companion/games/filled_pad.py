@@ -38,7 +38,7 @@ def fields(data: Fields, rules: scorer.Rules, result: scorer.Result, factions: l
     report = []
     for p, side in zip(players, sides):
         said = w.text("sep", lang).join(f"{labels[c.id]} {p.points[c.id]} ("
-                                        f"{sheet.explained(p, c, labels, lang, w)})"
+                                        f"{sheet.explained(p, c, labels, lang, w, rules.rounds)})"
                                         for c in rules.categories)
         # the name put in after typesetting: a player's name is never respaced
         who = f"{p.name} ({side})" if side else p.name

@@ -169,8 +169,9 @@ def _and(lang: str) -> str:
 
 
 def explained(player: scorer.PlayerScore, category: scorer.Category, labels: dict[str, str],
-              lang: str, w: Fields | None = None) -> str:
-    """A category's figures for a player, round by round when the game has rounds."""
+              lang: str, w: Fields | None = None, rounds: int = 1) -> str:
+    """A category's figures for a player, round by round when the game has rounds (once,
+    at the end, for a category scored once in a game of `rounds` rounds)."""
     w = w or kinds()
     reasons = player.reasons.get(category.id)
     if not reasons:  # a result made without reasons: the plain kinds
@@ -178,6 +179,8 @@ def explained(player: scorer.PlayerScore, category: scorer.Category, labels: dic
     texts = [say(r, category, labels, lang, w) for r in reasons]
     out = texts[0] if len(texts) == 1 else w.text("sep", lang).join(
         w.text("round", lang).format(k=k, text=t) for k, t in enumerate(texts, 1))
+    if len(texts) == 1 and rounds > 1:
+        out = w.text("once", lang).format(text=out)
     if not category.total:
         out += " " + w.text("not_counted", lang)
     return out
@@ -261,7 +264,7 @@ def report(game: scorer.Rules, result: scorer.Result, data: Fields, lang: str,
         out += ["", f"{p.name} ({side})" if side else p.name]
         for c in game.categories:
             out.append(f"  {labels[c.id].ljust(width)}{p.points[c.id]:>6}   "
-                       f"{explained(p, c, labels, lang, w)}")
+                       f"{explained(p, c, labels, lang, w, game.rounds)}")
         out.append(f"  {labels['total'].ljust(width)}{p.total:>6}")
     for line in tiebreaks(game, result, labels, lang, w):
         out += ["", line]

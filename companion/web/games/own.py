@@ -90,7 +90,7 @@ def explained(game: OwnGame, result: scorer.Result, lang: str) -> dict:
     labels = {c["id"]: c["name"][lang] for c in game.page["categories"]}
     live = [c for c in game.rules.categories if c.score in TABLE_KINDS]
     return {
-        "players": [{c.id: said.explained(p, c, labels, lang, w)
+        "players": [{c.id: said.explained(p, c, labels, lang, w, game.rules.rounds)
                      for c in game.rules.categories} for p in result.players],
         "tiebreak": said.tiebreaks(game.rules, result, labels, lang, w),
         "table": {c.id: [[said.say(p.reasons[c.id][k], c, labels, lang, w)
