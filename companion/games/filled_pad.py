@@ -37,9 +37,12 @@ def fields(data: Fields, rules: scorer.Rules, result: scorer.Result, factions: l
     w = sheet.kinds()
     report = []
     for p, side in zip(players, sides):
-        said = w.text("sep", lang).join(f"{labels[c.id]} {p.points[c.id]} ("
-                                        f"{sheet.explained(p, c, labels, lang, w, rules.rounds)})"
-                                        for c in rules.categories)
+        def one(c: scorer.Category) -> str:  # "Pairs 2 (2 × 1 = 2)"; "Creatures 9"
+            why = sheet.explained(p, c, labels, lang, w, rules.rounds)
+            got = f"{labels[c.id]} {p.points[c.id]}"
+            return got if why == str(p.points[c.id]) else f"{got} ({why})"
+
+        said = w.text("sep", lang).join(one(c) for c in rules.categories)
         # the name put in after typesetting: a player's name is never respaced
         who = f"{p.name} ({side})" if side else p.name
         report.append(w.text("line", lang).replace("{figures}", said).replace("{name}", who))
