@@ -67,15 +67,15 @@ def test_the_issues_gemfall_game_scores_from_the_command_line(gemfall, cli):
 def test_the_gemfall_report_explains_rounds_majorities_and_the_tie_break(gemfall, cli):
     r = cli("score", str(gemfall), "scores.toml")
     assert r.code == 0, r.err
-    assert "round 1: 3 gems, first with Ben: (6 + 3) / 2 = 4" in r.out
-    assert "round 2: 2 gems, first with Cy: (6 + 3) / 2 = 4" in r.out
-    assert "round 1: 1 gems, third: 0" in r.out
+    assert "round 1: 3, first with Ben: (6 + 3) / 2 = 4.5, rounded down: 4" in r.out
+    assert "round 2: 2, first with Cy: (6 + 3) / 2 = 4.5, rounded down: 4" in r.out
+    assert "round 1: 1, third: 0" in r.out
     assert "Ana and Ben tie at 18: Gems breaks it (Ana 5; Ben 4)." in r.out
     assert r.out.strip().endswith("Ana wins.")
     r = cli("score", str(gemfall), "scores.toml", "--lang", "fr")
     assert r.code == 0, r.err
-    assert "manche 1\u202f: 3 gems, premier avec Ben\u202f: (6 + 3) / 2 = 4" in r.out
-    assert "= 4\u202f; manche 2\u202f:" in r.out and "(Ana 5\u202f; Ben 4)" in r.out
+    assert "manche 1\u202f: 3, premier avec Ben\u202f: (6 + 3) / 2 = 4,5, arrondi à 4" in r.out
+    assert "arrondi à 4\u202f; manche 2\u202f:" in r.out and "(Ana 5\u202f; Ben 4)" in r.out
 
 
 def test_the_phone_sheet_takes_rounds(gemfall):
@@ -226,8 +226,8 @@ def test_the_kinds_covenia_will_need():
     labels = {"red": "Red", "hand": "Hand", "in_hand": "In hand", "line": "Line"}
     cats = {c.id: c for c in game.categories}
     assert say(e.reasons["red"][0], cats["red"], labels, "en") \
-        == "3 red, the most at the table with Laurence: 3 × 7 = 21"
-    assert say(c.reasons["red"][0], cats["red"], labels, "en") == "1 red: 1 × 4 = 4"
+        == "3, the most at the table with Laurence: 3 × 7 = 21"
+    assert say(c.reasons["red"][0], cats["red"], labels, "en") == "1: 1 × 4 = 4"
     assert say(e.reasons["yellow"][0], cats["yellow"], labels, "en") == "2 × 5 (hand) = 10"
     assert say(e.reasons["blue"][0], cats["blue"], labels, "en") == "4 + 5 = 9"
     assert say(e.reasons["hand"][0], cats["hand"], labels, "en") == "lowest of 5, 9, 9: 5"
@@ -413,17 +413,17 @@ times = "creatures"
 @pytest.mark.parametrize("lang, words", [
     ("en", ["lowest total wins", "R1, R2…: a column per round, added up in the total",
             "Tie: the most Pairs wins, then the most Moths wins; still tied, the win is shared",
-            "points", "count × 2", "count × count", "by count: 0 / 1 / 3 / 6 / 10",
+            "points", "count × 2", "count × count", "by count: 0 → 0, 1 → 1, 2 → 3, 3 → 6, 4+ → 10",
             "values added up", "the lowest of Pairs, Moths", "the highest value × 2",
-            "sets of Lanterns, Moths × 3", "the most at the table: count × 2, else × 1",
+            "sets of Lanterns, Moths × 3", "the most at the table (a tie too): count × 2, else × 1",
             "places 4 / 2 / 1; a tie: each the best place", "count × Creatures"]),
     ("fr", ["le plus bas total gagne",
             "Égalité\u202f: le plus de Pairs l’emporte, puis le plus de Moths l’emporte\u202f; "
             "sinon, victoire partagée", "nombre × nombre",
-            "selon le nombre\u202f: 0 / 1 / 3 / 6 / 10", "valeurs additionnées",
+            "selon le nombre\u202f: 0 → 0, 1 → 1, 2 → 3, 3 → 6, 4+ → 10", "valeurs additionnées",
             "le plus bas de Pairs, Moths", "la valeur la plus haute × 2",
             "séries de Lanterns, Moths × 3",
-            "le plus à la table\u202f: nombre × 2, sinon × 1",
+            "le plus à la table (égalité comprise)\u202f: nombre × 2, sinon × 1",
             "places 4 / 2 / 1\u202f; à égalité, chacun la meilleure place", "nombre × Creatures"]),
 ])
 def test_the_pad_says_how_every_kind_is_worked_out(starter, cli, tmp_path, lang, words):
@@ -440,4 +440,5 @@ def test_the_pad_says_how_every_kind_is_worked_out(starter, cli, tmp_path, lang,
     for w in words:
         assert w in first, w
     r3 = "R3" if lang == "en" else "M3"
-    assert first.splitlines().count(r3) == 3 * 5
+    # eleven categories, the rounds' row and the total: two games a page, each row 7 mm
+    assert first.splitlines().count(r3) == 2 * 5

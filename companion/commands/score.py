@@ -26,7 +26,8 @@ Examples:
   companion score covenia game.toml --json
   companion score covenia --save game.toml
   companion score coverta ledger.toml --json
-  companion score mygame/mygame.toml scores.toml    (your own game: its [[scoring]])""")
+  companion score mygame/mygame.toml scores.toml    (your own game: its [[scoring]])
+  companion score mygame/mygame.toml scores.toml --lang fr --pdf pad.pdf""")
 def score():
     """Score a finished game from what lies on the table."""
 
@@ -35,25 +36,39 @@ def _own_game(game_file: str) -> click.Command:
     @click.command(game_file, epilog="""\b
 scores.toml: a table per player, a whole number per category of [[scoring]]
 (a list of values for sum, lowest and highest; with [game] rounds = N, a list of
-N of those, one a round):
+N of those, one a round); with [game] factions, each player's faction:
   [[players]]
   name = "Ana"
+  faction = "Otters"
   creatures = 12
   pairs = 3""")
     @click.argument("file")
     @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
     @click.option("--lang", type=common.WORDS, default="en", show_default=True,
                   help="Words: en or fr.")
-    def own(file, as_json, lang):
+    @click.option("--pdf", type=click.Path(dir_okay=False),
+                  help="Also write the filled score pad.")
+    @click.option("--paper", type=common.PAPER_WITH_PDF,
+                  help="Paper for --pdf: a4 (the default) or letter.")
+    def own(file, as_json, lang, pdf, paper):
         """Your own game's end scores, from its game file's score categories."""
         import json
 
         from companion.files.data import load_fields
+        from companion.games.factions import factions, with_factions
         from companion.score import sheet
         from companion.rules.errors import ScoreError
         from companion.rules.sheet import score as compute
 
         lang = common.lang(lang)
+        if paper is not None and not pdf:
+            raise CompanionError("goes with --pdf (the paper of the filled pad)",
+                                 field="--paper")
+        paper = paper or "a4"
+        if pdf:  # before anything is read or written
+            from companion.press import presets
+
+            presets.paper_size(paper)
         data = load_fields(game_file)
         if not sheet.has_scoring(data):
             raise CompanionError("lists no score categories: add [[scoring]] tables (id, "
@@ -64,12 +79,23 @@ N of those, one a round):
         if set(table) - {"players"}:
             raise CompanionError("unknown field (a score file holds [[players]])",
                                  source=source, field=sorted(set(table) - {"players"})[0])
-        try:
-            result = compute(rules, table.get("players"))
+        sides = factions(data)
+        try:  # a player's faction (the phones record it) is checked, not scored
+            players, chosen = with_factions(table.get("players"), sides, rules)
+            result = compute(rules, players)
         except ScoreError as e:
             raise CompanionError(e.message, source=source, field=e.field or None) from None
-        click.echo(json.dumps(sheet.as_json(result, rules), ensure_ascii=False) if as_json
-                   else sheet.report(rules, result, data, lang))
+        chosen = chosen if sides else None
+        if pdf:
+            from companion.games import filled_pad
+
+            if filled_pad.write_pdf(pdf, data, rules, result, chosen, lang, paper):
+                from companion.press.fonts import PLACEHOLDER
+
+                click.echo(f"Note: {pdf} prints as {PLACEHOLDER} the characters of names "
+                           "that the bundled font cannot draw.", err=True)
+        click.echo(json.dumps(sheet.as_json(result, rules, chosen), ensure_ascii=False)
+                   if as_json else sheet.report(rules, result, data, lang, chosen))
     return own
 
 

@@ -55,48 +55,71 @@ def _draws_picture(engine: Engine, kind: str) -> bool:
 def with_scorepad(data, lang: str = "en"):
     """The game's data with the score pad's tables under its own, when it scores (our
     words in English where we have no `lang` translation). Each category gets the
-    figures its legend line prints (`pad_award`, `pad_of`, ...: the pad's layout reads
-    them, lists and names put into text) and the pad the names of the tie-break's
-    categories (`tiebreak_names`) and its Faction row (`faction_rows`: [scorepad]
-    faction with the game's factions, or none)."""
+    figures its legend line prints (`pad_award`, `pad_of`, ...: lists and names put into
+    text), that line in words (`pad_legend`) and whether it is left out of the total
+    (`pad_apart`); the pad the names of the tie-break's
+    categories (`tiebreak_names`), its Faction row (`faction_rows`: [scorepad]
+    faction with the game's factions, or none) and the row heading the rounds' columns
+    under it (`round_rows`: [scorepad] round_row with rounds, or none). `[game] players`
+    sets its columns, unless its own [scorepad] says `players`."""
     from companion.files import paths
     from companion.files.data import Fields, english_where_missing, load_toml
     from companion.games.factions import factions
+    from companion.games.players import players
     from companion.score import sheet
 
     sides = factions(data)  # checked with or without a pad: one line naming the file
+    seats = players(data)
     if not sheet.has_scoring(data):
         return data
     rules = sheet.rules(data)  # its categories checked, errors naming the game file
     table = dict(data.table)
+    hers = table.get("scorepad")  # her own [scorepad], before ours goes under it
+    hers = hers if isinstance(hers, dict) else {}
+    if seats and "players" not in hers:  # her own [scorepad] players first
+        table["scorepad"] = {**hers, "players": seats[1]}
     pad = english_where_missing(load_toml(paths.LAYOUTS / "scorepad.toml"), lang)
     for key, value in pad.items():
         own = table.setdefault(key, value)
         if isinstance(own, dict) and own is not value:  # its own first (the pad comes last)
             table[key] = {**own, **{k: v for k, v in value.items() if k not in own}}
     names = sheet.names(data, lang)
-    table["scoring"] = [_legend(row, c, names) if isinstance(row, dict) else row
+    words = Fields(table["scorepad"], data.source, "scorepad", english=True)
+    table["scoring"] = [{**row, **sheet.legend(c, names), "pad_apart": not c.total,
+                         "pad_legend": sheet.legend_text(c, names, words, lang, rules.rounds)}
+                        if isinstance(row, dict) else row
                         for row, c in zip(table["scoring"], rules.categories)]
     row = table["scorepad"].get("faction") if isinstance(table["scorepad"], dict) else None
     table["scorepad"] = {**table["scorepad"], "faction_rows": [
         {**row, "pad_factions": " / ".join(sides)}] if sides and isinstance(row, dict) else []}
+    heading = table["scorepad"].get("round_row")
+    table["scorepad"]["round_rows"] = [heading] if rules.rounds > 1 and isinstance(
+        heading, dict) else []
+    if "games_per_page" not in hers:  # hers as she wrote it
+        rows = len(table["scorepad"]["faction_rows"]) + len(table["scorepad"]["round_rows"]) \
+            + len(rules.categories) + 1
+        table["scorepad"]["games_per_page"] = _games_fitting(words, rows)
     if rules.tiebreak:
-        words = Fields(table["scorepad"], data.source, "scorepad", english=True)
         then = words.text("tiebreak_then", lang)
         table["scorepad"] = {**table["scorepad"], "tiebreak_names": then.join(
             names[t] for t in rules.tiebreak)}
     return Fields(table, data.source)
 
 
-def _legend(row: dict, c, names: dict) -> dict:
-    """A category's row with what its legend line prints, as text."""
-    def listed(numbers) -> str:
-        return " / ".join(str(n) for n in numbers)
-    return {**row, "pad_points": c.points, "pad_x": "" if c.points == 1 else f" × {c.points}",
-            "pad_award": listed(c.award), "pad_ties": c.ties, "pad_table": listed(c.table),
-            "pad_of": ", ".join(names.get(o, o) for o in c.of),
-            "pad_times": names.get(c.times, c.times or ""), "pad_most": c.most,
-            "pad_others": c.others}
+def _games_fitting(words, rows: int) -> int:
+    """The most games a pad page holds ([scorepad] games_per_page) with each of a game's
+    `rows` (and its header and caption) at least [scorepad] least_row tall on the shorter
+    paper, Letter: fewer, down to one, for a game of many categories. The pad's layout
+    gives each game (the page - 38 mm) / games - 8 mm."""
+    from companion.press import presets
+    from companion.text.units import parse_length
+
+    most = words.get("games_per_page", int, 3)
+    least = parse_length(words.get("least_row", str, "7mm"), field="scorepad.least_row")
+    body = presets.paper_size("letter")[1] - parse_length("38mm")
+    fits = [g for g in range(1, most + 1)
+            if (body / g - parse_length("8mm")) / (rows + 2) >= least]
+    return max(fits, default=1)
 
 
 def kit(ctx, game_id: str):

@@ -737,8 +737,10 @@ def _table(d: Drawing, el: schema.Table, scope) -> None:
             value = values[j] if isinstance(values, list) and j < len(values) else ""
             _in_box(d, el.cell, {**rs, **{k: v for k, v in cs.items() if k.startswith(
                 "column")}, "value": value}, x + label_w + j * col_w, y, col_w, row_h)
-        # the label after the cells: its outline shows whole over their edge
-        _in_box(d, el.label, rs, x, y, label_w, row_h)
+        # the label after the cells: its outline shows whole over their edge; its texts
+        # (a name, a legend) apart, or a problem (a row too short for them)
+        with fit.apart():
+            _in_box(d, el.label, rs, x, y, label_w, row_h)
     if el.grid is not None:
         _grid(d, el, scope, row_scopes, x, w, label_w, col_w, len(columns), head_top,
               body_top, row_h)

@@ -16,7 +16,10 @@ A category (`score = ...`) turns a figure into points:
   majority  places by the figure at the table: `award = [first, second, ...]`; tied players
             `ties = "share"` the places' points (rounded down), each take the best tied
             place's points ("full") or score nothing ("none"); a figure of 0 takes no place
-A category with `of` is worked out, not written; `total = false` makes one a figure for the
+A category with `rounds = 1` in a game of several rounds is scored once, at the game's end
+(a figure, not a list; a majority or the most among the players once); what it is worked
+out from (`of`, `times`) is scored as often as it is. A category with `of` is worked out,
+not written; `total = false` makes one a figure for the
 others (cards in hand) that adds nothing itself.
 
 The game: `wins` ("highest" | "lowest"), `rounds` (N: each written category is a list of N
@@ -51,7 +54,8 @@ KEYS = {
     "sum": ("points",), "lowest": ("of", "points"), "highest": ("of", "points"),
     "sets": ("of", "points"), "most": ("most", "others"), "majority": ("award", "ties"),
 }
-COMMON = ("id", "name", "score", "total")
+COMMON = ("id", "name", "score", "total", "gender", "rounds")
+GENDERS = ("m", "f")
 MOST_ROUNDS = 20
 # What each key says, for the reference the docs are written from (companion.score.reference).
 KEY_HELP = {
@@ -59,6 +63,10 @@ KEY_HELP = {
     "name": "its printed name: a text, or { en = ..., fr = ... }",
     "score": "how it scores: one of the kinds below (default \"points\")",
     "total": "false: a figure other categories use (`of`, `times`), not added to the total",
+    "rounds": "1: scored once, at the game's end, in a game of several rounds (a figure, "
+              "not a list); default: every round",
+    "gender": "the French gender of its name, \"m\" (default) or \"f\": the words that "
+              "explain its figures agree with it (\"aucune : 0\")",
     "points": "a whole number from -1000 to 1000 each counted one is worth (default 1)",
     "times": "another category's id: a count times that category's figure",
     "table": "points by count: `[0, 1, 3, 6, 10]` (past its end, its last entry)",
@@ -75,6 +83,15 @@ GAME_HELP = {
               "each round scored alone (a majority in each round) and the rounds added up",
     "tiebreak": "category ids: equal totals are broken by those categories' figures, "
                 "added up over the rounds, in order; the higher figure wins the tie",
+}
+# The [game] keys the score pad and the scores file read beyond the scoring language's
+# (companion/games/players.py, factions.py), for the reference the docs are written from.
+PAD_HELP = {
+    "players": "the most players (`players = 4`) or the least and the most (`[2, 4]`), 1 to "
+               "12: the score pad prints a column for each of the most",
+    "factions": "the sides players pick (`[\"Otters\", \"Crabs\"]`): a Faction row on the "
+                "pad, a choice on each phone, and `faction = \"Otters\"` beside a player's "
+                "figures in a scores file",
 }
 TIES = ("share", "full", "none")
 WINS = ("highest", "lowest")
@@ -96,6 +113,8 @@ class Category(NamedTuple):
     most: int = 0
     others: int = 0
     total: bool = True
+    gender: str = "m"
+    rounds: int = 1  # the game's rounds, or 1: scored once, at the game's end
 
     def of_count(self, n: int) -> int:
         """Points for a figure, for the kinds that need no other player or category."""
@@ -173,7 +192,7 @@ def _numbers(value, at: str, most_items: int = 50) -> tuple[int, ...]:
     return tuple(_whole(v, f"{at}[{i}]") for i, v in enumerate(value))
 
 
-def _category(raw, at: str, before: list[Category]) -> Category:
+def _category(raw, at: str, before: list[Category], rounds: int = 1) -> Category:
     if not isinstance(raw, dict):
         raise ScoreError(at, "must be a table (id, name, score)", "sheet.not_a_table")
     cid = raw.get("id")
@@ -206,8 +225,24 @@ def _category(raw, at: str, before: list[Category]) -> Category:
         raise ScoreError(f"{at}.total", f"{shown(total)}: true (its points count) or false "
                          "(a figure for other categories only)", "sheet.bad_total",
                          {"value": shown(total)})
-    kw: dict = {"points": points, "total": total}
+    gender = raw.get("gender", "m")
+    if gender not in GENDERS:
+        raise ScoreError(f"{at}.gender", f"{shown(gender)}: the French gender of its name, "
+                         "m or f", "sheet.bad_gender", {"value": shown(gender)})
+    once = raw.get("rounds", rounds)
+    if not isinstance(once, int) or isinstance(once, bool) or once not in (1, rounds):
+        raise ScoreError(f"{at}.rounds", f"{shown(once)}: 1 (scored once, at the game's end) "
+                         f"or the game's {rounds} (every round)", "sheet.bad_category_rounds",
+                         {"value": shown(once), "rounds": rounds})
+    kw: dict = {"points": points, "total": total, "gender": gender, "rounds": once}
     known = {c.id: c for c in before}
+    for key in ("of", "times"):  # worked out from figures scored as often as it is
+        read = raw.get(key, [])
+        for o in read if isinstance(read, list) else [read]:
+            if isinstance(o, str) and o in known and known[o].rounds != once:
+                raise ScoreError(f"{at}.{key}", f"{shown(o)} is scored {_often(known[o])}, "
+                                 f"this category {_often(once)}: both alike",
+                                 "sheet.rounds_apart", {"value": shown(o)})
     if "of" in raw or how == "sets":
         of = raw.get("of")
         if not isinstance(of, list) or not of or len(of) > 20 \
@@ -256,6 +291,11 @@ def _category(raw, at: str, before: list[Category]) -> Category:
     return Category(cid, how, **kw)
 
 
+def _often(c) -> str:
+    n = c if isinstance(c, int) else c.rounds
+    return "once" if n == 1 else "every round"
+
+
 def rules(scoring, wins="highest", where: str = "scoring", rounds=1, tiebreak=()) -> Rules:
     """The game file's [[scoring]] list (and its `wins`, `rounds`, `tiebreak`), checked.
     A fault in the game's keys names `wins`, `rounds` or `tiebreak`."""
@@ -268,7 +308,7 @@ def rules(scoring, wins="highest", where: str = "scoring", rounds=1, tiebreak=()
                          "sheet.no_categories")
     out: list[Category] = []
     for i, raw in enumerate(scoring):
-        out.append(_category(raw, f"{where}[{i}]", out))
+        out.append(_category(raw, f"{where}[{i}]", out, rounds))
     ids = [c.id for c in out]
     if not isinstance(tiebreak, (list, tuple)) or not all(t in ids for t in tiebreak) \
             or len(set(tiebreak)) != len(tiebreak):
@@ -322,13 +362,13 @@ def entry(raw, game: Rules, where: str = "") -> dict:
         if not c.written:
             raise ScoreError(at(key), f"worked out from {', '.join(c.of)}: not written",
                              "sheet.worked_out", {"word": escape(str(key))})
-        if game.rounds == 1:
+        if c.rounds == 1:  # one round, or scored once at the game's end
             _one(n, c, lambda key=key: at(key))
             continue
-        if not isinstance(n, list) or len(n) != game.rounds:
-            raise ScoreError(at(key), f"{shown(n)}: a list of {game.rounds} figures, one a "
+        if not isinstance(n, list) or len(n) != c.rounds:
+            raise ScoreError(at(key), f"{shown(n)}: a list of {c.rounds} figures, one a "
                              "round", "sheet.bad_rounds",
-                             {"value": shown(n), "rounds": game.rounds, "category": key})
+                             {"value": shown(n), "rounds": c.rounds, "category": key})
         for i, v in enumerate(n):
             _one(v, c, lambda key=key, i=i: f"{at(key)}[{i}]")
     return {"name": raw["name"], **counts}
@@ -374,11 +414,12 @@ def majority(figures: list[int], award: tuple[int, ...], ties: str = "share"
     return out
 
 
-def _round(game: Rules, rows: list[dict]) -> list[dict]:
-    """One round's points and reasons for each player: [{id: (points, figure, Reason)}]."""
+def _round(categories: tuple[Category, ...], rows: list[dict]) -> list[dict]:
+    """One round's points and reasons for each player in `categories`: [{id: (points,
+    figure, Reason)}]."""
     out: list[dict] = [{} for _ in rows]
     figures: list[dict] = [{} for _ in rows]
-    for c in game.categories:
+    for c in categories:
         if c.listed:
             vals = [list(r.get(c.id, [])) for r in rows]
             if c.score == "sum":
@@ -434,19 +475,27 @@ def _round(game: Rules, rows: list[dict]) -> list[dict]:
 def score(game: Rules, raw_entries) -> Result:
     players = entries(raw_entries, game)
     ids = [c.id for c in game.categories]
-    rounds = []
-    for k in range(game.rounds):
-        rows = [{"name": p["name"], **{i: (p[i][k] if game.rounds > 1 else p[i])
-                                       for i in ids if i in p}} for p in players]
-        rounds.append(_round(game, rows))
+    # Each round scores the categories of every round; then those scored once, at the end.
+    many = tuple(c for c in game.categories if c.rounds > 1)
+    once = tuple(c for c in game.categories if c.rounds == 1)
+    passes = [(many, k) for k in range(game.rounds)] if many else []
+    if once:
+        passes.append((once, None))
+    got = [{i: [] for i in ids} for _ in players]  # (points, figure, Reason) a round
+    for cats, k in passes:
+        rows = [{"name": p["name"], **{c.id: (p[c.id] if k is None else p[c.id][k])
+                                       for c in cats if c.id in p}} for p in players]
+        for n, done in enumerate(_round(cats, rows)):
+            for i, item in done.items():
+                got[n][i].append(item)
     scored = []
     for n, p in enumerate(players):
-        written = {c.id: p.get(c.id, [] if c.listed else 0) if game.rounds == 1 else
-                   p.get(c.id, [[] if c.listed else 0] * game.rounds)
+        written = {c.id: p.get(c.id, [] if c.listed else 0) if c.rounds == 1 else
+                   p.get(c.id, [[] if c.listed else 0] * c.rounds)
                    for c in game.categories if c.written}
-        per = {i: [r[n][i][0] for r in rounds] for i in ids}
-        reasons = {i: [r[n][i][2] for r in rounds] for i in ids}
-        figs = {i: sum(r[n][i][1] for r in rounds) for i in ids}
+        per = {i: [x[0] for x in got[n][i]] for i in ids}
+        reasons = {i: [x[2] for x in got[n][i]] for i in ids}
+        figs = {i: sum(x[1] for x in got[n][i]) for i in ids}
         points = {i: sum(per[i]) for i in ids}
         total = sum(points[c.id] for c in game.categories if c.total)
         scored.append((p["name"], written, points, total, per, reasons, figs))

@@ -42,6 +42,7 @@ def text() -> str:
            "```toml", EXAMPLE, "```", "",
            "## `[game]`", ""]
     out += [f"- `{key}`: {words}" for key, words in sheet.GAME_HELP.items()]
+    out += [f"- `{key}`: {words}" for key, words in sheet.PAD_HELP.items()]
     out += ["", "## Every `[[scoring]]` table", ""]
     out += [f"- `{key}`: {sheet.KEY_HELP[key]}" for key in sheet.COMMON]
     for kind, what in sheet.SCORES.items():

@@ -48,6 +48,48 @@ def names(data: Fields, lang: str) -> dict[str, str]:
     return {c.get("id", str): c.text("name", lang) for c in data.items("scoring")}
 
 
+def pad_key(c: scorer.Category) -> str:
+    """The score pad's legend line for a kind of category (layouts/scorepad.toml): the
+    printed pad and the phone say under each category's name how it counts, in its words."""
+    if c.score == "points":
+        return "typed"
+    if c.score == "each":
+        return "each_times" if c.times else "each"
+    if c.score in ("lowest", "highest"):
+        return f"{c.score}_{'of' if c.of else 'list'}"
+    if c.score == "majority":
+        return f"majority_{c.ties}"
+    return c.score
+
+
+def legend(c: scorer.Category, names: dict[str, str]) -> dict:
+    """What a category's legend line prints (`{row.pad_...}` in layouts/scorepad.toml), as
+    text: its points (the default 1 too), lists and the names of the categories it reads."""
+    def listed(numbers) -> str:
+        return " / ".join(str(n) for n in numbers)
+    # a table by count, from 0: "0 → 0, 1 → 1, 2 → 3, 3+ → 6" (past its end, its last entry)
+    last = len(c.table) - 1
+    table = ", ".join(f"{k}{'+' if k == last else ''} → {p}" for k, p in enumerate(c.table))
+    return {"pad_points": c.points, "pad_x": "" if c.points == 1 else f" × {c.points}",
+            "pad_award": listed(c.award), "pad_ties": c.ties, "pad_table": table,
+            "pad_of": ", ".join(names.get(o, o) for o in c.of),
+            "pad_times": names.get(c.times, c.times or ""), "pad_most": c.most,
+            "pad_others": c.others, "pad_once": c.rounds == 1}
+
+
+def legend_text(c: scorer.Category, names: dict[str, str], pad: Fields, lang: str,
+                rounds: int = 1) -> str:
+    """A category's legend line in `pad`'s words (layouts/scorepad.toml, or a game's own
+    [scorepad] over them): how it counts, that it is scored once in a game of `rounds`
+    rounds (its own `rounds = 1`) and that it is not in the total (`total = false`)."""
+    text = pad.text(pad_key(c), lang)
+    for key, value in legend(c, names).items():
+        text = text.replace("{row." + key + "}", str(value))
+    if c.rounds == 1 and rounds > 1:
+        text += pad.text("once", lang)
+    return text if c.total else text + pad.text("apart", lang)
+
+
 def explain(category: scorer.Category, written: int) -> str:
     """One figure of a kind that needs no other player, as the score pad counts it:
     "3 × 2 = 6", "4 × 4 = 16", "7"."""
@@ -79,14 +121,18 @@ def say(reason: scorer.Reason, category: scorer.Category, labels: dict[str, str]
                                         **{"with": listing(n["with"], _and(lang))})
     if key == "majority":
         if not n["place"]:
-            return w.text("majority_out", lang).format(what=what)
+            return w.text("majority_out", lang).format(n=n["n"], what=what)
         place = _place(w, n["place"], lang)
         fields = dict(n=n["n"], what=what, place=place, points=n["points"],
                       places=" + ".join(map(str, n["places"])), tied=len(n["places"]))
         fields["with"] = listing(n["with"], _and(lang))
         if not n["with"]:
             return w.text("majority", lang).format(**fields)
-        return w.text(f"majority_{n['ties']}", lang).format(**fields)
+        key = f"majority_{n['ties']}"
+        if n["ties"] == "share" and sum(n["places"]) % len(n["places"]):
+            key, fields["exact"] = "majority_share_down", _quotient(
+                sum(n["places"]), len(n["places"]), lang)
+        return w.text(key, lang).format(**fields)
     if key == "times":
         return w.text("times", lang).format(n=n["n"], by=n["by"], points=n["points"],
                                             times=labels.get(n["times"], n["times"]).lower())
@@ -97,7 +143,7 @@ def say(reason: scorer.Reason, category: scorer.Category, labels: dict[str, str]
         if "of" in n:
             values = ", ".join(f"{labels.get(k, k)} {v}" for k, v in n["of"].items())
         elif not n["values"]:
-            return w.text("none", lang)
+            return w.text("none_f" if category.gender == "f" else "none", lang)
         else:
             values = (" + " if key == "sum" else ", ").join(map(str, n["values"]))
         text = w.text(key, lang).format(values=values, n=n["n"])
@@ -108,6 +154,14 @@ def say(reason: scorer.Reason, category: scorer.Category, labels: dict[str, str]
     return w.text(key, lang).format(**{k: v for k, v in n.items() if k != "table"})
 
 
+def _quotient(a: int, b: int, lang: str) -> str:
+    """a / b as the pad's figures print it: "4.5", "2.33…" ("4,5" in French)."""
+    exact = f"{a / b:.2f}".rstrip("0").rstrip(".")
+    if a * 100 % b:  # more decimals than shown
+        exact += "…"
+    return exact.replace(".", ",") if lang == "fr" else exact
+
+
 @functools.lru_cache(maxsize=None)
 def _and(lang: str) -> str:
     """The pad's "and", read once a language (a phone's score words many figures)."""
@@ -115,8 +169,9 @@ def _and(lang: str) -> str:
 
 
 def explained(player: scorer.PlayerScore, category: scorer.Category, labels: dict[str, str],
-              lang: str, w: Fields | None = None) -> str:
-    """A category's figures for a player, round by round when the game has rounds."""
+              lang: str, w: Fields | None = None, rounds: int = 1) -> str:
+    """A category's figures for a player, round by round when the game has rounds (once,
+    at the end, for a category scored once in a game of `rounds` rounds)."""
     w = w or kinds()
     reasons = player.reasons.get(category.id)
     if not reasons:  # a result made without reasons: the plain kinds
@@ -124,22 +179,28 @@ def explained(player: scorer.PlayerScore, category: scorer.Category, labels: dic
     texts = [say(r, category, labels, lang, w) for r in reasons]
     out = texts[0] if len(texts) == 1 else w.text("sep", lang).join(
         w.text("round", lang).format(k=k, text=t) for k, t in enumerate(texts, 1))
+    if len(texts) == 1 and rounds > 1:
+        out = w.text("once", lang).format(text=out)
     if not category.total:
         out += " " + w.text("not_counted", lang)
     return out
 
 
-def as_json(result: scorer.Result, game: scorer.Rules | None = None) -> dict:
+def as_json(result: scorer.Result, game: scorer.Rules | None = None,
+            factions: list | None = None) -> dict:
     """The result for programs; a game with rounds adds each category's points a round
-    ("rounds"), one with a tie-break the figures that break it ("tiebreak")."""
+    ("rounds"), one with a tie-break the figures that break it ("tiebreak"), one with
+    factions each player's ("faction", null when not given)."""
     players = []
-    for p in result.players:
+    for i, p in enumerate(result.players):
         one = {"name": p.name, "written": p.written, "points": p.points, "total": p.total,
                "rank": p.rank}
         if game is not None and game.rounds > 1:
             one["rounds"] = p.rounds
         if game is not None and game.tiebreak:
             one["tiebreak"] = {t: p.figures[t] for t in game.tiebreak}
+        if factions is not None:
+            one["faction"] = factions[i]
         players.append(one)
     return {"players": players, "winners": result.winners}
 
@@ -147,8 +208,8 @@ def as_json(result: scorer.Result, game: scorer.Rules | None = None) -> dict:
 def tiebreaks(game: scorer.Rules, result: scorer.Result, labels: dict[str, str], lang: str,
               w: Fields | None = None) -> list[str]:
     """A line for each total several players share, in a game with a tie-break: who, the
-    categories that break it and each one's figures ("Ana and Ben tie at 18: Gems breaks
-    it (Ana 5; Ben 4).")."""
+    categories that break it (only those used) and each one's figures ("Ana and Ben tie at
+    18: Gems breaks it (Ana 5; Ben 4)."), or that none does."""
     if not game.tiebreak:
         return []
     w = w or kinds()
@@ -158,19 +219,33 @@ def tiebreaks(game: scorer.Rules, result: scorer.Result, labels: dict[str, str],
     out = []
     for total, tied in by_total.items():
         if len(tied) > 1:
-            what = ", ".join(labels[t] for t in game.tiebreak)
+            used = _deciding(game.tiebreak, tied)
+            what = ", ".join(labels[t] for t in used)
             figures = w.text("sep", lang).join(f"{q.name} " + ", ".join(str(q.figures[t])
-                                                         for t in game.tiebreak)
+                                                         for t in used)
                                 for q in tied)
-            out.append(w.text("tiebreak", lang).format(
+            broken = len({tuple(q.figures[t] for t in used) for q in tied}) > 1
+            out.append(w.text("tiebreak" if broken else "tiebreak_still", lang).format(
                 names=listing([q.name for q in tied], _and(lang)),
                 total=total, what=what, figures=figures))
     return out
 
 
-def report(game: scorer.Rules, result: scorer.Result, data: Fields, lang: str) -> str:
+def _deciding(tiebreak: tuple[str, ...], tied: list) -> tuple[str, ...]:
+    """The tie-break categories that order the tied players: the first ones, up to the
+    last that tells any of them apart (all of them when none does)."""
+    apart = len({tuple(q.figures[t] for t in tiebreak) for q in tied})
+    if apart == 1:
+        return tiebreak
+    return next(tiebreak[:k] for k in range(1, len(tiebreak) + 1)
+                if len({tuple(q.figures[t] for t in tiebreak[:k]) for q in tied}) == apart)
+
+
+def report(game: scorer.Rules, result: scorer.Result, data: Fields, lang: str,
+           factions: list | None = None) -> str:
     """The table of points (a row a category, a column a player), then each player's
-    figures explained, then any tie a tie-break settled, then who won."""
+    figures explained (after her name, her faction when given), then any tie a tie-break
+    settled, then who won."""
     pad, w = words(), kinds()
     labels = {**names(data, lang), "total": pad.sub("total").text("name", lang)}
     width = max(len(v) for v in labels.values()) + 2
@@ -184,11 +259,12 @@ def report(game: scorer.Rules, result: scorer.Result, data: Fields, lang: str) -
     for row in [*(c.id for c in game.categories), "total"]:
         cells = [str(p.total if row == "total" else p.points[row]) for p in result.players]
         out.append(labels[row].ljust(width) + "".join(c.rjust(w_) for c, w_ in zip(cells, cols)))
-    for p in result.players:
-        out += ["", p.name]
+    for i, p in enumerate(result.players):
+        side = factions[i] if factions else None
+        out += ["", f"{p.name} ({side})" if side else p.name]
         for c in game.categories:
             out.append(f"  {labels[c.id].ljust(width)}{p.points[c.id]:>6}   "
-                       f"{explained(p, c, labels, lang, w)}")
+                       f"{explained(p, c, labels, lang, w, game.rounds)}")
         out.append(f"  {labels['total'].ljust(width)}{p.total:>6}")
     for line in tiebreaks(game, result, labels, lang, w):
         out += ["", line]

@@ -44,6 +44,7 @@ class Measure(msgspec.Struct):
     ink: tuple[float, float, float]
     ground: tuple[float, float, float] | None
     exempt: bool = False
+    apart: int = 0  # texts of one box that must not overlap share a number (0: none)
 
 
 class Problem(msgspec.Struct, frozen=True):
@@ -76,6 +77,7 @@ class Recorder:
         self._starts: list[int] = []  # each drawing of a face: the texts drawn before it
         self._drawn = -1  # the drawing under way
         self._last: tuple = (None, None, None)  # (face, canvas matrix, _relative's)
+        self._apart = 0  # the box whose texts are drawn now must lie apart (0: none)
 
     # ---- around each face ----------------------------------------------------------
 
@@ -110,6 +112,19 @@ class Recorder:
             for name in watched:
                 delattr(c, name)  # the class's own methods again
             self._face, self._drawn = outer, outer_drawn
+
+    @contextmanager
+    def apart(self):
+        """Texts drawn inside (a table's label cell: a name and its legend) must lie apart:
+        two whose lines overlap are a problem (its row too short for them). The
+        box's number is random: kept with the measures, it never matches another box's."""
+        import secrets
+
+        outer, self._apart = self._apart, secrets.randbits(62) + 1
+        try:
+            yield
+        finally:
+            self._apart = outer
 
     @contextmanager
     def exempt(self):
@@ -176,7 +191,7 @@ class Recorder:
         self.measures.append(Measure(
             self._face.label, field or "text", text, size * _scale(m), (x0, y0, x1, y1), fits,
             bold, _rgb(c._fillColorObj), self._ground_under((x0, y0, x1, y1)),
-            exempt=bool(self._exempt)))
+            exempt=bool(self._exempt), apart=self._apart))
 
     def symbol(self, c, name: str, x: float, y: float, r: float) -> None:
         """A symbol `name` drawn at (x, y), of radius r: a text it covers, or one it lies
@@ -217,6 +232,7 @@ class Recorder:
         lim, out, seen = self.limits, [], set()
         out += self._stamps_over_texts(seen)
         out += self._texts_and_symbols(seen)
+        out += self._over_each_other(seen)
         for m in self.measures:
             if m.exempt:
                 continue
@@ -266,6 +282,26 @@ class Recorder:
                     seen.add(key)
                     out.append(Problem(m.face, m.field, m.text, "under the version stamp "
                                        "(set [game] stamp_corner where the cards leave room)"))
+        return out
+
+    def _over_each_other(self, seen: set) -> list[Problem]:
+        """Texts of one box drawn `apart` whose lines overlap."""
+        boxes: dict = {}
+        for m in self.measures:
+            if m.apart and not m.exempt:
+                boxes.setdefault((m.face, m.apart), []).append(m)
+        out = []
+        for drawn in boxes.values():
+            for i, a in enumerate(drawn):
+                for b in drawn[i + 1:]:
+                    if not _overlap(a.box, b.box):  # their lines, ascent to descent
+                        continue
+                    snippet = b.text if len(b.text) <= 30 else b.text[:27] + "..."
+                    what = f"printed over {b.field} (“{snippet}”): its box is too short"
+                    key = (a.face, a.field, a.text, what)
+                    if key not in seen:
+                        seen.add(key)
+                        out.append(Problem(a.face, a.field, a.text, what))
         return out
 
     def _texts_and_symbols(self, seen: set) -> list[Problem]:
@@ -343,6 +379,14 @@ def aside():
 
     rec = current()
     return rec.aside() if rec is not None else nullcontext()
+
+
+def apart():
+    """See Recorder.apart; nothing to do when no build is recording."""
+    from contextlib import nullcontext
+
+    rec = current()
+    return rec.apart() if rec is not None else nullcontext()
 
 
 def exempt():

@@ -77,7 +77,8 @@ def own_game(path: Path):
             "round": {lang: pad.text("round", lang) for lang in LANGS},
             "categories": [{"id": c.id, "score": c.score, "points": c.points,
                             "name": name, "written": c.written, "listed": c.listed,
-                            "total": c.total, "how": _how(c, rules, names, pad)}
+                            "total": c.total, "rounds": c.rounds,
+                            "how": _how(c, rules, names, pad)}
                            for c, name in zip(rules.categories, names)]}
     from companion.games.factions import factions
 
@@ -86,37 +87,14 @@ def own_game(path: Path):
     return OwnGame(gid, rules, page, page["version"], tuple(page["factions"]))
 
 
-# The score pad's legend line for each kind of category (companion/layouts/scorepad.toml):
-# the phone says under each category's name how it counts, in the pad's words.
-def _pad_key(c) -> str:
-    if c.score == "points":
-        return "typed"
-    if c.score == "each":
-        return "each_times" if c.times else "each"
-    if c.score in ("lowest", "highest"):
-        return f"{c.score}_{'of' if c.of else 'list'}"
-    if c.score == "majority":
-        return f"majority_{c.ties}"
-    return c.score
-
-
 def _how(c, rules, names: list[dict], pad: Fields) -> dict[str, str]:
-    def listed(numbers) -> str:
-        return " / ".join(str(n) for n in numbers)
+    """Under each category's name on the phone, how it counts: the printed pad's legend."""
+    from companion.score import sheet
 
     out = {}
     for lang in LANGS:
         by_id = {d.id: n[lang] for d, n in zip(rules.categories, names)}
-        row = {"points": c.points, "pad_points": c.points,
-               "pad_x": "" if c.points == 1 else f" × {c.points}",
-               "pad_award": listed(c.award), "pad_table": listed(c.table),
-               "pad_of": ", ".join(by_id.get(o, o) for o in c.of),
-               "pad_times": by_id.get(c.times, c.times or ""), "pad_most": c.most,
-               "pad_others": c.others}
-        text = pad.text(_pad_key(c), lang)
-        for key, value in row.items():
-            text = text.replace("{row." + key + "}", str(value))
-        out[lang] = text
+        out[lang] = sheet.legend_text(c, by_id, pad, lang, rules.rounds)
     return out
 
 

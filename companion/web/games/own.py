@@ -90,11 +90,11 @@ def explained(game: OwnGame, result: scorer.Result, lang: str) -> dict:
     labels = {c["id"]: c["name"][lang] for c in game.page["categories"]}
     live = [c for c in game.rules.categories if c.score in TABLE_KINDS]
     return {
-        "players": [{c.id: said.explained(p, c, labels, lang, w)
+        "players": [{c.id: said.explained(p, c, labels, lang, w, game.rules.rounds)
                      for c in game.rules.categories} for p in result.players],
         "tiebreak": said.tiebreaks(game.rules, result, labels, lang, w),
         "table": {c.id: [[said.say(p.reasons[c.id][k], c, labels, lang, w)
-                          for p in result.players] for k in range(game.rules.rounds)]
+                          for p in result.players] for k in range(c.rounds)]
                   for c in live}}
 
 
@@ -109,7 +109,7 @@ def places(game: OwnGame, result: scorer.Result) -> dict:
                        "place": p.reasons[c.id][k].numbers["place"],
                        "with": p.reasons[c.id][k].numbers["with"],
                        "points": p.reasons[c.id][k].numbers["points"]}
-                      for p in result.players] for k in range(game.rules.rounds)]
+                      for p in result.players] for k in range(c.rounds)]
     return out
 
 
@@ -131,8 +131,9 @@ def faction_of(game: OwnGame, body: dict) -> tuple[dict, str | None, bool]:
     raw = body["faction"]
     if raw is None or raw == "":
         return rest, None, True
-    match = next((f for f in game.factions if isinstance(raw, str)
-                  and f.casefold() == " ".join(raw.split()).casefold()), None)
+    from companion.games.factions import matching
+
+    match = matching(game.factions, raw)
     if match is None:
         raise WebError(400, "faction", f"{shown(raw, 40)} is not one of this game's factions "
                                        f"({', '.join(game.factions)})",

@@ -984,6 +984,8 @@
   }
 
   function ownRounds(id) { return OWN[id].rounds || 1; }
+  // A category's rounds: the game's, or 1 when it is scored once, at the end (rounds = 1).
+  function catRounds(id, c) { return c.rounds || ownRounds(id); }
 
   // What she wrote in a category, as its fields show it: a text a round.
   function ownShown(c, v) {
@@ -1018,14 +1020,14 @@
   }
 
   function ownTake(id) {
-    var m = ownMine(id), d = data.own[id], n = ownRounds(id);
+    var m = ownMine(id), d = data.own[id];
     var e = null;
     factionTaken(id, m);
     (d ? d.entries : []).forEach(function (x) { if (x.name === m.name) e = x; });
     m.values = {};
     OWN[id].categories.forEach(function (c) {
       if (!c.written) return;
-      var v = e ? e[c.id] : undefined;
+      var v = e ? e[c.id] : undefined, n = catRounds(id, c);
       var each = [];
       for (var k = 0; k < n; k++) each.push(ownShown(c, n > 1 && Array.isArray(v) ? v[k] : v));
       m.values[c.id] = each;
@@ -1090,9 +1092,10 @@
   // Her entry's body: a category left blank is not sent (it counts 0, as in a scores
   // file); with rounds, a list of one a round, a blank round 0 (an empty list of values).
   function ownBody(id) {
-    var m = ownMine(id), n = ownRounds(id), body = {};
+    var m = ownMine(id), body = {};
     OWN[id].categories.forEach(function (c) {
       if (!c.written) return;
+      var n = catRounds(id, c);
       var texts = m.values[c.id] || [];
       var blank = true;
       var each = [];
@@ -1175,7 +1178,7 @@
 
   // A category's fields: one, or one a round (R1, R2... as the printed pad heads them).
   function ownFields(id, m, c) {
-    var n = ownRounds(id);
+    var n = catRounds(id, c);
     var box = el(n > 1 ? "fieldset" : "div", "own-cat");
     var title = c.name[lang()] + " (" + c.how[lang()] + ")";
     var hint = c.listed ? t("own_values") : "";
@@ -1223,8 +1226,8 @@
     if (!live.length) return null;
     var box = el("div", cls);
     box.appendChild(el("h3", null, heading));
-    var n = ownRounds(id);
     live.forEach(function (c) {
+      var n = catRounds(id, c);
       var rounds = d.explained[lang()].table[c.id];
       rounds.forEach(function (texts, k) {
         box.appendChild(el("h4", null, c.name[lang()] + (n > 1 ? ", " + ownRoundLabel(id, k) : "")));
