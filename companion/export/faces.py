@@ -4,7 +4,8 @@ Per component (a deck): each distinct card once with how many copies it has, and
 distinct face once. Cards are the same card when they show the same faces (the same Face
 object, or faces with one key, which the sheets draw once and reuse) under the same id:
 the four identical aids of a game are one card with a count of 4. A card's id is the one
-its game gives, else its place among the component's distinct cards ("001", "002", ...).
+its game gives, numbered as the manifest numbers it where copies differ ("hermit-crab-2":
+a copy printing its number), else its place among the component's distinct cards ("001").
 
 Faces are drawn by their own draw(canvas, w, h, bleed), the function the sheets call: a
 page here is one face upright, its trim's lower-left at (bleed across, bleed down)."""
@@ -80,13 +81,17 @@ def decks(kit) -> list[Deck]:
     """Every card component of a prepared kit (companion.kit.prepare), in kit order."""
     out = []
     for f, comp in kit.card_components():
+        from companion.kit.faces import card_ids
+
         groups: dict[tuple, Entry] = {}
-        for card in comp.cards:
+        # a card of its own id: the id the manifest gives its first copy ("hermit-crab-2":
+        # a kind printing {copy} draws each copy a face of its own, each a card here)
+        for card, listed in zip(comp.cards, card_ids(comp.cards)):
             k = (card.id, face_key(card.front), face_key(card.back) if card.back else None)
             if k in groups:
                 groups[k].count += 1
             else:
-                groups[k] = Entry(card.id or "", 1, card.front, card.back)
+                groups[k] = Entry(listed if card.id else "", 1, card.front, card.back)
         entries = list(groups.values())
         for n, e in enumerate(entries, 1):
             e.id = e.id or f"{n:03d}"

@@ -263,7 +263,9 @@ def _add_one(files, ctx, data, engine, backs, pics, name: str, spec, derived: di
     cards, todo, shared_backs = [], [], {}
     art_entry = spec.get("art_entry", str, None)
     # a product's items and a game's derived fields are read already
-    read = isinstance(source_key, dict) or (isinstance(source_key, str) and source_key in derived)
+    # (a deck of several lists is not: its rows are read as one list's are)
+    read = (isinstance(source_key, dict) and "product" in source_key) or (
+        isinstance(source_key, str) and source_key in derived)
     for (n, entry, f, origins), repeated in zip(entries, repeats):
         if isinstance(entry, Row):  # its columns are defined, blank on every row or not
             undefined.define(getattr(entry, "columns", {}))

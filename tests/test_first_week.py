@@ -1,0 +1,87 @@
+"""Issue 41: what a designer hit in her first week with a game of her own, each defect
+pinned by the behaviour it now has."""
+
+import json
+
+import pytest
+
+from tests.test_layout_copies import ADDED
+from tests.test_layout_qr import starter_with
+
+
+# ---- each copy its own id in every export ----------------------------------------------
+
+@pytest.mark.parametrize("fmt", ["png", "cards-pdf", "tts", "preview"])
+def test_a_deck_printing_copy_numbers_exports_each_copy_under_the_manifests_id(
+        cli, tmp_path, fmt):
+    # the starter's creatures print "copy {copy}/{copies}": each copy a face of its own,
+    # listed in a build's manifest as hermit-crab, hermit-crab-2, limpet, ..., limpet-3
+    game = starter_with(cli, tmp_path, ADDED)
+    out = tmp_path / fmt
+    r = cli("export", str(game), fmt, "--out", str(out), "--only", "cards",
+            *(["--dpi", "72"] if fmt == "png" else []))
+    assert r.code == 0, r.err
+    said = " ".join(p.read_text(encoding="utf-8") for p in out.glob("*.json"))
+    for each in ("hermit-crab", "hermit-crab-2", "limpet-2", "limpet-3", "octopus"):
+        assert f'{each}"' in said or f"{each}-front" in said, (each, said)
+    assert "octopus-2" not in said  # one copy, one id
+    if fmt == "png":
+        assert (out / "cards" / "limpet-3-front.png").is_file()
+
+
+# ---- language and art columns in a deck of several lists -------------------------------
+
+def _bilingual_tabs(cli, tmp_path):
+    """The starter's cards in two lists (a spreadsheet's two tabs), each with title.en and
+    title.fr columns, the hermit crab with a picture in its art column: one deck of lists."""
+    from PIL import Image
+
+    r = cli("new", "tabs", str(tmp_path / "tabs"))
+    assert r.code == 0, r.err
+    folder = tmp_path / "tabs"
+    (folder / "art").mkdir(exist_ok=True)
+    Image.new("RGB", (640, 450), (200, 80, 40)).save(folder / "art" / "crab.png")
+    rows = (folder / "cards.csv").read_text(encoding="utf-8").splitlines()
+    head = rows[0].replace("title,", "title.en,title.fr,")
+
+    def french(row):
+        kind, title, rest = row.split(",", 2)
+        if title == "Hermit Crab":
+            rest = rest[:-1] + ",art/crab.png"  # its art column, empty until now
+        return ",".join([kind, title, f"Le {title}", rest])
+    for name, keep in (("creatures", True), ("tides", False)):
+        (folder / f"{name}.csv").write_text("\n".join(
+            [head] + [french(r) for r in rows[1:] if r.startswith("creature,") == keep]) + "\n",
+            encoding="utf-8")
+    game = folder / "tabs.toml"
+    text = game.read_text(encoding="utf-8").replace(
+        'cards = { sheet = "cards.csv" }',
+        'creatures = { sheet = "creatures.csv" }\ntides = { sheet = "tides.csv" }').replace(
+        'cards = "cards"             # the rows of cards.csv',
+        'cards = { lists = ["creatures", "tides"] }')
+    assert 'lists = ["creatures", "tides"]' in text
+    game.write_text(text, encoding="utf-8")
+    return game
+
+
+def test_a_two_language_deck_of_lists_builds_in_english_and_french_with_its_pictures(
+        cli, tmp_path):
+    import subprocess
+
+    from tests import needs
+
+    game = _bilingual_tabs(cli, tmp_path)
+    ids = {}
+    for lang in ("en", "fr"):
+        out = tmp_path / lang
+        r = cli("build", str(game), "--out", str(out), "--lang", lang, "--only", "cards")
+        assert r.code == 0, r.err
+        ids[lang] = [c["id"] for c in json.loads((out / "manifest.json").read_text())["cards"]]
+        text = subprocess.run([needs.tool("pdftotext"), str(out / "cards.pdf"), "-"],
+                              capture_output=True, text=True, check=True).stdout
+        assert ("Le Hermit Crab" in text) == (lang == "fr"), text
+        assert ("LE STORM" in text) == (lang == "fr") and "STORM" in text  # upper case
+        images = subprocess.run([needs.tool("pdfimages"), "-list", str(out / "cards.pdf")],
+                                capture_output=True, text=True, check=True).stdout
+        assert " 640   450 " in images, images  # the art column's picture, printed
+    assert ids["en"] == ids["fr"] and "cards/hermit-crab-2" in ids["en"]
