@@ -85,3 +85,73 @@ def test_a_two_language_deck_of_lists_builds_in_english_and_french_with_its_pict
                                 capture_output=True, text=True, check=True).stdout
         assert " 640   450 " in images, images  # the art column's picture, printed
     assert ids["en"] == ids["fr"] and "cards/hermit-crab-2" in ids["en"]
+
+
+# ---- one rule for the version stamp and --changed-since --------------------------------
+
+LOGO = '''
+[[kinds.creature.elements]]
+type = "image"              # the designer's logo: drawn to digest its pictures' bytes
+file = "art/logo.png"
+x = 0.8
+y = 0.9
+w = 0.1
+h = 0.06
+'''
+
+
+def _bumped(cli, game, tmp_path, *args) -> dict:
+    """Builds `game` at version 0.1, then at 0.2 --changed-since the first: the second
+    build's manifest."""
+    text = game.read_text(encoding="utf-8")
+    game.write_text(text.replace('# version = "0.1"', 'version = "0.1"', 1), encoding="utf-8")
+    r = cli("build", str(game), "--out", str(tmp_path / "v1"), *args)
+    assert r.code == 0, r.err
+    cards = json.loads((tmp_path / "v1" / "manifest.json").read_text())["cards"]
+    game.write_text(text.replace('# version = "0.1"', 'version = "0.2"', 1), encoding="utf-8")
+    r = cli("build", str(game), "--out", str(tmp_path / "v2"), "--changed-since",
+            str(tmp_path / "v1" / "manifest.json"), *args)
+    assert r.code == 0, r.err
+    assert "nothing to reprint" in r.out, r.out
+    assert not (tmp_path / "v2").exists()
+    return cards
+
+
+def _logo(game):
+    from PIL import Image
+
+    Image.new("RGB", (120, 80), (30, 110, 140)).save(game.parent / "art" / "logo.png")
+
+
+def test_a_version_bump_alone_reprints_nothing_for_the_starter_with_landscape_aids(
+        cli, tmp_path):
+    game = starter_with(cli, tmp_path, ADDED + LOGO)
+    _logo(game)
+    game.write_text(game.read_text(encoding="utf-8").replace(
+        'id_else = "aid"\n', 'id_else = "aid"\nsize = "88x63mm"\n', 1), encoding="utf-8")
+    cards = _bumped(cli, game, tmp_path)
+    assert {c["component"] for c in cards} == {"cards", "aids"}
+
+
+def test_a_version_bump_alone_reprints_nothing_for_a_deck_of_lists(cli, tmp_path):
+    game = _bilingual_tabs(cli, tmp_path)
+    game.write_text(game.read_text(encoding="utf-8").replace(
+        "[kinds.tide]\n", ADDED + LOGO + "\n[kinds.tide]\n", 1), encoding="utf-8")
+    _logo(game)
+    cards = _bumped(cli, game, tmp_path, "--lang", "fr")
+    assert len(cards) == 19 and "cards/limpet-3" in {c["id"] for c in cards}
+
+
+def test_an_export_after_a_version_bump_prints_the_new_stamp_not_the_kept_one(cli, tmp_path):
+    # the stamp is no part of a face's digest: the exports' kept pictures are keyed by it
+    game = starter_with(cli, tmp_path, "")
+    text = game.read_text(encoding="utf-8")
+    made = {}
+    for version, out in (("0.1", "again"), ("0.2", "again"), ("0.2", "cold")):
+        game.write_text(text.replace('# version = "0.1"', f'version = "{version}"', 1),
+                        encoding="utf-8")
+        r = cli("export", str(game), "png", "--dpi", "72", "--only", "cards", "--out",
+                str(tmp_path / out))
+        assert r.code == 0, r.err
+        made[version, out] = (tmp_path / out / "cards" / "limpet-front.png").read_bytes()
+    assert made["0.2", "again"] == made["0.2", "cold"] != made["0.1", "again"]
