@@ -155,3 +155,69 @@ def test_an_export_after_a_version_bump_prints_the_new_stamp_not_the_kept_one(cl
         assert r.code == 0, r.err
         made[version, out] = (tmp_path / out / "cards" / "limpet-front.png").read_bytes()
     assert made["0.2", "again"] == made["0.2", "cold"] != made["0.1", "again"]
+
+
+# ---- Tabletop Simulator types by shape ------------------------------------------------
+
+def test_a_hex_tile_goes_to_tabletop_simulator_as_a_hex_and_a_coin_as_a_circle(cli, tmp_path):
+    from tests.test_shapes import SHAPED, _game
+
+    rounded = SHAPED.replace('[components.coins]', '''[components.plates]
+kind = "coin"
+cards = "coins"
+file = "tokens.pdf"
+size = "30x20mm"
+stock = "tokens"
+shape = "rounded"
+corner = "3mm"
+back = "common"
+
+[components.coins]''')
+    game = _game(cli, tmp_path, rounded)
+    out = tmp_path / "tts"
+    r = cli("export", str(game), "tts", "--out", str(out))
+    assert r.code == 0, r.err
+    saved = json.loads((out / "vocab.json").read_text(encoding="utf-8"))
+    types = {o["Nickname"]: {s["Type"] for s in o["CustomDeck"].values()}
+             for o in saved["ObjectStates"]}
+    # Tabletop Simulator's custom card types: 0 rounded rectangle, 1 rectangle, 2 rounded
+    # hex, 3 hex, 4 circle; our hex tiles are cut with sharp corners
+    assert types == {"Cards": {0}, "Player aids": {0}, "tiles": {3}, "coins": {4},
+                     "plates": {0}}, types
+
+
+# ---- a shop's sizes, for every component ----------------------------------------------
+
+def test_a_shop_export_leaves_out_tiles_and_tokens_of_sizes_it_does_not_list_with_a_word(
+        cli, tmp_path):
+    from tests.test_shapes import SHAPED, _game
+
+    # a third piece, square, of a size The Game Crafter lists (its small square, 2.5 in)
+    game = _game(cli, tmp_path, SHAPED.replace('[components.coins]', '''[components.squares]
+kind = "coin"
+cards = "coins"
+file = "tokens.pdf"
+size = "2.5x2.5in"
+stock = "tokens"
+back = "common"
+
+[components.coins]'''))
+    out = tmp_path / "tgc"
+    r = cli("export", str(game), "png", "--shop", "tgc", "--out", str(out))
+    assert r.code == 0, r.err
+    said = r.err.strip().splitlines()
+    assert len(said) == 2, said
+    assert "tiles: 40 x 46 mm pieces, a size The Game Crafter does not list" in said[0]
+    assert "coins: 25 x 25 mm pieces" in said[1]
+    manifest = json.loads((out / "manifest.json").read_text(encoding="utf-8"))
+    assert [c["id"] for c in manifest["components"]] == ["cards", "aids", "squares"]
+    assert len(manifest["left_out"]) == 2
+    assert next(c for c in manifest["components"] if c["id"] == "squares")["size_px"] == [
+        825, 825]  # the shop's picture of that size
+    assert not (out / "tiles").exists()
+    # named by --only, a piece the shop does not make is refused, and nothing written
+    r = cli("export", str(game), "png", "--shop", "mpc", "--only", "cards,tiles", "--out",
+            str(tmp_path / "mpc"))
+    assert r.code == 2 and len(r.err.strip().splitlines()) == 1, r.err
+    assert "tiles pieces are 40 x 46 mm, a size MakePlayingCards does not list" in r.err
+    assert "Traceback" not in r.err and not (tmp_path / "mpc").exists()

@@ -66,6 +66,7 @@ class Context(msgspec.Struct):
     drawn: int | None = None  # faces rendered by the writer (export.reuse), None: not told
     kept: int = 0  # faces whose pictures were taken from the last export
     after: Callable[[], None] | None = None  # once the export is in place (export.reuse)
+    left_out: list[str] = msgspec.field(default_factory=list)  # --shop: sizes it does not list
 
     @contextmanager
     def scratch(self):
@@ -99,6 +100,26 @@ def default_out(game: str, fmt: str, shop: str | None = None) -> Path:
     from companion.files import paths
 
     return paths.output() / game / (f"{fmt}-{shop}" if shop else fmt)
+
+
+def _shop_sizes(shop, first, decks: list, named: bool) -> tuple[list, list[str]]:
+    """(the components of a size the shop lists, a line for each left out): a shop prints
+    what it makes, cards, tiles and tokens alike. Parts named by --only (`named`) are
+    refused instead, in one line."""
+    from companion.text.units import to_mm
+
+    kept, left = [], []
+    for deck in decks:
+        if shop.listed(deck.size, first) is not None:
+            kept.append(deck)
+            continue
+        size = " x ".join(f"{to_mm(v):.4g}" for v in deck.size)
+        if named:
+            raise CompanionError(f"{deck.id} pieces are {size} mm, a size {shop.name} does "
+                                 f"not list (it lists {shop.sizes()})", field="--shop")
+        left.append(f"{deck.id}: {size} mm pieces, a size {shop.name} does not list: left out "
+                    "(--only names the parts to export)")
+    return kept, left
 
 
 def plan(game: str, fmt: str, opts: Options) -> Context:
@@ -140,12 +161,16 @@ def plan(game: str, fmt: str, opts: Options) -> Context:
         cards = kit.card_list(prepared, bleed)
     if pictures.missing and not opts.draft:
         raise art.missing_error(pictures)
+    left_out = []
+    if shop is not None:  # every component held to the sizes the shop lists
+        found, left_out = _shop_sizes(shop, shop_card, found, opts.only is not None)
     if not found:
         raise CompanionError("nothing to export: no cards in the parts asked for",
                              field="--only")
     out = Path(opts.out) if opts.out else default_out(prepared.name, fmt,
                                                       shop.key if shop else None)
-    ctx = Context(prepared.name, fmt, opts, prepared, found, out.resolve(), bleed, dpi, shop, shop_card)
+    ctx = Context(prepared.name, fmt, opts, prepared, found, out.resolve(), bleed, dpi, shop,
+                  shop_card, left_out=left_out)
     sizes = {deck.id: deck.size for deck in found}
     for card in cards:
         size = sizes.get(card["component"])
@@ -177,6 +202,8 @@ def write(ctx: Context, progress: Progress | None = None) -> dict:
         manifest = {"game": ctx.game, "format": ctx.format, "lang": ctx.opts.lang,
                     "card_size": ctx.opts.card_size}
         manifest.update(module.write(ctx))
+        if ctx.left_out:
+            manifest["left_out"] = ctx.left_out
         guide = "\n".join([ctx.word("title", game=ctx.kit.game_name, format=ctx.format), "",
                            module.guide(ctx, manifest), ""])
         (stage / "guide.txt").write_text(guide, encoding="utf-8")
