@@ -221,3 +221,70 @@ back = "common"
     assert r.code == 2 and len(r.err.strip().splitlines()) == 1, r.err
     assert "tiles pieces are 40 x 46 mm, a size MakePlayingCards does not list" in r.err
     assert "Traceback" not in r.err and not (tmp_path / "mpc").exists()
+
+
+# ---- lower bounds: a card, a QR box; QR data against its level ------------------------
+
+def test_a_component_of_a_tenth_of_a_millimetre_is_refused_in_one_line(cli, tmp_path):
+    game = starter_with(cli, tmp_path, "")
+    game.write_text(game.read_text(encoding="utf-8").replace(
+        'id_else = "aid"\n', 'id_else = "aid"\nsize = "0.1x0.1mm"\n', 1), encoding="utf-8")
+    r = cli("build", str(game), "--out", str(tmp_path / "kit"))
+    assert r.code == 2 and len(r.err.strip().splitlines()) == 1, r.err
+    assert 'vocab.toml: components.aids.size: "0.1x0.1mm" is too small to print and cut: ' \
+           "each side at least 10 mm" in r.err
+    assert not (tmp_path / "kit").exists()
+
+
+QR_AT = '''
+[[kinds.creature.elements]]
+type = "qr"
+data = "{{text}}"
+level = "{level}"
+x = 0.3
+y = 0.4
+w = "{w}"
+h = "20mm"
+'''
+
+
+@pytest.mark.parametrize("level, w, text, words", [
+    ("H", "20mm", "é" * 1000, 'qr: data = \'{text}\': 2,000 bytes once filled (UTF-8: an accented '
+                              'letter takes 2), over the 1,218 a QR code holds at level H'),
+    ("M", "0mm", "short", "qr: its box is 0 x 20 mm: w and h must be more than 0"),
+    ("M", "-5mm", "short", "qr: its box is -5 x 20 mm"),
+])
+def test_a_qr_code_its_level_cannot_hold_or_in_an_empty_box_is_one_line(
+        cli, tmp_path, level, w, text, words):
+    game = starter_with(cli, tmp_path, QR_AT.format(level=level, w=w))
+    rows = game.parent / "cards.csv"
+    lines = rows.read_text(encoding="utf-8").splitlines()
+    lines[1] = lines[1].replace("Moves house when it grows: keep it with another shell.", text)
+    rows.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    r = cli("build", str(game), "--out", str(tmp_path / "kit"))
+    assert r.code == 2 and len(r.err.strip().splitlines()) == 1, r.err
+    assert words in r.err and "Traceback" not in r.err and "overflow" not in r.err, r.err
+    assert not (tmp_path / "kit").exists()
+
+
+@pytest.mark.parametrize("level", ["L", "M", "Q", "H"])
+def test_what_each_qr_level_holds_is_what_the_encoder_makes(level):
+    # the limits the check names are reportlab's encoder's: a byte more overflows it
+    import io
+
+    from reportlab.graphics import renderPDF
+    from reportlab.graphics.barcode import createBarcodeDrawing, qrencoder
+    from reportlab.pdfgen import canvas
+
+    from companion.layout.elements import QR_BYTES
+
+    def fits(n: int) -> bool:
+        value = [qrencoder.QRECI(26), qrencoder.QR8bitByte("é" * (n // 2) + "a" * (n % 2))]
+        try:
+            renderPDF.draw(createBarcodeDrawing("QR", value=value, width=100, height=100,
+                                                barLevel=level), canvas.Canvas(io.BytesIO()), 0, 0)
+        except Exception as e:  # reportlab's own: "code length overflow"
+            assert "overflow" in str(e)
+            return False
+        return True
+    assert fits(QR_BYTES[level]) and not fits(QR_BYTES[level] + 1)

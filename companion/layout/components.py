@@ -651,6 +651,10 @@ def _place(files: list, spec, component, ctx) -> None:
     if size_text is not None:
         size_text = str(bind.text(size_text, _plain_data(ctx.data)))
         size = parse_size(size_text, field=f"components.{component.id}.size")
+        from companion.press import presets
+
+        size = presets.cut_size(size, size_text, f"components.{component.id}.size",
+                                ctx.data.source)
     else:
         size, size_text = ctx.card, ctx.card_name
     stock = spec.get("stock", str, None)  # none: the stock of the part it joins
