@@ -288,3 +288,35 @@ def test_what_each_qr_level_holds_is_what_the_encoder_makes(level):
             return False
         return True
     assert fits(QR_BYTES[level]) and not fits(QR_BYTES[level] + 1)
+
+
+# ---- the cache folder's copies, read within a bound -----------------------------------
+
+def test_a_4_gb_sheet_copy_in_the_cache_is_refused_in_one_line_not_read(
+        cli, starter, tmp_path, monkeypatch):
+    from companion.files import web_sheets
+
+    monkeypatch.setenv("TABLE_COMPANION_CACHE", str(tmp_path / "cache"))
+    address = "http://127.0.0.1:9/spreadsheets/d/GONE/edit#gid=7"  # nothing answers there
+    copy = web_sheets._cached(web_sheets.csv_url(address))
+    copy.parent.mkdir(parents=True)
+    with open(copy, "wb") as f:  # 4 GB, sparse: no disk used
+        f.truncate(4 * 1024 ** 3)
+    text = starter.read_text(encoding="utf-8")
+    starter.write_text(text.replace('cards = { sheet = "cards.csv" }',
+                                    f'cards = {{ sheet = "{address}" }}', 1), encoding="utf-8")
+    r = cli("build", str(starter), "--out", str(tmp_path / "kit"))
+    assert r.code == 2 and len(r.err.strip().splitlines()) == 1, r.err
+    assert "cards.sheet: cannot read http://127.0.0.1:9/" in r.err
+    assert "4,294,967,296 bytes: over the" in r.err and "MemoryError" not in r.err
+
+
+def test_a_4_gb_kept_file_is_not_read_but_worked_out_again(tmp_path, monkeypatch):
+    from companion.files import kept
+
+    monkeypatch.setenv("TABLE_COMPANION_CACHE", str(tmp_path / "cache"))
+    kept.keep("fonts", "k", {"a": 1})
+    assert kept.read("fonts", "k") == {"a": 1}
+    with open(kept._file("fonts", "k"), "r+b") as f:
+        f.truncate(4 * 1024 ** 3)  # sparse
+    assert kept.read("fonts", "k") is None
