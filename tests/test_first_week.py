@@ -320,3 +320,63 @@ def test_a_4_gb_kept_file_is_not_read_but_worked_out_again(tmp_path, monkeypatch
     with open(kept._file("fonts", "k"), "r+b") as f:
         f.truncate(4 * 1024 ** 3)  # sparse
     assert kept.read("fonts", "k") is None
+
+
+# ---- gradient alone; a file named without .pdf; backs named by their own id ----------
+
+GROUND = '''
+[kinds.creature]
+
+[[kinds.creature.elements]]
+type = "background"         # a gradient alone, no fill beside it
+gradient = { start = "paper", end = "accent", angle = 90 }
+'''
+
+
+def test_a_background_takes_a_gradient_alone(cli, tmp_path):
+    game = starter_with(cli, tmp_path, "")
+    text = game.read_text(encoding="utf-8")
+    head = '[kinds.creature]\n\n[[kinds.creature.elements]]\ntype = "background"'
+    at = text.index(head)
+    end = text.index("[[kinds.creature.elements]]", at + len(head))
+    game.write_text(text[:at] + GROUND + "\n" + text[end:], encoding="utf-8")
+    r = cli("build", str(game), "--out", str(tmp_path / "kit"), "--only", "cards")
+    assert r.code == 0, r.err
+    assert b"/Sh" in (tmp_path / "kit" / "cards.pdf").read_bytes()  # a shading drew it
+    # neither a fill nor a gradient: one line naming the element
+    game.write_text(text[:at] + GROUND.replace(
+        'gradient = { start = "paper", end = "accent", angle = 90 }', "") + "\n" + text[end:],
+        encoding="utf-8")
+    r = cli("build", str(game), "--out", str(tmp_path / "kit2"))
+    assert r.code == 2 and len(r.err.strip().splitlines()) == 1, r.err
+    assert "kinds.creature, element 1 (background): fill: missing (a background needs `fill` " \
+           "or `gradient`)" in r.err
+
+
+def test_a_file_named_without_pdf_gets_it(cli, tmp_path):
+    game = starter_with(cli, tmp_path, "")
+    game.write_text(game.read_text(encoding="utf-8").replace(
+        'id_else = "aid"\n', 'id_else = "aid"\nfile = "tiles"\n', 1), encoding="utf-8")
+    r = cli("build", str(game), "--out", str(tmp_path / "kit"))
+    assert r.code == 0, r.err
+    manifest = json.loads((tmp_path / "kit" / "manifest.json").read_text(encoding="utf-8"))
+    assert [f["path"] for f in manifest["files"]][:2] == ["cards.pdf", "tiles.pdf"]
+    assert (tmp_path / "kit" / "tiles.pdf").is_file() and not (tmp_path / "kit" / "tiles").exists()
+
+
+def test_the_preview_names_a_back_by_its_own_id_not_its_first_card(cli, tmp_path):
+    game = starter_with(cli, tmp_path, "")
+    text = game.read_text(encoding="utf-8")
+    # each kind its own back: creatures one, tides another
+    game.write_text(text.replace(
+        'id = "title"                # each card\'s id (its pictures\', the manifest\'s): '
+        'hermit-crab\nback = "common"',
+        'id = "title"\nback = { each = true, kind = "back", id = "{kind}" }', 1),
+        encoding="utf-8")
+    out = tmp_path / "preview"
+    r = cli("export", str(game), "preview", "--out", str(out), "--only", "cards")
+    assert r.code == 0, r.err
+    manifest = json.loads((out / "manifest.json").read_text(encoding="utf-8"))
+    labels = {f["label"]: f["count"] for c in manifest["components"] for f in c["faces"]}
+    assert labels.get("creature back") == 12 and labels.get("tide back") == 3, labels
+    assert "hermit-crab back" not in labels

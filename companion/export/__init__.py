@@ -114,10 +114,11 @@ def _shop_sizes(shop, first, decks: list, named: bool) -> tuple[list, list[str]]
             kept.append(deck)
             continue
         size = " x ".join(f"{to_mm(v):.4g}" for v in deck.size)
+        what = "cards" if deck.stock == "cards" else "pieces"
         if named:
-            raise CompanionError(f"{deck.id} pieces are {size} mm, a size {shop.name} does "
+            raise CompanionError(f"{deck.id} {what} are {size} mm, a size {shop.name} does "
                                  f"not list (it lists {shop.sizes()})", field="--shop")
-        left.append(f"{deck.id}: {size} mm pieces, a size {shop.name} does not list: left out "
+        left.append(f"{deck.id}: {size} mm {what}, a size {shop.name} does not list: left out "
                     "(--only names the parts to export)")
     return kept, left
 

@@ -65,11 +65,13 @@ class Deck(msgspec.Struct):
 
     def faces(self) -> list[tuple[Face, str, int]]:
         """Each distinct face once, fronts first, as (face, label, cards showing it); the
-        label names the card ("007"), or "back" for a back the whole component shares."""
+        label names the card ("007"), a back by its own id ("creature back") else its
+        card's, or "back" for a back the whole component shares."""
         shared = self.shared_back
         seen: dict[tuple, list] = {}  # face key -> [face, label, {id(entry): count}]
         sides = [(e, e.front, e.id) for e in self.entries]
-        sides += [(e, e.back, "back" if shared else f"{e.id} back")
+        # a back by its own id, if it has one ("creature back"), not its first card's
+        sides += [(e, e.back, "back" if shared else f"{e.back.name or e.id} back")
                   for e in self.entries if e.back is not None]
         for e, face, label in sides:
             shown_on = seen.setdefault(face_key(face), [face, label, {}])[2]

@@ -165,13 +165,9 @@ def _build(name: str, opts: Options, progress, warn) -> dict:
 
 
 def _build_noted(name: str, opts: Options, progress, warn, notes) -> dict:
-    from companion.files import spreadsheet
     from companion.layout import coverage
 
-    with spreadsheet.outside_noted() as lists:  # card lists outside the data's folder
-        kit = prepare(name, opts)
-    if lists and opts.strict:
-        raise CompanionError(spreadsheet.outside_line(lists), field="--strict")
+    kit = prepare(name, opts)
     ctx, page = kit.ctx, kit.ctx.page
     bleed = presets.bleed(opts.bleed)
     settings = presets.sheet_settings()
@@ -269,8 +265,7 @@ def _build_noted(name: str, opts: Options, progress, warn, notes) -> dict:
                                  f"no card of this size, the first: "
                                  f"{problems[0]} (build without --strict to list them all)",
                                  field="--strict")
-    for line in undefined_names + problems + pictures.warnings() + (
-            [spreadsheet.outside_line(lists)] if lists else []):
+    for line in undefined_names + problems + pictures.warnings():
         warn(line)
     if pictures.missing:
         warn(art.draft_line(pictures))

@@ -109,7 +109,7 @@ class _Element(msgspec.Struct, forbid_unknown_fields=True, kw_only=True, tag_fie
 class Background(_Element, tag="background"):
     """The whole card and its bleed in one colour; `shape = "disc"`: a round token's ground,
     a disc running into the bleed past its cut line."""
-    fill: str  # a colour: "#1B2631", a name of [game], "{field}", "mix(a, b, 0.2)", "on(ground, ink, else)"
+    fill: str | None = None  # a colour: "#1B2631", a name of [game], "{field}", "mix(a, b, 0.2)", "on(ground, ink, else)"; a background needs `fill` or `gradient`
     cue: bool = False  # the colour is part of the game: never paled by --ink saver
     shape: str = "card"  # card, disc
     gradient: Gradient | None = None  # { start, end, angle }: a linear gradient over the card and its bleed instead of `fill` (its colours paled by --ink saver unless `cue`)
