@@ -17,6 +17,7 @@ import msgspec
 
 from companion.errors import CompanionError, shown
 from companion.draw.sheets import Face
+from companion.kit.faces import card_ids
 
 
 def _nothing(c, w, h, bleed) -> None:
@@ -83,8 +84,6 @@ def decks(kit) -> list[Deck]:
     """Every card component of a prepared kit (companion.kit.prepare), in kit order."""
     out = []
     for f, comp in kit.card_components():
-        from companion.kit.faces import card_ids
-
         groups: dict[tuple, Entry] = {}
         # a card of its own id: the id the manifest gives its first copy ("hermit-crab-2":
         # a kind printing {copy} draws each copy a face of its own, each a card here)
