@@ -20,8 +20,9 @@ FORMAT = b"table-companion kept %d\n" % VERSION
 # Files kept in a folder at the most: a designer editing a game file makes a new one at
 # each save (watch mode), and the oldest go.
 MOST = 64
-# The largest file read back: a 2,000-card kit's drawings are tens of megabytes; a larger
-# file is not ours (or not worth keeping), and is worked out again rather than read whole.
+# The largest file read back: the largest we keep, a Tabletop Simulator sheet's tiles
+# (companion.export.reuse), is under 50 MB (4096 x 4096 RGB pixels, compressed); a larger
+# file is not one of ours, and is worked out again rather than read whole.
 LARGEST = 512 * 1024 * 1024
 
 
