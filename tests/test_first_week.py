@@ -251,8 +251,9 @@ h = "20mm"
 @pytest.mark.parametrize("level, w, text, words", [
     ("H", "20mm", "é" * 1000, 'qr: data = \'{text}\': 2,000 bytes once filled (UTF-8: an accented '
                               'letter takes 2), over the 1,218 a QR code holds at level H'),
-    ("M", "0mm", "short", "qr: its box is 0 x 20 mm: w and h must be more than 0"),
-    ("M", "-5mm", "short", "qr: its box is -5 x 20 mm"),
+    ("M", "0mm", "short", "kinds.creature, card cards/hermit-crab: qr: w: its box is 0 x 20 "
+                          "mm: nothing to draw in (w and h more than 0)"),
+    ("M", "-5mm", "short", "qr: w: its box is -5 x 20 mm"),
 ])
 def test_a_qr_code_its_level_cannot_hold_or_in_an_empty_box_is_one_line(
         cli, tmp_path, level, w, text, words):

@@ -844,8 +844,8 @@ def _qr(d: Drawing, el: schema.Qr, scope) -> None:
                         f"{el.level} (L holds {QR_BYTES['L']:,})", bind.whole_field(el.data))
     x, top, w, h = d.x(el.x, scope), d.y(el.y, scope), d.x(el.w, scope), d.v(el.h, scope)
     if w <= 0 or h <= 0:  # a code nobody sees is a mistake: said, not left out
-        raise BindError(f"{el.code}: its box is {to_mm(w):.3g} x {to_mm(h):.3g} mm: w and h "
-                        "must be more than 0")
+        raise BindError(f"{el.code}: {'w' if w <= 0 else 'h'}: its box is {to_mm(w):.3g} x "
+                        f"{to_mm(h):.3g} mm: nothing to draw in (w and h more than 0)")
     ink = d.colour(el.colour, scope)
     if el.code == "qr":
         side = min(w, h)
