@@ -211,7 +211,11 @@ back = "common"
     assert "coins: 25 x 25 mm pieces" in said[1]
     manifest = json.loads((out / "manifest.json").read_text(encoding="utf-8"))
     assert [c["id"] for c in manifest["components"]] == ["cards", "aids", "squares"]
-    assert len(manifest["left_out"]) == 2
+    assert manifest["left_out"] == [
+        {"id": "tiles", "title": "tiles", "stock": "tokens", "size_mm": [40, 46]},
+        {"id": "coins", "title": "coins", "stock": "tokens", "size_mm": [25, 25]}]
+    guide = (out / "guide.txt").read_text(encoding="utf-8")
+    assert "tiles: left out: The Game Crafter lists no 40 x 46 mm size" in guide, guide
     assert next(c for c in manifest["components"] if c["id"] == "squares")["size_px"] == [
         825, 825]  # the shop's picture of that size
     assert not (out / "tiles").exists()

@@ -66,7 +66,14 @@ class Context(msgspec.Struct):
     drawn: int | None = None  # faces rendered by the writer (export.reuse), None: not told
     kept: int = 0  # faces whose pictures were taken from the last export
     after: Callable[[], None] | None = None  # once the export is in place (export.reuse)
-    left_out: list[str] = msgspec.field(default_factory=list)  # --shop: sizes it does not list
+    # --shop: the components of a size it does not list, {"id", "title", "size_mm"}
+    left_out: list[dict] = msgspec.field(default_factory=list)
+
+    def left_out_lines(self) -> list[str]:
+        """What the export says of each component it left out, a line each (warnings)."""
+        return [f"{c['id']}: {' x '.join(f'{v:g}' for v in c['size_mm'])} mm {_pieces(c)}, "
+                f"a size {self.shop.name} does not list: left out (--only names the parts to "
+                "export)" for c in self.left_out]
 
     @contextmanager
     def scratch(self):
@@ -102,25 +109,28 @@ def default_out(game: str, fmt: str, shop: str | None = None) -> Path:
     return paths.output() / game / (f"{fmt}-{shop}" if shop else fmt)
 
 
-def _shop_sizes(shop, first, decks: list, named: bool) -> tuple[list, list[str]]:
-    """(the components of a size the shop lists, a line for each left out): a shop prints
-    what it makes, cards, tiles and tokens alike. Parts named by --only (`named`) are
-    refused instead, in one line."""
-    from companion.text.units import to_mm
-
+def _shop_sizes(shop, first, decks: list, named: bool) -> tuple[list, list[dict]]:
+    """(the components of a size the shop lists, those left out): a shop prints what it
+    makes, cards, tiles and tokens alike. Parts named by --only (`named`) are refused
+    instead, in one line."""
     kept, left = [], []
     for deck in decks:
         if shop.listed(deck.size, first) is not None:
             kept.append(deck)
             continue
-        size = " x ".join(f"{to_mm(v):.4g}" for v in deck.size)
-        what = "cards" if deck.stock == "cards" else "pieces"
+        left.append({"id": deck.id, "title": deck.title, "stock": deck.stock,
+                     "size_mm": [mm(v) for v in deck.size]})
         if named:
-            raise CompanionError(f"{deck.id} {what} are {size} mm, a size {shop.name} does "
-                                 f"not list (it lists {shop.sizes()})", field="--shop")
-        left.append(f"{deck.id}: {size} mm {what}, a size {shop.name} does not list: left out "
-                    "(--only names the parts to export)")
+            c = left[-1]
+            raise CompanionError(f"{deck.id} {_pieces(c)} are "
+                                 f"{' x '.join(f'{v:g}' for v in c['size_mm'])} mm, a size "
+                                 f"{shop.name} does not list (it lists {shop.sizes()})",
+                                 field="--shop")
     return kept, left
+
+
+def _pieces(left: dict) -> str:
+    return "cards" if left["stock"] == "cards" else "pieces"
 
 
 def plan(game: str, fmt: str, opts: Options) -> Context:

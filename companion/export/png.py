@@ -108,4 +108,7 @@ def guide(ctx, manifest: dict) -> str:
               for c in manifest["components"] if c["turned"]]
     shaped = [ctx.word("png-shape", component=c["title"])
               for c in manifest["components"] if c.get("shape")]
-    return "\n".join([ctx.word("png"), "", size] + turned + shaped)
+    left = [ctx.word("png-left-out", component=c["title"], shop=ctx.shop.name,
+                     size=" x ".join(f"{v:g}" for v in c["size_mm"]))
+            for c in ctx.left_out]
+    return "\n".join([ctx.word("png"), "", size] + turned + shaped + left)
