@@ -81,13 +81,18 @@ def test_every_card_is_counted_once_under_a_distinct_card_with_its_faces(cards):
                             or (c.back is not None and faces.face_key(c.back) == k))
 
 
-def test_a_games_own_card_ids_are_kept_and_must_differ():
+def test_a_games_own_card_ids_are_kept_numbered_as_the_manifest_numbers_them():
     front = Face(paint(0.2))
     cards = [Card("T", front, None, id="red-7"), Card("T", Face(paint(0.3)), None, id="blue/1")]
     (deck,) = faces.decks(FakeKit(FakeComponent("c", "T", cards)))
     assert [e.id for e in deck.entries] == ["red-7", "blue/1"]
     assert faces.safe("blue/1") == "blue-1"
-    clash = [Card("T", front, None, id="x"), Card("T", Face(paint(0.3)), None, id="x")]
+    # two faces under one id (a kind printing {copy}: each copy its own face): "x", "x-2"
+    copies = [Card("T", front, None, id="x"), Card("T", Face(paint(0.3)), None, id="x")]
+    (deck,) = faces.decks(FakeKit(FakeComponent("c", "T", copies)))
+    assert [e.id for e in deck.entries] == ["x", "x-2"]
+    # an id the numbering gives already: refused, not two files of one name
+    clash = copies + [Card("T", Face(paint(0.4)), None, id="x-2")]
     with pytest.raises(CompanionError):
         faces.decks(FakeKit(FakeComponent("c", "T", clash)))
 

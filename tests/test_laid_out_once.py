@@ -17,7 +17,7 @@ from hypothesis import given, settings, strategies as st
 from companion import kit
 from companion.draw import art, card as grounds
 from companion.draw.card import Pic
-from companion.files import designer_files, spreadsheet
+from companion.files import designer_files
 from companion.files.data import load_fields
 from companion.layout import bind, face as face_mod
 from companion.layout.face import Engine
@@ -42,8 +42,7 @@ def _grown(game: Path, rows: int, pictures: int = 12) -> Path:
 
 
 def _prepared(game: Path) -> kit.Kit:
-    with spreadsheet.outside_noted():
-        return kit.prepare(str(game), kit.Options(only=["cards"]))
+    return kit.prepare(str(game), kit.Options(only=["cards"]))
 
 
 def test_a_thousand_cards_showing_a_dozen_pictures_resolve_a_dozen_paths(starter,

@@ -71,7 +71,7 @@ def test_score_and_the_vote_take_their_choices_in_any_case(cli, tmp_path):
 
 
 def test_export_takes_its_format_and_shop_in_any_case(cli, tmp_path):
-    r = cli("export", "covenia", "PNG", "--shop", "TGC", "--only", "tokens", "--out",
+    r = cli("export", "covenia", "PNG", "--shop", "TGC", "--only", "temple", "--out",
             tmp_path / "png")
     assert r.code == 0, r.err
     assert json.loads((tmp_path / "png" / "manifest.json").read_text())["format"] == "png"

@@ -84,12 +84,21 @@ def test_a_landscape_deck_is_turned_onto_the_shops_portrait_picture_the_rest_as_
     assert bottom - top > 2 * (right - left)  # the word runs up the picture
 
 
-def test_a_deck_too_large_either_way_up_is_still_refused_by_name(cli, tmp_path):
+def test_a_deck_of_a_size_the_shop_does_not_list_is_left_out_said_or_refused_by_name(
+        cli, tmp_path):
+    # one rule for every component (issue 41): a whole export leaves it out, in a word;
+    # named by --only, it is refused
     game = _vocab(cli, tmp_path, LOCATIONS.replace('"88x63mm"', '"120x100mm"'))
     r = cli("export", str(game), "png", "--shop", "tgc", "--out", str(tmp_path / "png"))
-    assert r.code == 2
-    assert "locations cards are larger than The Game Crafter's poker picture" in r.err
-    assert not (tmp_path / "png").exists()
+    assert r.code == 0, r.err
+    assert "locations: 120 x 100 mm cards, a size The Game Crafter does not list: left out" \
+        in r.err
+    assert not (tmp_path / "png" / "locations").exists()
+    r = cli("export", str(game), "png", "--shop", "tgc", "--only", "locations", "--out",
+            str(tmp_path / "png2"))
+    assert r.code == 2 and len(r.err.strip().splitlines()) == 1, r.err
+    assert "locations cards are 120 x 100 mm, a size The Game Crafter does not list" in r.err
+    assert not (tmp_path / "png2").exists()
 
 
 # ---- 7. two components of different sizes in one PDF ----------------------------------------

@@ -330,13 +330,14 @@ def test_a_corner_on_a_hex_is_refused_by_name(cli, tmp_path):
     assert "components.tiles.corner: only for shape = \"rounded\"" in r.err, r.err
 
 
-def test_a_shop_png_of_a_hex_tile_is_its_bounding_rectangle_and_the_guide_says_so(
+def test_a_png_of_a_hex_tile_is_its_bounding_rectangle_and_the_guide_says_so(
         cli, tmp_path):
     from PIL import Image
 
+    # (no --shop: no shop lists a 40 x 46 mm piece, tests/test_first_week.py)
     game = _game(cli, tmp_path, SHAPED)
     out = tmp_path / "png"
-    r = cli("export", str(game), "png", "--shop", "tgc", "--out", str(out))
+    r = cli("export", str(game), "png", "--dpi", "150", "--out", str(out))
     assert r.code == 0, r.err
     manifest = json.loads((out / "manifest.json").read_text(encoding="utf-8"))
     shapes = {c["id"]: c.get("shape") for c in manifest["components"]}

@@ -85,6 +85,8 @@ def _export(exports, games, game, format, lang, card_size, only, out, data, blee
                                shop=shop, draft=draft)
         plans[name] = exports.plan(name, format, opts), opts
     for name, (ctx, opts) in plans.items():
+        for line in ctx.left_out_lines():  # --shop: a size the shop does not list
+            click.echo(f"companion: warning: {name}: {escape(line)}", err=True)
         with _Progress(f"{name} {format}") as progress:
             manifest = exports.write(ctx, progress)
         parts = ", ".join(f"{c['id']} ({c['cards']} cards"

@@ -26,6 +26,8 @@ class Face(msgspec.Struct, frozen=True):
     # what its drawing is kept under in a watching process (its digest and its name in the
     # checks): a face kept since the last build is not drawn again (companion.kit.drawings)
     kept: str | None = None
+    # a back's own id ([backs] NAME, a back's `id`): what a preview calls it; None: none
+    name: str | None = None
 
 
 class Card(msgspec.Struct, frozen=True):

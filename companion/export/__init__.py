@@ -66,6 +66,14 @@ class Context(msgspec.Struct):
     drawn: int | None = None  # faces rendered by the writer (export.reuse), None: not told
     kept: int = 0  # faces whose pictures were taken from the last export
     after: Callable[[], None] | None = None  # once the export is in place (export.reuse)
+    # --shop: the components of a size it does not list, {"id", "title", "size_mm"}
+    left_out: list[dict] = msgspec.field(default_factory=list)
+
+    def left_out_lines(self) -> list[str]:
+        """What the export says of each component it left out, a line each (warnings)."""
+        return [f"{c['id']}: {' x '.join(f'{v:g}' for v in c['size_mm'])} mm {_pieces(c)}, "
+                f"a size {self.shop.name} does not list: left out (--only names the parts to "
+                "export)" for c in self.left_out]
 
     @contextmanager
     def scratch(self):
@@ -99,6 +107,30 @@ def default_out(game: str, fmt: str, shop: str | None = None) -> Path:
     from companion.files import paths
 
     return paths.output() / game / (f"{fmt}-{shop}" if shop else fmt)
+
+
+def _shop_sizes(shop, first, decks: list, named: bool) -> tuple[list, list[dict]]:
+    """(the components of a size the shop lists, those left out): a shop prints what it
+    makes, cards, tiles and tokens alike. Parts named by --only (`named`) are refused
+    instead, in one line."""
+    kept, left = [], []
+    for deck in decks:
+        if shop.listed(deck.size, first) is not None:
+            kept.append(deck)
+            continue
+        left.append({"id": deck.id, "title": deck.title, "stock": deck.stock,
+                     "size_mm": [mm(v) for v in deck.size]})
+        if named:
+            c = left[-1]
+            raise CompanionError(f"{deck.id} {_pieces(c)} are "
+                                 f"{' x '.join(f'{v:g}' for v in c['size_mm'])} mm, a size "
+                                 f"{shop.name} does not list (it lists {shop.sizes()})",
+                                 field="--shop")
+    return kept, left
+
+
+def _pieces(left: dict) -> str:
+    return "cards" if left["stock"] == "cards" else "pieces"
 
 
 def plan(game: str, fmt: str, opts: Options) -> Context:
@@ -140,12 +172,16 @@ def plan(game: str, fmt: str, opts: Options) -> Context:
         cards = kit.card_list(prepared, bleed)
     if pictures.missing and not opts.draft:
         raise art.missing_error(pictures)
+    left_out = []
+    if shop is not None:  # every component held to the sizes the shop lists
+        found, left_out = _shop_sizes(shop, shop_card, found, opts.only is not None)
     if not found:
         raise CompanionError("nothing to export: no cards in the parts asked for",
                              field="--only")
     out = Path(opts.out) if opts.out else default_out(prepared.name, fmt,
                                                       shop.key if shop else None)
-    ctx = Context(prepared.name, fmt, opts, prepared, found, out.resolve(), bleed, dpi, shop, shop_card)
+    ctx = Context(prepared.name, fmt, opts, prepared, found, out.resolve(), bleed, dpi, shop,
+                  shop_card, left_out=left_out)
     sizes = {deck.id: deck.size for deck in found}
     for card in cards:
         size = sizes.get(card["component"])
@@ -177,6 +213,8 @@ def write(ctx: Context, progress: Progress | None = None) -> dict:
         manifest = {"game": ctx.game, "format": ctx.format, "lang": ctx.opts.lang,
                     "card_size": ctx.opts.card_size}
         manifest.update(module.write(ctx))
+        if ctx.left_out:
+            manifest["left_out"] = ctx.left_out
         guide = "\n".join([ctx.word("title", game=ctx.kit.game_name, format=ctx.format), "",
                            module.guide(ctx, manifest), ""])
         (stage / "guide.txt").write_text(guide, encoding="utf-8")

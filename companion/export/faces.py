@@ -4,7 +4,8 @@ Per component (a deck): each distinct card once with how many copies it has, and
 distinct face once. Cards are the same card when they show the same faces (the same Face
 object, or faces with one key, which the sheets draw once and reuse) under the same id:
 the four identical aids of a game are one card with a count of 4. A card's id is the one
-its game gives, else its place among the component's distinct cards ("001", "002", ...).
+its game gives, numbered as the manifest numbers it where copies differ ("hermit-crab-2":
+a copy printing its number), else its place among the component's distinct cards ("001").
 
 Faces are drawn by their own draw(canvas, w, h, bleed), the function the sheets call: a
 page here is one face upright, its trim's lower-left at (bleed across, bleed down)."""
@@ -16,6 +17,7 @@ import msgspec
 
 from companion.errors import CompanionError, shown
 from companion.draw.sheets import Face
+from companion.kit.faces import card_ids
 
 
 def _nothing(c, w, h, bleed) -> None:
@@ -64,11 +66,13 @@ class Deck(msgspec.Struct):
 
     def faces(self) -> list[tuple[Face, str, int]]:
         """Each distinct face once, fronts first, as (face, label, cards showing it); the
-        label names the card ("007"), or "back" for a back the whole component shares."""
+        label names the card ("007"), a back by its own id ("creature back") else its
+        card's, or "back" for a back the whole component shares."""
         shared = self.shared_back
         seen: dict[tuple, list] = {}  # face key -> [face, label, {id(entry): count}]
         sides = [(e, e.front, e.id) for e in self.entries]
-        sides += [(e, e.back, "back" if shared else f"{e.id} back")
+        # a back by its own id, if it has one ("creature back"), not its first card's
+        sides += [(e, e.back, "back" if shared else f"{e.back.name or e.id} back")
                   for e in self.entries if e.back is not None]
         for e, face, label in sides:
             shown_on = seen.setdefault(face_key(face), [face, label, {}])[2]
@@ -81,12 +85,14 @@ def decks(kit) -> list[Deck]:
     out = []
     for f, comp in kit.card_components():
         groups: dict[tuple, Entry] = {}
-        for card in comp.cards:
+        # a card of its own id: the id the manifest gives its first copy ("hermit-crab-2":
+        # a kind printing {copy} draws each copy a face of its own, each a card here)
+        for card, listed in zip(comp.cards, card_ids(comp.cards)):
             k = (card.id, face_key(card.front), face_key(card.back) if card.back else None)
             if k in groups:
                 groups[k].count += 1
             else:
-                groups[k] = Entry(card.id or "", 1, card.front, card.back)
+                groups[k] = Entry(listed if card.id else "", 1, card.front, card.back)
         entries = list(groups.values())
         for n, e in enumerate(entries, 1):
             e.id = e.id or f"{n:03d}"

@@ -18,31 +18,24 @@ MAX_PIXELS = 50_000_000  # one picture; RGB, 150 MB in memory while it is encode
 
 
 def pictures(ctx) -> dict[str, shops.Picture]:
-    """Each component's picture size: the shop's for its cards (its tokens at the shop's
-    dpi and bleed), else the trim and --bleed at --dpi. A landscape deck that fits the
-    shop's portrait picture only turned is turned onto it (Picture.turned), the others
-    printed as they are: one deck never stops the rest."""
+    """Each component's picture size: with --shop, the shop's picture of the size the
+    component is (the one --card-size names, else another it lists; export.plan left out
+    any other), a landscape deck on a portrait picture turned onto it (Picture.turned);
+    else the trim and --bleed at --dpi."""
     out = {}
     for deck in ctx.decks:
         if ctx.shop_card is None:
             out[deck.id] = shops.picture(deck.size, ctx.bleed, ctx.dpi)
             continue
-        bx, by = shops.card_bleed(ctx.shop_card, ctx.dpi)
-        if deck.stock != "cards":
-            out[deck.id] = shops.picture(deck.size, min(bx, by), ctx.dpi)
-            continue
-        W, H = ctx.shop_card.image
-        turned = False
-        for turned in (False, True):  # as it is, else a quarter turn (landscape on portrait)
-            w, h = deck.size[::-1] if turned else deck.size
-            bleed = ((W * shops.POINTS_PER_INCH / ctx.dpi - w) / 2,
-                     (H * shops.POINTS_PER_INCH / ctx.dpi - h) / 2)
-            if min(bleed) >= -0.01:
-                break
-        else:
-            raise CompanionError(f"{deck.id} cards are larger than {ctx.shop.name}'s "
-                                 f"{ctx.shop_card.name} picture, either way up",
-                                 field="--card-size")
+        listed = ctx.shop.listed(deck.size, ctx.shop_card)
+        if listed is None:  # export.plan keeps none such: a guard
+            raise CompanionError(f"{deck.id} pieces are a size {ctx.shop.name} does not list "
+                                 f"(it lists {ctx.shop.sizes()})", field="--shop")
+        card, turned = listed
+        W, H = card.image
+        w, h = deck.size[::-1] if turned else deck.size
+        bleed = ((W * shops.POINTS_PER_INCH / ctx.dpi - w) / 2,
+                 (H * shops.POINTS_PER_INCH / ctx.dpi - h) / 2)
         out[deck.id] = shops.Picture(deck.size, (max(0.0, bleed[0]), max(0.0, bleed[1])),
                                      (W, H), turned)
     return out
@@ -115,4 +108,7 @@ def guide(ctx, manifest: dict) -> str:
               for c in manifest["components"] if c["turned"]]
     shaped = [ctx.word("png-shape", component=c["title"])
               for c in manifest["components"] if c.get("shape")]
-    return "\n".join([ctx.word("png"), "", size] + turned + shaped)
+    left = [ctx.word("png-left-out", component=c["title"], shop=ctx.shop.name,
+                     size=" x ".join(f"{v:g}" for v in c["size_mm"]))
+            for c in ctx.left_out]
+    return "\n".join([ctx.word("png"), "", size] + turned + shaped + left)

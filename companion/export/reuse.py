@@ -8,7 +8,8 @@ export's plan), its page (trim, bleed, quarter turn) and its pixels; a picture, 
 bytes (a PNG face, a TTS sheet), by its tiles and where each lies, its size and the
 encoder's settings (format, dpi recorded, JPEG qualities and size limit, PNG level,
 palette). Both with our code's version and reportlab's (companion.kit.drawings), and
-pypdfium2's and pillow's: other code draws everything again.
+pypdfium2's and pillow's, and the version stamp the faces print (no part of a digest):
+other code, or another stamp, draws everything again.
 
 The last export. Once an export is in place, an index kept in the cache folder
 (companion.files.kept: marshal values behind a checksum), one an output folder and
@@ -127,7 +128,11 @@ def run(ctx, pages: list[Page], jobs: list[raster.Job], what: str,
     what keeps the index, called once the export is in place."""
     digests: dict[int, str] = {}
     tile_keys: dict[tuple, str] = {}
-    ver = versions()
+    # the version stamp is no part of a face's digest (companion.kit._stamped): a tile
+    # keyed by its digest is keyed by the stamp too, or a version bump shows the old one
+    from companion.kit import stamp_said
+
+    ver = [versions(), stamp_said(ctx.kit.ctx)]
 
     def tkey(t: raster.Tile) -> str:
         k = (t.page, t.w, t.h)

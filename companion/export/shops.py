@@ -12,6 +12,7 @@ from companion.errors import CompanionError, shown
 from companion.text.units import parse_size
 
 POINTS_PER_INCH = 72.0
+SAME = 72 / 25.4  # a millimetre, points: a piece this close to a listed size is that size
 
 
 class ShopCard(msgspec.Struct, frozen=True):
@@ -26,6 +27,23 @@ class Shop(msgspec.Struct, frozen=True):
     name: str
     dpi: int
     cards: dict[str, ShopCard]
+
+    def listed(self, size: tuple[float, float],
+               first: ShopCard | None = None) -> tuple[ShopCard, bool] | None:
+        """The size the shop lists that a piece of `size` (points) is, `first` tried first,
+        either way up (within a millimetre: our tarot, 70 x 120 mm, is the shops' 2.75 x
+        4.75 in): (it, whether the piece is turned onto it), or None: the shop makes no
+        such piece."""
+        for card in ([first] if first else []) + list(self.cards.values()):
+            for turned in (False, True):
+                w, h = size[::-1] if turned else size
+                if abs(w - card.trim[0]) <= SAME and abs(h - card.trim[1]) <= SAME:
+                    return card, turned
+        return None
+
+    def sizes(self) -> str:
+        """The sizes it lists, as a message names them."""
+        return ", ".join(f"{c.name} {c.trim_text}" for c in self.cards.values())
 
     def card(self, size_name: str) -> ShopCard:
         if size_name.lower() not in self.cards:

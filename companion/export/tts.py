@@ -32,9 +32,20 @@ POKER = (180.0, 252.0)  # 2.5 x 3.5 in, points: a Tabletop Simulator card at sca
 GREY = {"r": 0.713235259, "g": 0.713235259, "b": 0.713235259}
 
 
-# Tabletop Simulator's custom card shapes (its "Type"): our tokens are discs, so the white
-# corners of their square pictures are cut off, as on the printed sheet.
-ROUNDED_CARD, CIRCLE = 0, 4
+# Tabletop Simulator's custom card shapes (its "Type": 0 a rounded rectangle, 1 a
+# rectangle, 2 a rounded hex, 3 a hex, 4 a circle), by the component's shape: what is
+# outside the piece's outline in its square picture is cut off, as on the printed sheet.
+# Tokens without a shape of their own are discs (the bundled games' are); our hexes are
+# cut with sharp corners.
+ROUNDED_CARD, HEX, CIRCLE = 0, 3, 4
+TYPES = {"hex": HEX, "circle": CIRCLE, "rounded": ROUNDED_CARD}
+
+
+def tts_type(deck) -> int:
+    """A deck's Tabletop Simulator card type, by its shape."""
+    if deck.shape is not None:
+        return TYPES.get(deck.shape, ROUNDED_CARD)
+    return CIRCLE if deck.stock == "tokens" else ROUNDED_CARD
 
 
 def sheets(n: int) -> list[tuple[int, int, int]]:
@@ -127,7 +138,7 @@ def write(ctx) -> dict:
             custom[str(key)] = {"FaceURL": url(face_file), "BackURL": url(sheet_back),
                                 "NumWidth": cols, "NumHeight": rows, "BackIsHidden": True,
                                 "UniqueBack": shared is None,
-                                "Type": CIRCLE if deck.stock == "tokens" else ROUNDED_CARD}
+                                "Type": tts_type(deck)}
             for slot, e in enumerate(entries):
                 card_id = key * 100 + slot
                 for copy in range(e.count):

@@ -9,6 +9,7 @@ not against the user's own account.)"""
 
 import gc
 import marshal
+import os
 import zlib
 
 from companion.files import atomic, paths
@@ -19,6 +20,10 @@ FORMAT = b"table-companion kept %d\n" % VERSION
 # Files kept in a folder at the most: a designer editing a game file makes a new one at
 # each save (watch mode), and the oldest go.
 MOST = 64
+# The largest file read back: the largest we keep, a Tabletop Simulator sheet's tiles
+# (companion.export.reuse), is under 50 MB (4096 x 4096 RGB pixels, compressed); a larger
+# file is not one of ours, and is worked out again rather than read whole.
+LARGEST = 512 * 1024 * 1024
 
 
 def _file(folder: str, key: str):
@@ -26,9 +31,14 @@ def _file(folder: str, key: str):
 
 
 def read(folder: str, key: str):
-    """What `keep` kept under `key`, or None."""
+    """What `keep` kept under `key`, or None (a file over LARGEST, too: never read)."""
     try:
-        raw = _file(folder, key).read_bytes()
+        with open(_file(folder, key), "rb") as f:
+            if os.fstat(f.fileno()).st_size > LARGEST:
+                return None
+            raw = f.read(LARGEST + 1)  # within the bound, whatever it has grown to since
+        if len(raw) > LARGEST:
+            return None
         head, check, payload = raw[:len(FORMAT)], raw[len(FORMAT):len(FORMAT) + 4], \
             raw[len(FORMAT) + 4:]
         if head != FORMAT or zlib.crc32(payload).to_bytes(4, "big") != check:
@@ -57,6 +67,8 @@ def keep(folder: str, key: str, value) -> None:
     written keeps nothing."""
     try:
         payload = marshal.dumps(value)
+        if len(payload) + len(FORMAT) + 4 > LARGEST:  # never read back: not kept
+            return
         atomic.write_aside(_file(folder, key),
                            FORMAT + zlib.crc32(payload).to_bytes(4, "big") + payload)
         files = list(paths.cache(folder).glob("*.marshal"))

@@ -30,8 +30,6 @@ import posixpath
 import re
 import struct
 import zlib
-from contextlib import contextmanager
-from contextvars import ContextVar
 from pathlib import Path
 from typing import Any
 
@@ -81,38 +79,6 @@ def is_reference(value: Any) -> bool:
     return isinstance(value, dict) and "sheet" in value and set(value) <= {"sheet", "tab"}
 
 
-# A card list outside its data file's folder ("../", absolute, a link leading out): a copy
-# of the folder would lack it. A build collects them here, says them once and refuses them
-# under --strict, as it does a picture outside the folder (art.Log.outside).
-_outside: ContextVar[dict | None] = ContextVar("card_lists_outside", default=None)
-
-
-@contextmanager
-def outside_noted():
-    """Collects {card list file: where the first data file names it} inside the block,
-    the card lists read from outside their data file's folder."""
-    found: dict[str, str] = {}
-    token = _outside.set(found)
-    try:
-        yield found
-    finally:
-        _outside.reset(token)
-
-
-def _note_outside(path: Path, where: str) -> None:
-    found = _outside.get()
-    if found is not None:
-        found.setdefault(str(path), where)
-
-
-def outside_line(found: dict) -> str:
-    """Said once a build (--strict refuses them)."""
-    (path, where), *others = found.items()
-    more = f" (and {len(others)} more)" if others else ""
-    return (f"{path}: a card list outside the data file's folder{more}, named by {where}: "
-            "a copy of the folder would build without it (--strict refuses it)")
-
-
 def read(ref: dict, base: Path, source: str, field: str,
          known: set[str] | None = None, required: set[str] = frozenset()) -> list[Row]:
     """The rows of the spreadsheet that `ref` names, as tables. `known`: the dotted field
@@ -138,8 +104,10 @@ def read(ref: dict, base: Path, source: str, field: str,
         cells = _csv_text(raw, name)
     else:
         path = (base / sheet) if not Path(sheet).is_absolute() else Path(sheet)
-        if not designer_files.inside(path, base):
-            _note_outside(path, f"{source}: {field}.sheet")
+        if not designer_files.inside(path, base):  # as a font, an icon outside it is
+            raise CompanionError(f"{sheet} is outside the data file's folder: keep card "
+                                 "lists beside it (a copy of the folder would lack it)",
+                                 source=source, field=f"{field}.sheet")
         cells = _cells(path, tab)
         name = f"{path}" + (f", tab {tab}" if tab else "")
     if not cells:

@@ -238,12 +238,19 @@ def _copy(cached: Path, target: str, url: str, why: str, limit: int, source: str
         raise CompanionError(f"cannot read {url} ({why}) and no copy of it was read before: "
                              "check the address, that the sheet is shared (anyone with the "
                              "link), and the network", source=source, field=field)
-    age = time.time() - cached.stat().st_mtime
+    stat = cached.stat()
+    age = time.time() - stat.st_mtime
+    if stat.st_size > limit:  # not one we kept (a list is kept only within the limit)
+        raise CompanionError(f"cannot read {url} ({why[:60]}), and the copy read before, "
+                             f"{cached}, is {stat.st_size:,} bytes: over the {limit:,} a CSV "
+                             "may be; delete it", source=source, field=field)
     if target not in _said:
         _said.add(target)
         print(f"Note: {source}: {field}: cannot read {url} ({why[:60]}): using the copy "
               f"read {_ago(age)} ago", file=sys.stderr)
-    return cached.read_bytes()[:limit + 1], f"{url} (the copy read {_ago(age)} ago)"
+    with open(cached, "rb") as f:  # within the limit, whatever it has grown to since
+        data = f.read(limit + 1)
+    return data, f"{url} (the copy read {_ago(age)} ago)"
 
 
 def _keep(cached: Path, data: bytes, url: str, target: str) -> None:

@@ -27,7 +27,10 @@ def art_kinds(data, engine: Engine) -> dict[str, Kind]:
         # kind = "{kind}": any kind a card may name
         named = list(engine.kinds) if isinstance(form, str) and "{" in form else [form]
         cards = spec.get("cards", name)
-        entry = f"[[{cards}]]" if isinstance(cards, str) else ""
+        lists = cards.get("lists") if isinstance(cards, dict) else None
+        # a deck of several lists: each list's rows take art as one list's do
+        entry = f"[[{cards}]]" if isinstance(cards, str) else " or ".join(
+            f"[[{n}]]" for n in lists if isinstance(n, str)) if isinstance(lists, list) else ""
         for kind in named:
             if kind not in engine.kinds or not _draws_picture(engine, kind):
                 continue

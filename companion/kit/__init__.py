@@ -165,13 +165,9 @@ def _build(name: str, opts: Options, progress, warn) -> dict:
 
 
 def _build_noted(name: str, opts: Options, progress, warn, notes) -> dict:
-    from companion.files import spreadsheet
     from companion.layout import coverage
 
-    with spreadsheet.outside_noted() as lists:  # card lists outside the data's folder
-        kit = prepare(name, opts)
-    if lists and opts.strict:
-        raise CompanionError(spreadsheet.outside_line(lists), field="--strict")
+    kit = prepare(name, opts)
     ctx, page = kit.ctx, kit.ctx.page
     bleed = presets.bleed(opts.bleed)
     settings = presets.sheet_settings()
@@ -269,8 +265,7 @@ def _build_noted(name: str, opts: Options, progress, warn, notes) -> dict:
                                  f"no card of this size, the first: "
                                  f"{problems[0]} (build without --strict to list them all)",
                                  field="--strict")
-    for line in undefined_names + problems + pictures.warnings() + (
-            [spreadsheet.outside_line(lists)] if lists else []):
+    for line in undefined_names + problems + pictures.warnings():
         warn(line)
     if pictures.missing:
         warn(art.draft_line(pictures))
@@ -359,21 +354,37 @@ def _keep_changed(kit: Kit, cards: list[dict], earlier: dict[str, tuple]) -> lis
     return [e["id"] for e in news]
 
 
+def stamp_said(ctx: Context) -> tuple[str, str] | None:
+    """What the version stamp prints and in which corner, or None for a game without a
+    version. No part of a face's digest (see _stamped): what keeps a face's pixels by its
+    digest (the exports' kept pictures) keys them by this too."""
+    game = ctx.data.sub("game")
+    words = stamp.text(game.get("version", str, None))
+    if words is None:
+        return None
+    return words, game.get("stamp_corner", str, presets.table().sub("stamp").get("corner", str))
+
+
 def _stamped(ctx: Context, comp: Component, stock: str) -> Component:
     """The component with the version stamp on every card front, if the game has one and
     the stock takes it (presets' [stamp] stocks: not small round tokens). Stamped when the
     kit is laid out, so that every output (the sheets, every export) carries it."""
-    game = ctx.data.sub("game")
-    words = stamp.text(game.get("version", str, None))
+    said = stamp_said(ctx)
     s = presets.table().sub("stamp")
-    if words is None or stock not in s.get("stocks", list):
+    if said is None or stock not in s.get("stocks", list):
         return comp
-    corner = game.get("stamp_corner", str, s.get("corner", str))
+    words, corner = said
     draw = partial(stamp.stamped, words=words, corner=corner,
                    inset=parse_length(s.get("inset", str), field="stamp.inset"),
                    size=parse_length(s.get("size", str), field="stamp.size"))
+    # One rule for every component: the stamp tells printings apart, so it is no part of a
+    # front's digest (--changed-since): a version bump alone reprints nothing. A face the
+    # engine digests without drawing has such a digest already; any other (a kind with an
+    # image element, a game module's face) is digested as drawn before it is stamped.
     return structs.replace(comp, cards=[
-        structs.replace(c, front=structs.replace(c.front, draw=draw(c.front.draw)))
+        structs.replace(c, front=structs.replace(
+            c.front, draw=draw(c.front.draw),
+            digest=c.front.digest or partial(faces.digest, c.front)))
         for c in comp.cards])
 
 

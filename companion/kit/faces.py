@@ -1,7 +1,8 @@
 """Cards by name and by content: each card's stable id within its component, and a digest
 of what draws each face (the PDF operators it emits, fonts named by their real names), so
 that a changed text, colour, layout value or picture changes the digest and nothing else
-does. The manifest lists both; --changed-since compares them."""
+does. The manifest lists both; --changed-since compares them. The version stamp is no part
+of a digest (companion.kit._stamped): a version bump alone reprints nothing."""
 
 import hashlib
 import io

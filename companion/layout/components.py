@@ -10,7 +10,8 @@ come from, which back they get and where they go:
     back = "common"                # a back the game draws, or a kind of [kinds]; or
                                    # { each = true, kind, fields, id = "team-{team.id}" }:
                                    # drawn from each card's fields, one per id
-    file = "cards.pdf"             # the sheet file it goes in, after the component
+    file = "cards.pdf"             # the sheet file it goes in, after the component ("tiles":
+                                   # tiles.pdf)
     size = "20x20mm"               # its cards' size (default: its file's, else the card's);
                                    # a file holding several prints each on sheets of its own
     stock = "tokens"               # ... and "tokens" to cut them one by one
@@ -50,6 +51,7 @@ from companion.layout.pictures import keyed
 from companion.layout import bind, undefined
 from companion.layout.bind import Placeholder
 from companion.draw.sheets import Card, Face
+from msgspec import structs
 
 KEYS = {"kind", "cards", "with", "back", "file", "after", "before", "title", "todo", "art",
         "qty", "fields", "id", "id_else", "art_entry", "part", "size", "stock", "count", "page",
@@ -263,7 +265,9 @@ def _add_one(files, ctx, data, engine, backs, pics, name: str, spec, derived: di
     cards, todo, shared_backs = [], [], {}
     art_entry = spec.get("art_entry", str, None)
     # a product's items and a game's derived fields are read already
-    read = isinstance(source_key, dict) or (isinstance(source_key, str) and source_key in derived)
+    # (a deck of several lists is not: its rows are read as one list's are)
+    read = (isinstance(source_key, dict) and "product" in source_key) or (
+        isinstance(source_key, str) and source_key in derived)
     for (n, entry, f, origins), repeated in zip(entries, repeats):
         if isinstance(entry, Row):  # its columns are defined, blank on every row or not
             undefined.define(getattr(entry, "columns", {}))
@@ -339,19 +343,24 @@ def _add_one(files, ctx, data, engine, backs, pics, name: str, spec, derived: di
     _place(files, spec, component, ctx)
 
 
+def _pdf_name(spec, default: str) -> str:
+    """A component's `file`: "tiles" is tiles.pdf (a PDF named without its extension opens
+    nowhere)."""
+    path = spec.get("file", str, default)
+    return path if path.lower().endswith(".pdf") else f"{path}.pdf"
+
+
 def _place_pages(files: list, spec, component, faces: list, ctx) -> None:
     """Whole pages, each a face drawn at the paper's size, in a file of their own."""
     from companion.layout.parts import PageFile
 
-    path = spec.get("file", str, f"{component.id}.pdf")
+    path = _pdf_name(spec, f"{component.id}.pdf")
     if any(f.path == path for f in files):
         raise spec.error("file", f"{path} holds other cards already: pages need their own file")
 
     def draw(c, keeper=None) -> int:
         """`keeper`: as sheets.render takes it, for the pages whose digest their face
         knows (companion.kit.drawings): a page unchanged since is put back, not drawn."""
-        from msgspec import structs
-
         from companion.text import fit
 
         rec = fit.current()  # a page is held to the text limits as a card is
@@ -567,8 +576,9 @@ def _each_back(b, card_fields: dict, engine, pics, name: str, cid: str, copies: 
             pic = None
             if pics is not None and "back" in pics.kinds:
                 pic = pics.pic("back", f"{name}/back", {"id": bid, "back": bid})
-            shared[bid] = engine.face(kind, {**fields, "id": bid, "back": bid}, pic,
-                                      key=keyed(f"back-{bid}", pic), label=f"{name}/{bid}")
+            shared[bid] = structs.replace(engine.face(
+                kind, {**fields, "id": bid, "back": bid}, pic, key=keyed(f"back-{bid}", pic),
+                label=f"{name}/{bid}"), name=bid)
         return shared[bid]
     pic = None
     if pics is not None and art_kind in pics.kinds:  # the card's picture kind, its side
@@ -591,8 +601,8 @@ def _back_face(b, bid: str, engine, pics, label: str) -> Face:
     pic = None
     if pics is not None and "back" in pics.kinds:
         pic = pics.pic("back", f"backs/{bid}", {"id": bid, "back": bid})
-    return engine.face(kind, {**fields, "id": bid, "back": bid}, pic,
-                       key=keyed(f"back-{bid}", pic), label=label)
+    return structs.replace(engine.face(kind, {**fields, "id": bid, "back": bid}, pic,
+                                       key=keyed(f"back-{bid}", pic), label=label), name=bid)
 
 
 def _plain_data(data) -> dict:
@@ -644,11 +654,15 @@ def _same_size(a: tuple[float, float], b: tuple[float, float]) -> bool:
 def _place(files: list, spec, component, ctx) -> None:
     from companion.layout.parts import CardFile
 
-    path = spec.get("file", str, "cards.pdf")
+    path = _pdf_name(spec, "cards.pdf")
     size_text = spec.get("size", str, None)
     if size_text is not None:
         size_text = str(bind.text(size_text, _plain_data(ctx.data)))
         size = parse_size(size_text, field=f"components.{component.id}.size")
+        from companion.press import presets
+
+        size = presets.cut_size(size, size_text, f"components.{component.id}.size",
+                                ctx.data.source)
     else:
         size, size_text = ctx.card, ctx.card_name
     stock = spec.get("stock", str, None)  # none: the stock of the part it joins

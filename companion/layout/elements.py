@@ -12,6 +12,7 @@ from reportlab.pdfgen.canvas import ExtGState
 
 from companion.draw import card, symbols, text as plain
 from companion.text import fit
+from companion.text.units import to_mm
 from companion.errors import shown
 from companion.layout import bind, markup, reused, schema, undefined
 from companion.layout.bind import BindError, Placeholder
@@ -809,6 +810,10 @@ def _grid(d: Drawing, el: schema.Table, scope, row_scopes, x, w, label_w, col_w,
 
 
 DATA_MAX = 1000  # a code's characters, once its template is filled
+# The bytes a QR code holds at each level, as reportlab's encoder makes it (version 40 less
+# its overhead, the UTF-8 mark included): 1,000 "é" are 2,000 bytes, over level H's.
+# tests/test_first_week.py holds the encoder to these.
+QR_BYTES = {"L": 2808, "M": 2212, "Q": 1578, "H": 1218}
 
 
 def _qr(d: Drawing, el: schema.Qr, scope) -> None:
@@ -834,9 +839,15 @@ def _qr(d: Drawing, el: schema.Qr, scope) -> None:
         bad = next(ch for ch in value if not ch.isascii())
         raise BindError(f"{said}: {bad!r} is not ASCII, which a code128 barcode "
                         "cannot hold (code = \"qr\" can)", bind.whole_field(el.data))
+    if el.code == "qr" and len(value.encode("utf-8")) > QR_BYTES[el.level]:
+        n = len(value.encode("utf-8"))
+        raise BindError(f"{said}: {n:,} bytes once filled (UTF-8: an accented letter takes "
+                        f"2), over the {QR_BYTES[el.level]:,} a QR code holds at level "
+                        f"{el.level} (L holds {QR_BYTES['L']:,})", bind.whole_field(el.data))
     x, top, w, h = d.x(el.x, scope), d.y(el.y, scope), d.x(el.w, scope), d.v(el.h, scope)
-    if w <= 0 or h <= 0:
-        return
+    if w <= 0 or h <= 0:  # a code nobody sees is a mistake: said, not left out
+        raise BindError(f"{el.code}: {'w' if w <= 0 else 'h'}: its box is {to_mm(w):.3g} x "
+                        f"{to_mm(h):.3g} mm: nothing to draw in (w and h more than 0)")
     ink = d.colour(el.colour, scope)
     if el.code == "qr":
         side = min(w, h)

@@ -130,6 +130,8 @@ def _check_values(el, where: str, source: str, kinds: dict, fonts: tuple = ()) -
         if value is not None and value not in allowed:
             fail(name, f"{value!r} is not one of {', '.join(allowed)}"
                        f"{_suggest(value, allowed)}")
+    if isinstance(el, schema.Background) and el.fill is None and el.gradient is None:
+        fail("fill", "missing (a background needs `fill` or `gradient`)")
     if isinstance(el, schema.Nested) and el.kind not in kinds:
         fail("kind", f"no kind {el.kind!r}{_suggest(el.kind, kinds)} (kinds: "
                      f"{', '.join(kinds)})")

@@ -66,12 +66,17 @@ def card_size(spec: str) -> tuple[float, float]:
     if "x" not in spec.lower():
         raise CompanionError(f"unknown card size {shown(spec)} (use {', '.join(card_names())}, "
                              "or WxH like 63x88mm)", field="--card-size")
-    w, h = parse_size(spec, field="--card-size")
+    return cut_size(parse_size(spec, field="--card-size"), spec, "--card-size")
+
+
+def cut_size(size: tuple[float, float], spec: str, field: str, source=None) -> tuple[float, float]:
+    """A card's or a piece's size, each side at least [sheet] smallest_card: a smaller one
+    cannot be cut or read (and a sheet of 0.1 mm cards is millions of them)."""
     least = sheet_settings().smallest_card
-    if min(w, h) < least - 1e-9:
+    if min(size) < least - 1e-9:
         raise CompanionError(f"{shown(spec)} is too small to print and cut: each side at "
-                             f"least {to_mm(least):g} mm", field="--card-size")
-    return w, h
+                             f"least {to_mm(least):g} mm", field=field, source=source)
+    return size
 
 
 def bleed(spec: str) -> float:
