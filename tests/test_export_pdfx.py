@@ -112,6 +112,11 @@ def test_printed_it_looks_like_the_rgb_kit(covenia, designer):
         assert de < 7 and rgb < 12, (key, de, rgb)
 
 
+def _pictures(page) -> list:
+    xobjects = page.obj.Resources.get("/XObject", pikepdf.Dictionary())
+    return [x for _, x in xobjects.items() if str(x.get("/Subtype")) == "/Image"]
+
+
 def _patch_mean(im: Image.Image, box) -> tuple:
     w, h = im.size
     crop = im.convert("RGB").crop([round(box[0] * w), round(box[1] * h), round(box[2] * w),
@@ -130,7 +135,7 @@ def test_a_veil_over_a_flat_ground_prints_as_one_mixed_colour_and_the_text_over_
     assert faces[first]["blended"] >= 1 and faces[first]["regions"] == 0
     with pikepdf.open(out / comp["path"]) as pdf:
         page = pdf.pages[0]
-        assert not page.images  # no picture: the veil is a colour
+        assert not _pictures(page)  # no picture: the veil is a colour
         text = subprocess.run([tool("pdftotext"), "-f", "1", "-l", "1", str(out / comp["path"]),
                                "-"], capture_output=True, text=True).stdout
         assert "Moves house" in text or len(text.strip()) > 20, text
@@ -152,7 +157,7 @@ def test_a_veil_and_a_picture_over_a_gradient_are_drawn_into_cmyk_pictures(desig
     tide = tides[0]["face"]
     page = ids.index(tide) + 1
     with pikepdf.open(out / comp["path"]) as pdf:
-        images = list(pdf.pages[page - 1].images.values())
+        images = _pictures(pdf.pages[page - 1])
         assert len(images) >= 2  # the veil's region and the moon's
         assert all(str(i.ColorSpace) == "/DeviceCMYK" and "/SMask" not in i for i in images)
     text = subprocess.run([tool("pdftotext"), "-f", str(page), "-l", str(page),
