@@ -56,6 +56,14 @@ def _rgb_image(pdf, smask=False):
     return im
 
 
+def _lzw(pdf):
+    """A form whose (empty) content is compressed with LZW: clear, end (9-bit codes)."""
+    form = pdf.make_stream(b"", Type=pikepdf.Name.XObject, Subtype=pikepdf.Name.Form,
+                           BBox=[0, 0, 1, 1])
+    form.write(b"\x80\x40\x40", filter=pikepdf.Name.LZWDecode)
+    return form
+
+
 def _gs(**values):
     return pikepdf.Dictionary({"/Type": pikepdf.Name.ExtGState,
                                **{"/" + k: v for k, v in values.items()}})
@@ -77,6 +85,9 @@ CASES = {
     "fonts": (lambda pdf: _add_content(pdf, b"BT /FHx 9 Tf (a) Tj ET", Font={
         "/FHx": pikepdf.Dictionary(Type=pikepdf.Name.Font, Subtype=pikepdf.Name.Type1,
                                    BaseFont=pikepdf.Name.Helvetica)}), {}),
+    "compression": (lambda pdf: _add_content(pdf, b"/FLx Do", XObject={"/FLx": _lzw(pdf)}),
+                    {"stream_decode_level": pikepdf.StreamDecodeLevel.none,
+                     "compress_streams": False}),
     "actions": (lambda pdf: pdf.Root.__setitem__("/OpenAction", pikepdf.Dictionary(
         S=pikepdf.Name.JavaScript, JS=pikepdf.String("1"))), {}),
 }

@@ -37,8 +37,10 @@ RULES = {
                     "an alpha channel, no transparency group",
     "fonts": "every font used is embedded",
     "actions": "no JavaScript, actions or annotations other than printer's marks",
-    "postscript": "no PostScript in the file",
+    "postscript": "no PostScript in the file, no transfer function",
+    "compression": "no LZW compression",
 }
+MAX_OBJECTS = 2_000_000  # objects scanned for their filters
 
 
 class Problem(msgspec.Struct, frozen=True):
@@ -91,6 +93,13 @@ class _Checker:
         names = root.get("/Names")
         if isinstance(names, pk.Dictionary) and "/JavaScript" in names:
             self.add("actions", "document", "JavaScript")
+        for n, obj in enumerate(pdf.objects):
+            if n >= MAX_OBJECTS:
+                raise CompanionError(f"over {MAX_OBJECTS:,} objects, the most this preflight "
+                                     "reads")
+            if isinstance(obj, pk.Stream) and "LZWDecode" in str(obj.get("/Filter", "")):
+                self.add("compression", "document", "a stream compressed with LZW")
+                break
 
     def intent(self):
         pk = self.pk
@@ -104,6 +113,8 @@ class _Checker:
         oi = found[0]
         if not str(oi.get("/OutputConditionIdentifier", "")).strip():
             self.add("output-intent", "document", "no OutputConditionIdentifier")
+        if not str(oi.get("/Info", "")).strip():
+            self.add("output-intent", "document", "no Info (what the profile is)")
         profile = oi.get("/DestOutputProfile")
         if not isinstance(profile, pk.Stream):
             self.add("output-intent", "document", "no DestOutputProfile")
