@@ -223,7 +223,12 @@ def test_a_designers_own_profile_is_used_and_named(tmp_path):
     shutil.copy(cmyk.shipped(), mine)
     m = export.export("covenia", "pdfx", export.Options(out=tmp_path / "x", only=["aids"],
                                                          icc=mine))
-    assert m["profile_source"] == str(mine)
+    assert m["profile_source"] == str(mine) and m["output_condition"] == "Custom"
+    with pikepdf.open(tmp_path / "x" / m["components"][0]["path"]) as pdf:
+        (oi,) = pdf.Root.OutputIntents
+        assert str(oi.OutputConditionIdentifier) == "Custom" and "/RegistryName" not in oi
+        assert str(oi.Info) == m["profile"] and oi.DestOutputProfile.read_bytes() == \
+            mine.read_bytes()
 
 
 @pytest.mark.parametrize("make, said", [

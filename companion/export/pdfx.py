@@ -48,6 +48,8 @@ def write(ctx) -> dict:
 
     intent = _intent(ctx)
     conv = cmyk.Converter(_profile(ctx))
+    if ctx.opts.icc is not None:  # her press's condition, not the shop's: named by her profile
+        intent = pdfx.Intent("Custom", conv.profile.description, registry="")
     pics = png.pictures(ctx)
     components = []
     flat_time = 0.0

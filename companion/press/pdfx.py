@@ -910,9 +910,10 @@ def _document(pdf, conv: Converter, intent: Intent, title: str, created) -> None
         Type=pikepdf.Name.OutputIntent, S=pikepdf.Name.GTS_PDFX,
         OutputConditionIdentifier=pikepdf.String(intent.condition),
         OutputCondition=pikepdf.String(intent.info),
-        RegistryName=pikepdf.String(intent.registry),
         Info=pikepdf.String(conv.profile.description),
         DestOutputProfile=pdf.make_indirect(profile))
+    if intent.registry:  # a condition registered there; "Custom" is known by its profile
+        oi.RegistryName = pikepdf.String(intent.registry)
     pdf.Root.OutputIntents = pikepdf.Array([pdf.make_indirect(oi)])
     for key in ("/Metadata", "/ViewerPreferences", "/OpenAction", "/AA", "/Names",
                 "/AcroForm", "/Outlines"):
