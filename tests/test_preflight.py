@@ -171,3 +171,22 @@ def test_a_designers_pdf_with_forms_nested_without_end_is_refused_not_followed(c
     f.write_bytes(_broken(good, loop))
     r = cli("preflight", str(f))
     assert r.code in (0, 1) and "Traceback" not in r.err, r.err  # read once, not for ever
+
+
+def test_a_page_of_too_many_operators_is_refused_in_one_line(good, monkeypatch):
+    from companion.errors import CompanionError
+
+    monkeypatch.setattr(preflight, "MAX_OPERATORS", 50)
+    with pytest.raises(CompanionError, match=r"page 1: over 50 operators"):
+        preflight.check(_broken(good, lambda pdf: _add_content(pdf, b"0 g\n" * 60)))
+
+
+@pytest.mark.hostile
+def test_a_designers_pdf_of_too_many_pages_is_refused_in_one_line(cli, tmp_path):
+    pdf = pikepdf.new()
+    for _ in range(preflight.MAX_PAGES + 1):
+        pdf.add_blank_page(page_size=(10, 10))
+    f = tmp_path / "many.pdf"
+    pdf.save(f)
+    r = cli("preflight", str(f))
+    assert r.code == 2 and "5,001 pages: over 5,000" in r.err, r.err

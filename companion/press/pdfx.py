@@ -266,7 +266,7 @@ class _Page:
                                                      "/TR", "/TR2")})
             clean = self.cache[key] = self.pdf.make_indirect(clean)
         n = self.names.name("/ExtGState", gs, clean)
-        self.emit(self.op([P_name(self.pk, n)], name))
+        self.emit(self.op([_name(self.pk, n)], name))
 
     # colour
     def op_rg(self, operands, name, res, depth):
@@ -307,7 +307,7 @@ class _Page:
         else:
             self.st.stroke_space = space
         out = "/DeviceCMYK" if space == "/DeviceRGB" else space
-        self.emit(self.op(operands, name), self.op([P_name(self.pk, out)], name))
+        self.emit(self.op(operands, name), self.op([_name(self.pk, out)], name))
 
     op_CS = op_cs
 
@@ -501,7 +501,7 @@ class _Page:
             raise Unsupported(f"an unknown font {operands[0]}")
         self.st.font_size = float(operands[1])
         n = self.names.name("/Font", font, font)
-        self.emit(self.op([P_name(self.pk, n), operands[1]], name))
+        self.emit(self.op([_name(self.pk, n), operands[1]], name))
 
     def op_Tj(self, operands, name, res, depth):
         if name in ("'", '"'):
@@ -570,7 +570,7 @@ class _Page:
         masked = "/SMask" in x or ("/Mask" in x and not bool(x.get("/ImageMask", False)))
         transparent = self.st.masked or self.st.ca < 1.0 or masked
         n = self.names.name("/XObject", x, _Lazy(x))
-        self.emit(self.op([P_name(self.pk, n)], name))
+        self.emit(self.op([_name(self.pk, n)], name))
         if box is not None:
             self.items.append(Item(box, len(self.ops) - 1, None, transparent,
                                    len(self.ops) - 1))
@@ -595,7 +595,7 @@ class _Page:
             raise Unsupported(f"an unknown gradient {operands[0]}")
         n = self.names.name("/Shading", sh, self._shading(sh))
         box = self.st.clip or _page_box(self.page)
-        self.emit(self.op([P_name(self.pk, n)], name))
+        self.emit(self.op([_name(self.pk, n)], name))
         transparent = self.st.masked or self.st.ca < 1.0
         self.items.append(Item(box, len(self.ops) - 1, None, transparent, len(self.ops) - 1))
 
@@ -666,7 +666,7 @@ def _named(pdf) -> dict:
     return out
 
 
-def P_name(pk, n: str):
+def _name(pk, n: str):
     return pk.Name(n)
 
 
@@ -740,7 +740,7 @@ def _regions(page: _Page, dpi: float):
     return out
 
 
-def _render(page: _Page, upto: int, size_px, dpi: float):
+def _render(page: _Page, upto: int, dpi: float):
     """The RGB page as drawn up to operator `upto`, rendered whole at `dpi` (pdfium)."""
     import pikepdf
     import pypdfium2 as pdfium
@@ -790,7 +790,7 @@ def _flatten(page: _Page, dpi: float) -> None:
             at = len(page.ops) - 1
             while page.safe[at] is None:
                 at -= 1
-        picture = _render(page, at, None, dpi).crop((l, t, r, b))
+        picture = _render(page, at, dpi).crop((l, t, r, b))
         cmyk = page.conv.picture(picture)
         image = pikepdf.Stream(page.pdf, zlib.compress(cmyk.tobytes(), 6))
         image.Type, image.Subtype = pikepdf.Name.XObject, pikepdf.Name.Image
