@@ -54,8 +54,9 @@ Examples:
 @click.option("--bleed", help="cards-pdf, png: bleed around each card [default: 0.125in].")
 @click.option("--dpi", type=int, help="png: pixels per inch, 72 to 1200 [default: 300].")
 @click.option("--shop", type=common.Named("shop", _shops),
-              help="png: a print shop's exact picture size: tgc (The Game Crafter) "
-                   "or mpc (MakePlayingCards).")
+              help="png: a print shop's exact picture size: tgc (The Game Crafter), "
+                   "mpc (MakePlayingCards) or drivethrucards; pdfx: the shop "
+                   "[default: drivethrucards].")
 @click.option("--icc", type=click.Path(dir_okay=False),
               help="pdfx: your CMYK output profile (.icc) [default: the SWOP one shipped].")
 @click.option("--draft", is_flag=True,
