@@ -236,6 +236,7 @@ def test_a_designers_own_profile_is_used_and_named(tmp_path):
      "not a CMYK one"),
     (lambda p: b"acsp" * 100, "not an ICC profile"),
     (lambda p: b"", "not an ICC profile"),
+    (lambda p: cmyk.shipped().read_bytes()[:5000], "LittleCMS cannot convert to it"),
 ])
 def test_a_bad_profile_is_refused_in_one_line_and_nothing_is_written(cli, tmp_path, make, said):
     bad = tmp_path / "bad.icc"

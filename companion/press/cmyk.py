@@ -46,7 +46,11 @@ def _read(data: bytes) -> str:
         raise Failed(f"a {info.xcolor_space.strip()} profile, not a CMYK one")
     if info.device_class.strip() != "prtr":
         raise Failed(f"a '{info.device_class.strip()}' profile, not an output (printer) one")
-    _transform(data)  # the tables LittleCMS builds a transform from: the costly part
+    try:
+        _transform(data)  # the tables LittleCMS builds a transform from: the costly part
+    except (OSError, ImageCms.PyCMSError):
+        raise Failed("LittleCMS cannot convert to it (its tables are missing or cut "
+                     "short)") from None
     return (info.profile_description or "").strip()[:200] or "CMYK profile"
 
 
