@@ -82,6 +82,8 @@ def test_the_wheel_holds_the_data_the_fonts_and_the_licences(installed):
             ("covenia", "coverta", "lugvanion", "vengeance", "strings", "phone")} <= set(names)
     assert "companion/fontfiles/DejaVuSans.ttf" in names
     assert "companion/fontfiles/LICENSE-DejaVu.txt" in names
+    assert {"companion/layouts/profiles/cgats-tr003.icc",
+            "companion/layouts/profiles/LICENSE-cgats-tr003.txt"} <= set(names)  # pdfx
     assert any(n.endswith(".dist-info/licenses/LICENSE") for n in names)
     assert not any(n.startswith("tests/") for n in names)
     for module in ROOT.glob("companion/**/*.py"):
@@ -103,6 +105,17 @@ def test_the_installed_command_exports_cards_for_a_print_shop(installed):
     r = companion(installed, "export", "coverta", "cards-pdf", "--only", "rules")
     assert r.returncode == 0, r.stderr
     assert list((installed[2] / "output" / "coverta" / "cards-pdf").glob("*.pdf"))
+    nothing_read_from_the_checkout(installed)
+
+
+def test_the_installed_command_exports_pdfx_with_the_shipped_profile(installed):
+    r = companion(installed, "export", "covenia", "pdfx", "--only", "aids")
+    assert r.returncode == 0, r.stderr
+    pdfs = sorted((installed[2] / "output" / "covenia" / "pdfx-drivethrucards").glob("*.pdf"))
+    assert "aids.pdf" in [p.name for p in pdfs], pdfs
+    for pdf in pdfs:
+        r = companion(installed, "preflight", str(pdf))
+        assert r.returncode == 0 and "passes" in r.stdout, r.stdout + r.stderr
     nothing_read_from_the_checkout(installed)
 
 

@@ -28,6 +28,7 @@ Formats:
   png        one picture per face: --dpi N, or a shop's size with --shop tgc|mpc
   tts        Tabletop Simulator: face sheets and a Saved Object
   preview    one contact sheet per component
+  pdfx       PDF/X-1a:2003 per component, CMYK, for DriveThruCards (--shop, --icc)
 \b
 Examples:
   companion export covenia png
@@ -35,7 +36,9 @@ Examples:
   companion export covenia png --dpi 600 --bleed 3mm --only cards
   companion export covenia cards-pdf --lang fr
   companion export covenia tts
-  companion export covenia preview --out docs/preview""")
+  companion export covenia preview --out docs/preview
+  companion export covenia pdfx
+  companion export covenia pdfx --icc MyPrinter.icc""")
 @click.argument("game", **common.GAME)
 @click.argument("format", metavar="FORMAT", type=common.Named("format", _formats))
 @click.option("--lang", type=common.LANGUAGE, default="en", show_default=True,
@@ -51,12 +54,15 @@ Examples:
 @click.option("--bleed", help="cards-pdf, png: bleed around each card [default: 0.125in].")
 @click.option("--dpi", type=int, help="png: pixels per inch, 72 to 1200 [default: 300].")
 @click.option("--shop", type=common.Named("shop", _shops),
-              help="png: a print shop's exact picture size: tgc (The Game Crafter) "
-                   "or mpc (MakePlayingCards).")
+              help="png: a print shop's exact picture size: tgc (The Game Crafter), "
+                   "mpc (MakePlayingCards) or drivethrucards; pdfx: the shop "
+                   "[default: drivethrucards].")
+@click.option("--icc", type=click.Path(dir_okay=False),
+              help="pdfx: your CMYK output profile (.icc) [default: the SWOP one shipped].")
 @click.option("--draft", is_flag=True,
               help="Print missing or unreadable pictures as labelled placeholders.")
-def export(game, format, lang, card_size, only, out, data, bleed, dpi, shop, draft):
-    """Export a game's cards (or all games') in FORMAT: cards-pdf, png, tts or preview."""
+def export(game, format, lang, card_size, only, out, data, bleed, dpi, shop, icc, draft):
+    """Export a game's cards (or all games') in FORMAT: cards-pdf, png, tts, preview or pdfx."""
     from companion.draw import art
     from companion import export as exports
     from companion.games import bundled
@@ -67,13 +73,13 @@ def export(game, format, lang, card_size, only, out, data, bleed, dpi, shop, dra
                              field="--data")
     with art.logging(draft) as pictures:
         _export(exports, games, game, format, lang, card_size, only, out, data, bleed, dpi,
-                shop, draft)
+                shop, draft, icc)
     if pictures.missing:
         click.echo(f"companion: warning: {escape(art.draft_line(pictures))}", err=True)
 
 
 def _export(exports, games, game, format, lang, card_size, only, out, data, bleed, dpi, shop,
-            draft):
+            draft, icc=None):
     from pathlib import Path
 
     # Every game checked before any is written: bad input writes nothing.
@@ -82,7 +88,7 @@ def _export(exports, games, game, format, lang, card_size, only, out, data, blee
         target = Path(out) / name if out and game == "all" else (Path(out) if out else None)
         opts = exports.Options(lang=lang, card_size=card_size, only=split(only), out=target,
                                data=Path(data) if data else None, bleed=bleed, dpi=dpi,
-                               shop=shop, draft=draft)
+                               shop=shop, draft=draft, icc=Path(icc) if icc else None)
         plans[name] = exports.plan(name, format, opts), opts
     for name, (ctx, opts) in plans.items():
         for line in ctx.left_out_lines():  # --shop: a size the shop does not list

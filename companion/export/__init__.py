@@ -25,11 +25,12 @@ import msgspec
 from companion.errors import CompanionError, shown
 
 FORMATS = {"cards-pdf": "companion.export.cards_pdf", "png": "companion.export.png",
-           "tts": "companion.export.tts", "preview": "companion.export.preview"}
+           "tts": "companion.export.tts", "preview": "companion.export.preview",
+           "pdfx": "companion.export.pdfx"}
 DEFAULT_BLEED = "0.125in"  # 1/8 in: what print shops ask
 DEFAULT_DPI = 300
 DPI_RANGE = (72, 1200)
-OPTION_FLAGS = {"bleed": "--bleed", "dpi": "--dpi", "shop": "--shop"}
+OPTION_FLAGS = {"bleed": "--bleed", "dpi": "--dpi", "shop": "--shop", "icc": "--icc"}
 
 Progress = Callable[[int, int, str], None]  # (done, total, what is being written)
 
@@ -44,6 +45,7 @@ class Options(msgspec.Struct):
     dpi: int | None = None  # None: DEFAULT_DPI, or the shop's
     shop: str | None = None
     draft: bool = False  # a missing picture prints as a labelled placeholder
+    icc: Path | None = None  # pdfx: the designer's CMYK profile (None: the one shipped)
 
 
 class Context(msgspec.Struct):
@@ -141,7 +143,7 @@ def plan(game: str, fmt: str, opts: Options) -> Context:
 
     kit.game_module(game)
     module = writer(fmt)
-    given = {"bleed": opts.bleed, "dpi": opts.dpi, "shop": opts.shop}
+    given = {"bleed": opts.bleed, "dpi": opts.dpi, "shop": opts.shop, "icc": opts.icc}
     for name, value in given.items():
         if value is not None and name not in module.TAKES:
             takes = ", ".join(OPTION_FLAGS[t] for t in sorted(module.TAKES))
@@ -153,8 +155,9 @@ def plan(game: str, fmt: str, opts: Options) -> Context:
                              f"{DPI_RANGE[1]} dpi", field="--dpi")
     shop = shop_card = None
     card_size = opts.card_size
-    if opts.shop is not None:
-        shop = shops.shop(opts.shop)
+    shop_key = opts.shop or getattr(module, "DEFAULT_SHOP", None)  # pdfx: DriveThruCards
+    if shop_key is not None:
+        shop = shops.shop(shop_key)
         for name in ("dpi", "bleed"):
             if given[name] is not None:
                 raise CompanionError(f"--shop {shop.key} sets the pixel size and the bleed; "

@@ -127,10 +127,12 @@ class Page(msgspec.Struct, frozen=True):
         return face_key(self.face), self.trim, self.bleed, self.turned
 
 
-def draw_pages(c, pages: list[Page], boxes: bool = False) -> None:
-    """Draws each page. A face on more than one page is drawn once, as a form, and reused.
+def draw_pages(c, pages: list[Page], boxes: bool = False, forms: bool = True) -> None:
+    """Draws each page. A face on more than one page is drawn once, as a form, and reused
+    (unless not `forms`: reportlab gives a form only the graphics states set before it
+    began, so an opacity inside one is lost to pdfium and poppler).
     With `boxes`, each page's TrimBox is its trim and its BleedBox the whole page."""
-    uses = Counter(p.key for p in pages)
+    uses = Counter(p.key for p in pages) if forms else Counter()
     forms: dict[tuple, str] = {}
     for p in pages:
         (w, h), (bx, by) = p.trim, p.bleed
@@ -161,9 +163,10 @@ def draw_pages(c, pages: list[Page], boxes: bool = False) -> None:
         c.showPage()
 
 
-def write_pdf(path, pages: list[Page], title: str, author: str, boxes: bool = False) -> None:
+def write_pdf(path, pages: list[Page], title: str, author: str, boxes: bool = False,
+              forms: bool = True) -> None:
     from companion.press.pdf import open_canvas
 
     c = open_canvas(path, pages[0].size, title, author)
-    draw_pages(c, pages, boxes)
+    draw_pages(c, pages, boxes, forms)
     c.save()

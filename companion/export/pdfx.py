@@ -1,0 +1,130 @@
+"""pdfx: PDF/X-1a:2003 files for the print shops that print decks from them (--shop,
+DriveThruCards by default: companion/layouts/shops.toml). One PDF per component,
+COMPONENT.pdf, one card face a page, front 1, back 1, front 2, back 2, ...; each page the
+shop's card page (the trim and 1/8 in of bleed on every side: poker 2.75 x 3.75 in), its
+TrimBox the card, its BleedBox the page.
+
+The faces are drawn as the cards-pdf export draws them, in RGB, then made PDF/X by
+companion.press.pdfx (CMYK through the profile, transparency flattened, an output intent)
+and checked by companion.press.preflight before anything is written: a file that breaks a
+rule is not written, the export stops naming the rule."""
+
+import time
+
+from companion.errors import CompanionError
+from companion.export import length, mm, png
+from companion.export.faces import BLANK, Page, write_pdf
+
+TAKES = {"shop", "icc"}
+DEFAULT_SHOP = "drivethrucards"
+
+
+def _intent(ctx):
+    from companion.export import shops
+    from companion.press.pdfx import Intent
+
+    entry = shops.table().sub("shop").sub(ctx.shop.key)
+    if "pdfx" not in entry.table:
+        raise CompanionError(f"{ctx.shop.name} takes no PDF/X files (use --shop "
+                             f"{DEFAULT_SHOP})", field="--shop")
+    pdfx = entry.sub("pdfx")
+    return Intent(pdfx.get("condition", str), pdfx.get("info", str))
+
+
+def _profile(ctx):
+    from companion.press import cmyk
+
+    return cmyk.load(ctx.opts.icc)
+
+
+def check(ctx) -> None:
+    _intent(ctx)
+    _profile(ctx)  # a designer's profile read (bounded) and refused before anything is written
+    png.pictures(ctx)  # each deck fits the shop's page
+
+
+def write(ctx) -> dict:
+    from companion.press import cmyk, pdfx, preflight
+
+    intent = _intent(ctx)
+    conv = cmyk.Converter(_profile(ctx))
+    if ctx.opts.icc is not None:  # her press's condition, not the shop's: named by her profile
+        intent = pdfx.Intent("Custom", conv.profile.description, registry="")
+    pics = png.pictures(ctx)
+    components = []
+    flat_time = 0.0
+    total = len(ctx.decks)
+    with ctx.scratch() as work:
+        for done, deck in enumerate(ctx.decks):
+            ctx.progress(done, total, deck.id)
+            pic = pics[deck.id]
+            distinct: list[Page] = []
+            labels: list[str] = []
+            index: dict = {}
+            order: list[int] = []
+            for e in deck.entries:
+                for face, label in ((e.front, e.id), (e.back or BLANK, f"{e.id} back")):
+                    page = Page(face, pic.trim, pic.bleed, pic.turned)
+                    if page.key not in index:
+                        index[page.key] = len(distinct)
+                        distinct.append(page)
+                        labels.append(label)
+                for _ in range(e.count):
+                    order += [index[Page(e.front, pic.trim, pic.bleed, pic.turned).key],
+                              index[Page(e.back or BLANK, pic.trim, pic.bleed,
+                                         pic.turned).key]]
+            title = f"{ctx.kit.game_name}: {deck.title}"
+            rgb = work / f"{deck.id}-rgb.pdf"
+            # no forms: each face drawn on its page (see faces.draw_pages)
+            write_pdf(rgb, distinct, title, ctx.kit.author, boxes=True, forms=False)
+            started = time.perf_counter()
+            try:
+                data, reports = pdfx.convert(rgb.read_bytes(), conv, intent, title,
+                                             ctx.shop.dpi, order=order)
+            except pdfx.Unsupported as e:
+                raise CompanionError(f"{deck.id}: cannot be made PDF/X-1a: {e}",
+                                     field="pdfx") from None
+            flat_time += time.perf_counter() - started
+            bleed = min(pic.bleed)
+            problems = preflight.check(data, bleed=bleed)
+            if problems:
+                raise CompanionError(f"{deck.id}.pdf would not pass the preflight: "
+                                     f"{problems[0]}"
+                                     + (f" (and {len(problems) - 1} more)"
+                                        if len(problems) > 1 else ""), field="pdfx")
+            path = f"{deck.id}.pdf"
+            (ctx.stage / path).write_bytes(data)
+            flattened = [{"face": labels[i], "blended": r.blended, "regions": r.regions}
+                         for i, r in enumerate(reports) if r.blended or r.regions]
+            components.append({"id": deck.id, "title": deck.title, "path": path,
+                               "cards": deck.cards, "pages": len(order),
+                               "trim_mm": [mm(v) for v in pic.trim],
+                               "bleed_mm": [mm(v) for v in pic.bleed], "turned": pic.turned,
+                               "flattened": flattened,
+                               "faces": [{"id": e.id, "count": e.count}
+                                         for e in deck.entries]})
+    ctx.progress(total, total, "done")
+    return {"shop": ctx.shop.key, "pdfx": pdfx.PDFX_VERSION,
+            "output_condition": intent.condition, "profile": conv.profile.description,
+            "profile_source": conv.profile.source, "dpi": ctx.shop.dpi,
+            "seconds_converting": round(flat_time, 3), "components": components}
+
+
+def guide(ctx, manifest: dict) -> str:
+    lang = ctx.opts.lang
+    lines = [ctx.word("pdfx", shop=ctx.shop.name, condition=manifest["output_condition"],
+                      profile=manifest["profile"],
+                      bleed=length(min(manifest_bleed(manifest)), lang))]
+    for c in manifest["components"]:
+        if c["flattened"]:
+            faces = ", ".join(f["face"] for f in c["flattened"])
+            lines.append(ctx.word("pdfx-flattened", component=c["title"], faces=faces,
+                                  dpi=manifest["dpi"]))
+        if c["turned"]:
+            lines.append(ctx.word("png-turned", component=c["title"], shop=ctx.shop.name,
+                                  card=ctx.shop_card.name))
+    return "\n".join(lines)
+
+
+def manifest_bleed(manifest: dict) -> list[float]:
+    return [v * 72 / 25.4 for c in manifest["components"] for v in c["bleed_mm"]] or [0.0]
