@@ -21,13 +21,15 @@ def _shops() -> list[str]:
     return shops.names()
 
 
-@click.command(short_help="Export cards: per-card PDF, PNG, Tabletop Simulator, previews.",
+@click.command(short_help="Export cards: per-card PDF, PNG, Tabletop Simulator, previews, "
+                          "a deck list.",
                epilog="""\b
 Formats:
   cards-pdf  one page per card face with bleed, TrimBox and BleedBox (print shops)
   png        one picture per face: --dpi N, or a shop's size with --shop tgc|mpc
   tts        Tabletop Simulator: face sheets and a Saved Object
   preview    one contact sheet per component
+  decklist   decklist.csv: every card, its count and its fields, for a spreadsheet
 \b
 Examples:
   companion export covenia png
@@ -35,7 +37,8 @@ Examples:
   companion export covenia png --dpi 600 --bleed 3mm --only cards
   companion export covenia cards-pdf --lang fr
   companion export covenia tts
-  companion export covenia preview --out docs/preview""")
+  companion export covenia preview --out docs/preview
+  companion export covenia decklist""")
 @click.argument("game", **common.GAME)
 @click.argument("format", metavar="FORMAT", type=common.Named("format", _formats))
 @click.option("--lang", type=common.LANGUAGE, default="en", show_default=True,
@@ -56,7 +59,8 @@ Examples:
 @click.option("--draft", is_flag=True,
               help="Print missing or unreadable pictures as labelled placeholders.")
 def export(game, format, lang, card_size, only, out, data, bleed, dpi, shop, draft):
-    """Export a game's cards (or all games') in FORMAT: cards-pdf, png, tts or preview."""
+    """Export a game's cards (or all games') in FORMAT: cards-pdf, png, tts, preview or
+    decklist."""
     from companion.draw import art
     from companion import export as exports
     from companion.games import bundled

@@ -41,6 +41,7 @@ class Entry(msgspec.Struct):
     count: int
     front: Face
     back: Face | None
+    fields: dict = msgspec.field(default_factory=dict)  # its data's, as the build read them
 
 
 class Deck(msgspec.Struct):
@@ -86,7 +87,7 @@ def decks(kit) -> list[Deck]:
             if k in groups:
                 groups[k].count += 1
             else:
-                groups[k] = Entry(card.id or "", 1, card.front, card.back)
+                groups[k] = Entry(card.id or "", 1, card.front, card.back, card.fields or {})
         entries = list(groups.values())
         for n, e in enumerate(entries, 1):
             e.id = e.id or f"{n:03d}"

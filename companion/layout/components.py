@@ -316,9 +316,9 @@ def _add_one(files, ctx, data, engine, backs, pics, name: str, spec, derived: di
                     kind, {**card_fields, "copy": k}, pic, label=f"{name}/{cid}",
                     origins=origins, read={**as_read, "copy": k})
                 cards.append(Card(title, each, each if back == "same" else card_back,
-                                  id=cid))
+                                  id=cid, fields=values))
         else:
-            cards += [Card(title, face, card_back, id=cid)] * copies
+            cards += [Card(title, face, card_back, id=cid, fields=values)] * copies
         todo += [templates.expand(todo_form, {"n": n, "id": cid, "note": note}, path=False)
                  for note in engine.todo(kind, card_fields, f"{name}/{cid}", as_read,
                                          origins)] * copies
