@@ -193,7 +193,7 @@ def _build_noted(name: str, opts: Options, progress, warn, notes) -> dict:
     # Plan every sheet before writing anything: a card that cannot fit fails here.
     grids = {id(f): plan_grid(*page, *f.size, settings, bleed, spaced=f.spaced,
                               shape=f.shape)
-             for f in files if isinstance(f, CardFile)}
+             for f in files if isinstance(f, CardFile) and f.sheet is None}
 
     game_name, author = kit.game_name, kit.author
     version = stamp.text(ctx.data.sub("game").get("version", str, None))
@@ -218,7 +218,11 @@ def _build_noted(name: str, opts: Options, progress, warn, notes) -> dict:
             art.logging(opts.draft) as pictures:
         for f, parts in _by_path(files):
             progress(f.path)
-            if isinstance(f, CardFile):
+            if isinstance(f, CardFile) and f.sheet is not None:  # labels: the sheet's paper
+                c = open_canvas(stage / f.path, f.sheet.paper, f"{game_name}: {f.path}",
+                                author)
+                entry = _labels(c, f, measured, ctx, settings)
+            elif isinstance(f, CardFile):
                 flip = f.flip or opts.flip
                 c = open_canvas(stage / f.path, page, f"{game_name}: {f.path}", author, flip)
                 label_game = f"{game_name} {version}" if version else game_name
@@ -275,6 +279,25 @@ def _build_noted(name: str, opts: Options, progress, warn, notes) -> dict:
     if pictures.missing:
         warn(art.draft_line(pictures))
     return manifest
+
+
+def _labels(c, f: CardFile, measured, ctx: Context, settings) -> dict:
+    """A label sheet's file: its alignment page, then every face on its label; its
+    manifest entry lists each face's place."""
+    from companion.draw import labels
+
+    cards, components, ids = [], [], []
+    for comp in f.components:
+        cards += _measured(measured, comp)
+        components += [comp.id] * len(comp.cards)
+        ids += faces.card_ids(comp.cards)
+    a = ctx.words.sub("align")
+    words = labels.AlignWords(a.text("title", ctx.lang), a.text_list("lines", ctx.lang),
+                              ctx.words.sub("sheet").text("caption", ctx.lang))
+    pages, places = labels.render(c, cards, f.sheet, words, settings.calibration_bar,
+                                  components, ids)
+    return {"path": f.path, "pages": pages, "duplex": "none", "card_size": f.size_name,
+            "sheet": f.sheet.key, "places": places}
 
 
 def _by_path(files: list) -> list[tuple]:
@@ -425,7 +448,11 @@ def print_guide(manifest: dict, files: list, grids: dict, ctx: Context, opts: Op
                        pages=entry["pages"]))
         lines.append("  " + t(f"duplex_{entry['duplex']}"))
         for part in parts:  # each size of the file
-            if isinstance(part, CardFile):
+            if isinstance(part, CardFile) and part.sheet is not None:
+                w, h = (number(to_mm(v), ctx.lang) for v in part.size)
+                lines.append("  " + t("labels", sheet=part.sheet.name, w=w, h=h,
+                                      per=part.sheet.per_sheet))
+            elif isinstance(part, CardFile):
                 grid = grids[id(part)]
                 named = part.size_name in presets.card_names()  # "poker", not 38x38mm
                 w, h = (number(to_mm(v), ctx.lang) for v in part.size)

@@ -20,6 +20,9 @@ come from, which back they get and where they go:
     hex = "pointy"                 # a hex's corner at the top ("pointy", 40x46mm) or its
                                    # flat side ("flat", 46x40mm)
     corner = "3mm"                 # a rounded piece's corner radius (default 3mm)
+    sheet = "avery-5160"           # on a label or sticker sheet (companion/layouts/
+                                   # sheets.toml, or the game's own [sheets.NAME]): each
+                                   # face at a label's place and size, in labels-NAME.pdf
     after = "witches"              # ... named here (or `before` one; default: last)
     title = "demons"               # a key of [titles] (default: NAME)
     part = "demons"                # what --only calls it (default: NAME)
@@ -53,7 +56,7 @@ from companion.draw.sheets import Card, Face
 
 KEYS = {"kind", "cards", "with", "back", "file", "after", "before", "title", "todo", "art",
         "qty", "fields", "id", "id_else", "art_entry", "part", "size", "stock", "count", "page",
-        "you_get", "when", "shape", "hex", "corner"}
+        "you_get", "when", "shape", "hex", "corner", "sheet"}
 ROMAN = "I II III IV V VI VII VIII IX X XI XII XIII XIV XV XVI XVII XVIII XIX XX".split()
 
 
@@ -641,9 +644,47 @@ def _same_size(a: tuple[float, float], b: tuple[float, float]) -> bool:
     return abs(a[0] - b[0]) < 0.01 and abs(a[1] - b[1]) < 0.01
 
 
+def _on_sheet(files: list, spec, component, ctx) -> None:
+    """A component on a label sheet: its faces at the labels' size and shape, in a file
+    holding only that sheet's labels."""
+    from companion.layout.parts import CardFile
+    from companion.press import label_sheets
+
+    for key in ("shape", "hex", "corner", "stock"):
+        if key in spec.table:
+            raise spec.error(key, "a label sheet sets it (sheet = "
+                                  f"{shown(spec.get('sheet', str))})")
+    sheet = label_sheets.find(spec.get("sheet", str), ctx.data, spec)
+    size_text = spec.get("size", str, None)
+    if size_text is not None:
+        size = parse_size(str(bind.text(size_text, _plain_data(ctx.data))),
+                          field=f"components.{component.id}.size")
+        if not _same_size(size, sheet.label):
+            raise spec.error("size", f"{shown(size_text)} is not the size of a "
+                                     f"{sheet.name} label ({to_mm(sheet.label[0]):g} x "
+                                     f"{to_mm(sheet.label[1]):g} mm): leave it out")
+    path = spec.get("file", str, f"labels-{sheet.key}.pdf")
+    parts = [f for f in files if isinstance(f, CardFile) and f.path == path]
+    if any(f.sheet != sheet for f in parts):
+        raise spec.error("file", f"{path} holds other pieces: a label sheet's file holds "
+                                 "only its labels")
+    if component.id in [c.id for f in parts for c in f.components]:
+        raise CompanionError(f"components.{component.id}: {path} has a component of that "
+                             "name already", source=ctx.data.source)
+    w, h = sheet.label
+    if parts:
+        parts[0].components.append(component)
+        return
+    files.append(CardFile(path, [component], sheet.label,
+                          f"{to_mm(w):g}x{to_mm(h):g}mm", stock="labels",
+                          flip="none", shape=sheet.shape, sheet=sheet))
+
+
 def _place(files: list, spec, component, ctx) -> None:
     from companion.layout.parts import CardFile
 
+    if "sheet" in spec.table:
+        return _on_sheet(files, spec, component, ctx)
     path = spec.get("file", str, "cards.pdf")
     size_text = spec.get("size", str, None)
     if size_text is not None:

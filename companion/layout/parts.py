@@ -33,6 +33,9 @@ class CardFile(msgspec.Struct):
     stock: str = "cards"
     flip: str | None = None  # None: the build's --flip
     shape: Shape | None = None  # hex tiles, round tokens...: cut along a line; None: rectangles
+    # a label or sticker sheet (companion.press.label_sheets.LabelSheet): each face on its
+    # label's place, on the sheet's own paper; None: imposed on the build's paper
+    sheet: object | None = None
 
     @property
     def spaced(self) -> bool:
