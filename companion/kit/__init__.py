@@ -14,7 +14,7 @@ from msgspec import Struct, structs
 
 from companion.draw import art
 from companion.files import data as data_mod, paths
-from companion.kit import drawings, faces, stamp
+from companion.kit import boxes, drawings, faces, stamp
 from companion.press import presets
 from companion.files.atomic import kit_folder
 from companion.files.data import load_fields, load_toml, read_text
@@ -195,6 +195,9 @@ def _build_noted(name: str, opts: Options, progress, warn, notes) -> dict:
                               shape=f.shape)
              for f in files if isinstance(f, CardFile) and f.sheet is None}
 
+    # A tuck box for each deck, planned (and its game's [boxes] checked) before anything
+    # is written; a reprint of changed cards makes none.
+    boxed = [] if opts.changed_since else boxes.plans(boxes.decks(files), ctx)
     game_name, author = kit.game_name, kit.author
     version = stamp.text(ctx.data.sub("game").get("version", str, None))
     sheet = ctx.words.sub("sheet")
@@ -255,10 +258,17 @@ def _build_noted(name: str, opts: Options, progress, warn, notes) -> dict:
                 | ({"card_size": part.size_name} if len(parts) > 1 else {})
                 for part in parts for comp in part.components]
             manifest["files"].append(entry)
+        box_lines = []
+        if boxed:
+            progress(boxes.PATH)
+            pages = boxes.write(stage / boxes.PATH, boxed, ctx, game_name, author)
+            manifest["boxes"] = boxes.manifest(boxed, pages)
+            box_lines = boxes.guide(boxed, pages, ctx)
         (stage / "manifest.json").write_text(json.dumps(manifest, indent=2, ensure_ascii=False)
                                              + "\n", encoding="utf-8")
         (stage / "print-guide.txt").write_text(
-            print_guide(manifest, files, grids, ctx, opts, game_name), encoding="utf-8")
+            print_guide(manifest, files, grids, ctx, opts, game_name, box_lines),
+            encoding="utf-8")
         progress("manifest.json")
         problems = [p.line(name, opts.lang) for p in measured.problems()]
         if not opts.changed_since:  # a whole kit: every line of the full size on its cards
@@ -437,7 +447,7 @@ def _measured(rec: fit.Recorder, comp: Component, digests: dict | None = None) -
 
 
 def print_guide(manifest: dict, files: list, grids: dict, ctx: Context, opts: Options,
-                game_name: str) -> str:
+                game_name: str, box_lines: list[str] = ()) -> str:
     g = ctx.words.sub("guide")
     t = lambda key, **kw: g.text(key, ctx.lang).format(**kw)  # noqa: E731
     stock = ctx.words.sub("stock")
@@ -471,6 +481,7 @@ def print_guide(manifest: dict, files: list, grids: dict, ctx: Context, opts: Op
         if entry["duplex"] == "none" and isinstance(f, CardFile) and seconds:
             lines.append("  " + t("second_sides", items=", ".join(seconds)))
         lines.append("")
+    lines += box_lines
     if any(e["duplex"] != "none" for e in manifest["files"]):
         lines += [t("check"), ""]
     lines += [t("ink_saver" if opts.ink == "saver" else "ink_normal"), ""]

@@ -20,6 +20,8 @@ come from, which back they get and where they go:
     hex = "pointy"                 # a hex's corner at the top ("pointy", 40x46mm) or its
                                    # flat side ("flat", 46x40mm)
     corner = "3mm"                 # a rounded piece's corner radius (default 3mm)
+    box = false                    # a tuck box for it in boxes.pdf, or not (default: one
+                                   # for a deck of cards, companion/layouts/boxes.toml)
     sheet = "avery-5160"           # on a label or sticker sheet (companion/layouts/
                                    # sheets.toml, or the game's own [sheets.NAME]): each
                                    # face at a label's place and size, in labels-NAME.pdf
@@ -56,7 +58,7 @@ from companion.draw.sheets import Card, Face
 
 KEYS = {"kind", "cards", "with", "back", "file", "after", "before", "title", "todo", "art",
         "qty", "fields", "id", "id_else", "art_entry", "part", "size", "stock", "count", "page",
-        "you_get", "when", "shape", "hex", "corner", "sheet"}
+        "you_get", "when", "shape", "hex", "corner", "sheet", "box"}
 ROMAN = "I II III IV V VI VII VIII IX X XI XII XIII XIV XV XVI XVII XVIII XIX XX".split()
 
 
@@ -338,7 +340,8 @@ def _add_one(files, ctx, data, engine, backs, pics, name: str, spec, derived: di
         return
     # A back drawn from each card's own fields, not one shared by an id: its second side.
     own_backs = isinstance(back, Fields) and "id" not in back.table
-    component = Component(name, part, title, you_get, cards, todo, second_sides=own_backs)
+    component = Component(name, part, title, you_get, cards, todo, second_sides=own_backs,
+                          box=spec.get("box", bool, None))
     _place(files, spec, component, ctx)
 
 

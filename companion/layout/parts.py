@@ -22,6 +22,7 @@ class Component(msgspec.Struct):
     # Its cards' backs hold words of their own (an aid's second side, a token's rule), not a
     # shared design: built without backs (--flip none), they print as faces of their own.
     second_sides: bool = False
+    box: bool | None = None  # a tuck box for it: True, False, None: if it is a deck
 
 
 class CardFile(msgspec.Struct):
