@@ -298,6 +298,7 @@ def _labels(c, f: CardFile, measured, ctx: Context, settings) -> dict:
 
     cards, components, ids = [], [], []
     for comp in f.components:
+        comp = _unfolded(comp, "none")  # a second side's words: a label of its own
         cards += _measured(measured, comp)
         components += [comp.id] * len(comp.cards)
         ids += faces.card_ids(comp.cards)
