@@ -199,3 +199,22 @@ def test_a_bad_sheet_on_a_component_is_one_line_exit_2(tmp_path, cli, starter, l
     assert r.code == 2 and len(r.err.strip().splitlines()) == 1, r.err
     assert field in r.err and "Traceback" not in r.err
     assert not (tmp_path / "kit").exists()
+
+
+def test_a_second_side_prints_as_a_label_of_its_own(tmp_path, cli):
+    """Covenia's aids hold words on both sides: on labels, 4 fronts then 4 second sides."""
+    from companion.files import paths
+
+    data = tmp_path / "covenia.toml"
+    text = paths.layout("covenia.toml").read_text(encoding="utf-8")
+    data.write_text(text.replace('id_else = "aid"\n', 'id_else = "aid"\nsheet = "avery-l7160"\n',
+                                 1), encoding="utf-8")
+    r = cli("build", "covenia", "--data", data, "--only", "aids", "--out", tmp_path / "kit")
+    assert r.code == 0, r.err
+    manifest = json.loads((tmp_path / "kit" / "manifest.json").read_text())
+    entry = next(f for f in manifest["files"] if f.get("sheet") == "avery-l7160")
+    assert [p["id"] for p in entry["places"]] == [
+        "aid", "aid-2", "aid-3", "aid-4", "aid-back", "aid-back-2", "aid-back-3", "aid-back-4"]
+    for p in entry["places"]:
+        assert (p["w"], p["h"]) == (pytest.approx(mm(63.5), abs=1e-3),
+                                    pytest.approx(mm(38.1), abs=1e-3))
