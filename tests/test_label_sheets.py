@@ -218,3 +218,17 @@ def test_a_second_side_prints_as_a_label_of_its_own(tmp_path, cli):
     for p in entry["places"]:
         assert (p["w"], p["h"]) == (pytest.approx(mm(63.5), abs=1e-3),
                                     pytest.approx(mm(38.1), abs=1e-3))
+
+
+def test_the_docs_sheets_are_valid_sheets():
+    """Each [sheets.NAME] the reference shows is a sheet the build takes."""
+    import re
+    import tomllib
+    from pathlib import Path
+
+    doc = (Path(__file__).resolve().parent.parent / "docs" / "labels-boxes-decklist.md")
+    blocks = re.findall(r"```toml\n(\[sheets\..*?)```", doc.read_text(encoding="utf-8"), re.S)
+    assert len(blocks) == 2
+    for block in blocks:
+        (name, table), = tomllib.loads(block)["sheets"].items()
+        assert label_sheets.template(name, Fields(table, "doc", f"sheets.{name}")).places
