@@ -116,6 +116,17 @@ def test_a_bad_sheet_is_refused_naming_its_field(change, field):
     assert f"sheets.mine.{field}" in str(e.value)
 
 
+@pytest.mark.parametrize("name", ["../../evil", "a/b", "", ".hidden", "x" * 65, "é"])
+def test_a_sheet_name_is_no_path(name):
+    from companion.errors import CompanionError
+
+    with pytest.raises(CompanionError) as e:
+        label_sheets.template(name, Fields({"paper": "100x100mm", "label": "20x20mm",
+                                            "places": [{"x": "0mm", "y": "0mm"}]},
+                                           "game.toml", f"sheets.{name}"))
+    assert "no sheet name" in str(e.value)
+
+
 @pytest.mark.parametrize("places,what", [
     ([{"x": "0mm", "y": "0mm"}] * 501, "places"),
     ([{"x": "0mm", "y": "0mm"}, {"x": "10mm", "y": "10mm"}], "overlap"),

@@ -7,6 +7,7 @@ Makers measure from the sheet's top-left; `LabelSheet.places` are PDF points fro
 page's bottom-left, as everything else on a page. A designer's template is untrusted: its
 counts are bounded, every label lies on the paper and no two overlap."""
 
+import re
 from functools import cache
 
 import msgspec
@@ -21,6 +22,7 @@ MOST_LABELS = 500  # a sheet's labels at most: the smallest stickers come 189 to
 SHAPES = ("rect", "rounded", "circle")
 KEYS = {"name", "paper", "label", "shape", "corner", "cols", "rows", "left", "top", "pitch",
         "places"}
+_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")
 _EPS = 0.01  # points: a label may touch the paper's edge or its neighbour
 
 
@@ -74,6 +76,9 @@ def _bundled(name: str) -> LabelSheet:
 def template(key: str, t: Fields) -> LabelSheet:
     """A template's labels, checked: every count bounded, every label on the paper, none
     over another."""
+    if not _NAME.fullmatch(key):  # it names a file of the kit: labels-NAME.pdf
+        raise CompanionError(f"{shown(key)} is no sheet name: letters, digits, '-' and '_', "
+                             "64 at most", source=t.source, field=t.path or "sheets")
     for k in t.table:
         if k not in KEYS:
             raise t.error(k, f"unknown key (use {', '.join(sorted(KEYS))})")
