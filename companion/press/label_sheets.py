@@ -56,7 +56,8 @@ def _own(data: Fields) -> Fields:
     return data.sub("sheets")
 
 
-def find(name: str, data: Fields | None, field: Fields, key: str = "sheet") -> LabelSheet:
+def find(name: str, data: Fields | None, field: Fields | None,
+         key: str = "sheet") -> LabelSheet:
     """The template `name`: the game file's own [sheets.NAME] first, else ours. `field`
     and `key` name where it was asked for, for the error when there is none."""
     own = _own(data) if data is not None else None
@@ -64,8 +65,11 @@ def find(name: str, data: Fields | None, field: Fields, key: str = "sheet") -> L
         return template(name, own.sub(name))
     if name in bundled().table:
         return _bundled(name)
-    raise field.error(key, f"no label sheet {shown(name)} (use {', '.join(names(data))}, "
-                           "or write your own [sheets.NAME])")
+    message = (f"no label sheet {shown(name)} (use {', '.join(names(data))}, or write your "
+               "own [sheets.NAME])")
+    if field is None:
+        raise CompanionError(message, field=key)
+    raise field.error(key, message)
 
 
 @cache
