@@ -112,6 +112,8 @@ def test_a_box_per_deck_in_the_kit(tmp_path, kits):
         assert b["inner_mm"][0] > 63.5 and b["inner_mm"][1] > 88.9
     pdf = PdfReader(out / "boxes.pdf")
     assert len(pdf.pages) == 1
+    assert manifest["files"][-1] == {"path": "boxes.pdf", "pages": 1, "duplex": "none",
+                                     "card_size": None, "components": []}
     assert [(b["path"], b["page"], b["pieces"], b["fits"]) for b in boxes] == [
         ("boxes.pdf", 1, 1, True)]
     words = pdf.pages[0].extract_text()

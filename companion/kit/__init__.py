@@ -263,6 +263,9 @@ def _build_noted(name: str, opts: Options, progress, warn, notes) -> dict:
             progress(boxes.PATH)
             pages = boxes.write(stage / boxes.PATH, boxed, ctx, game_name, author)
             manifest["boxes"] = boxes.manifest(boxed, pages)
+            # listed with the kit's files (no components: its cards are the decks')
+            manifest["files"].append({"path": boxes.PATH, "pages": pages, "duplex": "none",
+                                      "card_size": None, "components": []})
             box_lines = boxes.guide(boxed, pages, ctx)
         (stage / "manifest.json").write_text(json.dumps(manifest, indent=2, ensure_ascii=False)
                                              + "\n", encoding="utf-8")
