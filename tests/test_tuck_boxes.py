@@ -164,3 +164,23 @@ def test_a_kit_without_decks_has_no_boxes(tmp_path, cli):
     assert r.code == 0, r.err
     manifest = json.loads((tmp_path / "manifest.json").read_text())
     assert "boxes" not in manifest and not (tmp_path / "boxes.pdf").exists()
+
+
+def test_a_components_box_is_true_or_false(tmp_path, cli, starter):
+    text = starter.read_text(encoding="utf-8")
+    starter.write_text(text.replace('id_else = "aid"\n', 'id_else = "aid"\nbox = "yes"\n'),
+                       encoding="utf-8")
+    r = cli("build", starter, "--out", tmp_path / "kit")
+    assert r.code == 2 and len(r.err.strip().splitlines()) == 1, r.err
+    assert "components.aids.box" in r.err
+
+
+def test_box_false_leaves_a_deck_without_a_box(tmp_path, cli, starter):
+    text = starter.read_text(encoding="utf-8")
+    assert text.count('\nid = "title"') == 1  # [components.cards]
+    starter.write_text(text.replace('\nid = "title"', '\nbox = false\nid = "title"'),
+                       encoding="utf-8")
+    r = cli("build", starter, "--out", tmp_path / "kit")
+    assert r.code == 0, r.err
+    manifest = json.loads((tmp_path / "kit" / "manifest.json").read_text())
+    assert "boxes" not in manifest and not (tmp_path / "kit" / "boxes.pdf").exists()
