@@ -180,6 +180,20 @@ def test_no_crop_marks_on_a_label_page(tmp_path, cli, starter):
     assert b".5 w" in cards  # the same check finds the marks where there are some
 
 
+def test_a_label_sheets_file_holds_only_its_labels(tmp_path, cli, starter):
+    """A component after the labels naming their file is refused, not lost."""
+    on_sheet(starter, 'sheet = "avery-5160"')
+    starter.write_text(starter.read_text(encoding="utf-8") + """
+[components.more]
+kind = "aid"
+cards = "aid"
+file = "labels-avery-5160.pdf"
+""", encoding="utf-8")
+    r = cli("build", starter, "--out", tmp_path / "kit")
+    assert r.code == 2 and len(r.err.strip().splitlines()) == 1, r.err
+    assert "components.more.file" in r.err and "label sheet" in r.err
+
+
 def test_a_designers_own_round_sheet(tmp_path, cli, starter):
     on_sheet(starter, 'sheet = "dots"')
     starter.write_text(starter.read_text(encoding="utf-8") + """
@@ -203,6 +217,7 @@ places = [{ x = "5mm", y = "5mm" }, { x = "60mm", y = "60mm" }]
     ('sheet = "avery-9999"', "components.aids.sheet"),
     ('sheet = "avery-5160"\nshape = "circle"', "components.aids.shape"),
     ('sheet = "avery-5160"\nsize = "63x88mm"', "components.aids.size"),
+    ('sheet = "avery-5160"\nfile = "cards.pdf"', "components.aids.file"),
 ])
 def test_a_bad_sheet_on_a_component_is_one_line_exit_2(tmp_path, cli, starter, line, field):
     on_sheet(starter, line)

@@ -699,6 +699,8 @@ def _place(files: list, spec, component, ctx) -> None:
     # One file may hold components of several sizes (dice and hex tiles in tokens.pdf):
     # each size (and stock) is a part of the file, on sheets of its own.
     parts = [f for f in files if isinstance(f, CardFile) and f.path == path]
+    if any(f.sheet is not None for f in parts):
+        raise spec.error("file", f"{path} is a label sheet's file: it holds only its labels")
     if component.id in [c.id for f in parts for c in f.components]:
         raise CompanionError(f"components.{component.id}: {path} has a component of that "
                              "name already", source=ctx.data.source)
