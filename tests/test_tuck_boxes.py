@@ -94,6 +94,16 @@ def test_a_net_too_wide_for_the_paper_is_split_in_two_with_a_glue_strip():
     assert_closes(box, plan.pieces)
 
 
+def test_each_piece_of_a_split_box_says_which_it_is(tmp_path, cli):
+    r = cli("build", "covenia", "--card-size", "tarot", "--only", "cards", "--out", tmp_path)
+    assert r.code == 0, r.err
+    manifest = json.loads((tmp_path / "manifest.json").read_text())
+    assert [(b["pieces"], b["fits"]) for b in manifest["boxes"]] == [(2, True)]
+    pages = PdfReader(tmp_path / "boxes.pdf").pages
+    assert ["piece 1 of 2" in p.extract_text() for p in pages] == [True, False]
+    assert ["piece 2 of 2" in p.extract_text() for p in pages] == [False, True]
+
+
 def test_a_box_too_big_even_in_two_is_said_not_to_fit():
     box = tb.box_for((mm(200), mm(280)), 300, S.card_thickness, S.clearance, S)
     plan = tb.plan(box, A4, S)
@@ -118,6 +128,7 @@ def test_a_box_per_deck_in_the_kit(tmp_path, kits):
         ("boxes.pdf", 1, 1, True)]
     words = pdf.pages[0].extract_text()
     assert "Covenia" in words and "Clan cards" in words and "100 cards" in words
+    assert "COVENIA" in words  # the clan cards' own back, on the box's back
     guide = (out / "print-guide.txt").read_text(encoding="utf-8")
     assert "boxes.pdf (1 page)" in guide and "Clan cards: 100 cards, inside 65 × 90.4 × 30 mm" in guide
 

@@ -44,7 +44,8 @@ def _game_length(data, key: str, default: float, most: float, least: float = 0.0
 
 
 def plans(boxed: list, ctx) -> list[tuple]:
-    """(component, its plan) for each box, checked before anything is drawn."""
+    """(component, its plan, its card size) for each box, checked before anything is
+    drawn."""
     s = tuck_box.settings()
     data = ctx.data
     if "boxes" in data.table:
@@ -54,7 +55,7 @@ def plans(boxed: list, ctx) -> list[tuple]:
     thick = _game_length(data, "card_thickness", s.card_thickness, s.thickest_card, 0.01)
     clear = _game_length(data, "clearance", s.clearance, s.widest_clearance)
     return [(comp, tuck_box.plan(tuck_box.box_for(f.size, len(comp.cards), thick, clear, s),
-                                 ctx.page, s))
+                                 ctx.page, s), f.size)
             for f, comp in boxed]
 
 
@@ -68,7 +69,8 @@ def write(path, planned: list, ctx, game_name: str, author: str) -> int:
     lang = ctx.lang
     c = open_canvas(path, ctx.page, f"{game_name}: {PATH}", author)
     pages = 0
-    for comp, plan in planned:
+    for comp, plan, size in planned:
+        back = _shared_back(comp)
         inside = b.text("inside", lang).format(**_mm(plan.box, lang))
         for n, (piece, at) in enumerate(zip(plan.pieces, plan.places), 1):
             words = draw.BoxWords(game_name, comp.title,
@@ -78,11 +80,17 @@ def write(path, planned: list, ctx, game_name: str, author: str) -> int:
                                   if plan.split else "")
             if at is None:  # too big even in two: drawn from the corner, said in the guide
                 at = tuck_box.Placement(0, 0, False)
-            draw.page(c, piece, at, s, words)
+            draw.page(c, piece, at, s, words, back, size)
             c.showPage()
             pages += 1
     c.save()
     return pages
+
+
+def _shared_back(comp):
+    """The back every card of the component shows (one key, or the one face), if any."""
+    backs = {(b.key or id(b)) if b is not None else None for b in (c.back for c in comp.cards)}
+    return comp.cards[0].back if len(backs) == 1 else None
 
 
 def _mm(box, lang: str) -> dict:
@@ -95,7 +103,7 @@ def manifest(planned: list, pages: int) -> list[dict]:
     first page and how many pieces (a page each); `fits`: false if a piece is larger
     than the paper even split in two."""
     out, page = [], 1
-    for comp, plan in planned:
+    for comp, plan, _ in planned:
         out.append({"component": comp.id, "cards": len(comp.cards),
                     "inner_mm": [round(to_mm(v), 2) for v in (plan.box.w, plan.box.h,
                                                                plan.box.d)],
@@ -110,7 +118,7 @@ def guide(planned: list, pages: int, ctx) -> list[str]:
     t = lambda key, **kw: g.text(key, ctx.lang).format(**kw)  # noqa: E731
     lines = [t("file_one" if pages == 1 else "file", path=PATH, pages=pages),
              "  " + t("duplex_none"), "  " + t("boxes")]
-    for comp, plan in planned:
+    for comp, plan, _ in planned:
         size = t("box_size", deck=comp.title, cards=len(comp.cards), **_mm(plan.box, ctx.lang))
         if not plan.fits:
             size += " " + t("box_too_big")
