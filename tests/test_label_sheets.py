@@ -169,6 +169,26 @@ def test_the_starters_aids_on_avery_5160(tmp_path, cli, starter):
     assert "Avery 5160 sheets" in guide
 
 
+def test_each_face_is_drawn_where_the_manifest_says(tmp_path, cli, starter):
+    """The PDF's placements (each face's cm operator) are the manifest's places."""
+    import re
+
+    on_sheet(starter, 'sheet = "avery-5160"')
+    assert cli("build", starter, "--out", tmp_path / "kit").code == 0
+    manifest = json.loads((tmp_path / "kit" / "manifest.json").read_text())
+    entry = next(f for f in manifest["files"] if f.get("sheet"))
+    pdf = PdfReader(tmp_path / "kit" / entry["path"])
+    for n, page in enumerate(pdf.pages, 1):
+        ops = page.get_contents().get_data().decode("latin-1")
+        drawn = [(float(x), float(y)) for x, y in
+                 re.findall(r"1 0 0 1 ([-\d.]+) ([-\d.]+) cm", ops) if (x, y) != ("0", "0")]
+        listed = [(p["x"], p["y"]) for p in entry["places"] if p["page"] == n]
+        if n == 1:  # the alignment page: outlines, no faces
+            assert not listed
+        else:
+            assert drawn == listed
+
+
 def test_no_crop_marks_on_a_label_page(tmp_path, cli, starter):
     """Crop marks are 0.5 pt lines drawn in black by the sheets; a label page has none."""
     on_sheet(starter, 'sheet = "avery-5160"')
