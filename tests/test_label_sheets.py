@@ -24,6 +24,8 @@ def test_avery_5160_is_a_letter_sheet_of_30_labels_3_16_and_1_2_inch_in():
     # 3 across at a 2 3/4 in pitch, 10 down at 1 in: the last label 1/2 in off the foot
     assert (last.x, last.y) == (13.5 + 2 * 2.75 * INCH, 0.5 * INCH)
     assert s.shape.kind == "rounded"
+    assert s.paper[0] - max(b.right for b in s.places) == 13.5  # 3/16 in on the right too
+    assert min(b.y for b in s.places) == 36  # and 1/2 in at the foot
 
 
 def test_avery_l7160_is_an_a4_sheet_of_21_labels_centred():
