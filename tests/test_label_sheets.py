@@ -216,6 +216,19 @@ file = "labels-avery-5160.pdf"
     assert "components.more.file" in r.err and "label sheet" in r.err
 
 
+def test_a_page_goes_on_no_label_sheet(tmp_path, cli, starter):
+    starter.write_text(starter.read_text(encoding="utf-8") + """
+[components.notes]
+kind = "aid"
+cards = "aid"
+page = true
+sheet = "avery-5160"
+""", encoding="utf-8")
+    r = cli("build", starter, "--out", tmp_path / "kit")
+    assert r.code == 2 and len(r.err.strip().splitlines()) == 1, r.err
+    assert "components.notes.sheet" in r.err
+
+
 def test_a_designers_own_round_sheet(tmp_path, cli, starter):
     on_sheet(starter, 'sheet = "dots"')
     starter.write_text(starter.read_text(encoding="utf-8") + """

@@ -335,6 +335,9 @@ def _add_one(files, ctx, data, engine, backs, pics, name: str, spec, derived: di
     if spec.get("page", bool, False):
         if back is not None:
             raise spec.error("back", "a page has no back (page = true)")
+        if "sheet" in spec.table:
+            raise spec.error("sheet", "a page is the whole paper, on no label sheet "
+                                      "(page = true)")
         _place_pages(files, spec, Component(name, part, title, you_get, [], todo),
                      [card.front for card in cards], ctx)
         return
