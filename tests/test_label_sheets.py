@@ -5,7 +5,8 @@ bounded and checked), and where each label lies is arithmetic checked without dr
 import json
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from pypdf import PdfReader
 
 from companion.files.data import Fields
@@ -288,7 +289,8 @@ def test_the_docs_sheets_are_valid_sheets():
     from pathlib import Path
 
     doc = (Path(__file__).resolve().parent.parent / "docs" / "labels-boxes-decklist.md")
-    blocks = re.findall(r"```toml\n(\[sheets\..*?)```", doc.read_text(encoding="utf-8"), re.S)
+    blocks = re.findall(r"```toml\n(\[sheets\..*?)```", doc.read_text(encoding="utf-8"),
+                        re.DOTALL)
     assert len(blocks) == 2
     for block in blocks:
         (name, table), = tomllib.loads(block)["sheets"].items()

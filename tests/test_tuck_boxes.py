@@ -5,7 +5,9 @@ drawing), split in two with a glue strip when too wide for the paper, or said no
 import json
 
 import pytest
-from hypothesis import given, settings as hsettings, strategies as st
+from hypothesis import given
+from hypothesis import settings as hsettings
+from hypothesis import strategies as st
 from pypdf import PdfReader
 
 from companion.press import tuck_box as tb
@@ -130,7 +132,8 @@ def test_a_box_per_deck_in_the_kit(tmp_path, kits):
     assert "Covenia" in words and "Clan cards" in words and "100 cards" in words
     assert "COVENIA" in words  # the clan cards' own back, on the box's back
     guide = (out / "print-guide.txt").read_text(encoding="utf-8")
-    assert "boxes.pdf (1 page)" in guide and "Clan cards: 100 cards, inside 65 × 90.4 × 30 mm" in guide
+    assert "boxes.pdf (1 page)" in guide
+    assert "Clan cards: 100 cards, inside 65 × 90.4 × 30 mm" in guide
 
 
 def test_the_game_file_sets_the_card_thickness_and_a_component_asks_for_a_box(

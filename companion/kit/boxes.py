@@ -115,7 +115,7 @@ def manifest(planned: list, pages: int) -> list[dict]:
 
 def guide(planned: list, pages: int, ctx) -> list[str]:
     g = ctx.words.sub("guide")
-    t = lambda key, **kw: g.text(key, ctx.lang).format(**kw)  # noqa: E731
+    t = lambda key, **kw: g.text(key, ctx.lang).format(**kw)
     lines = [t("file_one" if pages == 1 else "file", path=PATH, pages=pages),
              "  " + t("duplex_none"), "  " + t("boxes")]
     for comp, plan, _ in planned:

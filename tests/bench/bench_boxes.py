@@ -17,8 +17,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from companion import kit  # noqa: E402
-from companion.kit import boxes  # noqa: E402
+from companion import kit
+from companion.kit import boxes
 
 RUNS = int(os.environ.get("BENCH_RUNS", "5"))
 
