@@ -198,3 +198,37 @@ def test_box_false_leaves_a_deck_without_a_box(tmp_path, cli, starter):
     assert r.code == 0, r.err
     manifest = json.loads((tmp_path / "kit" / "manifest.json").read_text())
     assert "boxes" not in manifest and not (tmp_path / "kit" / "boxes.pdf").exists()
+
+
+def test_a_component_may_put_its_cards_in_anothers_box(tmp_path, cli, starter):
+    text = starter.read_text(encoding="utf-8")
+    starter.write_text(text.replace('id_else = "aid"\n', 'id_else = "aid"\nbox = "cards"\n'),
+                       encoding="utf-8")
+    r = cli("build", starter, "--out", tmp_path / "kit")
+    assert r.code == 0, r.err
+    manifest = json.loads((tmp_path / "kit" / "manifest.json").read_text())
+    (box,) = manifest["boxes"]
+    assert (box["component"], box["components"], box["cards"]) == (
+        "cards", ["cards", "aids"], 19)
+    assert box["inner_mm"][2] >= 0.3 * 19
+    words = PdfReader(tmp_path / "kit" / "boxes.pdf").pages[0].extract_text()
+    assert "Cards + Player aids" in words and "19 cards" in words
+    # built without the box it joins, a component's cards get a box of their own
+    r = cli("build", starter, "--only", "aids", "--out", tmp_path / "aids")
+    manifest = json.loads((tmp_path / "aids" / "manifest.json").read_text())
+    assert [(b["component"], b["cards"]) for b in manifest["boxes"]] == [("aids", 4)]
+
+
+@pytest.mark.parametrize("aids,cards", [
+    ('"nope"', None), ('"aids"', None), ('"cards"', '"aids"'), ('"cards"', "false"),
+    ("3", None)])
+def test_a_box_naming_no_box_is_refused(tmp_path, cli, starter, aids, cards):
+    text = starter.read_text(encoding="utf-8")
+    text = text.replace('id_else = "aid"\n', f'id_else = "aid"\nbox = {aids}\n')
+    if cards:
+        text = text.replace('\nid = "title"', f'\nbox = {cards}\nid = "title"')
+    starter.write_text(text, encoding="utf-8")
+    r = cli("build", starter, "--out", tmp_path / "kit")
+    assert r.code == 2 and len(r.err.strip().splitlines()) == 1, r.err
+    assert "components.aids.box" in r.err or "components.cards.box" in r.err
+    assert not (tmp_path / "kit").exists()

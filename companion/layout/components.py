@@ -21,7 +21,8 @@ come from, which back they get and where they go:
                                    # flat side ("flat", 46x40mm)
     corner = "3mm"                 # a rounded piece's corner radius (default 3mm)
     box = false                    # a tuck box for it in boxes.pdf, or not (default: one
-                                   # for a deck of cards, companion/layouts/boxes.toml)
+                                   # for a deck of cards, companion/layouts/boxes.toml),
+                                   # or "objects": its cards in that component's box
     sheet = "avery-5160"           # on a label or sticker sheet (companion/layouts/
                                    # sheets.toml, or the game's own [sheets.NAME]): each
                                    # face at a label's place and size, in labels-NAME.pdf
@@ -159,6 +160,24 @@ def add(files: list, ctx, engine, backs: dict[str, Face], pics=None,
             _add_one(files, ctx, data, engine, backs, pics, name, spec, derived or {})
         except bind.BindError as e:  # a field a template names, missing from the data
             raise CompanionError(f"components.{name}: {e}", source=data.source) from None
+    _check_boxes(comps)
+
+
+def _check_boxes(comps) -> None:
+    """A component's `box` naming another (its cards in that one's tuck box) names a
+    component with a box of its own: no chain, no loop."""
+    for name in comps.table:
+        spec = comps.sub(name)
+        other = spec.get("box", (bool, str), None)
+        if not isinstance(other, str):
+            continue
+        if other == name or other not in comps.table:
+            raise spec.error("box", f"{shown(other)} is no other component (use true, false, "
+                                    f"or one of {', '.join(n for n in comps.table if n != name)})")
+        theirs = comps.sub(other).table.get("box")
+        if isinstance(theirs, str) or theirs is False:
+            raise spec.error("box", f"{other}'s cards go in no box of their own "
+                                    f"(box = {shown(theirs)}): name the one they go in")
 
 
 def _for_this_size(spec, ctx) -> bool:
@@ -344,7 +363,7 @@ def _add_one(files, ctx, data, engine, backs, pics, name: str, spec, derived: di
     # A back drawn from each card's own fields, not one shared by an id: its second side.
     own_backs = isinstance(back, Fields) and "id" not in back.table
     component = Component(name, part, title, you_get, cards, todo, second_sides=own_backs,
-                          box=spec.get("box", bool, None))
+                          box=spec.get("box", (bool, str), None))
     _place(files, spec, component, ctx)
 
 
