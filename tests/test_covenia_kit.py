@@ -21,7 +21,7 @@ def squash(s: str) -> str:
 
 def test_manifest_has_the_agreed_shape_and_counts(kit_a4_en):
     out, m = kit_a4_en
-    assert set(m) == {"game", "paper", "lang", "ink", "files", "cards"}
+    assert set(m) == {"game", "paper", "lang", "ink", "files", "cards", "boxes"}
     assert (m["game"], m["paper"], m["lang"]) == ("covenia", "a4", "en")
     by_path = {f["path"]: f for f in m["files"]}
     cards = by_path["cards.pdf"]

@@ -21,7 +21,8 @@ def _shops() -> list[str]:
     return shops.names()
 
 
-@click.command(short_help="Export cards: per-card PDF, PNG, Tabletop Simulator, previews.",
+@click.command(short_help="Export cards: per-card PDF, PNG, Tabletop Simulator, previews, "
+                          "a deck list.",
                epilog="""\b
 Formats:
   cards-pdf  one page per card face with bleed, TrimBox and BleedBox (print shops)
@@ -29,6 +30,7 @@ Formats:
   tts        Tabletop Simulator: face sheets and a Saved Object
   preview    one contact sheet per component
   pdfx       PDF/X-1a:2003 per component, CMYK, for DriveThruCards (--shop, --icc)
+  decklist   decklist.csv: every card, its count and its fields, for a spreadsheet
 \b
 Examples:
   companion export covenia png
@@ -38,7 +40,8 @@ Examples:
   companion export covenia tts
   companion export covenia preview --out docs/preview
   companion export covenia pdfx
-  companion export covenia pdfx --icc MyPrinter.icc""")
+  companion export covenia pdfx --icc MyPrinter.icc
+  companion export covenia decklist""")
 @click.argument("game", **common.GAME)
 @click.argument("format", metavar="FORMAT", type=common.Named("format", _formats))
 @click.option("--lang", type=common.LANGUAGE, default="en", show_default=True,
@@ -62,7 +65,8 @@ Examples:
 @click.option("--draft", is_flag=True,
               help="Print missing or unreadable pictures as labelled placeholders.")
 def export(game, format, lang, card_size, only, out, data, bleed, dpi, shop, icc, draft):
-    """Export a game's cards (or all games') in FORMAT: cards-pdf, png, tts, preview or pdfx."""
+    """Export a game's cards (or all games') in FORMAT: cards-pdf, png, tts, preview,
+    pdfx or decklist."""
     from companion.draw import art
     from companion import export as exports
     from companion.games import bundled

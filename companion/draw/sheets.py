@@ -35,6 +35,8 @@ class Card(msgspec.Struct, frozen=True):
     front: Face
     back: Face | None = None
     id: str | None = None  # stable within its component (e.g. "red-7A"); None: its position
+    # its data's fields as the build read them (title, text, points...): for the deck list
+    fields: dict | None = None
 
 
 class SheetText(msgspec.Struct):

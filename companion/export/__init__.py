@@ -26,7 +26,8 @@ from companion.errors import CompanionError, shown
 
 FORMATS = {"cards-pdf": "companion.export.cards_pdf", "png": "companion.export.png",
            "tts": "companion.export.tts", "preview": "companion.export.preview",
-           "pdfx": "companion.export.pdfx"}
+           "pdfx": "companion.export.pdfx",
+           "decklist": "companion.export.decklist"}
 DEFAULT_BLEED = "0.125in"  # 1/8 in: what print shops ask
 DEFAULT_DPI = 300
 DPI_RANGE = (72, 1200)

@@ -43,6 +43,7 @@ class Entry(msgspec.Struct):
     count: int
     front: Face
     back: Face | None
+    fields: dict = msgspec.field(default_factory=dict)  # its data's, as the build read them
 
 
 class Deck(msgspec.Struct):
@@ -92,7 +93,8 @@ def decks(kit) -> list[Deck]:
             if k in groups:
                 groups[k].count += 1
             else:
-                groups[k] = Entry(listed if card.id else "", 1, card.front, card.back)
+                groups[k] = Entry(listed if card.id else "", 1, card.front, card.back,
+                                  card.fields or {})
         entries = list(groups.values())
         for n, e in enumerate(entries, 1):
             e.id = e.id or f"{n:03d}"

@@ -14,7 +14,7 @@ from msgspec import Struct, structs
 
 from companion.draw import art
 from companion.files import data as data_mod, paths
-from companion.kit import drawings, faces, stamp
+from companion.kit import boxes, drawings, faces, stamp
 from companion.press import presets
 from companion.files.atomic import kit_folder
 from companion.files.data import load_fields, load_toml, read_text
@@ -189,8 +189,11 @@ def _build_noted(name: str, opts: Options, progress, warn, notes) -> dict:
     # Plan every sheet before writing anything: a card that cannot fit fails here.
     grids = {id(f): plan_grid(*page, *f.size, settings, bleed, spaced=f.spaced,
                               shape=f.shape)
-             for f in files if isinstance(f, CardFile)}
+             for f in files if isinstance(f, CardFile) and f.sheet is None}
 
+    # A tuck box for each deck, planned (and its game's [boxes] checked) before anything
+    # is written; a reprint of changed cards makes none.
+    boxed = [] if opts.changed_since else boxes.plans(boxes.decks(files), ctx)
     game_name, author = kit.game_name, kit.author
     version = stamp.text(ctx.data.sub("game").get("version", str, None))
     sheet = ctx.words.sub("sheet")
@@ -214,7 +217,11 @@ def _build_noted(name: str, opts: Options, progress, warn, notes) -> dict:
             art.logging(opts.draft) as pictures:
         for f, parts in _by_path(files):
             progress(f.path)
-            if isinstance(f, CardFile):
+            if isinstance(f, CardFile) and f.sheet is not None:  # labels: the sheet's paper
+                c = open_canvas(stage / f.path, f.sheet.paper, f"{game_name}: {f.path}",
+                                author)
+                entry = _labels(c, f, measured, ctx, settings)
+            elif isinstance(f, CardFile):
                 flip = f.flip or opts.flip
                 c = open_canvas(stage / f.path, page, f"{game_name}: {f.path}", author, flip)
                 label_game = f"{game_name} {version}" if version else game_name
@@ -247,10 +254,20 @@ def _build_noted(name: str, opts: Options, progress, warn, notes) -> dict:
                 | ({"card_size": part.size_name} if len(parts) > 1 else {})
                 for part in parts for comp in part.components]
             manifest["files"].append(entry)
+        box_lines = []
+        if boxed:
+            progress(boxes.PATH)
+            pages = boxes.write(stage / boxes.PATH, boxed, ctx, game_name, author)
+            manifest["boxes"] = boxes.manifest(boxed, pages)
+            # listed with the kit's files (no components: its cards are the decks')
+            manifest["files"].append({"path": boxes.PATH, "pages": pages, "duplex": "none",
+                                      "card_size": None, "components": []})
+            box_lines = boxes.guide(boxed, pages, ctx)
         (stage / "manifest.json").write_text(json.dumps(manifest, indent=2, ensure_ascii=False)
                                              + "\n", encoding="utf-8")
         (stage / "print-guide.txt").write_text(
-            print_guide(manifest, files, grids, ctx, opts, game_name), encoding="utf-8")
+            print_guide(manifest, files, grids, ctx, opts, game_name, box_lines),
+            encoding="utf-8")
         progress("manifest.json")
         problems = [p.line(name, opts.lang) for p in measured.problems()]
         if not opts.changed_since:  # a whole kit: every line of the full size on its cards
@@ -270,6 +287,26 @@ def _build_noted(name: str, opts: Options, progress, warn, notes) -> dict:
     if pictures.missing:
         warn(art.draft_line(pictures))
     return manifest
+
+
+def _labels(c, f: CardFile, measured, ctx: Context, settings) -> dict:
+    """A label sheet's file: its alignment page, then every face on its label; its
+    manifest entry lists each face's place."""
+    from companion.draw import labels
+
+    cards, components, ids = [], [], []
+    for comp in f.components:
+        comp = _unfolded(comp, "none")  # a second side's words: a label of its own
+        cards += _measured(measured, comp)
+        components += [comp.id] * len(comp.cards)
+        ids += faces.card_ids(comp.cards)
+    a = ctx.words.sub("align")
+    words = labels.AlignWords(a.text("title", ctx.lang), a.text_list("lines", ctx.lang),
+                              ctx.words.sub("sheet").text("caption", ctx.lang))
+    pages, places = labels.render(c, cards, f.sheet, words, settings.calibration_bar,
+                                  components, ids)
+    return {"path": f.path, "pages": pages, "duplex": "none", "card_size": f.size_name,
+            "sheet": f.sheet.key, "places": places}
 
 
 def _by_path(files: list) -> list[tuple]:
@@ -425,7 +462,7 @@ def _measured(rec: fit.Recorder, comp: Component, digests: dict | None = None) -
 
 
 def print_guide(manifest: dict, files: list, grids: dict, ctx: Context, opts: Options,
-                game_name: str) -> str:
+                game_name: str, box_lines: list[str] = ()) -> str:
     g = ctx.words.sub("guide")
     t = lambda key, **kw: g.text(key, ctx.lang).format(**kw)  # noqa: E731
     stock = ctx.words.sub("stock")
@@ -436,7 +473,11 @@ def print_guide(manifest: dict, files: list, grids: dict, ctx: Context, opts: Op
                        pages=entry["pages"]))
         lines.append("  " + t(f"duplex_{entry['duplex']}"))
         for part in parts:  # each size of the file
-            if isinstance(part, CardFile):
+            if isinstance(part, CardFile) and part.sheet is not None:
+                w, h = (number(to_mm(v), ctx.lang) for v in part.size)
+                lines.append("  " + t("labels", sheet=part.sheet.name, w=w, h=h,
+                                      per=part.sheet.per_sheet))
+            elif isinstance(part, CardFile):
                 grid = grids[id(part)]
                 named = part.size_name in presets.card_names()  # "poker", not 38x38mm
                 w, h = (number(to_mm(v), ctx.lang) for v in part.size)
@@ -455,6 +496,7 @@ def print_guide(manifest: dict, files: list, grids: dict, ctx: Context, opts: Op
         if entry["duplex"] == "none" and isinstance(f, CardFile) and seconds:
             lines.append("  " + t("second_sides", items=", ".join(seconds)))
         lines.append("")
+    lines += box_lines
     if any(e["duplex"] != "none" for e in manifest["files"]):
         lines += [t("check"), ""]
     lines += [t("ink_saver" if opts.ink == "saver" else "ink_normal"), ""]

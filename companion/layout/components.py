@@ -21,6 +21,12 @@ come from, which back they get and where they go:
     hex = "pointy"                 # a hex's corner at the top ("pointy", 40x46mm) or its
                                    # flat side ("flat", 46x40mm)
     corner = "3mm"                 # a rounded piece's corner radius (default 3mm)
+    box = false                    # a tuck box for it in boxes.pdf, or not (default: one
+                                   # for a deck of cards, companion/layouts/boxes.toml),
+                                   # or "objects": its cards in that component's box
+    sheet = "avery-5160"           # on a label or sticker sheet (companion/layouts/
+                                   # sheets.toml, or the game's own [sheets.NAME]): each
+                                   # face at a label's place and size, in labels-NAME.pdf
     after = "witches"              # ... named here (or `before` one; default: last)
     title = "demons"               # a key of [titles] (default: NAME)
     part = "demons"                # what --only calls it (default: NAME)
@@ -55,7 +61,7 @@ from msgspec import structs
 
 KEYS = {"kind", "cards", "with", "back", "file", "after", "before", "title", "todo", "art",
         "qty", "fields", "id", "id_else", "art_entry", "part", "size", "stock", "count", "page",
-        "you_get", "when", "shape", "hex", "corner"}
+        "you_get", "when", "shape", "hex", "corner", "sheet", "box"}
 ROMAN = "I II III IV V VI VII VIII IX X XI XII XIII XIV XV XVI XVII XVIII XIX XX".split()
 
 
@@ -156,6 +162,24 @@ def add(files: list, ctx, engine, backs: dict[str, Face], pics=None,
             _add_one(files, ctx, data, engine, backs, pics, name, spec, derived or {})
         except bind.BindError as e:  # a field a template names, missing from the data
             raise CompanionError(f"components.{name}: {e}", source=data.source) from None
+    _check_boxes(comps)
+
+
+def _check_boxes(comps) -> None:
+    """A component's `box` naming another (its cards in that one's tuck box) names a
+    component with a box of its own: no chain, no loop."""
+    for name in comps.table:
+        spec = comps.sub(name)
+        other = spec.get("box", (bool, str), None)
+        if not isinstance(other, str):
+            continue
+        if other == name or other not in comps.table:
+            raise spec.error("box", f"{shown(other)} is no other component (use true, false, "
+                                    f"or one of {', '.join(n for n in comps.table if n != name)})")
+        theirs = comps.sub(other).table.get("box")
+        if isinstance(theirs, str) or theirs is False:
+            raise spec.error("box", f"{other}'s cards go in no box of their own "
+                                    f"(box = {shown(theirs)}): name the one they go in")
 
 
 def _for_this_size(spec, ctx) -> bool:
@@ -320,9 +344,9 @@ def _add_one(files, ctx, data, engine, backs, pics, name: str, spec, derived: di
                     kind, {**card_fields, "copy": k}, pic, label=f"{name}/{cid}",
                     origins=origins, read={**as_read, "copy": k})
                 cards.append(Card(title, each, each if back == "same" else card_back,
-                                  id=cid))
+                                  id=cid, fields=values))
         else:
-            cards += [Card(title, face, card_back, id=cid)] * copies
+            cards += [Card(title, face, card_back, id=cid, fields=values)] * copies
         todo += [templates.expand(todo_form, {"n": n, "id": cid, "note": note}, path=False)
                  for note in engine.todo(kind, card_fields, f"{name}/{cid}", as_read,
                                          origins)] * copies
@@ -334,12 +358,16 @@ def _add_one(files, ctx, data, engine, backs, pics, name: str, spec, derived: di
     if spec.get("page", bool, False):
         if back is not None:
             raise spec.error("back", "a page has no back (page = true)")
+        if "sheet" in spec.table:
+            raise spec.error("sheet", "a page is the whole paper, on no label sheet "
+                                      "(page = true)")
         _place_pages(files, spec, Component(name, part, title, you_get, [], todo),
                      [card.front for card in cards], ctx)
         return
     # A back drawn from each card's own fields, not one shared by an id: its second side.
     own_backs = isinstance(back, Fields) and "id" not in back.table
-    component = Component(name, part, title, you_get, cards, todo, second_sides=own_backs)
+    component = Component(name, part, title, you_get, cards, todo, second_sides=own_backs,
+                          box=spec.get("box", (bool, str), None))
     _place(files, spec, component, ctx)
 
 
@@ -651,9 +679,47 @@ def _same_size(a: tuple[float, float], b: tuple[float, float]) -> bool:
     return abs(a[0] - b[0]) < 0.01 and abs(a[1] - b[1]) < 0.01
 
 
+def _on_sheet(files: list, spec, component, ctx) -> None:
+    """A component on a label sheet: its faces at the labels' size and shape, in a file
+    holding only that sheet's labels."""
+    from companion.layout.parts import CardFile
+    from companion.press import label_sheets
+
+    for key in ("shape", "hex", "corner", "stock"):
+        if key in spec.table:
+            raise spec.error(key, "a label sheet sets it (sheet = "
+                                  f"{shown(spec.get('sheet', str))})")
+    sheet = label_sheets.find(spec.get("sheet", str), ctx.data, spec)
+    size_text = spec.get("size", str, None)
+    if size_text is not None:
+        size = parse_size(str(bind.text(size_text, _plain_data(ctx.data))),
+                          field=f"components.{component.id}.size")
+        if not _same_size(size, sheet.label):
+            raise spec.error("size", f"{shown(size_text)} is not the size of a "
+                                     f"{sheet.name} label ({to_mm(sheet.label[0]):g} x "
+                                     f"{to_mm(sheet.label[1]):g} mm): leave it out")
+    path = _pdf_name(spec, f"labels-{sheet.key}.pdf")
+    parts = [f for f in files if isinstance(f, CardFile) and f.path == path]
+    if any(f.sheet != sheet for f in parts):
+        raise spec.error("file", f"{path} holds other pieces: a label sheet's file holds "
+                                 "only its labels")
+    if component.id in [c.id for f in parts for c in f.components]:
+        raise CompanionError(f"components.{component.id}: {path} has a component of that "
+                             "name already", source=ctx.data.source)
+    w, h = sheet.label
+    if parts:
+        parts[0].components.append(component)
+        return
+    files.append(CardFile(path, [component], sheet.label,
+                          f"{to_mm(w):g}x{to_mm(h):g}mm", stock="labels",
+                          flip="none", shape=sheet.shape, sheet=sheet))
+
+
 def _place(files: list, spec, component, ctx) -> None:
     from companion.layout.parts import CardFile
 
+    if "sheet" in spec.table:
+        return _on_sheet(files, spec, component, ctx)
     path = _pdf_name(spec, "cards.pdf")
     size_text = spec.get("size", str, None)
     if size_text is not None:
@@ -669,6 +735,8 @@ def _place(files: list, spec, component, ctx) -> None:
     # One file may hold components of several sizes (dice and hex tiles in tokens.pdf):
     # each size (and stock) is a part of the file, on sheets of its own.
     parts = [f for f in files if isinstance(f, CardFile) and f.path == path]
+    if any(f.sheet is not None for f in parts):
+        raise spec.error("file", f"{path} is a label sheet's file: it holds only its labels")
     if component.id in [c.id for f in parts for c in f.components]:
         raise CompanionError(f"components.{component.id}: {path} has a component of that "
                              "name already", source=ctx.data.source)

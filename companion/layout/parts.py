@@ -22,6 +22,7 @@ class Component(msgspec.Struct):
     # Its cards' backs hold words of their own (an aid's second side, a token's rule), not a
     # shared design: built without backs (--flip none), they print as faces of their own.
     second_sides: bool = False
+    box: bool | None = None  # a tuck box for it: True, False, None: if it is a deck
 
 
 class CardFile(msgspec.Struct):
@@ -33,6 +34,9 @@ class CardFile(msgspec.Struct):
     stock: str = "cards"
     flip: str | None = None  # None: the build's --flip
     shape: Shape | None = None  # hex tiles, round tokens...: cut along a line; None: rectangles
+    # a label or sticker sheet (companion.press.label_sheets.LabelSheet): each face on its
+    # label's place, on the sheet's own paper; None: imposed on the build's paper
+    sheet: object | None = None
 
     @property
     def spaced(self) -> bool:
