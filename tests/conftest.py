@@ -4,9 +4,16 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, settings
 
-from companion.cli import main
+# No example is timed: on a loaded two-core machine an example that takes 200 ms once is
+# no failure (hypothesis' deadline and its too-slow health check would call it one).
+# Speeds are tests/bench's.
+settings.register_profile("suite", deadline=None,
+                          suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("suite")
 
+from companion.cli import main  # noqa: E402
 
 
 @dataclass
