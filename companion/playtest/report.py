@@ -17,6 +17,7 @@ from companion.draw import text as drawn
 from companion.files.atomic import replaced
 from companion.playtest import plots
 from companion.playtest.words import pct, sentence, text, version_name
+from companion.rules.playtest import ALL
 from companion.press import fonts
 from companion.press.pdf import open_canvas
 
@@ -127,7 +128,7 @@ def blocks(s: dict, game: Game, source: str, lang: str) -> list[Block]:
     width = A4[0] - 2 * MARGIN
     out = [_paragraph(text("report", "title", lang, game=game.name), 20, "bold", after=2),
            _rule(accent)]
-    if s.get("version") is None:
+    if s.get("version") == ALL:
         counted = text("report", "counted", lang, plays=s["plays"], file=source)
     else:
         counted = text("report", "counted_version", lang, plays=s["plays"],
@@ -135,9 +136,10 @@ def blocks(s: dict, game: Game, source: str, lang: str) -> list[Block]:
                        all=sum(v["plays"] for v in s["versions"].values()), file=source)
     out += [_paragraph(counted, 10, after=10),
             _keep(_paragraph(text("report", "findings", lang), 13, "bold", accent, after=4))]
-    out += [_paragraph(sentence(f, lang), 10, indent=12, bullet="•", after=5)
-            for f in s["findings"]]
-    out += [_paragraph(text("report", "how", lang), 8, colour=plots.MUTED, after=10)]
+    out += [_paragraph(sentence(f, lang, game.categories, game.factions), 10, indent=12,
+                       bullet="•", after=5) for f in s["findings"]]
+    out += [_paragraph(text("report", "how", lang, checks=s["checks"]), 8,
+                       colour=plots.MUTED, after=10)]
     legend = text("plot", "legend", lang)
 
     def seat_label(k):
