@@ -241,10 +241,11 @@ def test_versions_stay_text_and_quoted_cells_are_unquoted(game, tmp_path):
 
 BAD = [
     ("won", "yes", 'column F (won): "yes" is not 1 (won) or 0'),
-    ("seat", "first", 'column J (seat): "first" is not a whole number of 1 or more'),
-    ("seat", "0", 'column J (seat): "0" is not a whole number of 1 or more'),
-    ("minutes", "-5", 'column L (minutes): "-5" is not a number of 0 or more'),
-    ("score:pairs", "lots", 'column N (score:pairs): "lots" is not a number'),
+    ("seat", "first", 'column J (seat): "first" is not a whole number from 1 to 30'),
+    ("seat", "0", 'column J (seat): "0" is not a whole number from 1 to 30'),
+    ("minutes", "-5", 'column L (minutes): "-5" is not a number from 0 to 10,000'),
+    ("score:pairs", "lots", 'column N (score:pairs): "lots" is not a number from '
+                            '-1,000,000,000 to 1,000,000,000'),
     ("id", "", "column A (id): empty: each row names its play's id"),
 ]
 
