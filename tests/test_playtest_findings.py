@@ -153,3 +153,17 @@ def test_a_faction_is_worded_as_a_faction():
         "Version 0.1\u202f: la faction Loutres gagne 23\u202f% de ses parties, pour une part "
         "attendue de 28\u202f% (intervalle à 95\u202f% de cette faction seule\u202f: "
         "15–33\u202f%\u202f; 120 parties)."]
+
+
+def test_the_report_draws_mean_scores_deciders_and_seats_by_player_count_per_version(fixed):
+    from tests.test_playtest import pages, pdf_text
+
+    s = fixed()
+    pdf = s["report"]
+    text = " ".join(pdf_text(pdf).split())
+    assert "Mean score by seat" in text and "3 players · seat 1" in text
+    assert "What separates the winners: their mean figure minus the others’" in text
+    assert "Win rate by seat, 3-player games, per" in text  # two titles side by side
+    assert "Win rate by seat, 4-player games, per" in text
+    assert "This report makes 24 checks at once" in text
+    assert s["checks"] == 24 and pages(pdf) == s["pages"]

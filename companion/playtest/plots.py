@@ -146,3 +146,46 @@ def box_chart(rows: list[tuple[str, dict | None]], w: float, h: float,
 def _num(v: float, lang: str) -> str:
     s = f"{round(v, 1):g}"
     return s.replace(".", ",") if lang == "fr" else s
+
+
+def interval_chart(rows: list[tuple[str, dict | None]], key: str, w: float, h: float,
+                   lang: str = "en", zero: bool = False) -> Drawing:
+    """A row per (label, {key, low, high}): a dot at the figure (a mean, a difference), a
+    line over its 95% interval, its number beside it; with `zero`, a dashed line at 0 (a
+    difference whose interval stays clear of it separates)."""
+    d = Drawing(w, h)
+    label_w, right_pad, bottom = min(120.0, w * 0.28), 46.0, 14.0
+    shown = [q for _, q in rows if q and q.get("low") is not None]
+    lo = min([q["low"] for q in shown] + [0.0])
+    hi = max([q["high"] for q in shown] + [1.0])
+    step = nice_step(hi - lo)
+    lo, hi = math.floor(lo / step) * step, math.ceil(hi / step) * step
+    if hi <= lo:
+        hi = lo + step
+    x0, pw = label_w, w - label_w - right_pad
+    row_h = (h - bottom) / max(1, len(rows))
+
+    def x(v: float) -> float:
+        return x0 + pw * (v - lo) / (hi - lo)
+
+    tick = lo
+    while tick <= hi + 1e-9:
+        d.add(Line(x(tick), bottom, x(tick), h, strokeColor=GRID, strokeWidth=0.5))
+        _text(d, x(tick), bottom - 9, _num(tick, lang), 7, MUTED, "middle")
+        tick += step
+    if zero and lo < 0 < hi:
+        d.add(Line(x(0), bottom, x(0), h, strokeColor=EVEN, strokeWidth=1.0,
+                   strokeDashArray=[3, 2]))
+    for i, (label, q) in enumerate(rows):
+        cy = h - row_h * (i + 0.5)
+        _text(d, label_w - 6, cy - 3, label, 8, INK, "end", max_w=label_w - 8)
+        if not q:
+            continue
+        if q.get("low") is not None:
+            d.add(Line(x(q["low"]), cy, x(q["high"]), cy, strokeColor=INK, strokeWidth=0.9))
+            for v in (q["low"], q["high"]):
+                d.add(Line(x(v), cy - 3, x(v), cy + 3, strokeColor=INK, strokeWidth=0.9))
+        d.add(Rect(x(q[key]) - 2.5, cy - 2.5, 5, 5, fillColor=colors.HexColor(SERIES[0]),
+                   strokeColor=None))
+        _text(d, x0 + pw + 4, cy - 3, _num(q[key], lang), 7.5, INK)
+    return d

@@ -163,6 +163,8 @@ def blocks(s: dict, game: Game, source: str, lang: str) -> list[Block]:
     for i in range(0, len(charts), 2):
         out += _side_by_side(charts[i:i + 2] if i + 1 < len(charts) else
                              [charts[i], ("", plots.Drawing(half, 1))], legend, accent)
+    out += _means(s, lang, width, accent)
+    out += _deciders(s, game, lang, width, accent)
     # From page 2: spreads, margins, lengths, versions.
     cats = [(_name(game.categories, k), q) for k, q in s["scores"].items()]
     cats.append((text("plot", "total", lang), s.get("totals")))
@@ -176,7 +178,7 @@ def blocks(s: dict, game: Game, source: str, lang: str) -> list[Block]:
     everything = text("report", "all", lang)
     for key, title in (("margin", "margin"), ("minutes", "minutes")):
         rows = [(n, v[key]) for n, v in zip(names, versions.values())]
-        if len(rows) > 1:
+        if len(rows) > 1 and s.get("version") == ALL:  # else s[key] is one version's
             rows.append((everything, s[key]))
         if not any(q for _, q in rows):
             out += [_paragraph(text("plot", title, lang), 11.5, "bold", accent, after=2),
@@ -190,7 +192,18 @@ def blocks(s: dict, game: Game, source: str, lang: str) -> list[Block]:
     seat_keys = sorted({k for v in shown for k in versions[v]["seats"]}, key=int)
     seat_labels = [seat_label(k) for k in seat_keys]
     charts = []
-    if seat_keys:
+    counts = sorted({int(n) for v in shown for n in versions[v].get("by_players", {})})
+    for n in counts if len(counts) > 1 else []:  # seats by player count, version by version
+        keys = sorted({k for v in shown for k in versions[v]["by_players"].get(str(n), {})
+                       .get("seats", {})}, key=int)
+        labels = [seat_label(k) for k in keys]
+
+        def cell(g, ser, n=n, keys=keys, labels=labels):
+            group = versions[shown[series.index(ser)]]["by_players"].get(str(n))
+            return group["seats"].get(keys[labels.index(g)]) if group else None
+        charts.append((text("plot", "versions_seats_players", lang, players=n),
+                       plots.rate_chart(labels, series, cell, half, PLOT_H)))
+    if seat_keys and len(counts) <= 1:
         charts.append((text("plot", "versions_seats", lang), plots.rate_chart(
             seat_labels, series, lambda g, ser: versions[shown[series.index(ser)]]["seats"].get(
                 seat_keys[seat_labels.index(g)]), half, PLOT_H)))
@@ -200,9 +213,9 @@ def blocks(s: dict, game: Game, source: str, lang: str) -> list[Block]:
         charts.append((text("plot", "versions_factions", lang), plots.rate_chart(
             labels, series, lambda g, ser: versions[shown[series.index(ser)]]["factions"].get(
                 faction_keys[labels.index(g)]), half, PLOT_H)))
-    if charts:
-        out += _side_by_side(charts if len(charts) == 2 else
-                             [charts[0], ("", plots.Drawing(half, 1))], legend, accent)
+    for i in range(0, len(charts), 2):
+        out += _side_by_side(charts[i:i + 2] if i + 1 < len(charts) else
+                             [charts[i], ("", plots.Drawing(half, 1))], legend, accent)
     out.append(_table(versions, lang, width))
     out += [_space(10), _paragraph(text("report", "credits", lang), 11.5, "bold", accent,
                                    after=2)]
@@ -210,6 +223,29 @@ def blocks(s: dict, game: Game, source: str, lang: str) -> list[Block]:
         out.append(_paragraph(game.credits, 9, after=4))
     out.append(_paragraph(text("report", "made", lang), 8, colour=plots.MUTED))
     return out
+
+
+def _means(s: dict, lang: str, width: float, accent) -> list[Block]:
+    """Each seat's mean total with its 95% interval, player count by player count."""
+    by = s.get("by_players") or {}
+    rows = [(text("plot", "seat_players", lang, players=n, seat=k) if len(by) > 1 else
+             text("plot", "seat", lang, seat=k), r["score"])
+            for n, g in by.items() for k, r in g["seats"].items() if r.get("score")]
+    if not rows:
+        return []
+    d = plots.interval_chart(rows, "mean", width, 18.0 * len(rows) + 18, lang)
+    return _plot(text("plot", "means", lang), text("plot", "means_legend", lang), d, accent)
+
+
+def _deciders(s: dict, game: Game, lang: str, width: float, accent) -> list[Block]:
+    """Each category: the winners' mean figure minus the others', with its interval."""
+    rows = [(_name(game.categories, d["category"]), d) for d in s.get("deciders") or []]
+    if not rows:
+        return []
+    d = plots.interval_chart(rows, "difference", width, 18.0 * len(rows) + 18, lang,
+                             zero=True)
+    return _plot(text("plot", "deciders", lang), text("plot", "deciders_legend", lang), d,
+                 accent)
 
 
 def _keep(b: Block) -> Block:
