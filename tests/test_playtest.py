@@ -333,3 +333,8 @@ def test_any_history_counts_every_seat_once_and_flags_only_what_leaves_even(play
             assert len(plays) >= rules.MIN_PLAYS
     if len(plays) < rules.MIN_PLAYS:
         assert [f["kind"] for f in s["findings"]] == ["too_few"]
+    latest = rules.summary(plays)  # the latest version's, each finding naming its version
+    assert all(f["version"] in (latest["version"], s["version"]) for f in
+               latest["findings"] + s["findings"])
+    assert all(0 <= f["p"] <= f["p_adjusted"] <= 1 for f in latest["findings"]
+               if f["kind"] in ("seat", "faction"))

@@ -10,10 +10,13 @@ A history entry carries, besides players, scores and winners, what a play record
 {category id: points}}). A game closed before they were recorded counts with its seats
 and factions unknown."""
 
+import math
+
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
 
+from companion.files import plays
 from companion.rules import playtest as rules
 from companion.web.errors import WebError
 from companion.web.games import Web
@@ -26,7 +29,9 @@ def _whole(v) -> bool:
 
 
 def _number(v) -> bool:
-    return isinstance(v, (int, float)) and not isinstance(v, bool)
+    """A number the figures can use: finite, within what a history.csv may hold."""
+    return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) \
+        and abs(v) <= plays.MAX_NUMBER
 
 
 def _table(entry: dict, key: str) -> dict:
