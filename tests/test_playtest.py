@@ -186,6 +186,8 @@ def test_a_report_over_3_plays_says_it_rests_on_too_few(game, tmp_path):
     pdf = Path(s["report"])
     assert pages(pdf) >= 2
     assert said in " ".join(pdf_text(pdf).split())
+    assert s["checks"] == 0
+    assert "On so few plays this report makes no check" in " ".join(pdf_text(pdf).split())
 
 
 def test_the_french_report_follows_french_typography(game, tmp_path):

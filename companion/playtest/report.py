@@ -138,8 +138,9 @@ def blocks(s: dict, game: Game, source: str, lang: str) -> list[Block]:
             _keep(_paragraph(text("report", "findings", lang), 13, "bold", accent, after=4))]
     out += [_paragraph(sentence(f, lang, game.categories, game.factions), 10, indent=12,
                        bullet="•", after=5) for f in s["findings"]]
-    out += [_paragraph(text("report", "how", lang, checks=s["checks"]), 8,
-                       colour=plots.MUTED, after=10)]
+    how = text("report", "how", lang, checks=s["checks"]) if s["checks"] else \
+        text("report", "how_none", lang)
+    out += [_paragraph(how, 8, colour=plots.MUTED, after=10)]
     legend = text("plot", "legend", lang)
 
     def seat_label(k):
