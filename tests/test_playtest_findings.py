@@ -7,6 +7,8 @@ import json
 import math
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from companion.rules import playtest as rules
 from companion.rules import stats
@@ -40,6 +42,19 @@ def test_holm_adjusts_in_order_and_never_below_the_raw_p():
     assert stats.holm([0.01, 0.04, 0.03, 0.005]) == pytest.approx([0.03, 0.06, 0.06, 0.02])
     assert stats.holm([]) == []
     assert stats.holm([0.5, 0.9]) == [1.0, 1.0]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.floats(0, 1), max_size=30))
+def test_holm_rejects_what_its_step_down_definition_rejects(ps):
+    adjusted = stats.holm(ps)
+    assert all(p <= a <= 1 for p, a in zip(ps, adjusted))
+    # step down: from the smallest p, reject while (m - j) * p_(j) stays under alpha
+    order = sorted(range(len(ps)), key=lambda i: ps[i])
+    k = 0
+    while k < len(ps) and (len(ps) - k) * ps[order[k]] < stats.ALPHA:
+        k += 1
+    assert {i for i, a in enumerate(adjusted) if a < stats.ALPHA} == set(order[:k])
 
 
 def test_student_t_and_welch_are_the_textbook_figures():
