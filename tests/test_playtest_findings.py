@@ -182,3 +182,13 @@ def test_the_report_draws_mean_scores_deciders_and_seats_by_player_count_per_ver
     assert "Win rate by seat, 4-player games, per" in text
     assert "This report makes 24 checks at once" in text
     assert s["checks"] == 24 and pages(pdf) == s["pages"]
+
+
+def test_every_line_printed_names_the_version_it_judges(game, tmp_path):  # noqa: F811
+    csv = tmp_path / "history.csv"
+    csv.write_text(fixed_history(), encoding="utf-8")
+    r = run(game, csv, "--out", tmp_path / "r")
+    assert r.returncode == 0, r.stderr
+    *lines, last = r.stdout.splitlines()
+    assert lines and all(ln.startswith("- Version 0.2") for ln in lines), lines
+    assert '80 plays of version "0.2"' in last

@@ -75,7 +75,10 @@ def playtest(game, history, out, as_json, version, lang):
         return
     for said in words.sentences(summary, lang, about.categories, about.factions):
         click.echo(f"- {said}")
-    click.echo(f"Report: {pdf} ({count} pages, {summary['plays']} plays, {seconds:.1f} s)")
+    judged = "every version" if summary["version"] == rules.ALL else \
+        f"version {shown(summary['version'])}"
+    click.echo(f"Report: {pdf} ({count} pages, {summary['plays']} plays of {judged}, "
+               f"{seconds:.1f} s)")
 
 
 def _about(path: Path, lang: str):
