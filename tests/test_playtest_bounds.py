@@ -10,7 +10,7 @@ import pytest
 
 from companion.files import csv_cells, plays, spreadsheet
 from companion.rules import playtest as rules
-from tests.playtest_data import HEADER, history
+from tests.playtest_data import HEADER
 from tests.test_playtest import ROOT, game  # noqa: F401  (the Tidepool fixture)
 
 HEAD = ",".join(HEADER)
