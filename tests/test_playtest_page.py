@@ -31,6 +31,8 @@ def table(tmp_path_factory):
 SEAT_1 = {"en-GB": "Seat 1: won 50 of 120, 42% (95% interval 33–51%): stands out (even: 25%)",
           "fr-FR": "Place 1\u202f: 50 gagnée(s) sur 120, 42\u202f% (intervalle à 95\u202f% "
                    "33–51\u202f%)\u202f: se détache (part attendue\u202f: 25\u202f%)"}
+VERSION = {"en-GB": "120 games of version 0.3, the latest",
+           "fr-FR": "120 parties de la version 0.3, la plus récente"}
 RUN = """async () => {
   const r = await axe.run('#seat-rates', {resultTypes: ['violations']});
   return r.violations.map(v => [v.id, v.impact, v.nodes.map(n => n.target.join(' ')).join(' | ')]);
@@ -55,6 +57,7 @@ def test_the_history_screen_shows_each_seats_rate_and_interval(browser, table,  
     expect(rows.first).to_have_text(SEAT_1[locale])
     expect(rows.first).to_have_class("winner small")
     expect(page.locator("#seat-rates-game")).to_have_value("tidepool")
+    expect(page.locator("#seat-rates .help")).to_contain_text(VERSION[locale])
     assert page.evaluate("document.documentElement.scrollWidth") <= width
     page.locator("#seat-rates").screenshot(
         path=str(SHOTS / f"history-seats-{width}-{locale[:2]}.png"))
