@@ -156,3 +156,19 @@ def test_csv_cells_are_safe_and_come_back_as_meant(value, written):
     assert csv_cells.safe(value) == written
     if isinstance(value, str):
         assert csv_cells.unquoted(csv_cells.safe(value)) == value
+
+
+def test_a_history_at_its_bounds_lays_out_within_the_pages():
+    from reportlab.lib.pagesizes import A4
+
+    from companion.playtest import report
+
+    text = "\n".join([HEAD, *(row(k, s, won=int(s == 1), version=f"0.{k % 100}",
+                                  faction=f"f{(k + s) % 50}", creatures=k % 9)
+                              for k in range(1, 3001) for s in (1, 2, 3))])
+    summary = rules.summary(plays.read_text(text, "h.csv", "tidepool"), rules.ALL)
+    assert len(summary["versions"]) == 100 and len(summary["factions"]) == 50
+    room = A4[1] - 2 * report.MARGIN - report.FOOTER
+    laid = report.pages(report.blocks(summary, report.Game("Tidepool"), "h.csv", "en"))
+    for page in laid:
+        assert sum(b.height for b in page) <= room + 1e-6, [b.height for b in page]

@@ -169,9 +169,9 @@ def blocks(s: dict, game: Game, source: str, lang: str) -> list[Block]:
     # From page 2: spreads, margins, lengths, versions.
     cats = [(_name(game.categories, k), q) for k, q in s["scores"].items()]
     cats.append((text("plot", "total", lang), s.get("totals")))
-    spread = plots.box_chart(cats, width, max(60.0, 22.0 * len(cats) + 16), lang=lang)
-    first = _plot(text("plot", "scores", lang), text("plot", "scores_legend", lang), spread,
-                  accent)
+    first = _rows_plot(text("plot", "scores", lang), text("plot", "scores_legend", lang), cats,
+                       lambda rows: plots.box_chart(rows, width, max(60.0, 22.0 * len(rows)
+                                                                     + 16), lang=lang), accent)
     first[0].new_page = True
     out += first
     versions = s["versions"]
@@ -185,7 +185,7 @@ def blocks(s: dict, game: Game, source: str, lang: str) -> list[Block]:
             out += [_paragraph(text("plot", title, lang), 11.5, "bold", accent, after=2),
                     _paragraph(text("plot", "nothing", lang), 9, colour=plots.MUTED, after=10)]
             continue
-        out += _plot(text("plot", title, lang), "", plots.box_chart(
+        out += _rows_plot(text("plot", title, lang), "", rows, lambda rows: plots.box_chart(
             rows, width, max(50.0, 22.0 * len(rows) + 16), lang=lang), accent)
     out += [_keep(_paragraph(text("plot", "versions", lang), 13, "bold", accent, after=6))]
     shown = list(versions)[-4:]  # the last four versions, each beside the one before
@@ -217,7 +217,7 @@ def blocks(s: dict, game: Game, source: str, lang: str) -> list[Block]:
     for i in range(0, len(charts), 2):
         out += _side_by_side(charts[i:i + 2] if i + 1 < len(charts) else
                              [charts[i], ("", plots.Drawing(half, 1))], legend, accent)
-    out.append(_table(versions, lang, width))
+    out += _table(versions, lang, width)
     out += [_space(10), _paragraph(text("report", "credits", lang), 11.5, "bold", accent,
                                    after=2)]
     if game.credits:
@@ -234,8 +234,9 @@ def _means(s: dict, lang: str, width: float, accent) -> list[Block]:
             for n, g in by.items() for k, r in g["seats"].items() if r.get("score")]
     if not rows:
         return []
-    d = plots.interval_chart(rows, "mean", width, 18.0 * len(rows) + 18, lang)
-    return _plot(text("plot", "means", lang), text("plot", "means_legend", lang), d, accent)
+    return _rows_plot(text("plot", "means", lang), text("plot", "means_legend", lang), rows,
+                      lambda rows: plots.interval_chart(rows, "mean", width,
+                                                        18.0 * len(rows) + 18, lang), accent)
 
 
 def _deciders(s: dict, game: Game, lang: str, width: float, accent) -> list[Block]:
@@ -243,10 +244,23 @@ def _deciders(s: dict, game: Game, lang: str, width: float, accent) -> list[Bloc
     rows = [(_name(game.categories, d["category"]), d) for d in s.get("deciders") or []]
     if not rows:
         return []
-    d = plots.interval_chart(rows, "difference", width, 18.0 * len(rows) + 18, lang,
-                             zero=True)
-    return _plot(text("plot", "deciders", lang), text("plot", "deciders_legend", lang), d,
-                 accent)
+    return _rows_plot(text("plot", "deciders", lang), text("plot", "deciders_legend", lang),
+                      rows, lambda rows: plots.interval_chart(
+                          rows, "difference", width, 18.0 * len(rows) + 18, lang, zero=True),
+                      accent)
+
+
+ROWS_A_DRAWING = 24  # a chart of more rows is drawn in parts, each within a page
+
+
+def _rows_plot(title: str, legend: str, rows: list, draw, accent) -> list[Block]:
+    """A chart of a row per item (a category, a version, a seat) under its title, drawn
+    ROWS_A_DRAWING rows at a time so that a long one runs on to the next page."""
+    parts = [rows[i:i + ROWS_A_DRAWING] for i in range(0, len(rows), ROWS_A_DRAWING)] or [[]]
+    out = _plot(title, legend, draw(parts[0]), accent)
+    for part in parts[1:]:
+        out[-1:-1] = [_drawing(draw(part))]
+    return out
 
 
 def _keep(b: Block) -> Block:
@@ -258,7 +272,7 @@ def _one(values: dict):
     return lambda g, series: values.get(g)
 
 
-def _table(versions: dict, lang: str, width: float) -> Block:
+def _table(versions: dict, lang: str, width: float) -> list[Block]:
     head = [text("table", k, lang) for k in ("version", "plays", "seat1", "margin", "minutes")]
     rows = []
     for v, f in versions.items():
@@ -270,7 +284,12 @@ def _table(versions: dict, lang: str, width: float) -> Block:
                      plots._num(f["minutes"]["median"], lang) if f["minutes"] else "–"])
     cols = [0.22, 0.13, 0.29, 0.18, 0.18]
     lead = 15.0
+    # in parts of 40 rows, each under the header: a long table runs on to the next page
+    return [_table_part(head, rows[i:i + 40], cols, lead) for i in range(0, len(rows), 40)]
 
+
+def _table_part(head: list[str], rows: list[list[str]], cols: list[float],
+                lead: float) -> Block:
     def draw(c, x, top, w):
         y = top - 11
         for i, row in enumerate([head, *rows]):
