@@ -152,18 +152,16 @@ def blocks(s: dict, game: Game, source: str, lang: str) -> list[Block]:
     for players, g in (by.items() if len(by) > 1 else []):
         seats = {seat_label(k): v for k, v in g["seats"].items()}
         charts.append((text("plot", "seats_players", lang, players=players, plays=g["plays"]),
-                       plots.rate_chart(list(seats), [""], _one(seats), half, PLOT_H)))
+                       plots.rate_chart(list(seats), [""], _one(seats), _w(seats, half), PLOT_H)))
     if len(by) <= 1 and s["seats"]:
         seats = {seat_label(k): v for k, v in s["seats"].items()}
         charts.append((text("plot", "seats", lang),
-                       plots.rate_chart(list(seats), [""], _one(seats), half, PLOT_H)))
+                       plots.rate_chart(list(seats), [""], _one(seats), _w(seats, half), PLOT_H)))
     if s["factions"]:
         named = {_name(game.factions, k): v for k, v in s["factions"].items()}
         charts.append((text("plot", "factions", lang),
-                       plots.rate_chart(list(named), [""], _one(named), half, PLOT_H)))
-    for i in range(0, len(charts), 2):
-        out += _side_by_side(charts[i:i + 2] if i + 1 < len(charts) else
-                             [charts[i], ("", plots.Drawing(half, 1))], legend, accent)
+                       plots.rate_chart(list(named), [""], _one(named), _w(named, half), PLOT_H)))
+    out += _in_pairs(charts, half, legend, accent)
     out += _means(s, lang, width, accent)
     out += _deciders(s, game, lang, width, accent)
     # From page 2: spreads, margins, lengths, versions.
@@ -203,20 +201,18 @@ def blocks(s: dict, game: Game, source: str, lang: str) -> list[Block]:
             group = versions[shown[series.index(ser)]]["by_players"].get(str(n))
             return group["seats"].get(keys[labels.index(g)]) if group else None
         charts.append((text("plot", "versions_seats_players", lang, players=n),
-                       plots.rate_chart(labels, series, cell, half, PLOT_H)))
+                       plots.rate_chart(labels, series, cell, _w(labels, half), PLOT_H)))
     if seat_keys and len(counts) <= 1:
         charts.append((text("plot", "versions_seats", lang), plots.rate_chart(
             seat_labels, series, lambda g, ser: versions[shown[series.index(ser)]]["seats"].get(
-                seat_keys[seat_labels.index(g)]), half, PLOT_H)))
+                seat_keys[seat_labels.index(g)]), _w(seat_labels, half), PLOT_H)))
     faction_keys = sorted({k for v in shown for k in versions[v]["factions"]})
     if faction_keys:
         labels = [_name(game.factions, k) for k in faction_keys]
         charts.append((text("plot", "versions_factions", lang), plots.rate_chart(
             labels, series, lambda g, ser: versions[shown[series.index(ser)]]["factions"].get(
-                faction_keys[labels.index(g)]), half, PLOT_H)))
-    for i in range(0, len(charts), 2):
-        out += _side_by_side(charts[i:i + 2] if i + 1 < len(charts) else
-                             [charts[i], ("", plots.Drawing(half, 1))], legend, accent)
+                faction_keys[labels.index(g)]), _w(labels, half), PLOT_H)))
+    out += _in_pairs(charts, half, legend, accent)
     out += _table(versions, lang, width)
     out += [_space(10), _paragraph(text("report", "credits", lang), 11.5, "bold", accent,
                                    after=2)]
@@ -260,6 +256,29 @@ def _rows_plot(title: str, legend: str, rows: list, draw, accent) -> list[Block]
     out = _plot(title, legend, draw(parts[0]), accent)
     for part in parts[1:]:
         out[-1:-1] = [_drawing(draw(part))]
+    return out
+
+
+WIDE = 10  # a rate chart of more groups (seats, factions) takes the page's width
+
+
+def _w(groups, half: float) -> float:
+    return half if len(groups) <= WIDE else A4[0] - 2 * MARGIN
+
+
+def _in_pairs(charts: list, half: float, legend: str, accent) -> list[Block]:
+    """Charts two by two side by side; a wide one alone."""
+    out, pending = [], []
+    for chart in charts:
+        if chart[1].width > half:
+            out += _side_by_side([chart], legend, accent)
+            continue
+        pending.append(chart)
+        if len(pending) == 2:
+            out += _side_by_side(pending, legend, accent)
+            pending = []
+    if pending:
+        out += _side_by_side([pending[0], ("", plots.Drawing(half, 1))], legend, accent)
     return out
 
 
