@@ -181,6 +181,7 @@ def test_the_report_draws_mean_scores_deciders_and_seats_by_player_count_per_ver
     assert "Win rate by seat, 3-player games, per" in text  # two titles side by side
     assert "Win rate by seat, 4-player games, per" in text
     assert "This report makes 24 checks at once" in text
+    assert "78% at 3 · 55% at 4" in text and "38% at 3 · 25% at 4" in text  # versions table
     assert s["checks"] == 24 and pages(pdf) == s["pages"]
 
 

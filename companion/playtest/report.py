@@ -296,9 +296,15 @@ def _table(versions: dict, lang: str, width: float) -> list[Block]:
     rows = []
     for v, f in versions.items():
         seat1 = f["seats"].get("1")
-        rows.append([version_name(v, lang), str(f["plays"]),
-                     f"{pct(seat1['rate'])} % ({pct(seat1['low'])}–{pct(seat1['high'])})"
-                     .replace(" %", "\u202f%" if lang == "fr" else "%") if seat1 else "–",
+        by = {n: g["seats"]["1"] for n, g in (f.get("by_players") or {}).items()
+              if "1" in g["seats"]}
+        if len(by) > 1:  # seat 1 at each player count: pooled, it would mix their even rates
+            said = " · ".join(text("table", "seat1_players", lang, rate=pct(r["rate"]),
+                                   players=n) for n, r in by.items())
+        else:
+            said = f"{pct(seat1['rate'])} % ({pct(seat1['low'])}–{pct(seat1['high'])})" \
+                .replace(" %", "\u202f%" if lang == "fr" else "%") if seat1 else "–"
+        rows.append([version_name(v, lang), str(f["plays"]), said,
                      plots._num(f["margin"]["median"], lang) if f["margin"] else "–",
                      plots._num(f["minutes"]["median"], lang) if f["minutes"] else "–"])
     cols = [0.22, 0.13, 0.29, 0.18, 0.18]
