@@ -64,3 +64,53 @@ def history(plays: int = 240, game: str = "tidepool", seed: int = 34) -> str:
                 w.writerow([pid + 1, "2026-11-01T22:00:00Z", "coverta", f"P{s}", 10 * s,
                             int(s == 3), "", "", "", s, "", 20, "", ""])
     return out.getvalue()
+
+
+TIDEWRIGHT = ("otters", "herons", "voles", "newts")
+
+
+def fixed_history(game: str = "tidepool", seed: int = 43, plays: int = 80) -> str:
+    """Version 0.1, where seat 1 wins 31 of 40 3-player games (77%) and 22 of 40
+    4-player ones (55%), then 0.2, which fixed it: 15 of 40 (37%) and 10 of 40 (25%).
+    Four factions (TIDEWRIGHT) dealt at random; the winner's creatures a little higher."""
+    rnd = random.Random(seed)
+    out = io.StringIO()
+    w = csv.writer(out, lineterminator="\r\n")
+    w.writerow(HEADER)
+    pid = 0
+    half = plays // 2
+    for version, firsts in (("0.1", {3: 31, 4: 22}), ("0.2", {3: 15, 4: 10})):
+        for players in (3, 4):
+            n = half
+            won = firsts[players] * half // 40
+            winners = [1] * won + [2 + i % (players - 1) for i in range(n - won)]
+            rnd.shuffle(winners)
+            for win in winners:
+                pid += 1
+                factions = rnd.sample(TIDEWRIGHT, players)
+                for s in range(1, players + 1):
+                    c, p = rnd.randint(4, 20) + (6 if s == win else 0), rnd.randint(0, 5)
+                    w.writerow([pid, "2026-11-01T20:00:00Z", game, f"P{s}", c + p,
+                                int(s == win), "", "", version, s, factions[s - 1],
+                                rnd.randint(30, 70), c, p])
+    return out.getvalue()
+
+
+def even_plays(seed: int, plays: int = 150, version: str = "0.1") -> list:
+    """Even, random plays (issue 43): 3 or 4 players, one winner drawn evenly among the
+    seats, four factions (TIDEWRIGHT) dealt at random, two categories drawn alike for
+    everyone. Nothing in them is apart from even: every finding is a false alarm."""
+    from companion.rules.playtest import Play, Seat
+
+    rnd = random.Random(seed)
+    out = []
+    for k in range(plays):
+        players = rnd.choice((3, 4))
+        factions = rnd.sample(TIDEWRIGHT, players)
+        win = rnd.randrange(players)
+        rows = tuple(Seat(seat=s + 1, faction=factions[s], score=rnd.randint(10, 40),
+                          won=s == win, figures={"creatures": rnd.randint(0, 9),
+                                                 "pairs": rnd.randint(0, 5)})
+                     for s in range(players))
+        out.append(Play(str(k + 1), rows, version, rnd.randint(30, 90)))
+    return out

@@ -139,8 +139,9 @@ def test_companion_top_holds_at_most_a_dozen_modules():
     assert not (ROOT / "scorers").exists()  # one top-level package: the rules are companion.rules
 
 
-RULES_MAY_IMPORT = {"collections", "dataclasses", "datetime", "enum", "fractions", "functools",
-                    "hashlib", "hmac", "itertools", "math", "re", "secrets", "typing",
+RULES_MAY_IMPORT = {"bisect", "collections", "dataclasses", "datetime", "enum", "fractions",
+                    "functools", "hashlib", "hmac", "itertools", "math", "re", "secrets",
+                    "statistics", "typing",
                     "unicodedata", "companion"}
 
 

@@ -70,7 +70,7 @@ def planted(game, tmp_path_factory):
     csv = folder / "history.csv"
     csv.write_text(history(), encoding="utf-8")
     out = folder / "report"
-    r = run(game, csv, "--out", out, "--json")
+    r = run(game, csv, "--out", out, "--json", "--version", "all")
     assert r.returncode == 0, r.stderr
     return json.loads(r.stdout), out
 
@@ -104,9 +104,10 @@ def test_240_plays_are_counted_with_each_seats_rate_and_interval(planted):
     assert set(s["seats"]) == {"1", "2", "3", "4"}
     for seat, won in (("1", 108), ("2", 44), ("3", 44), ("4", 44)):
         low, high = hand_wilson(won, 240)
-        assert s["seats"][seat] == {"played": 240, "won": won, "rate": round(won / 240, 2),
-                                    "low": round(low, 2), "high": round(high, 2),
-                                    "even": 0.25}
+        figures = dict(s["seats"][seat])
+        assert set(figures.pop("score")) == {"mean", "low", "high", "n"}
+        assert figures == {"played": 240, "won": won, "rate": round(won / 240, 2),
+                           "low": round(low, 2), "high": round(high, 2), "even": 0.25}
     assert (s["seats"]["1"]["low"], s["seats"]["1"]["high"]) == (0.39, 0.51)
 
 
@@ -122,8 +123,10 @@ def test_the_stronger_faction_and_its_fix_in_version_0_4_are_found(planted):
     found = {(f["kind"], f.get("seat") or f.get("faction")): f for f in s["findings"]}
     assert found[("seat", 1)]["direction"] == "more"
     assert found[("seat", 1)]["plays"] == 240
-    assert found[("seat", 1)]["text"] == ("Seat 1 wins 45% of 4-player games, 95% interval "
-                                          "39–51%, where 25% would be even (240 plays).")
+    assert found[("seat", 1)]["text"] == (
+        "All versions: seat 1 wins 45% of 4-player games, where 25% would be even (this "
+        "seat’s own 95% interval: 39–51%; 240 plays).")
+    assert found[("seat", 1)]["version"] == "all"
     assert found[("faction", "reef")]["direction"] == "more"
     fix = found[("version_faction", "reef")]
     assert (fix["was"]["direction"], fix["now"]["direction"]) == ("more", None)
@@ -138,10 +141,14 @@ def test_the_report_has_two_pages_or_more_naming_seats_and_95_percent(planted):
     assert pdf.parent == out and pdf.is_file()
     assert pages(pdf) >= 2 and s["pages"] == pages(pdf)
     text = " ".join(pdf_text(pdf).split())
-    assert "Seat 1 wins 45% of 4-player games, 95% interval 39–51%" in text
+    assert "seat 1 wins 45% of 4-player games, where 25% would be even (this seat’s own " \
+        "95% interval: 39–51%" in text
     for seat in ("seat 1", "seat 2", "seat 3", "seat 4"):
         assert seat in text
-    assert "240 plays counted" in text and "Creatures" in text and "Pairs" in text
+    assert "240 plays counted, every version pooled" in text
+    assert "Creatures" in text and "Pairs" in text
+    assert "comes by chance in fewer than 1 report in 20" in text
+    assert "(each bar taken alone, not corrected for the report’s many checks)" in text
     assert "Tidepool: a game by YOU" in text  # the game's credits
     assert not list(out.glob(".*"))  # nothing left aside
 
@@ -154,7 +161,10 @@ def test_version_restricts_the_findings_while_the_versions_table_lists_all(game,
     s = json.loads(r.stdout)
     assert s["plays"] == 120 and s["factions"]["reef"]["won"] == 30
     assert {v: f["plays"] for v, f in s["versions"].items()} == {"0.3": 120, "0.4": 120}
-    assert not [f for f in s["findings"] if f.get("faction") == "reef"]
+    reef = [f for f in s["findings"] if f.get("faction") == "reef"]
+    assert [f["kind"] for f in reef] == ["version_faction"]  # 0.4 beside 0.3: the fix
+    assert (reef[0]["was"]["direction"], reef[0]["now"]["direction"]) == ("more", None)
+    assert all(f["version"] == "0.4" for f in s["findings"])
     assert Path(s["report"]).name == "playtest-report-0.4.pdf"
     r = run(game, csv, "--out", tmp_path / "r", "--version", "0.9")
     assert r.returncode == 2
@@ -168,24 +178,35 @@ def test_a_report_over_3_plays_says_it_rests_on_too_few(game, tmp_path):
     r = run(game, csv, "--out", tmp_path / "r", "--json")
     assert r.returncode == 0, r.stderr
     s = json.loads(r.stdout)
-    assert s["plays"] == 3
+    assert s["plays"] == 2  # the latest version's: 0.4
     assert [f["kind"] for f in s["findings"]] == ["too_few"]
-    assert "rest on too few plays" in s["findings"][0]["text"]
+    said = "Version 0.4: only 2 plays, too few to judge a seat or a faction: it takes 10 " \
+        "at least, and a few dozen tell far more."
+    assert s["findings"][0]["text"] == said
     pdf = Path(s["report"])
     assert pages(pdf) >= 2
-    assert "rest on too few plays" in " ".join(pdf_text(pdf).split())
+    assert said in " ".join(pdf_text(pdf).split())
+    assert s["checks"] == 0
+    assert "On so few plays this report makes no check" in " ".join(pdf_text(pdf).split())
 
 
 def test_the_french_report_follows_french_typography(game, tmp_path):
     csv = tmp_path / "history.csv"
     csv.write_text(history(), encoding="utf-8")
-    r = run(game, csv, "--out", tmp_path / "r", "--lang", "fr")
+    r = run(game, csv, "--out", tmp_path / "r", "--lang", "fr", "--version", "all")
     assert r.returncode == 0, r.stderr
-    assert ("La place 1 gagne 45\u202f% des parties à 4 joueurs, intervalle à 95\u202f% "
-            "39–51\u202f%") in r.stdout
-    text = " ".join(pdf_text(tmp_path / "r" / "playtest-report.pdf").split())
-    assert "Tidepool : rapport de tests" in text  # pdftotext gives U+202F as a space
-    assert "La place 1 gagne 45 % des parties à 4 joueurs, intervalle à 95 % 39–51 %" in text
+    assert ("Toutes versions\u202f: la place 1 gagne 45\u202f% des parties à 4 joueurs, pour "
+            "une part attendue de 25\u202f% (intervalle à 95\u202f% de cette place seule\u202f:"
+            " 39–51\u202f%\u202f; 240 parties).") in r.stdout
+    assert "elle ne s’en écarte plus" in r.stdout
+    for calque in ("l’égal", "taux égal", "rapport de tests", "plus à l’écart"):
+        assert calque not in r.stdout
+    text = " ".join(pdf_text(tmp_path / "r" / "playtest-report-all.pdf").split())
+    assert "Tidepool : bilan des parties d’essai" in text  # pdftotext: U+202F as a space
+    assert "la place 1 gagne 45 % des parties à 4 joueurs, pour une part attendue de 25 %" \
+        in text
+    for calque in ("l’égal", "taux égal", "rapport de tests", "plus à l’écart"):
+        assert calque not in text
 
 
 def test_a_bundled_game_counts_its_own_rows_only(tmp_path):
@@ -213,7 +234,7 @@ def test_versions_stay_text_and_quoted_cells_are_unquoted(game, tmp_path):
             "3,d,tidepool,Ben,3,1,,,0.9,2,'=storm,9"]
     csv = tmp_path / "history.csv"
     csv.write_text("\n".join(rows), encoding="utf-8")
-    r = run(game, csv, "--out", tmp_path / "r", "--json")
+    r = run(game, csv, "--out", tmp_path / "r", "--json", "--version", "all")
     assert r.returncode == 0, r.stderr
     s = json.loads(r.stdout)
     assert list(s["versions"]) == ["0.1", "0.9", "0.10"]  # natural order, "0.10" its own
@@ -222,10 +243,11 @@ def test_versions_stay_text_and_quoted_cells_are_unquoted(game, tmp_path):
 
 BAD = [
     ("won", "yes", 'column F (won): "yes" is not 1 (won) or 0'),
-    ("seat", "first", 'column J (seat): "first" is not a whole number of 1 or more'),
-    ("seat", "0", 'column J (seat): "0" is not a whole number of 1 or more'),
-    ("minutes", "-5", 'column L (minutes): "-5" is not a number of 0 or more'),
-    ("score:pairs", "lots", 'column N (score:pairs): "lots" is not a number'),
+    ("seat", "first", 'column J (seat): "first" is not a whole number from 1 to 30'),
+    ("seat", "0", 'column J (seat): "0" is not a whole number from 1 to 30'),
+    ("minutes", "-5", 'column L (minutes): "-5" is not a number from 0 to 10,000'),
+    ("score:pairs", "lots", 'column N (score:pairs): "lots" is not a number from '
+                            '-1,000,000,000 to 1,000,000,000'),
     ("id", "", "column A (id): empty: each row names its play's id"),
 ]
 
@@ -299,7 +321,7 @@ def plays_drawn(draw):
 @settings(max_examples=150, deadline=None)
 @given(plays_drawn())
 def test_any_history_counts_every_seat_once_and_flags_only_what_leaves_even(plays):
-    s = rules.summary(plays)
+    s = rules.summary(plays, rules.ALL)
     assert s["plays"] == len(plays)
     rows = [r for p in plays for r in p.rows]
     assert sum(v["played"] for v in s["seats"].values()) == len(rows)
@@ -313,3 +335,8 @@ def test_any_history_counts_every_seat_once_and_flags_only_what_leaves_even(play
             assert len(plays) >= rules.MIN_PLAYS
     if len(plays) < rules.MIN_PLAYS:
         assert [f["kind"] for f in s["findings"]] == ["too_few"]
+    latest = rules.summary(plays)  # the latest version's, each finding naming its version
+    assert all(f["version"] in (latest["version"], s["version"]) for f in
+               latest["findings"] + s["findings"])
+    assert all(0 <= f["p"] <= f["p_adjusted"] <= 1 for f in latest["findings"]
+               if f["kind"] in ("seat", "faction"))

@@ -65,17 +65,22 @@ def table(tmp_path_factory):
 
 def test_the_tables_history_gives_each_seat_and_factions_rate_and_interval(table):
     client, api = table
-    r = client.get(f"{api}/playtest", params={"game": "tidepool"})
+    r = client.get(f"{api}/playtest", params={"game": "tidepool", "version": "all"})
     assert r.status_code == 200, r.text
     s = r.json()
     assert s["game"] == "tidepool" and s["plays"] == 240
-    assert s["seats"]["1"] == {"played": 240, "won": 108, "rate": 0.45, "low": 0.39,
-                               "high": 0.51, "even": 0.25}
+    seat = dict(s["seats"]["1"])
+    assert seat.pop("score")["n"] == 240
+    assert seat == {"played": 240, "won": 108, "rate": 0.45, "low": 0.39, "high": 0.51,
+                    "even": 0.25}
     assert [s["seats"][k]["won"] for k in ("2", "3", "4")] == [44, 44, 44]
     assert s["factions"]["reef"]["won"] == 90
     assert {v: f["plays"] for v, f in s["versions"].items()} == {"0.3": 120, "0.4": 120}
     assert {(f["kind"], f.get("seat") or f.get("faction")) for f in s["findings"]} >= {
         ("seat", 1), ("faction", "reef"), ("version_faction", "reef")}
+    latest = client.get(f"{api}/playtest", params={"game": "tidepool"}).json()
+    assert latest["version"] == "0.4" and latest["plays"] == 120
+    assert all(f["version"] == "0.4" for f in latest["findings"])
 
 
 def test_the_phone_and_the_command_line_give_the_same_figures(table, tmp_path):

@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.files import designer_files, inputs, picture_keys
+from companion.files.csv_cells import unquoted
 from companion.errors import CompanionError, shown
 from companion.files.row import Row
 
@@ -1023,6 +1024,7 @@ def _csv_value(text: str, decimal_comma: bool = False):
     """CSV has no types: what reads as a number is one, except with a leading zero ("007"
     is an id, not 7). A spreadsheet's text cell stays text ("2024" as a name). With
     `decimal_comma` (a semicolon-separated file), 2,5 is 2.5 as its program meant."""
+    text = unquoted(text)  # a text cell kept from running as a formula (csv_cells)
     number = text.strip()
     if decimal_comma and _DECIMAL_COMMA.match(number):
         number = number.replace(",", ".")
@@ -1100,14 +1102,17 @@ def rows_of(entries: list[dict]) -> list[list] | None:
 
 
 def write(path: Path, tabs: dict[str, list[list]]) -> None:
-    """Writes tabs {name: rows} as one XLSX file (a tab each) or, for .csv, the one tab."""
+    """Writes tabs {name: rows} as one XLSX file (a tab each) or, for .csv, the one tab
+    (its formula-like text cells led by a quote: companion.files.csv_cells)."""
     from companion.files.atomic import replaced
+    from companion.files.csv_cells import safe
 
     with replaced(path) as tmp:
         if path.suffix == ".csv":
             (rows,) = tabs.values()
             with open(tmp, "w", newline="", encoding="utf-8") as f:
-                csv.writer(f).writerows([["" if v is None else v for v in r] for r in rows])
+                csv.writer(f).writerows([["" if v is None else safe(v) for v in r]
+                                         for r in rows])
             return
         import xlsxwriter
 

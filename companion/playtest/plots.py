@@ -5,7 +5,8 @@ horizontal boxes. Each takes figures already worked out by companion.rules.playt
 
 import math
 
-from reportlab.graphics.shapes import Drawing, Line, Rect, String
+from reportlab.graphics.shapes import (Drawing, Group, Line, Rect, String, mmult, rotate,
+                                       translate)
 from reportlab.lib import colors
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
@@ -15,6 +16,7 @@ INK = colors.HexColor("#1F2A33")
 MUTED = colors.HexColor("#6B747B")
 GRID = colors.HexColor("#D9DDE0")
 EVEN = colors.HexColor("#B5452B")
+LABEL_UPRIGHT = 60.0  # the longest a label standing under its bar may be (points)
 SERIES = ["#1D6F8C", "#8FB8C9", "#C9A227", "#5E8C4A", "#7A5C99", "#B0B7BD"]
 
 
@@ -49,7 +51,14 @@ def rate_chart(groups: list[str], series: list[str], value, w: float, h: float,
     is the win rate in percent."""
     d = Drawing(w, h)
     left, bottom, top_pad = 30.0, 16.0 + (10.0 if len(series) > 1 else 0.0), 6.0
-    ph, pw = h - bottom - top_pad, w - left - 4
+    pw = w - left - 4
+    slot = pw / max(1, len(groups))
+    # Labels wider than their slot (many seats or factions) stand upright under the bars.
+    widest = max([stringWidth(fonts.printable(g), _font(), 7) for g in groups] + [0.0])
+    upright = widest > slot - 2
+    if upright:
+        bottom += min(LABEL_UPRIGHT, widest) - 6
+    ph = h - bottom - top_pad
     cells = [value(g, s) for g in groups for s in series]
     highest = max([c["high"] for c in cells if c] + [c["even"] for c in cells if c] + [0.3])
     top = min(1.0, math.ceil((highest + 0.04) * 10) / 10)
@@ -63,7 +72,6 @@ def rate_chart(groups: list[str], series: list[str], value, w: float, h: float,
         d.add(Line(left, y(tick), left + pw, y(tick), strokeColor=GRID, strokeWidth=0.5))
         _text(d, left - 3, y(tick) - 2.5, f"{100 * tick:.0f}{pct}", 7, MUTED, "end")
         tick += step
-    slot = pw / max(1, len(groups))
     bar = min(26.0, slot * 0.7 / len(series))
     for gi, g in enumerate(groups):
         x0 = left + gi * slot + (slot - bar * len(series)) / 2
@@ -82,13 +90,19 @@ def rate_chart(groups: list[str], series: list[str], value, w: float, h: float,
                            strokeWidth=0.9))
             d.add(Line(x, y(c["even"]), x + bar, y(c["even"]), strokeColor=EVEN,
                        strokeWidth=1.2, strokeDashArray=[3, 2]))
-            if len(series) == 1 or bar >= 14:
+            if (len(series) == 1 and bar >= 10) or bar >= 14:
                 above = c["high"] if c["rate"] >= c["even"] or c["high"] > c["even"] + 0.03 \
                     else c["even"]
                 _text(d, mid, y(above) + 2.5, f"{100 * c['rate']:.0f}{pct}", 6.5, INK,
                       "middle")
-        _text(d, left + gi * slot + slot / 2, bottom - 10, g, 8, INK, "middle",
-              max_w=slot - 2)
+        if upright:
+            label = Group(transform=mmult(translate(left + gi * slot + slot / 2 + 2.5,
+                                                    bottom - 4), rotate(90)))
+            _text(label, 0, 0, g, 7, INK, "end", max_w=LABEL_UPRIGHT)
+            d.add(label)
+        else:
+            _text(d, left + gi * slot + slot / 2, bottom - 10, g, 8, INK, "middle",
+                  max_w=slot - 2)
     d.add(Line(left, bottom, left + pw, bottom, strokeColor=INK, strokeWidth=0.7))
     if len(series) > 1:
         x = left
@@ -146,3 +160,46 @@ def box_chart(rows: list[tuple[str, dict | None]], w: float, h: float,
 def _num(v: float, lang: str) -> str:
     s = f"{round(v, 1):g}"
     return s.replace(".", ",") if lang == "fr" else s
+
+
+def interval_chart(rows: list[tuple[str, dict | None]], key: str, w: float, h: float,
+                   lang: str = "en", zero: bool = False) -> Drawing:
+    """A row per (label, {key, low, high}): a dot at the figure (a mean, a difference), a
+    line over its 95% interval, its number beside it; with `zero`, a dashed line at 0 (a
+    difference whose interval stays clear of it separates)."""
+    d = Drawing(w, h)
+    label_w, right_pad, bottom = min(120.0, w * 0.28), 46.0, 14.0
+    shown = [q for _, q in rows if q and q.get("low") is not None]
+    lo = min([q["low"] for q in shown] + [0.0])
+    hi = max([q["high"] for q in shown] + [1.0])
+    step = nice_step(hi - lo)
+    lo, hi = math.floor(lo / step) * step, math.ceil(hi / step) * step
+    if hi <= lo:
+        hi = lo + step
+    x0, pw = label_w, w - label_w - right_pad
+    row_h = (h - bottom) / max(1, len(rows))
+
+    def x(v: float) -> float:
+        return x0 + pw * (v - lo) / (hi - lo)
+
+    tick = lo
+    while tick <= hi + 1e-9:
+        d.add(Line(x(tick), bottom, x(tick), h, strokeColor=GRID, strokeWidth=0.5))
+        _text(d, x(tick), bottom - 9, _num(tick, lang), 7, MUTED, "middle")
+        tick += step
+    if zero and lo < 0 < hi:
+        d.add(Line(x(0), bottom, x(0), h, strokeColor=EVEN, strokeWidth=1.0,
+                   strokeDashArray=[3, 2]))
+    for i, (label, q) in enumerate(rows):
+        cy = h - row_h * (i + 0.5)
+        _text(d, label_w - 6, cy - 3, label, 8, INK, "end", max_w=label_w - 8)
+        if not q:
+            continue
+        if q.get("low") is not None:
+            d.add(Line(x(q["low"]), cy, x(q["high"]), cy, strokeColor=INK, strokeWidth=0.9))
+            for v in (q["low"], q["high"]):
+                d.add(Line(x(v), cy - 3, x(v), cy + 3, strokeColor=INK, strokeWidth=0.9))
+        d.add(Rect(x(q[key]) - 2.5, cy - 2.5, 5, 5, fillColor=colors.HexColor(SERIES[0]),
+                   strokeColor=None))
+        _text(d, x0 + pw + 4, cy - 3, _num(q[key], lang), 7.5, INK)
+    return d

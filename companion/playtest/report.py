@@ -17,6 +17,7 @@ from companion.draw import text as drawn
 from companion.files.atomic import replaced
 from companion.playtest import plots
 from companion.playtest.words import pct, sentence, text, version_name
+from companion.rules.playtest import ALL
 from companion.press import fonts
 from companion.press.pdf import open_canvas
 
@@ -127,7 +128,7 @@ def blocks(s: dict, game: Game, source: str, lang: str) -> list[Block]:
     width = A4[0] - 2 * MARGIN
     out = [_paragraph(text("report", "title", lang, game=game.name), 20, "bold", after=2),
            _rule(accent)]
-    if s.get("version") is None:
+    if s.get("version") == ALL:
         counted = text("report", "counted", lang, plays=s["plays"], file=source)
     else:
         counted = text("report", "counted_version", lang, plays=s["plays"],
@@ -135,9 +136,11 @@ def blocks(s: dict, game: Game, source: str, lang: str) -> list[Block]:
                        all=sum(v["plays"] for v in s["versions"].values()), file=source)
     out += [_paragraph(counted, 10, after=10),
             _keep(_paragraph(text("report", "findings", lang), 13, "bold", accent, after=4))]
-    out += [_paragraph(sentence(f, lang), 10, indent=12, bullet="•", after=5)
-            for f in s["findings"]]
-    out += [_paragraph(text("report", "how", lang), 8, colour=plots.MUTED, after=10)]
+    out += [_paragraph(sentence(f, lang, game.categories, game.factions), 10, indent=12,
+                       bullet="•", after=5) for f in s["findings"]]
+    how = text("report", "how", lang, checks=s["checks"]) if s["checks"] else \
+        text("report", "how_none", lang)
+    out += [_paragraph(how, 8, colour=plots.MUTED, after=10)]
     legend = text("plot", "legend", lang)
 
     def seat_label(k):
@@ -149,24 +152,24 @@ def blocks(s: dict, game: Game, source: str, lang: str) -> list[Block]:
     for players, g in (by.items() if len(by) > 1 else []):
         seats = {seat_label(k): v for k, v in g["seats"].items()}
         charts.append((text("plot", "seats_players", lang, players=players, plays=g["plays"]),
-                       plots.rate_chart(list(seats), [""], _one(seats), half, PLOT_H)))
+                       plots.rate_chart(list(seats), [""], _one(seats), _w(seats, half), PLOT_H)))
     if len(by) <= 1 and s["seats"]:
         seats = {seat_label(k): v for k, v in s["seats"].items()}
         charts.append((text("plot", "seats", lang),
-                       plots.rate_chart(list(seats), [""], _one(seats), half, PLOT_H)))
+                       plots.rate_chart(list(seats), [""], _one(seats), _w(seats, half), PLOT_H)))
     if s["factions"]:
         named = {_name(game.factions, k): v for k, v in s["factions"].items()}
         charts.append((text("plot", "factions", lang),
-                       plots.rate_chart(list(named), [""], _one(named), half, PLOT_H)))
-    for i in range(0, len(charts), 2):
-        out += _side_by_side(charts[i:i + 2] if i + 1 < len(charts) else
-                             [charts[i], ("", plots.Drawing(half, 1))], legend, accent)
+                       plots.rate_chart(list(named), [""], _one(named), _w(named, half), PLOT_H)))
+    out += _in_pairs(charts, half, legend, accent)
+    out += _means(s, lang, width, accent)
+    out += _deciders(s, game, lang, width, accent)
     # From page 2: spreads, margins, lengths, versions.
     cats = [(_name(game.categories, k), q) for k, q in s["scores"].items()]
     cats.append((text("plot", "total", lang), s.get("totals")))
-    spread = plots.box_chart(cats, width, max(60.0, 22.0 * len(cats) + 16), lang=lang)
-    first = _plot(text("plot", "scores", lang), text("plot", "scores_legend", lang), spread,
-                  accent)
+    first = _rows_plot(text("plot", "scores", lang), text("plot", "scores_legend", lang), cats,
+                       lambda rows: plots.box_chart(rows, width, max(60.0, 22.0 * len(rows)
+                                                                     + 16), lang=lang), accent)
     first[0].new_page = True
     out += first
     versions = s["versions"]
@@ -174,13 +177,13 @@ def blocks(s: dict, game: Game, source: str, lang: str) -> list[Block]:
     everything = text("report", "all", lang)
     for key, title in (("margin", "margin"), ("minutes", "minutes")):
         rows = [(n, v[key]) for n, v in zip(names, versions.values())]
-        if len(rows) > 1:
+        if len(rows) > 1 and s.get("version") == ALL:  # else s[key] is one version's
             rows.append((everything, s[key]))
         if not any(q for _, q in rows):
             out += [_paragraph(text("plot", title, lang), 11.5, "bold", accent, after=2),
                     _paragraph(text("plot", "nothing", lang), 9, colour=plots.MUTED, after=10)]
             continue
-        out += _plot(text("plot", title, lang), "", plots.box_chart(
+        out += _rows_plot(text("plot", title, lang), "", rows, lambda rows: plots.box_chart(
             rows, width, max(50.0, 22.0 * len(rows) + 16), lang=lang), accent)
     out += [_keep(_paragraph(text("plot", "versions", lang), 13, "bold", accent, after=6))]
     shown = list(versions)[-4:]  # the last four versions, each beside the one before
@@ -188,25 +191,94 @@ def blocks(s: dict, game: Game, source: str, lang: str) -> list[Block]:
     seat_keys = sorted({k for v in shown for k in versions[v]["seats"]}, key=int)
     seat_labels = [seat_label(k) for k in seat_keys]
     charts = []
-    if seat_keys:
+    counts = sorted({int(n) for v in shown for n in versions[v].get("by_players", {})})
+    for n in counts if len(counts) > 1 else []:  # seats by player count, version by version
+        keys = sorted({k for v in shown for k in versions[v]["by_players"].get(str(n), {})
+                       .get("seats", {})}, key=int)
+        labels = [seat_label(k) for k in keys]
+
+        def cell(g, ser, n=n, keys=keys, labels=labels):
+            group = versions[shown[series.index(ser)]]["by_players"].get(str(n))
+            return group["seats"].get(keys[labels.index(g)]) if group else None
+        charts.append((text("plot", "versions_seats_players", lang, players=n),
+                       plots.rate_chart(labels, series, cell, _w(labels, half), PLOT_H)))
+    if seat_keys and len(counts) <= 1:
         charts.append((text("plot", "versions_seats", lang), plots.rate_chart(
             seat_labels, series, lambda g, ser: versions[shown[series.index(ser)]]["seats"].get(
-                seat_keys[seat_labels.index(g)]), half, PLOT_H)))
+                seat_keys[seat_labels.index(g)]), _w(seat_labels, half), PLOT_H)))
     faction_keys = sorted({k for v in shown for k in versions[v]["factions"]})
     if faction_keys:
         labels = [_name(game.factions, k) for k in faction_keys]
         charts.append((text("plot", "versions_factions", lang), plots.rate_chart(
             labels, series, lambda g, ser: versions[shown[series.index(ser)]]["factions"].get(
-                faction_keys[labels.index(g)]), half, PLOT_H)))
-    if charts:
-        out += _side_by_side(charts if len(charts) == 2 else
-                             [charts[0], ("", plots.Drawing(half, 1))], legend, accent)
-    out.append(_table(versions, lang, width))
+                faction_keys[labels.index(g)]), _w(labels, half), PLOT_H)))
+    out += _in_pairs(charts, half, legend, accent)
+    out += _table(versions, lang, width)
     out += [_space(10), _paragraph(text("report", "credits", lang), 11.5, "bold", accent,
                                    after=2)]
     if game.credits:
         out.append(_paragraph(game.credits, 9, after=4))
     out.append(_paragraph(text("report", "made", lang), 8, colour=plots.MUTED))
+    return out
+
+
+def _means(s: dict, lang: str, width: float, accent) -> list[Block]:
+    """Each seat's mean total with its 95% interval, player count by player count."""
+    by = s.get("by_players") or {}
+    rows = [(text("plot", "seat_players", lang, players=n, seat=k) if len(by) > 1 else
+             text("plot", "seat", lang, seat=k), r["score"])
+            for n, g in by.items() for k, r in g["seats"].items() if r.get("score")]
+    if not rows:
+        return []
+    return _rows_plot(text("plot", "means", lang), text("plot", "means_legend", lang), rows,
+                      lambda rows: plots.interval_chart(rows, "mean", width,
+                                                        18.0 * len(rows) + 18, lang), accent)
+
+
+def _deciders(s: dict, game: Game, lang: str, width: float, accent) -> list[Block]:
+    """Each category: the winners' mean figure minus the others', with its interval."""
+    rows = [(_name(game.categories, d["category"]), d) for d in s.get("deciders") or []]
+    if not rows:
+        return []
+    return _rows_plot(text("plot", "deciders", lang), text("plot", "deciders_legend", lang),
+                      rows, lambda rows: plots.interval_chart(
+                          rows, "difference", width, 18.0 * len(rows) + 18, lang, zero=True),
+                      accent)
+
+
+ROWS_A_DRAWING = 24  # a chart of more rows is drawn in parts, each within a page
+
+
+def _rows_plot(title: str, legend: str, rows: list, draw, accent) -> list[Block]:
+    """A chart of a row per item (a category, a version, a seat) under its title, drawn
+    ROWS_A_DRAWING rows at a time so that a long one runs on to the next page."""
+    parts = [rows[i:i + ROWS_A_DRAWING] for i in range(0, len(rows), ROWS_A_DRAWING)] or [[]]
+    out = _plot(title, legend, draw(parts[0]), accent)
+    for part in parts[1:]:
+        out[-1:-1] = [_drawing(draw(part))]
+    return out
+
+
+WIDE = 10  # a rate chart of more groups (seats, factions) takes the page's width
+
+
+def _w(groups, half: float) -> float:
+    return half if len(groups) <= WIDE else A4[0] - 2 * MARGIN
+
+
+def _in_pairs(charts: list, half: float, legend: str, accent) -> list[Block]:
+    """Charts two by two side by side; a wide one alone."""
+    out, pending = [], []
+    for chart in charts:
+        if chart[1].width > half:
+            out += _side_by_side([chart], legend, accent)
+            continue
+        pending.append(chart)
+        if len(pending) == 2:
+            out += _side_by_side(pending, legend, accent)
+            pending = []
+    if pending:
+        out += _side_by_side([pending[0], ("", plots.Drawing(half, 1))], legend, accent)
     return out
 
 
@@ -219,19 +291,30 @@ def _one(values: dict):
     return lambda g, series: values.get(g)
 
 
-def _table(versions: dict, lang: str, width: float) -> Block:
+def _table(versions: dict, lang: str, width: float) -> list[Block]:
     head = [text("table", k, lang) for k in ("version", "plays", "seat1", "margin", "minutes")]
     rows = []
     for v, f in versions.items():
         seat1 = f["seats"].get("1")
-        rows.append([version_name(v, lang), str(f["plays"]),
-                     f"{pct(seat1['rate'])} % ({pct(seat1['low'])}–{pct(seat1['high'])})"
-                     .replace(" %", "\u202f%" if lang == "fr" else "%") if seat1 else "–",
+        by = {n: g["seats"]["1"] for n, g in (f.get("by_players") or {}).items()
+              if "1" in g["seats"]}
+        if len(by) > 1:  # seat 1 at each player count: pooled, it would mix their even rates
+            said = " · ".join(text("table", "seat1_players", lang, rate=pct(r["rate"]),
+                                   players=n) for n, r in by.items())
+        else:
+            said = f"{pct(seat1['rate'])} % ({pct(seat1['low'])}–{pct(seat1['high'])})" \
+                .replace(" %", "\u202f%" if lang == "fr" else "%") if seat1 else "–"
+        rows.append([version_name(v, lang), str(f["plays"]), said,
                      plots._num(f["margin"]["median"], lang) if f["margin"] else "–",
                      plots._num(f["minutes"]["median"], lang) if f["minutes"] else "–"])
     cols = [0.22, 0.13, 0.29, 0.18, 0.18]
     lead = 15.0
+    # in parts of 40 rows, each under the header: a long table runs on to the next page
+    return [_table_part(head, rows[i:i + 40], cols, lead) for i in range(0, len(rows), 40)]
 
+
+def _table_part(head: list[str], rows: list[list[str]], cols: list[float],
+                lead: float) -> Block:
     def draw(c, x, top, w):
         y = top - 11
         for i, row in enumerate([head, *rows]):

@@ -1,5 +1,6 @@
 """The findings of companion.rules.playtest as sentences, in the report's words
-(companion/layouts/playtest.toml; French typography applied by Fields.text)."""
+(companion/layouts/playtest.toml; French typography applied by Fields.text). Every
+finding says which version's plays it comes from."""
 
 from functools import cache
 
@@ -22,39 +23,86 @@ def pct(x: float) -> str:
     return f"{100 * x:.0f}"
 
 
+def count(n: int, lang: str) -> str:
+    """A whole number with its thousands apart: 12,500 (en), 12 500 (fr, narrow space)."""
+    s = f"{n:,}"
+    return s.replace(",", "\u202f") if lang == "fr" else s
+
+
 def version_name(v: str, lang: str) -> str:
     return v if v else text("report", "none", lang)
 
 
-def sentence(f: dict, lang: str) -> str:
-    """One finding in words."""
+def scope(version: str, lang: str) -> str:
+    """Whose plays a line judges: "Version 0.2", "All versions", "Version not recorded"."""
+    from companion.rules.playtest import ALL
+
+    if version == ALL:
+        return text("scope", "all", lang)
+    return text("scope", "version", lang, version=version) if version else \
+        text("scope", "none", lang)
+
+
+def _one_place(x: float, lang: str) -> str:
+    """A figure to one decimal, its minus a minus sign: 9.0, \u22121.5 (fr: 9,0)."""
+    s = f"{x:.1f}".replace("-", "\u2212")
+    return s.replace(".", ",") if lang == "fr" else s
+
+
+def _signed(x: float, lang: str) -> str:
+    return ("+" if x > 0 else "") + _one_place(x, lang)
+
+
+def sentence(f: dict, lang: str, categories: dict | None = None,
+             factions: dict | None = None) -> str:
+    """One finding in words; `categories` and `factions` name ids (an id not named shows
+    as it is)."""
     kind = f["kind"]
+    where = scope(f.get("version", ""), lang)
+    faction = str((factions or {}).get(f.get("faction"), f.get("faction", "")))
     if kind == "too_few":
         key = "too_few_players" if "players" in f else "too_few"
-        return text("finding", key, lang, plays=f["plays"], least=f["least"],
+        return text("finding", key, lang, scope=where, plays=f["plays"], least=f["least"],
                     players=f.get("players", ""))
     if kind in ("seat", "faction"):
-        return text("finding", kind, lang, seat=f.get("seat", ""), faction=f.get("faction", ""),
-                    players=f.get("players", ""), rate=pct(f["rate"]), low=pct(f["low"]),
-                    high=pct(f["high"]), even=pct(f["even"]), plays=f["plays"])
+        return text("finding", kind, lang, scope=where, seat=f.get("seat", ""),
+                    faction=faction, players=f.get("players", ""), rate=pct(f["rate"]),
+                    low=pct(f["low"]), high=pct(f["high"]), even=pct(f["even"]),
+                    plays=f["plays"])
     if kind == "no_seat":
-        return text("finding", kind, lang, players=f["players"], plays=f["plays"],
-                    even=pct(f["even"]))
-    if kind == "no_faction":
-        return text("finding", kind, lang, plays=f["plays"])
+        return text("finding", kind, lang, scope=where, players=f["players"],
+                    plays=f["plays"], even=pct(f["even"]))
+    if kind in ("no_faction", "no_decider"):
+        return text("finding", kind, lang, scope=where, plays=f["plays"])
+    if kind in ("gap_seat", "gap_faction"):
+        more = text("finding", "over" if f["over"] else "about", lang,
+                    n=count(f["more"], lang))
+        return text("finding", kind, lang, scope=where, seat=f.get("seat", ""),
+                    faction=faction, players=f.get("players", ""), rate=pct(f["rate"]),
+                    even=pct(f["even"]), more=more)
+    if kind == "deciders":
+        said = [text("finding", "decider", lang,
+                     category=str((categories or {}).get(d["category"], d["category"])),
+                     difference=_signed(d["difference"], lang), low=_one_place(d["low"], lang),
+                     high=_one_place(d["high"], lang))
+                for d in f["separating"]]
+        return text("finding", kind, lang, scope=where, categories="; ".join(said)
+                    if lang == "en" else "\u202f; ".join(said), plays=f["plays"])
     if kind in ("version_seat", "version_faction"):
         was, now = f["was"], f["now"]
         verdict = ("fixed" if was["direction"] and not now["direction"] else
                    "still" if was["direction"] else "new")
         said = text("finding", verdict, lang)
-        return text("finding", kind, lang, seat=f.get("seat", ""),
-                    faction=f.get("faction", ""), last=version_name(f["last"], lang),
+        return text("finding", kind, lang, seat=f.get("seat", ""), faction=faction,
+                    players=f.get("players", ""), last=version_name(f["last"], lang),
                     before=version_name(f["before"], lang), now=pct(now["rate"]),
                     now_low=pct(now["low"]), now_high=pct(now["high"]), was=pct(was["rate"]),
                     was_low=pct(was["low"]), was_high=pct(was["high"]),
-                    even=pct(now["even"]), verdict=said, plays=f["plays"])
+                    even=pct(now["even"]), verdict=said, plays=f["plays"],
+                    plays_before=f["plays_before"])
     raise ValueError(kind)
 
 
-def sentences(summary: dict, lang: str) -> list[str]:
-    return [sentence(f, lang) for f in summary["findings"]]
+def sentences(summary: dict, lang: str, categories: dict | None = None,
+              factions: dict | None = None) -> list[str]:
+    return [sentence(f, lang, categories, factions) for f in summary["findings"]]

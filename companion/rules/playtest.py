@@ -1,21 +1,31 @@
-"""What a designer's plays say (issue 34): win rates by seat and by faction with their
-95% Wilson score intervals, each version's plays, the score spread per category, the
+"""What a designer's plays say (issues 34, 43): win rates by seat and by faction with
+their 95% Wilson score intervals, each seat's mean score, the categories that separate
+the winners from the others, each version's plays, the score spread per category, the
 winning margin and the game's length, and the findings a designer can act on. Plain data
 in and out; no files (companion/files/plays.py reads history.csv into Plays, the phone
-table makes them from its own history).
+table makes them from its own history). The statistics are companion.rules.stats.
 
 Choices, stated once:
 - A shared win (a tie) counts as a win for each winner. The even rate accounts for it:
   it is what a seat (or faction) would win if winning were blind to it, the mean over
   the plays it was in of winners / players (1/4 in 4-player games without ties; a bit
   more when some are shared).
-- A seat's finding is per player count (seat 1 of 4-player games is compared with the
+- The findings are those of one version's plays: the latest by default (a fix is judged
+  on the plays that have it), a version named, or every version pooled (ALL). Each
+  finding says which.
+- A seat's check is per player count (seat 1 of 4-player games is compared with the
   4-player games only); a faction's pools the player counts, each play weighing its own
-  even share.
-- A seat or faction is a finding when its 95% interval excludes the even rate; else
-  one plain line says none stands out. Seats share the wins, so when a seat wins more
-  only it is named (the others winning less follows from it). Under MIN_PLAYS plays no seat or faction is
-  judged: one line says the figures rest on too few plays.
+  even share; a category's compares the winners' mean figure with the others'.
+- A report makes many checks at once (each seat at each player count, each faction,
+  each category, and the same seats and factions in the version before for the line
+  that compares them). A check is a finding when it holds under Holm's correction over
+  all of them: then a report of even plays shows a false finding at most 1 time in 20
+  (stats.ALPHA). The intervals shown stay each check's own 95% interval; one may leave
+  out the even rate without making a finding. Seats share the wins, so when a seat wins
+  more only it is named (the others winning less follows from it). Under MIN_PLAYS
+  plays nothing is judged: one line says the plays are too few.
+- A gap that is not (yet) a finding gets the plays it would need to show, were it real
+  (stats.plays_to_show), for the seat (or faction) furthest from even by its p-value.
 - The winning margin is the winner's total minus the runner-up's (the best total among
   the others; 0 when all share the win), counted the way the game is won (a game won by
   the lowest total: the runner-up's total minus the winner's). A play whose winner's
@@ -25,8 +35,12 @@ import math
 import re
 from dataclasses import dataclass, field
 
+from companion.rules import stats
+
 Z = 1.959964  # the 97.5% point of the normal distribution: a 95% interval
 MIN_PLAYS = 10  # fewer plays: the figures are shown but nothing is judged on them
+ALL = "all"  # summary(version=ALL): every version's plays pooled
+MOST_MORE = 100_000  # plays a gap would need: past this, said as "over"
 
 
 @dataclass(frozen=True)
@@ -77,9 +91,15 @@ def quartiles(values: list) -> dict | None:
 
 
 def version_key(v: str) -> tuple:
-    """Versions in their natural order: 0.9 before 0.10; "" (none recorded) first."""
-    return tuple((0, int(p), "") if p.isdigit() else (1, 0, p)
-                 for p in re.findall(r"\d+|[^\d.]+", v))
+    """Versions in their natural order: 0.9 before 0.10; "" (none recorded) first. A run
+    of digits compares by its value, told from its text (never int(): a version may be
+    thousands of digits long)."""
+    def part(p: str) -> tuple:
+        if p.isdigit():
+            digits = p.lstrip("0")
+            return (0, len(digits), digits, "")
+        return (1, 0, "", p)
+    return tuple(part(p) for p in re.findall(r"\d+|[^\d.]+", v))
 
 
 def _share(play: Play) -> float:
@@ -88,7 +108,8 @@ def _share(play: Play) -> float:
 
 
 def _count(plays: list[Play], key) -> dict:
-    """{value: [played, won, sum of even shares]} for each row's key(row) not None."""
+    """{value: [played, won, sum of even shares, scores]} for each row's key(row) not
+    None."""
     out: dict = {}
     for play in plays:
         share = _share(play)
@@ -96,23 +117,27 @@ def _count(plays: list[Play], key) -> dict:
             k = key(row)
             if k is None:
                 continue
-            c = out.setdefault(k, [0, 0, 0.0])
+            c = out.setdefault(k, [0, 0, 0.0, []])
             c[0] += 1
             c[1] += bool(row.won)
             c[2] += share
+            if row.score is not None:
+                c[3].append(row.score)
     return out
 
 
-def _rate(played: int, won: int, even: float) -> dict:
+def _rate(played: int, won: int, even: float, scores: list | None = None) -> dict:
     low, high = wilson(won, played)
     return {"played": played, "won": won, "rate": won / played if played else 0.0,
-            "low": low, "high": high, "even": even}
+            "low": low, "high": high, "even": even,
+            "score": stats.mean_interval(scores or [])}
 
 
 def rates(plays: list[Play], key) -> dict:
-    """{value: {played, won, rate, low, high, even}} by key(row), in sorted order."""
+    """{value: {played, won, rate, low, high, even, score}} by key(row), in sorted order;
+    score: the mean total and its 95% interval ({mean, low, high, n}; None if no totals)."""
     counted = _count(plays, key)
-    return {k: _rate(c[0], c[1], c[2] / c[0]) for k, c in sorted(
+    return {k: _rate(c[0], c[1], c[2] / c[0], c[3]) for k, c in sorted(
         counted.items(), key=lambda kv: (isinstance(kv[0], str), kv[0]))}
 
 
@@ -151,76 +176,155 @@ def _player_counts(plays: list[Play]) -> dict[int, list[Play]]:
     return dict(sorted(out.items()))
 
 
-def _judged(r: dict) -> str | None:
-    """"more" or "less" when the interval excludes the even rate; else None."""
-    if r["low"] > r["even"]:
-        return "more"
-    if r["high"] < r["even"]:
-        return "less"
-    return None
+def _seat(row: Seat):
+    return row.seat
 
 
-def _seats_apart(seats: dict) -> dict:
-    """{seat: "more" or "less"} of the seats apart from even. Seats share the wins, so a
-    seat winning more leaves the others less: then only the seats winning more are
-    named (the others' fall follows); a seat winning less is named when none wins more."""
-    judged = {s: _judged(r) for s, r in seats.items() if _judged(r)}
-    more = {s: d for s, d in judged.items() if d == "more"}
-    return more or judged
+def _faction(row: Seat):
+    return row.faction
 
 
-def findings(plays: list[Play]) -> list[dict]:
-    """What the plays say, as data (the words are the report's): each seat of each player
-    count and each faction whose interval excludes the even rate, else a line that none
-    stands out; under MIN_PLAYS plays only a line that they are too few. Each names the
-    plays it rests on."""
-    n = len(plays)
-    if n < MIN_PLAYS:
-        return [{"kind": "too_few", "plays": n, "least": MIN_PLAYS}]
-    out: list[dict] = []
+def _check(kind: str, r: dict, version: str, **about) -> dict:
+    return dict(r, kind=kind, version=version, p=stats.rate_p(r["won"], r["played"],
+                                                              r["even"]), **about)
+
+
+def _seat_checks(plays: list[Play], version: str) -> tuple[list[dict], list[dict]]:
+    """Each seat of each player count with MIN_PLAYS plays or more, as checks; and a
+    too_few line for each player count with fewer."""
+    checks, few = [], []
     for players, group in _player_counts(plays).items():
         if len(group) < MIN_PLAYS:
-            out.append({"kind": "too_few", "players": players, "plays": len(group),
-                        "least": MIN_PLAYS})
+            few.append({"kind": "too_few", "players": players, "plays": len(group),
+                        "least": MIN_PLAYS, "version": version})
             continue
-        seats = rates(group, lambda r: r.seat)
-        flagged = [dict(seats[s], kind="seat", seat=s, players=players, plays=len(group),
-                        direction=d) for s, d in _seats_apart(seats).items()]
-        even = sum(map(_share, group)) / len(group)
-        out.extend(flagged or ([{"kind": "no_seat", "players": players, "plays": len(group),
-                                 "even": even}] if seats else []))
-    factions = rates(plays, lambda r: r.faction)
-    if factions:
-        flagged = [dict(r, kind="faction", faction=f, plays=r["played"], direction=_judged(r))
-                   for f, r in factions.items() if _judged(r)]
-        out.extend(flagged or [{"kind": "no_faction", "plays": n}])
+        for s, r in rates(group, _seat).items():
+            checks.append(_check("seat", r, version, seat=s, players=players,
+                                 plays=len(group)))
+    return checks, few
+
+
+def _faction_checks(plays: list[Play], version: str) -> list[dict]:
+    if len(plays) < MIN_PLAYS:
+        return []
+    return [_check("faction", r, version, faction=f, plays=r["played"])
+            for f, r in rates(plays, _faction).items()]
+
+
+def _decider_checks(plays: list[Play], version: str) -> list[dict]:
+    """Each category: the winners' mean figure beside the others' (Welch), as checks."""
+    if len(plays) < MIN_PLAYS:
+        return []
+    won: dict[str, list] = {}
+    lost: dict[str, list] = {}
+    for play in plays:
+        for row in play.rows:
+            for cat, v in row.figures.items():
+                (won if row.won else lost).setdefault(cat, []).append(v)
+    out = []
+    for cat in sorted(won.keys() & lost.keys()):
+        w = stats.welch(won[cat], lost[cat])
+        if w is None:
+            continue
+        out.append(dict(w, kind="decider", category=cat, version=version, plays=len(plays),
+                        winners=math.fsum(won[cat]) / len(won[cat]),
+                        others=math.fsum(lost[cat]) / len(lost[cat])))
     return out
 
 
-def _changes(plays: list[Play]) -> list[dict]:
-    """The last version beside the one before it: each seat or faction judged apart from
-    even in either, and how it stands in each (a fix shows as "was more, now even")."""
-    by = versions_of(plays)
-    if len(by) < 2:
+def _direction(c: dict) -> str | None:
+    """"more" or "less" for a check that is a finding (its Holm-adjusted p under ALPHA);
+    else None."""
+    if c.get("p_adjusted", 1.0) >= stats.ALPHA:
+        return None
+    if c["kind"] == "decider":
+        return "more" if c["difference"] > 0 else "less"
+    return "more" if c["rate"] > c["even"] else "less"
+
+
+def _corrected(checks: list[dict]) -> None:
+    """Each check's Holm-adjusted p and direction, over all the report's checks."""
+    for c, adjusted in zip(checks, stats.holm([c["p"] for c in checks])):
+        c["p_adjusted"] = adjusted
+        c["direction"] = _direction(c)
+
+
+def _seats_apart(seats: list[dict]) -> list[dict]:
+    """The seat checks that are findings. Seats share the wins, so a seat winning more
+    leaves the others less: then only the seats winning more are named (the others' fall
+    follows); a seat winning less is named when none wins more."""
+    judged = [c for c in seats if c["direction"]]
+    return [c for c in judged if c["direction"] == "more"] or judged
+
+
+def _gap(checks: list[dict], total: int) -> list[dict]:
+    """For a group with no finding: its check furthest from even (by p), with about how
+    many more plays would show its gap were it real."""
+    if not checks or any(c["direction"] for c in checks):
         return []
-    (before, old), (last, new) = list(by.items())[-2:]
-    if len(old) < MIN_PLAYS or len(new) < MIN_PLAYS:
+    c = min(checks, key=lambda c: c["p"])
+    need = stats.plays_to_show(c["rate"], c["even"], total)
+    if not math.isfinite(need):
         return []
+    more = max(1, math.ceil(need * c["plays"] / c["played"]) - c["plays"])
+    return [{k: c[k] for k in ("seat", "players", "faction", "version", "rate", "even",
+                                "plays", "played") if k in c}
+            | {"kind": "gap_" + c["kind"], "more": min(more, MOST_MORE),
+               "over": more > MOST_MORE}]
+
+
+def _judged_lines(checks: list[dict], few: list[dict], total: int, version: str,
+                  plays: int) -> list[dict]:
+    """The findings of one version's (or the pooled) checks, as the report says them."""
+    out: list[dict] = []
+    seats = [c for c in checks if c["kind"] == "seat"]
+    counts = sorted({c["players"] for c in seats} | {f["players"] for f in few})
+    for players in counts:
+        out += [f for f in few if f["players"] == players]
+        group = [c for c in seats if c["players"] == players]
+        if not group:
+            continue
+        named = _seats_apart(group)
+        out += named or [{"kind": "no_seat", "players": players, "plays": group[0]["plays"],
+                          "even": group[0]["even"], "version": version}]
+        out += _gap(group, total)
+    factions = [c for c in checks if c["kind"] == "faction"]
+    if factions:
+        out += [c for c in factions if c["direction"]] or [
+            {"kind": "no_faction", "plays": plays, "version": version}]
+        out += _gap(factions, total)
+    deciders = [c for c in checks if c["kind"] == "decider"]
+    if deciders:
+        apart = sorted((c for c in deciders if c["direction"]), key=lambda c: c["p"])
+        out.append({"kind": "deciders" if apart else "no_decider", "version": version,
+                    "plays": plays, "separating": [
+                        {k: c[k] for k in ("category", "winners", "others", "difference",
+                                           "low", "high", "p_adjusted")} for c in apart]})
+    return out
+
+
+def _changes(now: list[dict], was: list[dict], before: str, last: str,
+             plays_now: int, plays_before: int) -> list[dict]:
+    """The version `last` beside the one before: each seat (per player count) or faction
+    that is a finding in either, and how it stands in each (a fix shows as "was more,
+    now even")."""
+    def keyed(checks):
+        return {(c["kind"], c.get("players"), c.get("seat", c.get("faction"))): c
+                for c in checks if c["kind"] in ("seat", "faction")}
+
+    a, b = keyed(was), keyed(now)
+    named = {k for checks in (was, now) for k in keyed(_seats_apart(
+        [c for c in checks if c["kind"] == "seat"]) + [
+        c for c in checks if c["kind"] == "faction" and c["direction"]])}
     out = []
-    for kind, key in (("seat", lambda r: r.seat), ("faction", lambda r: r.faction)):
-        was, now = rates(old, key), rates(new, key)
-        if kind == "seat":
-            named = _seats_apart(was).keys() | _seats_apart(now).keys()
-        else:
-            named = {k for k in was if _judged(was[k])} | {k for k in now if _judged(now[k])}
-        for k in sorted(named & was.keys() & now.keys(), key=str):
-            a, b = _judged(was[k]), _judged(now[k])
-            if a or b:
-                out.append({"kind": "version_" + kind, kind: k, "before": before,
-                            "last": last, "was": dict(was[k], direction=a),
-                            "now": dict(now[k], direction=b),
-                            "plays": len(old) + len(new)})
-    return sorted(out, key=lambda f: (f["kind"], str(f.get("seat") or f.get("faction"))))
+    for k in sorted(named & a.keys() & b.keys(), key=lambda k: (k[0] != "seat", str(k))):
+        kind, players, which = k
+        out.append({"kind": "version_" + kind, kind: which, "players": players,
+                    "before": before, "last": last, "version": last,
+                    "was": a[k], "now": b[k],  # a seat: the plays of its player count
+                    "plays": b[k]["plays"] if kind == "seat" else plays_now,
+                    "plays_before": a[k]["plays"] if kind == "seat" else plays_before})
+    return out
 
 
 def versions_of(plays: list[Play]) -> dict[str, list[Play]]:
@@ -230,39 +334,80 @@ def versions_of(plays: list[Play]) -> dict[str, list[Play]]:
     return {v: out[v] for v in sorted(out, key=version_key)}
 
 
+def _by_players(plays: list[Play]) -> dict:
+    return {str(k): {"plays": len(g), "seats": {str(s): r for s, r in rates(g, _seat).items()}}
+            for k, g in _player_counts(plays).items()}
+
+
 def _figures(plays: list[Play]) -> dict:
-    seats = rates(plays, lambda r: r.seat)
     return {
         "plays": len(plays),
-        "seats": {str(k): v for k, v in seats.items()},
-        "factions": rates(plays, lambda r: r.faction),
+        "seats": {str(k): v for k, v in rates(plays, _seat).items()},
+        "factions": rates(plays, _faction),
+        "by_players": _by_players(plays),
         "margin": quartiles([m for m in map(margin, plays) if m is not None]),
         "minutes": quartiles([p.minutes for p in plays if p.minutes is not None]),
     }
 
 
+def chosen_version(plays: list[Play], version: str | None) -> str:
+    """The version a summary judges: the one named, else the latest recorded (ALL when
+    there are no plays)."""
+    if version is not None:
+        return version
+    by = versions_of(plays)
+    return list(by)[-1] if by else ALL
+
+
 def summary(plays: list[Play], version: str | None = None) -> dict:
-    """Everything the report and the phone show. With `version`, the figures and the
-    findings are those of that version's plays; the versions table lists every version."""
-    chosen = plays if version is None else [p for p in plays if p.version == version]
+    """Everything the report and the phone show. The figures and the findings are those
+    of one version's plays: `version`, by default the latest, or ALL pooled; the versions
+    table lists every version. Each finding carries the version its plays come from."""
+    by = versions_of(plays)
+    version = chosen_version(plays, version)
+    chosen = plays if version == ALL else by.get(version, [])
     out = _figures(chosen)
-    out["by_players"] = {str(k): {"plays": len(g), "seats": {
-        str(s): r for s, r in rates(g, lambda r: r.seat).items()}}
-        for k, g in _player_counts(chosen).items()}
     out["scores"] = _spread(chosen)
     out["totals"] = quartiles([r.score for p in chosen for r in p.rows if r.score is not None])
-    out["versions"] = {v: _figures(g) for v, g in versions_of(plays).items()}
-    out["findings"] = findings(chosen) + ([] if version is not None else _changes(plays))
+    out["versions"] = {v: _figures(g) for v, g in by.items()}
+    seats, few = _seat_checks(chosen, version)
+    checks = seats + _faction_checks(chosen, version) + _decider_checks(chosen, version)
+    # The version compared with the one before it: the chosen one, or the latest.
+    names = list(by)
+    last = names[-1] if version == ALL and names else version
+    at = names.index(last) if last in by else -1
+    compare = at >= 1 and len(by[names[at - 1]]) >= MIN_PLAYS and len(by[last]) >= MIN_PLAYS
+    was = now = []
+    if compare:
+        before = names[at - 1]
+        was = _seat_checks(by[before], before)[0] + _faction_checks(by[before], before)
+        now = [c for c in checks if c["kind"] != "decider"] if version != ALL else \
+            _seat_checks(by[last], last)[0] + _faction_checks(by[last], last)
+    family = checks + was + (now if version == ALL else [])
+    _corrected(family)
+    out["checks"] = len(family)
+    out["deciders"] = sorted((c for c in checks if c["kind"] == "decider"),
+                             key=lambda c: c["p"])
+    if len(chosen) < MIN_PLAYS:
+        out["findings"] = [{"kind": "too_few", "plays": len(chosen), "least": MIN_PLAYS,
+                            "version": version}]
+    else:
+        out["findings"] = _judged_lines(checks, few, len(family), version, len(chosen))
+    if compare:
+        out["findings"] += _changes(now, was, names[at - 1], last, len(by[last]),
+                                    len(by[names[at - 1]]))
     out["version"] = version
     return out
 
 
 def rounded(value, places: int = 2):
-    """Every float of a summary to `places` decimals (the JSON's 0.01)."""
+    """Every float of a summary to `places` decimals (the JSON's 0.01); a p-value to 4
+    significant digits (a finding's p is often far under 0.01)."""
     if isinstance(value, float):
         return round(value, places)
     if isinstance(value, dict):
-        return {k: rounded(v, places) for k, v in value.items()}
+        return {k: (float(f"{v:.4g}") if k in ("p", "p_adjusted") and isinstance(v, float)
+                    else rounded(v, places)) for k, v in value.items()}
     if isinstance(value, list):
         return [rounded(v, places) for v in value]
     return value

@@ -31,6 +31,8 @@ Entries: [{"name": str, ID: figure, ...}], one per player; a category not filled
 (an empty list for a list).
 """
 
+from bisect import bisect_right
+from collections import Counter
 from typing import NamedTuple
 
 from companion.rules.errors import ScoreError, escape, shown
@@ -97,6 +99,10 @@ TIES = ("share", "full", "none")
 WINS = ("highest", "lowest")
 MOST = 1_000_000  # the largest number a player writes in a category
 MOST_VALUES = 100  # the longest list of values a player writes in a category
+# A game's players and categories: a table seats 30 at most; past these, a file is refused
+# before it is scored (the tie lists each player's reasons name grow with the ties).
+MOST_PLAYERS = 100
+MOST_CATEGORIES = 100
 
 
 class Category(NamedTuple):
@@ -306,6 +312,10 @@ def rules(scoring, wins="highest", where: str = "scoring", rounds=1, tiebreak=()
     if not isinstance(scoring, list) or not scoring:
         raise ScoreError(where, "a list of score categories ([[scoring]] tables)",
                          "sheet.no_categories")
+    if len(scoring) > MOST_CATEGORIES:
+        raise ScoreError(where, f"{len(scoring):,} score categories: a game has at most "
+                         f"{MOST_CATEGORIES}", "sheet.too_many_categories",
+                         {"count": len(scoring), "most": MOST_CATEGORIES})
     out: list[Category] = []
     for i, raw in enumerate(scoring):
         out.append(_category(raw, f"{where}[{i}]", out, rounds))
@@ -379,6 +389,9 @@ def entries(raw, game: Rules, where: str = "players") -> list[dict]:
     if not isinstance(raw, list) or not raw:
         raise ScoreError(where, "a list of players, each a name and a number per category",
                          "sheet.no_players")
+    if len(raw) > MOST_PLAYERS:
+        raise ScoreError(where, f"{len(raw):,} players: a game has at most {MOST_PLAYERS}",
+                         "sheet.too_many_players", {"count": len(raw), "most": MOST_PLAYERS})
     out, names = [], set()
     for i, one in enumerate(raw):
         checked = entry(one, game, f"{where}[{i}]")
@@ -396,22 +409,42 @@ def majority(figures: list[int], award: tuple[int, ...], ties: str = "share"
     """Each player's (points, place, tied) for one majority: places from 1 by figure,
     highest first; `tied` players share the place (1 when alone). A figure of 0 takes no
     place (place 0, no points). Players with equal figures always get equal points."""
-    out = []
-    for f in figures:
+    each = {}  # figure -> (points, place, tied): one sort, each figure worked out once
+    above = 0
+    for f, tied in sorted(Counter(figures).items(), reverse=True):
+        place = 1 + above
+        above += tied
         if f <= 0:
-            out.append((0, 0, sum(1 for g in figures if g == f)))
+            each[f] = (0, 0, tied)
             continue
-        place = 1 + sum(1 for g in figures if g > f)
-        tied = sum(1 for g in figures if g == f)
-        places = [award[p - 1] if p <= len(award) else 0 for p in range(place, place + tied)]
+        got = award[place - 1:place - 1 + tied]  # the places past `award` score 0
         if tied == 1 or ties == "full":
-            points = places[0]
+            points = got[0] if got else 0
         elif ties == "share":
-            points = sum(places) // tied
+            points = sum(got) // tied
         else:
             points = 0
-        out.append((points, place, tied))
+        each[f] = (points, place, tied)
+    return [each[f] for f in figures]
+
+
+def _names_by(figs: list, rows: list[dict]) -> dict:
+    """{figure: the names of the players with it}, in table order."""
+    out: dict = {}
+    for f, r in zip(figs, rows):
+        out.setdefault(f, []).append(r["name"])
     return out
+
+
+def _others(names: list[str], i: int, rows: list[dict]) -> list[str]:
+    """The names of a tie but player i's own (names are unique at a table)."""
+    me = rows[i]["name"]
+    return [n for n in names if n != me]
+
+
+def _places(award: tuple[int, ...], place: int, tied: int) -> list[int]:
+    """The points of the places a tie of `tied` players at `place` takes (0 past award)."""
+    return [award[p - 1] if p <= len(award) else 0 for p in range(place, place + tied)]
 
 
 def _round(categories: tuple[Category, ...], rows: list[dict]) -> list[dict]:
@@ -438,20 +471,23 @@ def _round(categories: tuple[Category, ...], rows: list[dict]) -> list[dict]:
             extra = [{} for _ in rows]
         if c.score == "majority":
             placed = majority(figs, c.award, c.ties)
+            named = _names_by(figs, rows)
+            places_of: dict = {}  # figure -> its places' points, worked out once
             for i, (pts, place, tied) in enumerate(placed):
-                with_ = [rows[j]["name"] for j, f in enumerate(figs)
-                         if f == figs[i] and j != i] if place else []
-                places = [c.award[p - 1] if p <= len(c.award) else 0
-                          for p in range(place, place + tied)] if place else []
+                with_ = _others(named[figs[i]], i, rows) if place else []
+                if place and figs[i] not in places_of:
+                    places_of[figs[i]] = _places(c.award, place, tied)
+                places = places_of[figs[i]] if place else []
                 out[i][c.id] = (pts, figs[i], Reason("majority", {
                     "n": figs[i], "place": place, "with": with_, "places": places,
                     "ties": c.ties, "points": pts}))
         elif c.score == "most":
             top = max(figs)
+            leaders = [r["name"] for f, r in zip(figs, rows) if f == top]
             for i, f in enumerate(figs):
                 first = f == top and f > 0  # none at all is not the most
                 each = c.most if first else c.others
-                tied = [rows[j]["name"] for j, g in enumerate(figs) if g == top and j != i]
+                tied = _others(leaders, i, rows) if first else []
                 out[i][c.id] = (f * each, f, Reason("most" if first else "others", {
                     "n": f, "each": each, "with": tied if first else [],
                     "points": f * each}))
@@ -505,8 +541,9 @@ def score(game: Rules, raw_entries) -> Result:
         return (sign * s[3], *(s[6][t] for t in game.tiebreak))
 
     keys = [key(s) for s in scored]
-    result = [PlayerScore(name, written, points, total, 1 + sum(k > key(s) for k in keys),
-                          per, reasons, figs)
-              for s, (name, written, points, total, per, reasons, figs) in zip(scored, scored)]
+    ordered = sorted(keys)  # a place: 1 + the players whose key is higher (a bisection)
+    result = [PlayerScore(name, written, points, total,
+                          1 + len(ordered) - bisect_right(ordered, k), per, reasons, figs)
+              for k, (name, written, points, total, per, reasons, figs) in zip(keys, scored)]
     best = max(keys)
     return Result(result, [p.name for p, k in zip(result, keys) if k == best])

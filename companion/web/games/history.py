@@ -49,6 +49,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
+from companion.files.csv_cells import safe
 from companion.web.errors import WebError
 from companion.web.games import Web, idempotency_key
 
@@ -109,8 +110,7 @@ def players(history: list[dict]) -> dict[str, dict]:
 
 def cell(value) -> str:
     """A spreadsheet never runs a cell as a formula: = + - @ led by a quote."""
-    text = "" if value is None else str(value)
-    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
+    return safe("" if value is None else str(value))
 
 
 def _plain(n) -> str:
@@ -132,7 +132,7 @@ def as_csv(history: list[dict]) -> str:
         more = recorded(g)
         for name in g["players"]:
             score = g["scores"].get(name) if isinstance(g["scores"], dict) else None
-            row = [g["id"], g["date"], g["game"], cell(name),
+            row = [cell(g["id"]), cell(g["date"]), cell(g["game"]), cell(name),
                    "" if score is None else score, int(name in g["winners"])]
             if guilds is None:  # not a Lugvanion game
                 row += ["", ""]

@@ -1,7 +1,8 @@
 """`GET /t/TOKEN/api/playtest?game=ID`: what the table's own history says of one game,
 the figures `companion playtest GAME history.csv --json` gives for the same plays (win
 rates by seat and by faction with their 95% intervals, each version's plays, the findings
-as data), worked out by companion.rules.playtest from the history list itself.
+as data), worked out by companion.rules.playtest from the history list itself: those of
+the latest version's plays, or of `&version=V` (`all`: every version pooled).
 
 A history entry carries, besides players, scores and winners, what a play records
 (companion/web/games/history.py): "version" (a string or null), "seats" ({name: n}),
@@ -9,10 +10,13 @@ A history entry carries, besides players, scores and winners, what a play record
 {category id: points}}). A game closed before they were recorded counts with its seats
 and factions unknown."""
 
+import math
+
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
 
+from companion.files import plays
 from companion.rules import playtest as rules
 from companion.web.errors import WebError
 from companion.web.games import Web
@@ -25,7 +29,9 @@ def _whole(v) -> bool:
 
 
 def _number(v) -> bool:
-    return isinstance(v, (int, float)) and not isinstance(v, bool)
+    """A number the figures can use: finite, within what a history.csv may hold."""
+    return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) \
+        and abs(v) <= plays.MAX_NUMBER
 
 
 def _table(entry: dict, key: str) -> dict:
@@ -54,9 +60,10 @@ def play_of(entry: dict) -> rules.Play:
                       minutes if _number(minutes) and minutes >= 0 else None)
 
 
-def summary(history: list[dict], game: str) -> dict:
+def summary(history: list[dict], game: str, version: str | None = None) -> dict:
+    """The figures of the latest version's plays (of `version`'s; "all": pooled)."""
     plays = [play_of(e) for e in history if str(e.get("game")) == game]
-    return rules.rounded(rules.summary(plays))
+    return rules.rounded(rules.summary(plays, version))
 
 
 def routes(web: Web) -> list:
@@ -68,7 +75,10 @@ def routes(web: Web) -> list:
         if not game or len(game) > MAX_GAME or not game.isprintable():
             raise WebError(400, "game", "name the game: ?game=ID (covenia, coverta, "
                                         "lugvanion, or a designer's game's id)")
+        version = request.query_params.get("version")
+        if version is not None and (len(version) > MAX_GAME or not version.isprintable()):
+            raise WebError(400, "version", "a version as the game file writes it, or all")
         history = await web.run(lambda: list(store.history))
-        return JSONResponse({"game": game, **summary(history, game)})
+        return JSONResponse({"game": game, **summary(history, game, version)})
 
     return [Route("/t/{token}/api/playtest", get_playtest)]

@@ -1479,8 +1479,11 @@
       });
       if (!list.firstChild) list.appendChild(el("li", "rate", t("seat_rates_none")));
       panel.appendChild(list);
-      panel.appendChild(el("p", "help", t(s.plays < 10 ? "seat_rates_few" : "seat_rates_more",
-                                          { plays: s.plays })));
+      // The figures are the latest version's (GET playtest judges it alone): said so.
+      var v = s.version && s.version !== "all" ? s.version : "";
+      panel.appendChild(el("p", "help", t((v ? "seat_rates_version_" : "seat_rates_") +
+                                          (s.plays < 10 ? "few" : "more"),
+                                          { plays: s.plays, version: v })));
     }
     main.appendChild(panel);
     var ask = seatRates.game + "#" + d.games.length + "#" + (d.games.length && d.games[d.games.length - 1].id);

@@ -1,0 +1,133 @@
+"""The few pieces of statistics the playtest figures rest on (companion.rules.playtest):
+a rate's two-sided p-value against an even rate (the score test, whose 95% interval is
+Wilson's), Holm's correction over a report's checks, Student's t (a mean's interval, two
+means' difference by Welch) and the plays a gap needs to show. Pure arithmetic; no
+dependency beyond the standard library."""
+
+import math
+from statistics import NormalDist
+
+ALPHA = 0.05  # a report's chance of one false finding or more, all its checks together
+POWER = 0.8  # the plays a gap needs: enough to show it 4 times in 5 when it is real
+_NORMAL = NormalDist()
+
+
+def rate_p(won: int, played: int, even: float) -> float:
+    """The chance of a rate at least this far from `even` over `played` plays if winning
+    were even (two-sided score test: the test Wilson's interval inverts)."""
+    if played <= 0 or not 0.0 < even < 1.0:
+        return 1.0
+    z = (won / played - even) / math.sqrt(even * (1 - even) / played)
+    return math.erfc(abs(z) / math.sqrt(2))
+
+
+def holm(ps: list[float]) -> list[float]:
+    """Holm's adjusted p-values, in the order given: a check is a finding when its
+    adjusted p is under ALPHA, which holds the chance of any false finding among all
+    the checks under ALPHA, whatever depends on what (Holm 1979)."""
+    m = len(ps)
+    out = [1.0] * m
+    running = 0.0
+    for rank, i in enumerate(sorted(range(m), key=lambda i: ps[i])):
+        running = max(running, min(1.0, (m - rank) * ps[i]))
+        out[i] = running
+    return out
+
+
+def _betacf(a: float, b: float, x: float) -> float:
+    """The continued fraction of the regularized incomplete beta (Lentz's method)."""
+    tiny = 1e-300
+    c, d = 1.0, 1.0 - (a + b) * x / (a + 1)
+    d = 1.0 / (d if abs(d) > tiny else tiny)
+    h = d
+    for m in range(1, 300):
+        for num in (m * (b - m) * x / ((a + 2 * m - 1) * (a + 2 * m)),
+                    -(a + m) * (a + b + m) * x / ((a + 2 * m) * (a + 2 * m + 1))):
+            d = 1.0 + num * d
+            d = 1.0 / (d if abs(d) > tiny else tiny)
+            c = 1.0 + num / c
+            c = c if abs(c) > tiny else tiny
+            h *= d * c
+        if abs(d * c - 1.0) < 1e-14:
+            break
+    return h
+
+
+def _ibeta(a: float, b: float, x: float) -> float:
+    if x <= 0.0:
+        return 0.0
+    if x >= 1.0:
+        return 1.0
+    front = math.exp(math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b)
+                     + a * math.log(x) + b * math.log1p(-x))
+    if x < (a + 1) / (a + b + 2):
+        return front * _betacf(a, b, x) / a
+    return 1.0 - front * _betacf(b, a, 1 - x) / b
+
+
+def t_p(t: float, df: float) -> float:
+    """Two-sided p-value of Student's t with `df` degrees of freedom."""
+    if math.isnan(t) or df <= 0:
+        return 1.0
+    if math.isinf(t):
+        return 0.0
+    return _ibeta(df / 2, 0.5, df / (df + t * t))
+
+
+def t_quantile(df: float, level: float = 0.95) -> float:
+    """The t a two-sided `level` interval spans on each side, to 1e-9 (by bisection)."""
+    if df > 1e6:
+        return _NORMAL.inv_cdf(0.5 + level / 2)
+    lo, hi = 0.0, 1.0
+    while t_p(hi, df) > 1 - level:
+        hi *= 2
+    for _ in range(80):
+        mid = (lo + hi) / 2
+        lo, hi = (mid, hi) if t_p(mid, df) > 1 - level else (lo, mid)
+        if hi - lo < 1e-9:
+            break
+    return (lo + hi) / 2
+
+
+def mean_interval(values: list[float]) -> dict | None:
+    """{mean, low, high, n}: the mean and its 95% interval (Student's t); None if empty,
+    the interval None with one value."""
+    n = len(values)
+    if not n:
+        return None
+    mean = math.fsum(values) / n
+    if n < 2:
+        return {"mean": mean, "low": None, "high": None, "n": n}
+    sd = math.sqrt(math.fsum((v - mean) ** 2 for v in values) / (n - 1))
+    half = t_quantile(n - 1) * sd / math.sqrt(n)
+    return {"mean": mean, "low": mean - half, "high": mean + half, "n": n}
+
+
+def welch(a: list[float], b: list[float]) -> dict | None:
+    """The difference of two means (a's minus b's) with its 95% interval and two-sided
+    p-value (Welch's t); None when either has fewer than two values."""
+    if len(a) < 2 or len(b) < 2:
+        return None
+    ma, mb = math.fsum(a) / len(a), math.fsum(b) / len(b)
+    va = math.fsum((v - ma) ** 2 for v in a) / (len(a) - 1) / len(a)
+    vb = math.fsum((v - mb) ** 2 for v in b) / (len(b) - 1) / len(b)
+    diff, se = ma - mb, math.sqrt(va + vb)
+    if se == 0.0:
+        return {"difference": diff, "low": diff, "high": diff, "p": 1.0 if diff == 0 else 0.0}
+    df = (va + vb) ** 2 / (va * va / (len(a) - 1) + vb * vb / (len(b) - 1))
+    half = t_quantile(df) * se
+    return {"difference": diff, "low": diff - half, "high": diff + half,
+            "p": t_p(diff / se, df)}
+
+
+def plays_to_show(rate: float, even: float, checks: int) -> float:
+    """About how many plays a rate of `rate` (where `even` is even) needs to be a finding
+    of a report making `checks` checks, 4 times in 5 (the normal approximation, each
+    check held at ALPHA / checks, as Holm's strictest step); inf when rate is even."""
+    gap = abs(rate - even)
+    if gap == 0.0 or not 0.0 < even < 1.0:
+        return math.inf
+    za = _NORMAL.inv_cdf(1 - ALPHA / (2 * max(1, checks)))
+    zb = _NORMAL.inv_cdf(POWER)
+    spread = za * math.sqrt(even * (1 - even)) + zb * math.sqrt(rate * (1 - rate))
+    return (spread / gap) ** 2
