@@ -3,29 +3,25 @@ deck against: a row a distinct card (component, id, count), then its data's fiel
 the build read them, a column a field.
 
 UTF-8 with a byte-order mark (so a spreadsheet reads accents right) and CRLF lines.
-A text a spreadsheet would take for a formula (=, +, -, @, a tab or a carriage return
-first) is written with an apostrophe before it, as OWASP's "CSV Injection" advises: a
-card list is someone's data, and opening it must run nothing."""
+A text a spreadsheet would take for a formula is written with an apostrophe before it
+(companion.files.csv_cells, as every CSV the tool writes): a card list is someone's data,
+and opening it must run nothing."""
 
 import csv
 import io
-import re
+
+from companion.files.csv_cells import safe
 
 TAKES: set[str] = set()
 PATH = "decklist.csv"
 FIRST = ["component", "id", "count"]
-_FORMULA = ("=", "+", "-", "@", "\t", "\r")
-_NUMBER = re.compile(r"[+-]?\d+([.,]\d+)?")
 
 
 def cell(value) -> str:
     """A field's value as one cell: a list's items joined by "; ", an item (a table with
     a name or an id) by its name, another table as key=value, a text to come as its
     note; never a formula."""
-    text = _plain(value)
-    if text.startswith(_FORMULA) and not _NUMBER.fullmatch(text):
-        return "'" + text  # "-3" stays a number; "=1+2", "-2+3", "@SUM(...)" are shown
-    return text
+    return safe(_plain(value))  # "-3" stays a number; "=1+2", "@SUM(...)" are shown
 
 
 def _plain(value) -> str:
