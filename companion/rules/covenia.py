@@ -63,6 +63,21 @@ def default_decks(players: int) -> str:
     return "A" if players <= 2 else "AB"
 
 
+def check_decks(decks, players: int) -> str:
+    """The decks a score file declares, checked against its number of players (C1): two
+    players take one deck, A or B; three or four shuffle both together (AB)."""
+    if not isinstance(decks, str) or decks.strip().upper() not in DECKS:
+        raise ScoreError("decks", f"{shown(decks)} is not a deck choice "
+                         "(use \"A\", \"B\" or \"AB\")", "covenia.not_decks",
+                         {"value": shown(decks)})
+    decks = decks.strip().upper()
+    if (decks == "AB") != (players > 2):
+        want = "one deck, \"A\" or \"B\"" if players <= 2 else "both decks, \"AB\""
+        raise ScoreError("decks", f"{shown(decks)}: {players} players play with {want}",
+                         "covenia.decks_for_players", {"value": shown(decks), "n": players})
+    return decks
+
+
 # ---- reading and checking the input ------------------------------------------------
 
 def clan_key(word: str) -> str | None:
@@ -130,12 +145,7 @@ def parse(table) -> tuple[list[Player], str]:
     if not 2 <= len(raw_players) <= 4:
         raise ScoreError("players", f"Covenia is for 2 to 4 players, not {len(raw_players)}",
                          "covenia.players_count", {"n": len(raw_players)})
-    decks = table.get("decks", default_decks(len(raw_players)))
-    if not isinstance(decks, str) or decks.upper() not in DECKS:
-        raise ScoreError("decks", f"{shown(decks)} is not a deck choice "
-                         "(use \"A\", \"B\" or \"AB\")", "covenia.not_decks",
-                         {"value": shown(decks)})
-    decks = decks.upper()
+    decks = check_decks(table.get("decks", default_decks(len(raw_players))), len(raw_players))
     return check_players(raw_players, decks), decks
 
 
