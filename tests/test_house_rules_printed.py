@@ -169,7 +169,7 @@ def test_lugvanion_aid_labels_the_partisans_return_a_house_rule(kits, lang, home
 
 
 @pytest.mark.parametrize("lang, note", [
-    ("en", "House rule: the rulebook gives no amount for the second option; we use 1 gold per "
+    ("en", "House rule: the rulebook gives no amount here; we use 1 gold per "
            "partisan of yours."),
     ("fr", "Règle maison : 1 or par partisan à vous pour la seconde option"),
 ])
@@ -218,8 +218,8 @@ def test_lugvanion_french_says_sur_la_forge_not_en_forge(kits):
      "their spells (a part whose pile is empty is lost; discards leave the game, the target "
      "witch picks them; artifacts and incantations are not ritual objects; a card worth 3 "
      "counts as one when removed)", None),
-    ("fr", "III. Résolvez (voir au dos). Le démon accomplit l’action de sa carte pour le type "
-           "gagnant, puis va à la position qu’indique la carte où il se trouve.",
+    ("fr", "III. Résolvez (voir au dos). Le démon fait l’action de sa carte pour le type "
+           "gagnant, puis va où l’envoie la carte qu’il occupe.",
      "leurs sortilèges (une partie dont la pile est vide est perdue ; les défausses quittent "
      "la partie, au choix de la sorcière visée ; artéfacts et incantations ne sont pas des "
      "objets rituels ; retirée, une carte qui en vaut 3 compte pour une)", "qui l’a la marque"),
@@ -229,7 +229,7 @@ def test_vengeance_aid_gives_the_demon_s_action_and_the_spells_general_rules(kit
     text = printed(kits, "vengeance", lang)
     assert step in text and spells in text
     if gone:
-        assert gone not in text and "chaque sorcière qui possède cet objectif le marque" in text
+        assert gone not in text and "chaque sorcière concernée la marque et le démon perd une chaîne" in text
 
 
 # ---- Covenia -------------------------------------------------------------------------
