@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from companion.rules.covenia import CLANS
+from companion.rules.covenia import CLANS, parse
 from companion.score.covenia import score  # covenia.toml's [[scoring]], as the CLI scores
 from companion.rules.errors import ScoreError
 
@@ -115,6 +115,16 @@ def test_decks_that_do_not_suit_the_players_are_refused(count, decks):
         score({"players": [player(x) for x in "ABCD"[:count]], "decks": decks})
     assert (e.value.field, e.value.code) == ("decks", "covenia.decks_for_players")
     assert e.value.params["n"] == count
+
+
+def test_a_phone_table_of_four_scores_its_first_two_entries_with_both_decks():
+    """Both decks suit four players seated, while two have entered; two seated do not."""
+    two = [player("A"), player("B")]
+    assert parse({"players": two, "decks": "AB"}, seated=4)[1] == "AB"
+    with pytest.raises(ScoreError):
+        parse({"players": two, "decks": "AB"}, seated=2)
+    with pytest.raises(ScoreError):  # three entered with one deck: seated or not
+        parse({"players": two + [player("C")], "decks": "A"}, seated=2)
 
 
 def test_two_players_may_choose_either_deck_and_four_both():
