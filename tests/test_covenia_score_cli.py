@@ -105,6 +105,8 @@ def test_interactive_entry_reasks_bad_lines_and_saves_what_was_entered(tmp_path)
     ('players = [\n', "game.toml"),
     ('[[players]]\nname = "A"\n[[players]]\nname = "B"\n[[players]]\nname = "C"\n'
      '[[players]]\nname = "D"\n[[players]]\nname = "E"\n', "players"),
+    # two players play one deck, A or B (rulebook set-up, RULINGS C1)
+    ('decks = "AB"\n[[players]]\nname = "A"\n[[players]]\nname = "B"\n', "decks"),
 ])
 def test_bad_files_exit_2_with_one_line_naming_the_field(tmp_path, body, field):
     f = tmp_path / "game.toml"

@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from companion.rules.covenia import CLANS
+from companion.rules.covenia import CLANS, parse
 from companion.score.covenia import score  # covenia.toml's [[scoring]], as the CLI scores
 from companion.rules.errors import ScoreError
 
@@ -108,13 +108,38 @@ def test_decks_default_to_one_for_two_players_and_both_for_more():
     assert score({"players": [player("A"), player("B"), player("C")]}).decks == "AB"
 
 
+@pytest.mark.parametrize("count, decks", [(2, "AB"), (2, "ab"), (3, "A"), (4, "B")])
+def test_decks_that_do_not_suit_the_players_are_refused(count, decks):
+    """Two players take one deck, A or B; three or four shuffle both (rulebook set-up, C1)."""
+    with pytest.raises(ScoreError) as e:
+        score({"players": [player(x) for x in "ABCD"[:count]], "decks": decks})
+    assert (e.value.field, e.value.code) == ("decks", "covenia.decks_for_players")
+    assert e.value.params["n"] == count
+
+
+def test_a_phone_table_of_four_scores_its_first_two_entries_with_both_decks():
+    """Both decks suit four players seated, while two have entered; two seated do not."""
+    two = [player("A"), player("B")]
+    assert parse({"players": two, "decks": "AB"}, seated=4)[1] == "AB"
+    with pytest.raises(ScoreError):
+        parse({"players": two, "decks": "AB"}, seated=2)
+    with pytest.raises(ScoreError):  # three entered with one deck: seated or not
+        parse({"players": two + [player("C")], "decks": "A"}, seated=2)
+
+
+def test_two_players_may_choose_either_deck_and_four_both():
+    assert score({"players": [player("A"), player("B")], "decks": "B"}).decks == "B"
+    assert score({"players": [player(x) for x in "ABCD"], "decks": "ab"}).decks == "AB"
+
+
 @pytest.mark.parametrize("table,field", [
     ({"players": [player("A")]}, "players"),
     ({"players": [player(x) for x in "ABCDE"]}, "players"),
     ({"players": [player("A", red=[0]), player("B")]}, 'players[0] "A".area.red'),
     ({"players": [player("A", red=[11]), player("B")]}, 'players[0] "A".area.red'),
     ({"players": [player("A", red=[4, 2]), player("B")]}, 'players[0] "A".area.red'),
-    ({"players": [player("A", red=[4, 4]), player("B")], "decks": "AB"}, 'players[0] "A".area.red'),
+    ({"players": [player("A", red=[4, 4]), player("B"), player("C")], "decks": "AB"},
+     'players[0] "A".area.red'),
     ({"players": [player("A", orange=[1]), player("B")]}, 'players[0] "A".area.orange'),
     ({"players": [player("A", red=[5]), player("B", {"red": [5]})]}, 'players[1] "B".hand.red'),
     ({"players": [player("A", red=[5]), player("B", red=[5]), player("C", {"red": [5]})],

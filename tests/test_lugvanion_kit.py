@@ -64,9 +64,9 @@ def test_each_character_card_names_its_guild_and_tithe_circle(kits):
     out, _ = kits("lugvanion")
     text = squash(" ".join(page_texts(out / "cards.pdf")))
     circles = {c["id"]: c["name"]["en"] for c in DATA["circles"]}
-    guilds = {g["id"]: g["name"]["en"] for g in DATA["guilds"]}
+    guilds = {g["id"]: g["on"]["en"] for g in DATA["guilds"]}  # "in the Forge guild"
     for ch in DATA["characters"]:
-        free = DATA["texts"]["free"]["en"].format(guild=guilds[ch["guild"]])
+        free = DATA["texts"]["free"]["en"].format(on=guilds[ch["guild"]])
         assert free in text
         if ch["circle"] != "copied":
             tithe = DATA["texts"]["tithe"]["en"].format(circle=circles[ch["circle"]])

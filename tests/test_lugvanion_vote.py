@@ -251,3 +251,50 @@ def test_a_colour_holding_two_guilds_is_governor_and_one_guild_each_is_not():
     assert governor({"forge": "red", "jewellery": "blue", "herbalism": "red",
                      "academy": None}) == "red"
     assert governor(dict.fromkeys(["forge", "jewellery", "herbalism", "academy"])) is None
+
+
+# ---- issue 42: a tie-break shown apart, a bag typed without its zeros ------------------
+
+TIED_SEED = "0" * 63 + "1"  # red=3 blue=2 green=2 yellow=1: red and blue level after five
+
+
+def test_a_draw_shows_five_partisans_and_a_tie_s_extra_ones_as_its_tie_break(cli):
+    r = cli("lugvanion", "draw", "red=3", "blue=2", "green=2", "yellow=1", "--seed", TIED_SEED)
+    assert r.code == 0, r.err
+    lines = r.out.splitlines()
+    drawn = next(line for line in lines if line.startswith("Drawn"))
+    assert drawn == "Drawn, in order: green, red, red, blue, blue"  # five, as README says
+    tie = next(line for line in lines if line.startswith("Tie-break"))
+    assert tie.startswith("Tie-break (red and blue level at 2;") and tie.endswith(": green, red")
+    assert lines.index(drawn) < lines.index(tie) < lines.index("Winner: red")
+    d = json.loads(cli("lugvanion", "draw", "red=3", "blue=2", "green=2", "yellow=1",
+                       "--seed", TIED_SEED, "--json").out)
+    assert (d["drawn"], d["tie_break"]) == (["green", "red", "red", "blue", "blue", "green",
+                                              "red"], ["green", "red"])
+
+
+def test_a_draw_that_five_decide_prints_no_tie_break(cli):
+    r = cli("lugvanion", "draw", "red=3", "blue=2", "green=2", "yellow=1", "--seed", COUNTING.hex())
+    assert r.code == 0 and "Tie-break" not in r.out
+    assert "Drawn, in order: red, red, yellow, blue, green" in r.out
+
+
+@given(st.dictionaries(st.sampled_from(["red", "blue", "green", "yellow"]),
+                       st.integers(0, 8), min_size=1).filter(lambda b: sum(b.values()) == 8),
+       st.binary(min_size=32, max_size=32))
+@settings(max_examples=60, deadline=None)
+def test_a_bag_typed_with_or_without_its_zeros_draws_and_verifies_alike(bag, seed):
+    """A colour at 0 cannot be drawn: the guild shows no partisan of it, so a player who
+    types what stands on the guild must verify the phone's draw, which lists the zeros."""
+    with_zeros = {c: bag.get(c, 0) for c in ("red", "blue", "green", "yellow")}
+    without = {c: n for c, n in bag.items() if n}
+    d = vote.draw(with_zeros, seed)
+    assert vote.draw(without, seed).drawn == d.drawn
+    assert vote.verify(without, seed, d.commitment, d.drawn).ok
+
+
+def test_verify_at_the_command_line_leaves_the_empty_colours_out(cli):
+    d = vote.draw({"red": 5, "blue": 3, "green": 0, "yellow": 0}, ZERO)
+    r = cli("lugvanion", "verify", "--seed", ZERO.hex(), "--commitment", d.commitment,
+            "red=5", "blue=3", "--drawn", ",".join(d.drawn))
+    assert (r.code, r.out.strip()) == (0, "verified"), r.err

@@ -65,7 +65,7 @@ def printed(kits, game, lang, file="cards.pdf") -> str:
     ("coverta", "cards.pdf", "en", "All rule cards revealed and a full round", "All out"),
     ("coverta", "cards.pdf", "fr", "dans une tranche (1-5 ou 6-10) différente de celle de la "
                                    "dernière carte posée", "l’autre tranche"),
-    ("coverta", "scoresheet.pdf", "en", "−1 if you emptied your hand; −1 for the first to play "
+    ("coverta", "scoresheet.pdf", "en", "−1 if you emptied your hand, −1 for the first to play "
                                         "correctly in another’s place", "-1"),
     ("coverta", "scoresheet.pdf", "fr", "−1 si vous avez vidé votre main", "-1"),
     # Lugvanion: who takes what back; the teams' names agree in French.
@@ -175,7 +175,7 @@ def test_every_print_guide_ends_with_play_notes(kits, game, en, fr):
     ("covenia", "tokens.pdf", "Red and yellow rituals cannot target you", "Tokens"),
     ("vengeance", "cards.pdf", "Reveal everything played in the centre", "Aid cards, Set-up card"),
     ("lugvanion", "cards.pdf", "The eight characters", "Player aids"),
-    ("coverta", "cards.pdf", "Deal and variants", "Player aids"),
+    ("coverta", "cards.pdf", "End, deal, variants", "Player aids"),
 ])
 def test_without_backs_a_second_side_prints_as_a_face_of_its_own(tmp_path, game, file,
                                                                   second_side, what):
@@ -191,7 +191,7 @@ def test_without_backs_a_second_side_prints_as_a_face_of_its_own(tmp_path, game,
 def test_a_mini_card_says_less_where_a_poker_card_says_it_all(tmp_path):
     """A layout may hold a shorter text for a small card (`when = "card.w < 140"`): a
     Lugvanion character at mini size names its free partisan's guild by the badge alone,
-    and its objective's house rule in five words."""
+    and its objective's house rule in a few words."""
     texts = {}
     for size in ("poker", "mini-euro"):
         build("lugvanion", Options(card_size=size, only=["characters", "objectives"],
@@ -200,5 +200,5 @@ def test_a_mini_card_says_less_where_a_poker_card_says_it_all(tmp_path):
     assert "Free: 1 partisan in the Forge guild" in texts["poker"]
     assert "Free: 1 partisan on its guild" not in texts["poker"]
     assert "Free: 1 partisan on its guild" in texts["mini-euro"]
-    assert "House rule: 1 gold per partisan." in texts["mini-euro"]
+    assert "House rule: your own, 1 gold each." in texts["mini-euro"]
     assert "the rulebook gives no amount" in texts["poker"]

@@ -125,9 +125,9 @@ def test_covenia_entry_is_replaced_deleted_and_refused_in_the_clis_words(server,
         assert httpx.delete(server.api(f"covenia/players/{name}")).status_code == 200
 
 
-def _file(tmp_path, players):
+def _file(tmp_path, players, decks=None):
     f = tmp_path / "check.toml"
-    f.write_text(covenia_file(players), encoding="utf-8")
+    f.write_text(covenia_file(players, decks), encoding="utf-8")
     return f
 
 
@@ -377,7 +377,8 @@ def test_no_body_ever_makes_a_500(server):
 
 def test_covenia_decks_are_the_score_files_decks(server, tmp_path):
     """Two players and both decks: the same card twice is allowed while entering (both
-    decks may be in play), the score says what the CLI says until the decks are chosen."""
+    decks may be in play), the score says what the CLI says until the decks are chosen;
+    both decks score once a third player is in."""
     players = [{"name": "Ana", "area": {"red": [1, 2]}, "hand": {}},
                {"name": "Bo", "area": {"red": [2]}, "hand": {"blue": [3]}}]
     for p in players:
@@ -388,6 +389,12 @@ def test_covenia_decks_are_the_score_files_decks(server, tmp_path):
     assert httpx.put(server.api("covenia/decks"), json={"decks": "A"}).status_code == 400
     assert httpx.put(server.api("covenia/decks"), json={"decks": "x"}).status_code == 400
     assert httpx.put(server.api("covenia/decks"), json={"decks": "ab"}).status_code == 200
+    # two players with both decks: refused, as the CLI refuses the file (issue 42)
+    refused = httpx.get(server.api("covenia/score"))
+    code, _, err = cli("score", "covenia", _file(tmp_path, players, "AB"))
+    assert refused.status_code == 409 and code == 2 and refused.json()["error"] in err
+    players.append({"name": "Cy", "area": {"green": [4]}, "hand": {}})
+    assert put(server, "Cy", {"area": {"green": [4]}, "hand": {}}).status_code == 200
     assert httpx.get(server.api("covenia/score")).json() == cli_json(
         tmp_path, "score", "covenia", "--json", text=covenia_file(players, "AB"))
 

@@ -268,6 +268,13 @@ def test_why_covenia_does_not_score_comes_as_a_code_with_params(server):  # noqa
         "Bo\u202f: rouge 2 est en jeu plus souvent que ne le permettent les paquets A "
         "(au plus 1)")
     assert httpx.put(server.api("covenia/decks"), json={"decks": "AB"}).status_code == 200
+    state = httpx.get(server.api("covenia")).json()  # two players take one deck (issue 42)
+    assert state["why"] == {"code": "covenia.decks_for_players",
+                            "params": {"value": '"AB"', "n": 2}}
+    assert phone_words(state["why"], "fr") == (
+        "paquets \"AB\" impossibles à 2 joueurs\u202f: à 2, un seul paquet (A ou B)\u202f; "
+        "à 3 ou 4, les deux (AB)")
+    put(server, "Cy", {"area": {"green": [4]}}).raise_for_status()
     assert httpx.get(server.api("covenia")).json()["why"] is None
 
 

@@ -128,6 +128,9 @@ def test_the_decks_are_chosen_on_the_page(browser, table):  # noqa: F811
     page = open_game(browser, table, "Covenia")
     expect(page.locator("#game-covenia")).to_contain_text("more often than decks A hold it")
     page.locator("#covenia-decks").get_by_role("button", name="AB", exact=True).click()
+    # two players take one deck (issue 42): both decks score once a third is in
+    expect(page.locator("#game-covenia")).to_contain_text("do not suit 2 players")
+    httpx.put(table.api("covenia/players/Cy"), json={"area": {"green": [4]}}).raise_for_status()
     expect(page.locator("#covenia-winner")).to_have_text("Winner: Ana")
     assert httpx.get(table.api("covenia")).json()["decks"] == "AB"
     expect(page.locator("#covenia-decks .tab.on")).to_have_text("AB")

@@ -98,8 +98,12 @@ def _draw_lines(d) -> list[str]:
     lines = [f"Commitment (SHA-256 of the seed, fixed before the draw): {d.commitment}"]
     for i, tied in enumerate(d.redrawn):
         lines.append(f"Attempt {i + 1} tied: {', '.join(tied)} (all partisans back, draw again)")
-    lines += [f"Drawn, in order: {', '.join(d.drawn)}", f"Winner: {d.winner}",
-              f"Seed (revealed now): {d.seed}"]
+    lines.append(f"Drawn, in order: {', '.join(d.first)}")
+    if d.tie_break:
+        level = " and ".join(f"{c}" for c in d.tied())
+        lines.append(f"Tie-break ({level} level at {max(d.tied().values())}; one more drawn "
+                     f"at a time until one colour leads alone): {', '.join(d.tie_break)}")
+    lines += [f"Winner: {d.winner}", f"Seed (revealed now): {d.seed}"]
     return lines
 
 
@@ -121,7 +125,8 @@ def draw(bag, seed, tie_rule, allow_any_size, as_json):
         d = vote.draw(parse_bag(bag), raw, tie_rule, allow_any_size)
     if as_json:
         click.echo(json.dumps({"bag": d.bag, "commitment": d.commitment, "seed": d.seed,
-                               "drawn": d.drawn, "winner": d.winner, "tie_rule": d.tie_rule,
+                               "drawn": d.drawn, "tie_break": d.tie_break,
+                               "winner": d.winner, "tie_rule": d.tie_rule,
                                "redrawn": d.redrawn}))
         return
     for line in _draw_lines(d):

@@ -63,6 +63,25 @@ def default_decks(players: int) -> str:
     return "A" if players <= 2 else "AB"
 
 
+def check_decks(decks, players: int, seated: int = 0) -> str:
+    """The decks a score file declares, checked against its number of players (C1): two
+    players take one deck, A or B; three or four shuffle both together (AB). `seated`: the
+    players at a phone table, some of whom may not have entered yet (both decks are right
+    for four seated while two have entered)."""
+    if not isinstance(decks, str) or decks.strip().upper() not in DECKS:
+        raise ScoreError("decks", f"{shown(decks)} is not a deck choice "
+                         "(use \"A\", \"B\" or \"AB\")", "covenia.not_decks",
+                         {"value": shown(decks)})
+    decks = decks.strip().upper()
+    if decks == "AB" and max(players, seated) > 2:
+        return decks
+    if decks != "AB" and players <= 2:
+        return decks
+    want = "one deck, \"A\" or \"B\"" if players <= 2 else "both decks, \"AB\""
+    raise ScoreError("decks", f"{shown(decks)}: {players} players play with {want}",
+                     "covenia.decks_for_players", {"value": shown(decks), "n": players})
+
+
 # ---- reading and checking the input ------------------------------------------------
 
 def clan_key(word: str) -> str | None:
@@ -115,8 +134,9 @@ def check_column(raw, where: str) -> tuple[int, ...]:
     return column
 
 
-def parse(table) -> tuple[list[Player], str]:
-    """Checks a score file's content; returns the players and the decks in play."""
+def parse(table, seated: int = 0) -> tuple[list[Player], str]:
+    """Checks a score file's content; returns the players and the decks in play.
+    `seated`: the players at a phone table (check_decks)."""
     if not isinstance(table, dict):
         raise ScoreError("", "the score file must be a table", "covenia.not_a_table")
     unknown = set(table) - {"decks", "players"}
@@ -130,12 +150,8 @@ def parse(table) -> tuple[list[Player], str]:
     if not 2 <= len(raw_players) <= 4:
         raise ScoreError("players", f"Covenia is for 2 to 4 players, not {len(raw_players)}",
                          "covenia.players_count", {"n": len(raw_players)})
-    decks = table.get("decks", default_decks(len(raw_players)))
-    if not isinstance(decks, str) or decks.upper() not in DECKS:
-        raise ScoreError("decks", f"{shown(decks)} is not a deck choice "
-                         "(use \"A\", \"B\" or \"AB\")", "covenia.not_decks",
-                         {"value": shown(decks)})
-    decks = decks.upper()
+    decks = check_decks(table.get("decks", default_decks(len(raw_players))), len(raw_players),
+                        seated)
     return check_players(raw_players, decks), decks
 
 
@@ -219,7 +235,7 @@ COUNTED = {"red": "red", "yellow": "yellow", "green": "green", "blue": "blue_car
            "purple": "purple"}
 
 
-def score(table, game: "sheet.Rules") -> Result:
+def score(table, game: "sheet.Rules", seated: int = 0) -> Result:
     """The end scores of a score file's content: `game` is covenia.toml's [[scoring]]
     (companion.score.covenia.rules() reads it), scored by the one engine
     (companion.rules.sheet) from figures(); each figure's Reason is Covenia's own (a key
@@ -227,7 +243,7 @@ def score(table, game: "sheet.Rules") -> Result:
     rulebook's example does. A tie shares the win (C8)."""
     from companion.rules import sheet  # here: checking an entry needs no engine
 
-    players, decks = parse(table)
+    players, decks = parse(table, seated)
     # The engine tells players apart regardless of case; Covenia only by exact name
     # ("Ana" and "ana" are two players): it gets their places at the table.
     entries = [{**e, "name": str(i)} for i, e in enumerate(figures(players))]

@@ -18,8 +18,10 @@ The verifiable draw (version 1), so that another program can recompute it
     commitment  lowercase hex of SHA-256(seed), published before the draw.
     context     the ASCII string
                     "lugvanion-draw-v1|tie=<rule>|bag=<c1>:<n1>,<c2>:<n2>,..."
-                with the colours in byte order of their names and every colour of the bag
-                listed, zero counts included; <rule> is "extra" or "redraw".
+                with the colours in byte order of their names, each colour that has a
+                partisan in the bag listed and a colour at 0 left out (it cannot be drawn:
+                a bag typed with or without its zeros gives the same draw); <rule> is
+                "extra" or "redraw".
     attempt     attempts are numbered 0, 1, 2, ... (a new attempt after a restart).
     stream      for attempt a, the bytes HMAC-SHA256(key=seed, msg=context + "|attempt=" +
                 str(a) + "|block=" + str(k)) for k = 0, 1, 2, ... concatenated.
@@ -32,8 +34,9 @@ The verifiable draw (version 1), so that another program can recompute it
     draw        take the first 5; while the lead is shared and the rule is "extra", take
                 the next one. A shared lead with nothing left to take (extra) or after the
                 5 (redraw) starts the next attempt. The winner is the lone leader.
-    result      "drawn" lists the partisans of the deciding attempt in order; "redrawn"
-                lists the drawn partisans of each earlier, tied attempt.
+    result      "drawn" lists the partisans of the deciding attempt in order: the 5 of
+                the draw, then any a tie drew one at a time ("tie_break", RULINGS L6);
+                "redrawn" lists the drawn partisans of each earlier, tied attempt.
 """
 
 import hashlib
@@ -73,6 +76,27 @@ class Draw(NamedTuple):
     drawn: list[str]
     winner: str
     redrawn: list[list[str]]
+
+    @property
+    def first(self) -> list[str]:
+        """The draw itself: the first 5 partisans of the deciding attempt."""
+        return self.drawn[:DRAWN]
+
+    @property
+    def tie_break(self) -> list[str]:
+        """What a tie among the first 5 drew one at a time under `extra` (RULINGS L6)."""
+        return self.drawn[DRAWN:]
+
+    def tied(self) -> dict[str, int]:
+        """The colours level at the top of the first 5 when a tie-break followed, with
+        their count ({} when the 5 decided)."""
+        if not self.tie_break:
+            return {}
+        counts: dict[str, int] = {}
+        for colour in self.first:
+            counts[colour] = counts.get(colour, 0) + 1
+        top = max(counts.values())
+        return {c: n for c, n in counts.items() if n == top}
 
 
 # ---- the bag -------------------------------------------------------------------------
@@ -176,7 +200,8 @@ def parse_seed(text: str, field_name: str = "seed") -> bytes:
 
 
 def context(bag: dict[str, int], tie_rule: str) -> str:
-    return f"{VERSION}|tie={tie_rule}|bag=" + ",".join(f"{c}:{n}" for c, n in sorted(bag.items()))
+    return f"{VERSION}|tie={tie_rule}|bag=" + ",".join(f"{c}:{n}" for c, n in sorted(bag.items())
+                                                       if n > 0)
 
 
 class _Stream:

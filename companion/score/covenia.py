@@ -118,7 +118,7 @@ def ask(prompt, echo, data: Fields, lang: str) -> dict:
     def decks(line):
         if line.strip().upper() not in scorer.DECKS:
             raise ValueError("A, B or AB")
-        return line.strip().upper()
+        return _scoring_errors_as_value_errors(lambda d: scorer.check_decks(d, n))(line)
 
     table = {"decks": until_ok(t("decks_prompt"), decks, scorer.default_decks(n)),
              "players": players}

@@ -58,7 +58,7 @@ def score_file(state: dict, at_table: int = 0) -> dict:
 def result(state: dict, at_table: int = 0) -> scorer.Result:
     """The score, or a 409 in the CLI's words when these entries do not score yet."""
     try:
-        return scorer.score(score_file(state, at_table), rules())
+        return scorer.score(score_file(state, at_table), rules(), at_table)
     except ScoreError as e:
         raise WebError(409, e.field or "players", e.message, why_of(e)) from None
 
@@ -77,7 +77,8 @@ def view(state: dict, at_table: int = 0, scored: scorer.Result | None = None) ->
            "etags": {p["name"]: etag(state, p) for p in state["players"]},
            "score": None, "problem": None, "why": None}
     try:
-        out["score"] = as_json(scored or scorer.score(score_file(state, at_table), rules()))
+        out["score"] = as_json(scored or scorer.score(score_file(state, at_table), rules(),
+                                                      at_table))
     except ScoreError as e:
         out["problem"] = f"{e.field}: {e.message}" if e.field else e.message
         out["why"] = why_of(e)
@@ -116,7 +117,7 @@ def routes(web: Web) -> list:
         (`whole`). The saving phone waits for it too."""
         table = at_table()
         try:
-            res = scorer.score(score_file(now, table), rules())
+            res = scorer.score(score_file(now, table), rules(), table)
         except ScoreError:
             res = None  # the view says why
         out = view(now, table, res)
@@ -133,7 +134,8 @@ def routes(web: Web) -> list:
 
         try:
             res = scorer.score({"decks": update["in_play"],
-                                "players": [dict(p) for p in update["entries"]]}, rules())
+                                "players": [dict(p) for p in update["entries"]]}, rules(),
+                               at_table())
             return {**update, "explained": {
                 lang: {"texts": [{row: words_for(p.figures[row], row, lang)
                                   for row in sc.ROWS} for p in res.players],
