@@ -298,3 +298,17 @@ def test_verify_at_the_command_line_leaves_the_empty_colours_out(cli):
     r = cli("lugvanion", "verify", "--seed", ZERO.hex(), "--commitment", d.commitment,
             "red=5", "blue=3", "--drawn", ",".join(d.drawn))
     assert (r.code, r.out.strip()) == (0, "verified"), r.err
+
+
+def test_a_draw_made_with_the_zeros_in_its_context_still_verifies_typed_with_them():
+    """Draws made before the zeros left the context (the phones typed them in) are kept in
+    tables: typed as the phone showed them, they still verify."""
+    from companion.rules import lugvanion as lv
+
+    seed = bytes(range(32))
+    bag = {"red": 3, "blue": 3, "green": 2, "yellow": 0}
+    old = lv._draw(bag, seed, "extra", zeros=True)
+    assert old.drawn != lv.draw(bag, seed).drawn  # the two contexts draw apart here
+    assert lv.verify(bag, seed, old.commitment, old.drawn).ok
+    assert not lv.verify({"red": 3, "blue": 3, "green": 2}, seed, old.commitment,
+                         old.drawn).ok

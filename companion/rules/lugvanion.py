@@ -199,9 +199,11 @@ def parse_seed(text: str, field_name: str = "seed") -> bytes:
     return bytes.fromhex(t)
 
 
-def context(bag: dict[str, int], tie_rule: str) -> str:
+def context(bag: dict[str, int], tie_rule: str, zeros: bool = False) -> str:
+    """The draw's context; `zeros` keeps a colour at 0, as draws made before 2026-11-28
+    did (verify still checks those)."""
     return f"{VERSION}|tie={tie_rule}|bag=" + ",".join(f"{c}:{n}" for c, n in sorted(bag.items())
-                                                       if n > 0)
+                                                       if n > 0 or zeros)
 
 
 class _Stream:
@@ -226,9 +228,10 @@ class _Stream:
                 return x % n
 
 
-def shuffled(seed: bytes, bag: dict[str, int], tie_rule: str, attempt: int) -> list[str]:
+def shuffled(seed: bytes, bag: dict[str, int], tie_rule: str, attempt: int,
+             zeros: bool = False) -> list[str]:
     items = [c for c, n in sorted(bag.items()) for _ in range(n)]
-    stream = _Stream(seed, f"{context(bag, tie_rule)}|attempt={attempt}")
+    stream = _Stream(seed, f"{context(bag, tie_rule, zeros)}|attempt={attempt}")
     for i in range(len(items) - 1, 0, -1):
         j = stream.uniform(i + 1)
         items[i], items[j] = items[j], items[i]
@@ -252,11 +255,13 @@ def _one_attempt(order: list[str], tie_rule: str) -> tuple[list[str], str | None
 
 def draw(bag: dict[str, int], seed: bytes, tie_rule: str = "extra",
          allow_any_size: bool = False) -> Draw:
-    bag = check_bag(bag, allow_any_size)
-    tie_rule = check_tie_rule(tie_rule)
+    return _draw(check_bag(bag, allow_any_size), seed, check_tie_rule(tie_rule))
+
+
+def _draw(bag: dict[str, int], seed: bytes, tie_rule: str, zeros: bool = False) -> Draw:
     redrawn = []
     for attempt in range(MAX_ATTEMPTS):
-        drawn, winner = _one_attempt(shuffled(seed, bag, tie_rule, attempt), tie_rule)
+        drawn, winner = _one_attempt(shuffled(seed, bag, tie_rule, attempt, zeros), tie_rule)
         if winner is not None:
             return Draw(bag, tie_rule, commitment(seed), seed.hex(), drawn, winner, redrawn)
         redrawn.append(drawn)
@@ -275,11 +280,19 @@ def verify(bag: dict[str, int], seed: bytes, claimed_commitment: str, drawn: lis
     if actual != claimed_commitment.strip().lower():
         return Verdict(False, f"commitment: SHA-256 of the seed is {actual}, "
                               f"not {claimed_commitment.strip().lower()}")
-    again = draw(bag, seed, tie_rule, allow_any_size)
-    for i, (want, got) in enumerate(zip(again.drawn, drawn)):
-        if want != got:
-            return Verdict(False, f"drawn[{i}]: the seed draws {want}, not {got}")
-    if len(again.drawn) != len(drawn):
-        return Verdict(False, f"drawn: the seed draws {len(again.drawn)} partisans "
-                              f"({','.join(again.drawn)}), not {len(drawn)}")
-    return Verdict(True)
+    problem = _differs(draw(bag, seed, tie_rule, allow_any_size).drawn, drawn)
+    if problem and 0 in bag.values():  # a draw made while zeros were part of the context
+        if not _differs(_draw(bag, seed, tie_rule, zeros=True).drawn, drawn):
+            return Verdict(True)
+    return Verdict(not problem, problem)
+
+
+def _differs(want: list[str], drawn: list[str]) -> str:
+    """What differs between the draw the seed gives and the one claimed ("" if none)."""
+    for i, (w, got) in enumerate(zip(want, drawn)):
+        if w != got:
+            return f"drawn[{i}]: the seed draws {w}, not {got}"
+    if len(want) != len(drawn):
+        return (f"drawn: the seed draws {len(want)} partisans ({','.join(want)}), "
+                f"not {len(drawn)}")
+    return ""
