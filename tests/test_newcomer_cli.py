@@ -287,7 +287,7 @@ def test_a_game_without_credits_builds_and_its_guide_says_none(cli, starter, tmp
     ("companion build co", {"covenia", "coverta"}),
     ("companion build covenia --paper L", {"letter"}),
     ("companion build covenia --card-size mini", {"mini-euro", "mini-usa"}),
-    ("companion export covenia p", {"png", "preview"}),
+    ("companion export covenia p", {"png", "preview", "pdfx"}),
 ])
 def test_tab_completion_offers_games_papers_card_sizes_and_formats(typed, offered):
     import os
