@@ -296,3 +296,103 @@ def test_a_change_made_offline_is_sent_again_as_soon_as_the_stream_reopens(  # n
     assert waited < 1000, log  # not the 4 s pause the phone was in
     assert httpx.get(table.api("covenia/players/Bo")).json()["area"] == {"blue": [6]}
     assert page.problems == []
+
+
+# ---- the header, the Save bar ----------------------------------------------------------
+
+# Where the result's title is: under the page's bar (and the banner), whole in view.
+UNDER_BAR = """() => {
+    const h = document.querySelector('#result h2');
+    if (!h || document.getElementById('result').hidden) return null;
+    const r = h.getBoundingClientRect();
+    const bar = document.querySelector('.bar').getBoundingClientRect().bottom;
+    return {top: r.top, bottom: r.bottom, bar: bar, height: innerHeight};
+}"""
+
+
+@both
+@sizes
+def test_another_phones_draw_comes_up_under_the_pages_bar(browser, table, size,  # noqa: F811
+                                                          locale):
+    page = phone(browser, table, size, locale)
+    page.locator("#vote-herbalism").click()
+    enter_bag(page, {"Chloé": 2})
+    # her thumb on the bag (instant: the vote's own smooth scroll is over or cut short)
+    page.locator("#plus-green").evaluate(
+        "e => e.scrollIntoView({block: 'center', behavior: 'instant'})")
+    table.draw("herbalism", {"red": 5, "green": 3})  # another phone
+    expect(page.locator("#winner")).to_be_visible()
+    expect(page.locator("#vote")).to_be_hidden()
+    where = page.evaluate(UNDER_BAR)
+    assert where["top"] >= where["bar"] - 1 and where["bottom"] <= where["height"], where
+    shot(page, f"other-draw-{size}-{locale[:2]}")
+    assert page.problems == []
+
+
+@both
+@sizes
+def test_the_pinned_save_bar_is_small_and_delete_is_far_from_save(browser, table, size,  # noqa: F811
+                                                                  locale):
+    page = phone(browser, table, size, locale, "Covenia")
+    page.locator("#seat-3").click()
+    page.locator("#v-area-red-2").click()
+    page.locator("#covenia-save").click()
+    expect(page.locator("#covenia-save")).to_have_text(saved(locale))
+    delete = page.locator("#covenia-delete")
+    expect(delete).to_have_text("Supprimer ma saisie" if fr(locale) else "Delete my entry")
+    page.locator("#v-hand-green-5").evaluate("e => e.scrollIntoView({block: 'center'})")
+    bar = page.locator("#covenia-entry > .actions")
+    height = bar.evaluate("e => e.getBoundingClientRect().height")
+    print(f"pinned bar: {height:.0f} of {PHONES[size][1]} px")
+    assert height <= 72, height  # was 130 of 568: Save and a Delete under it
+    assert bar.locator(".danger").count() == 0  # nothing destructive pinned by Save
+    # Delete by her name, a screen away from Save (the bar at its own place, the grid's end)
+    page.locator("#covenia-save").evaluate("e => e.scrollIntoView({block: 'end'})")
+    gap = page.evaluate("""() => document.getElementById('covenia-save').getBoundingClientRect().top
+        - document.getElementById('covenia-delete').getBoundingClientRect().bottom""")
+    assert gap >= PHONES[size][1] / 2, gap
+    page.locator("#covenia-entry").evaluate("e => e.scrollIntoView({block: 'start'})")
+    shot(page, f"save-bar-top-{size}-{locale[:2]}")
+    page.locator("#v-hand-green-5").evaluate("e => e.scrollIntoView({block: 'center'})")
+    shot(page, f"save-bar-{size}-{locale[:2]}")
+    delete.click()  # still there, still asked first (accepted here)
+    expect(delete).to_have_count(0)
+    assert httpx.get(table.api("covenia")).json()["entries"] == []
+    # A designer's sheet: the same bar, the same Delete by her name.
+    page.locator("#picker").get_by_role("button", name="tidepool").click()
+    page.locator("#own-tidepool-seat-0").click()
+    page.locator("#own-tidepool-creatures").fill("4")
+    page.locator("#own-tidepool-save").click()
+    expect(page.locator("#own-tidepool-save")).to_have_text(saved(locale))
+    bar = page.locator("#own-tidepool-entry > .actions")
+    assert bar.locator(".danger").count() == 0
+    assert bar.evaluate("e => e.getBoundingClientRect().height") <= 72
+    expect(page.locator("#own-tidepool-entry .entry-head #own-tidepool-delete")).to_be_visible()
+    assert page.problems == []
+
+
+# ---- words -----------------------------------------------------------------------------
+
+@both
+@sizes
+def test_a_designers_sheet_refused_for_a_change_elsewhere_names_her_figures(  # noqa: F811
+        browser, table, size, locale):
+    page = phone(browser, table, size, locale, "tidepool")
+    page.locator("#own-tidepool-seat-3").click()
+    expect(page.locator("#own-tidepool-entry h2")).to_have_text("Bo")
+    page.evaluate("window.tableSource.close()")  # it hears nothing of the other phone
+    httpx.put(table.api("games/tidepool/players/Bo"), json={"creatures": 9}).raise_for_status()
+    page.locator("#own-tidepool-creatures").fill("12")
+    page.locator("#own-tidepool-save").click()
+    error = page.locator("#own-tidepool-entry .error")
+    expect(error).to_contain_text("les nombres de Bo" if fr(locale) else "Bo’s figures")
+    assert ("cartes" if fr(locale) else "cards") not in error.inner_text()
+    expect(page.locator("#own-tidepool-creatures")).to_have_value("9")  # the table's
+    shot(page, f"own-refused-{size}-{locale[:2]}")
+    # and her Delete asks about her figures, not cards
+    asked = []
+    page.on("dialog", lambda d: asked.append(d.message))
+    page.locator("#own-tidepool-delete").click()
+    expect(page.locator("#own-tidepool-delete")).to_have_count(0)
+    assert asked == ["Supprimer les nombres de Bo de cette partie\u202f?" if fr(locale) else
+                     "Delete Bo’s figures from this game?"], asked
