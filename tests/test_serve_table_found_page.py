@@ -396,3 +396,45 @@ def test_a_designers_sheet_refused_for_a_change_elsewhere_names_her_figures(  # 
     expect(page.locator("#own-tidepool-delete")).to_have_count(0)
     assert asked == ["Supprimer les nombres de Bo de cette partie\u202f?" if fr(locale) else
                      "Delete Bo’s figures from this game?"], asked
+
+
+# ---- the playtest figures --------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def planted(tmp_path_factory):
+    """60 planted plays of a designer's game, each with its seats and factions."""
+    from companion.web.store import Store
+    from tests.playtest_data import history
+    from tests.test_playtest_api import records
+
+    data = tmp_path_factory.mktemp("factions") / "t.sqlite3"
+    store = Store.open(data, ["forge", "jewellery", "herbalism", "academy"], None, None,
+                       [{"colour": "red", "name": ""}])
+    for record in records(history(), "tidepool")[:60]:
+        store.close_game("tidepool", record)
+    store.close()
+    s = Server(data, "--name", "table.lan").start()
+    yield s
+    s.stop()
+
+
+REEF = {"en": "reef: won 31 of 60, 52% (95% interval 39–64%): stands out (even: 25%)",
+        "fr": "reef\u202f: 31 gagnée(s) sur 60, 52\u202f% (intervalle à 95\u202f% 39–64\u202f%)"
+              "\u202f: se détache (égal\u202f: 25\u202f%)"}
+
+
+@both
+@sizes
+def test_the_phone_shows_the_factions_as_the_report_does_and_every_seat(  # noqa: F811
+        browser, planted, size, locale):
+    page = phone(browser, planted, size, locale, "Historique" if fr(locale) else "History")
+    expect(page.locator("#seat-rates-list li")).to_have_count(4)  # every seat, as before
+    rows = page.locator("#faction-rates-list li")
+    expect(rows).to_have_count(4)
+    expect(rows.nth(3)).to_have_text(REEF[locale[:2]])
+    expect(rows.nth(3)).to_have_class("winner small")
+    more = page.locator("#seat-rates > p.help")
+    expect(more).to_contain_text("Versions et scores" if fr(locale) else "Versions and scores")
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONES[size][0]
+    page.locator("#seat-rates").screenshot(path=str(FOLDER / f"factions-{size}-{locale[:2]}.png"))
+    assert page.problems == []

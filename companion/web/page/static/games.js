@@ -1521,6 +1521,22 @@
       });
       if (!list.firstChild) list.appendChild(el("li", "rate", t("seat_rates_none")));
       panel.appendChild(list);
+      // Its factions too, where its plays recorded any (as the report has them).
+      var sides = Object.keys(s.factions || {});
+      if (sides.length) {
+        s.findings.forEach(function (f) { if (f.kind === "faction") apart["f:" + f.faction] = f; });
+        panel.appendChild(el("h3", null, t("faction_rates")));
+        var byFaction = el("ul");
+        byFaction.id = "faction-rates-list";
+        sides.forEach(function (k) {
+          var r = s.factions[k], out = apart["f:" + k];
+          var line = t("faction_rate", { faction: k, won: r.won, played: r.played,
+                                         rate: pct(r.rate), low: pct(r.low), high: pct(r.high) });
+          if (out) line = t("seat_apart", { text: line, even: pct(out.even) });
+          byFaction.appendChild(el("li", out ? "winner small" : null, line));
+        });
+        panel.appendChild(byFaction);
+      }
       panel.appendChild(el("p", "help", t(s.plays < 10 ? "seat_rates_few" : "seat_rates_more",
                                           { plays: s.plays })));
     }
