@@ -16,6 +16,7 @@ import pytest
 from playwright.sync_api import expect
 
 from companion.cli import main
+from tests import needs
 from tests.test_serve_phone_page import SHOTS, browser, enter_bag, lan_link  # noqa: F401
 from tests.web import Server
 
@@ -74,7 +75,7 @@ LOG = """(() => {
 def phone(browser, table, size, locale, game=None, log=False):  # noqa: F811
     w, h = PHONES[size]
     context = browser.new_context(viewport={"width": w, "height": h}, is_mobile=True,
-                                  has_touch=True, locale=locale)
+                                  has_touch=True, locale=locale, bypass_csp=True)
     page = context.new_page()
     page.problems = []
     page.on("pageerror", lambda e: page.problems.append(str(e)))
@@ -86,6 +87,21 @@ def phone(browser, table, size, locale, game=None, log=False):  # noqa: F811
     if game:
         page.locator("#picker").get_by_role("button", name=game).click()
     return page
+
+
+AXE = """async where => {
+  const r = await axe.run(where || document, {resultTypes: ['violations']});
+  return r.violations.map(v => [v.id, v.impact,
+                                v.nodes.slice(0, 3).map(n => n.target.join(' ')).join(' | ')]);
+}"""
+
+
+def axe_finds_nothing(page, where: str | None = None) -> None:
+    """axe-core on the page (or one part of it): no violation of any impact."""
+    if not page.evaluate("typeof axe !== 'undefined'"):
+        page.add_script_tag(path=needs.axe())
+    found = page.evaluate(AXE, where)
+    assert found == [], "\n".join(" ".join(v) for v in found)
 
 
 def shot(page, name: str, full: bool = False) -> None:
@@ -119,6 +135,7 @@ def test_a_designers_sheet_and_faction_come_back_after_a_reload(browser, table, 
         "Enregistrer" if fr(locale) else "Save")  # not saved yet: it says so
     expect(page.locator("#own-tidepool-preview")).to_contain_text("20")
     shot(page, f"own-reload-{size}-{locale[:2]}", full=True)
+    axe_finds_nothing(page)
     page.locator("#own-tidepool-save").click()
     expect(page.locator("#own-tidepool-save")).to_have_text(saved(locale))
     d = httpx.get(table.api("games/tidepool")).json()
@@ -149,6 +166,7 @@ def test_a_half_entered_bag_comes_back_after_a_reload(browser, table, size, loca
         "Vote\u00a0: Académie" if fr(locale) else "Vote: Academy")
     expect(page.locator("#vote .count")).to_have_text(["0", "3", "0", "2"])
     shot(page, f"bag-reload-{size}-{locale[:2]}")
+    axe_finds_nothing(page)
     enter_bag(page, {"Alice": 3})
     page.locator("#draw").click()
     expect(page.locator("#winner")).to_be_visible()
@@ -217,6 +235,7 @@ def test_a_name_in_the_vote_never_breaks_inside_a_word(browser, table, size, loc
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONES[size][0]
     chips.nth(2).evaluate("e => e.scrollIntoView({block: 'center'})")
     shot(page, f"vote-names-{size}-{locale[:2]}")
+    axe_finds_nothing(page)
     assert page.problems == []
 
 
@@ -326,6 +345,8 @@ def test_another_phones_draw_comes_up_under_the_pages_bar(browser, table, size, 
     where = page.evaluate(UNDER_BAR)
     assert where["top"] >= where["bar"] - 1 and where["bottom"] <= where["height"], where
     shot(page, f"other-draw-{size}-{locale[:2]}")
+    expect(page.locator(".history li")).to_have_count(1)  # the reveal over
+    axe_finds_nothing(page)
     assert page.problems == []
 
 
@@ -355,6 +376,7 @@ def test_the_pinned_save_bar_is_small_and_delete_is_far_from_save(browser, table
     shot(page, f"save-bar-top-{size}-{locale[:2]}")
     page.locator("#v-hand-green-5").evaluate("e => e.scrollIntoView({block: 'center'})")
     shot(page, f"save-bar-{size}-{locale[:2]}")
+    axe_finds_nothing(page)
     delete.click()  # still there, still asked first (accepted here)
     expect(delete).to_have_count(0)
     assert httpx.get(table.api("covenia")).json()["entries"] == []
@@ -389,6 +411,7 @@ def test_a_designers_sheet_refused_for_a_change_elsewhere_names_her_figures(  # 
     assert ("cartes" if fr(locale) else "cards") not in error.inner_text()
     expect(page.locator("#own-tidepool-creatures")).to_have_value("9")  # the table's
     shot(page, f"own-refused-{size}-{locale[:2]}")
+    axe_finds_nothing(page)
     # and her Delete asks about her figures, not cards
     asked = []
     page.on("dialog", lambda d: asked.append(d.message))
@@ -437,4 +460,5 @@ def test_the_phone_shows_the_factions_as_the_report_does_and_every_seat(  # noqa
     expect(more).to_contain_text("Versions et scores" if fr(locale) else "Versions and scores")
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONES[size][0]
     page.locator("#seat-rates").screenshot(path=str(FOLDER / f"factions-{size}-{locale[:2]}.png"))
+    axe_finds_nothing(page, "#seat-rates")
     assert page.problems == []
