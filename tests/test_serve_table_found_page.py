@@ -183,6 +183,15 @@ def test_a_half_entered_bag_comes_back_after_a_reload(browser, table, size, loca
     page.reload()
     expect(page.locator(".history li")).to_have_count(1)
     expect(page.locator("#vote")).to_be_hidden()
+    # Nor one another phone drew while this one was away (its screen locked).
+    page.locator("#vote-herbalism").click()
+    enter_bag(page, {"Bo": 2})
+    page.goto("about:blank")
+    table.draw("herbalism", {"blue": 8})
+    page.goto(lan_link(table))
+    expect(page.locator(".history li")).to_have_count(2)
+    expect(page.locator("#vote")).to_be_hidden()
+    assert page.evaluate("Object.keys(localStorage).filter(k => k.includes('draft'))") == []
     assert page.problems == []
 
 

@@ -330,9 +330,16 @@
 
   function takeVote() {
     var k = kept("draft:lugvanion");
-    if (vote || !k || !state || typeof k.bag !== "object" || !setup.guilds[k.guild]) return;
+    if (vote || !k || !state || !k.bag || typeof k.bag !== "object" ||
+        !setup.guilds[k.guild]) return;
     var after = state.draws.some(function (d) { return d.id === k.after; });
-    if ((k.after && !after) || state.governor) { keep("draft:lugvanion", null); return; }
+    var drawnSince = state.draws.some(function (d) {  // its vote, drawn by another phone
+      return d.id > (k.after || 0) && d.guild === k.guild && !d.undone;
+    });
+    if ((k.after && !after) || drawnSince || state.governor) {
+      keep("draft:lugvanion", null);
+      return;
+    }
     var bag = {};
     state.players.forEach(function (p) {
       var n = k.bag[p.colour];
