@@ -419,6 +419,7 @@ def test_a_designers_sheet_refused_for_a_change_elsewhere_names_her_figures(  # 
     expect(error).to_contain_text("les nombres de Bo" if fr(locale) else "Bo’s figures")
     assert ("cartes" if fr(locale) else "cards") not in error.inner_text()
     expect(page.locator("#own-tidepool-creatures")).to_have_value("9")  # the table's
+    error.evaluate("e => e.scrollIntoView({block: 'center'})")
     shot(page, f"own-refused-{size}-{locale[:2]}")
     axe_finds_nothing(page)
     # and her Delete asks about her figures, not cards
