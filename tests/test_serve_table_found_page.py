@@ -472,3 +472,21 @@ def test_the_phone_shows_the_factions_as_the_report_does_and_every_seat(  # noqa
     page.locator("#seat-rates").screenshot(path=str(FOLDER / f"factions-{size}-{locale[:2]}.png"))
     axe_finds_nothing(page, "#seat-rates")
     assert page.problems == []
+
+
+@both
+@sizes
+def test_a_guilds_name_never_breaks_inside_a_word(browser, table, size, locale):  # noqa: F811
+    page = phone(browser, table, size, locale)
+    table.draw("herbalism", {"blue": 8})  # a holder shown beside its name
+    heads = page.locator(".guild h3")
+    expect(heads).to_have_count(4)
+    expect(page.locator(".guild .chip")).to_have_count(1)
+    for i in range(4):
+        seen = heads.nth(i).evaluate(BREAKS)
+        assert seen["inside"] == [] and not seen["cut"], seen  # "Herborist/erie"
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONES[size][0]
+    page.locator("#guilds").evaluate("e => e.scrollIntoView({block: 'center'})")
+    shot(page, f"guilds-{size}-{locale[:2]}")
+    axe_finds_nothing(page)
+    assert page.problems == []
