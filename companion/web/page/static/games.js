@@ -1053,8 +1053,8 @@
   // Covenia's taps are: a reload brings it back until the table has it or the game ends.
   function ownKeep(id) {
     var m = ownMine(id);
-    keep("draft:own:" + id, { name: m.name, game: m.game, etag: m.etag, values: m.values,
-                          faction: m.faction || "" });
+    keep("draft:own:" + id, { name: m.name, game: m.game, etag: m.etag,
+                              values: m.values, faction: m.faction || "" });
   }
 
   function ownDraft(id) {
