@@ -132,7 +132,7 @@ def _encoded(n: int, event: str, data: dict) -> bytes:
 def _check_draw(body, guilds: list[str],
                 colours: list[str]) -> tuple[str, dict[str, int], str | None]:
     """The guild, the bag and the commitment (the sealed seed the phone showed; optional
-    for scripts) of a draw request, every colour of the table listed."""
+    for scripts) of a draw request, the colours without partisans left out."""
     if not isinstance(body, dict):
         raise WebError(400, "body", "must be a JSON object with guild and bag")
     for key in body:
@@ -163,7 +163,10 @@ def _check_draw(body, guilds: list[str],
     if total != vote.VOTE_SIZE:
         raise WebError(400, "bag", f"a vote holds exactly {vote.VOTE_SIZE} partisans, "
                                    f"not {total}")
-    return guild, {c: bag.get(c, 0) for c in colours}, commitment
+    # The bag as it stands on the guild: the colours with partisans, in table order. A
+    # colour with none is left out, so that the check line a phone shows is what a player
+    # types from the guild, and verifies as typed.
+    return guild, {c: bag[c] for c in colours if bag.get(c)}, commitment
 
 
 @lru_cache(maxsize=512)

@@ -92,7 +92,9 @@
   }
 
   function chip(colour, small) {
-    var c = el("span", small ? "chip small" : "chip", teamName(colour));
+    var c = el("span", small ? "chip small" : "chip");
+    c.appendChild(el("span", "name", teamName(colour)));
+    c.title = teamName(colour);  // whole, where the chip cuts it short
     var team = setup.teams[colour];
     if (team) {
       c.style.setProperty("--team", team.colour);
@@ -156,6 +158,7 @@
   function reach(on) {
     away = !on;
     document.getElementById("unreachable").textContent = away ? t("unreachable") : "";
+    document.body.classList.toggle("away", away);
     if (on) waiting.splice(0).forEach(function (go) { go(); });
   }
 
@@ -245,6 +248,7 @@
   function resync() {
     return request("GET", "state").then(function (s) {
       state = s;
+      takeVote();
       render();
     }).catch(function () { setLive(false); });
   }
@@ -263,7 +267,9 @@
     source.addEventListener("draw", function (e) { onDraw(JSON.parse(e.data)); });
     source.addEventListener("undo", function (e) { onUndo(JSON.parse(e.data)); });
     // A game ended (on any phone): a vote being entered belongs to the game that ended.
-    source.addEventListener("closed", function () { vote = null; shown = null; resync(); });
+    source.addEventListener("closed", function () {
+      vote = null; shown = null; keep("draft:lugvanion", null); resync();
+    });
     // The other games' part of the page (games.js) listens on the same stream.
     window.tableSource = source;
     document.dispatchEvent(new CustomEvent("table-source", { detail: source }));
@@ -304,11 +310,45 @@
     var bag = {};
     state.players.forEach(function (p) { bag[p.colour] = 0; });
     vote = { guild: guild, bag: bag, key: newKey(), busy: false, error: "", notice: "" };
+    keepVote();
     odds = null;
     shown = null;
     notice = "";
     render();
     document.getElementById("vote").scrollIntoView({ behavior: "smooth", block: "start" });
+  }
+
+  // The vote being entered is kept on this phone (a reload, a locked screen, a dropped
+  // page bring it back) until it is drawn, cancelled, or its game ends: its guild, its bag
+  // and its key (a draw sent whose answer was lost is sent again with it, never twice),
+  // with the last draw of the game it began in (gone from the table's draws: it ended).
+  function keepVote() {
+    if (!vote) { keep("draft:lugvanion", null); return; }
+    var live = state.draws.length ? state.draws[state.draws.length - 1].id : 0;
+    keep("draft:lugvanion", { guild: vote.guild, bag: vote.bag, key: vote.key, after: live });
+  }
+
+  function takeVote() {
+    var k = kept("draft:lugvanion");
+    if (vote || !k || !state || !k.bag || typeof k.bag !== "object" ||
+        !setup.guilds[k.guild]) return;
+    var after = state.draws.some(function (d) { return d.id === k.after; });
+    var drawnSince = state.draws.some(function (d) {  // its vote, drawn by another phone
+      return d.id > (k.after || 0) && d.guild === k.guild && !d.undone;
+    });
+    if ((k.after && !after) || drawnSince || state.governor) {
+      keep("draft:lugvanion", null);
+      return;
+    }
+    var bag = {};
+    state.players.forEach(function (p) {
+      var n = k.bag[p.colour];
+      bag[p.colour] = typeof n === "number" && n >= 0 && n <= 8 ? Math.floor(n) : 0;
+    });
+    if (total(bag) > 8) return;
+    vote = { guild: k.guild, bag: bag, key: typeof k.key === "string" ? k.key : newKey(),
+             busy: false, error: "", notice: "" };
+    fetchOdds();
   }
 
   function total(bag) {
@@ -337,6 +377,7 @@
     vote.bag[colour] = n;
     vote.error = "";
     vote.notice = "";
+    keepVote();
     render();
     fetchOdds();
   }
@@ -363,6 +404,7 @@
           // was not drawn. Its bag stays, under the new seal, and the phone says why.
           vote.busy = false;
           vote.key = newKey();
+          keepVote();
           vote.notice = t("drawn_other_guild", { id: made.id, other: guildName(made.guild),
                                                  guild: guildName(vote.guild) });
           render();
@@ -388,6 +430,7 @@
     if (!known) state.draws.push(Object.assign({ undone: false }, d));
     if (!shown || shown.draw.id !== d.id) show(d, before);
     vote = null;
+    keep("draft:lugvanion", null);
     resync();
   }
 
@@ -404,8 +447,21 @@
     if (shown && shown.timer) clearTimeout(shown.timer);
     var steps = d.drawn.length;
     shown = { draw: d, before: before, step: document.hidden ? steps : 0, timer: null };
-    if (vote && vote.guild === d.guild) vote = null;
+    if (vote && vote.guild === d.guild) { vote = null; keep("draft:lugvanion", null); }
+    render();  // the vote it closes goes now, before the result is brought into view
     tick();
+    bringResult();
+  }
+
+  // A draw shown (made here or on another phone) comes into view, its title under the
+  // page's bar (the result's scroll-margin-top): the vote it replaces may have been
+  // scrolled anywhere, and the page's content moved as it closed.
+  function bringResult() {
+    var box = document.getElementById("result");
+    if (box.hidden || document.getElementById("game-lugvanion").hidden) return;
+    var top = box.getBoundingClientRect().top;
+    var bar = document.querySelector(".bar").getBoundingClientRect().bottom;
+    if (top < bar || top > window.innerHeight / 2) box.scrollIntoView({ block: "start" });
   }
 
   function tick() {
@@ -521,7 +577,9 @@
     go.id = "draw";
     go.disabled = vote.busy || n !== 8 || !!state.governor;
     actions.appendChild(go);
-    actions.appendChild(button(t("cancel"), "quiet", function () { vote = null; render(); }));
+    actions.appendChild(button(t("cancel"), "quiet", function () {
+      vote = null; keepVote(); render();
+    }));
     box.appendChild(actions);
   }
 
@@ -608,6 +666,17 @@
     render();
     document.dispatchEvent(new CustomEvent("table-lang"));
   });
+
+  // The phone's own network went (Wi-Fi off, out of range): its stream may linger
+  // unaware, so it is closed now and the banner says so; when the network is back the
+  // stream reopens at once (not after the browser's own pause), and its "open" sends
+  // the waiting changes again.
+  window.addEventListener("offline", function () {
+    if (source) source.close();
+    setLive(false);
+    reach(false);
+  });
+  window.addEventListener("online", connect);
 
   // Phones drop live streams when the screen locks: catch up when it wakes.
   document.addEventListener("visibilitychange", function () {

@@ -351,21 +351,30 @@
   }
 
   // An entry's Save button (made by `saveButton(label, cls)`, its label saying where the
-  // entry stands) and, once the entry is saved, its Delete: ids `prefix`-save, -delete.
-  function entryActions(prefix, m, saveButton, onDelete) {
+  // entry stands), pinned alone at the bottom of the screen: id `prefix`-save.
+  function entryActions(prefix, m, saveButton) {
     var actions = el("div", "actions");
     var s = saveButton(m.busy ? t("saving") : m.dirty || !m.etag ? t("save") : t("saved"),
                        "primary big");
     s.id = prefix + "-save";
     s.disabled = m.busy;
     actions.appendChild(s);
+    return actions;
+  }
+
+  // Her name heading her entry and, once the entry is saved, its Delete (`prefix`-delete)
+  // beside it: at the top of the entry, a screen away from Save, never under a thumb
+  // that reaches for Save.
+  function entryHead(prefix, m, onDelete) {
+    var head = el("div", "entry-head");
+    head.appendChild(el("h2", null, m.name));
     if (m.etag) {
-      var del = button(t("delete_entry"), "quiet danger", onDelete);
+      var del = button(t("delete_entry"), "quiet danger small", onDelete);
       del.id = prefix + "-delete";
       del.disabled = m.busy;
-      actions.appendChild(del);
+      head.appendChild(del);
     }
-    return actions;
+    return head;
   }
 
   // Who is entering: the table's players as buttons (`seat` ids: seatId(i)), and a field
@@ -478,7 +487,7 @@
     if (me.name) {
       var edit = el("section", "panel entry");
       edit.id = "covenia-entry";
-      edit.appendChild(el("h2", null, me.name));
+      edit.appendChild(entryHead("covenia", me, deleteEntry));
       edit.appendChild(el("p", "help", t("area")));
       CLANS.forEach(function (c) {
         edit.appendChild(el("h3", "clan clan-" + c, t("clan_" + c)));
@@ -492,7 +501,7 @@
       if (me.error) edit.appendChild(el("p", "error", t("error", { message: me.error })));
       edit.appendChild(entryActions("covenia", me, function (label, cls) {
         return button(label, cls, save);
-      }, deleteEntry));
+      }));
       main.appendChild(edit);
     }
 
@@ -679,12 +688,14 @@
 
   // A game ended (here or on another phone): what this phone was entering for it goes.
   function ended(game) {
+    game = String(game).replace(/^games\//, "");  // a designer's game ends at games/ID
     if (game === "covenia" && me.name) {
       me.area = {}; me.hand = {}; me.etag = null; me.game = null; me.dirty = false;
       me.error = "";
     }
     if (game === "covenia") keep("draft:covenia", null);
     if (game === "coverta") { round = freshRound(); keep("draft:coverta", null); }
+    if (OWN[game]) keep("draft:own:" + game, null);
     if (OWN[game] && mine[game]) {
       mine[game].values = {}; mine[game].etag = null; mine[game].game = null;
       mine[game].dirty = false; mine[game].error = "";
@@ -1009,6 +1020,7 @@
     pickIt.value = m.faction || "";
     pickIt.addEventListener("change", function () {
       m.faction = pickIt.value; m.dirty = true; m.error = "";
+      ownKeep(id);
     });
     row.appendChild(pickIt);
     return row;
@@ -1039,10 +1051,36 @@
     m.ask.want = null; m.ask.sent = null;
   }
 
+  // What she typed and has not saved (her figures, her faction) is kept on this phone as
+  // Covenia's taps are: a reload brings it back until the table has it or the game ends.
+  function ownKeep(id) {
+    var m = ownMine(id);
+    keep("draft:own:" + id, { name: m.name, game: m.game, etag: m.etag,
+                              values: m.values, faction: m.faction || "" });
+  }
+
+  function ownDraft(id) {
+    var m = ownMine(id), k = kept("draft:own:" + id), d = data.own[id];
+    if (!k || !d || k.name !== m.name || typeof k.values !== "object" || !k.values) return;
+    if (k.game && k.game !== d.id) { keep("draft:own:" + id, null); return; }  // it ended
+    OWN[id].categories.forEach(function (c) {
+      var texts = k.values[c.id];
+      if (c.written && Array.isArray(texts)) {
+        m.values[c.id] = texts.map(function (x) { return typeof x === "string" ? x : ""; });
+      }
+    });
+    if (typeof k.faction === "string") m.faction = k.faction;
+    m.etag = k.etag || null;
+    m.game = d.id;
+    m.dirty = true;
+    ownTyped(id);  // her preview, as she left it
+  }
+
   function ownFollow(id) {
     var m = ownMine(id), d = data.own[id];
     if (!d || !m.name || m.busy) return;
-    if ((m.game && d.id !== m.game) || !m.dirty) ownTake(id);
+    if (m.game && d.id !== m.game) { keep("draft:own:" + id, null); ownTake(id); }
+    else if (!m.dirty) { ownTake(id); ownDraft(id); }
     else {
       if (!m.game) m.game = d.id;
       m.ask.sent = null; ownAsk(id);  // the others' figures changed: her preview too
@@ -1053,6 +1091,7 @@
     var m = ownMine(id);
     m.name = name; m.error = ""; m.busy = false;
     ownTake(id);
+    ownDraft(id);
     keep("player:" + id, name);
     render();
   }
@@ -1068,9 +1107,11 @@
     m.busy = false;
     if (e.status === 412 && e.body) {
       // Another phone saved (or deleted) her entry since: the table's entry is shown.
+      keep("draft:own:" + id, null);
       loadOwn(id).then(function () { ownTake(id); m.etag = e.body.etag || null; render(); });
     }
-    m.error = e.message;
+    // Her figures, not cards: the refusal names what a designer's sheet holds.
+    m.error = e.status === 412 ? t("own_entry_changed", { player: m.name }) : e.message;
     render();
   }
 
@@ -1121,6 +1162,7 @@
       .then(function (d) {
         m.busy = false;
         data.own[id] = d;
+        keep("draft:own:" + id, null);  // the table has it
         ownTake(id);
         m.etag = d.etag;
         render();
@@ -1131,11 +1173,13 @@
 
   function ownDelete(id) {
     var m = ownMine(id);
-    if (m.busy || !window.confirm(t("delete_confirm", { name: m.name }))) return;
+    if (m.busy || !window.confirm(t("own_delete_confirm", { name: m.name }))) return;
     m.busy = true; m.error = "";
     request("DELETE", "games/" + id + "/players/" + encodeURIComponent(m.name), undefined,
             ownHeaders(m))
-      .then(function (d) { m.busy = false; data.own[id] = d; ownTake(id); render(); })
+      .then(function (d) {
+        m.busy = false; data.own[id] = d; keep("draft:own:" + id, null); ownTake(id); render();
+      })
       .catch(function (e) { ownFailed(id, e); });
     render();
   }
@@ -1198,6 +1242,7 @@
         input.addEventListener("input", function () {
           if (!m.values[c.id]) m.values[c.id] = [];
           m.values[c.id][k] = input.value; m.dirty = true; m.error = "";
+          ownKeep(id);
           ownTyped(id);
         });
         label.appendChild(input);
@@ -1341,7 +1386,7 @@
     if (m.name) {
       var edit = form("panel entry", function () { ownSave(id); });
       edit.id = "own-" + id + "-entry";
-      edit.appendChild(el("h2", null, m.name));
+      edit.appendChild(entryHead("own-" + id, m, function () { ownDelete(id); }));
       edit.appendChild(el("p", "help", t("own_enter")));
       var faction = factionChoice(id, m);
       if (faction) edit.appendChild(faction);
@@ -1350,7 +1395,7 @@
       });
       edit.appendChild(ownPreview(id, m));
       if (m.error) edit.appendChild(el("p", "error", t("error", { message: m.error })));
-      edit.appendChild(entryActions("own-" + id, m, submit, function () { ownDelete(id); }));
+      edit.appendChild(entryActions("own-" + id, m, submit));
       main.appendChild(edit);
     }
 
@@ -1479,6 +1524,22 @@
       });
       if (!list.firstChild) list.appendChild(el("li", "rate", t("seat_rates_none")));
       panel.appendChild(list);
+      // Its factions too, where its plays recorded any (as the report has them).
+      var sides = Object.keys(s.factions || {});
+      if (sides.length) {
+        s.findings.forEach(function (f) { if (f.kind === "faction") apart["f:" + f.faction] = f; });
+        panel.appendChild(el("h3", null, t("faction_rates")));
+        var byFaction = el("ul");
+        byFaction.id = "faction-rates-list";
+        sides.forEach(function (k) {
+          var r = s.factions[k], out = apart["f:" + k];
+          var line = t("faction_rate", { faction: k, won: r.won, played: r.played,
+                                         rate: pct(r.rate), low: pct(r.low), high: pct(r.high) });
+          if (out) line = t("seat_apart", { text: line, even: pct(out.even) });
+          byFaction.appendChild(el("li", out ? "winner small" : null, line));
+        });
+        panel.appendChild(byFaction);
+      }
       // The figures are the latest version's (GET playtest judges it alone): said so.
       var v = s.version && s.version !== "all" ? s.version : "";
       panel.appendChild(el("p", "help", t((v ? "seat_rates_version_" : "seat_rates_") +
