@@ -23,10 +23,25 @@ STATE = tuple(a for a in Canvas.STATE_ATTRIBUTES if a not in ("_currentMatrix", 
 state_of = attrgetter(*STATE)
 
 
+class _Canvas(Canvas):
+    """reportlab's canvas, its transparency states named once a document: reportlab names
+    them afresh on every page (and a form), so a drawing written on one page and put back
+    on another (companion.layout.reused, companion.kit.drawings) would name a state that
+    page lacks, or another one. One table of names for the whole document: every page's
+    and form's resources list every state named so far (a few entries), and a name means
+    the same state wherever it is written."""
+
+    def init_graphics_state(self):
+        ext = self.__dict__.get("_extgstate")
+        super().init_graphics_state()
+        if ext is not None:
+            self._extgstate._c = ext._c
+
+
 def open_canvas(path, size: tuple[float, float], title: str, author: str,
                 duplex: str = "none") -> Canvas:
     # initialFontName: otherwise every page refers to an unembedded Helvetica.
-    c = Canvas(str(path), pagesize=size, initialFontName=fonts.font("regular"),
+    c = _Canvas(str(path), pagesize=size, initialFontName=fonts.font("regular"),
                pageCompression=1, invariant=1)
     c.setTitle(title)
     c.setAuthor(author)
