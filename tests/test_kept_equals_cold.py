@@ -235,13 +235,13 @@ COLOURS = st.sampled_from(["accent", "ink", "#C0392B", "mix(paper, accent, 0.5)"
 NUM = st.sampled_from([0.1, 0.25, 0.4, 0.6])
 
 
-def _common(draw) -> str:
+def _common(draw, of: str) -> str:
     lines = []
     if draw(st.booleans()):
         lines.append(f"opacity = {draw(st.sampled_from([0.3, 0.5, 0.8]))}")
     if draw(st.booleans()):
         lines.append(f"rotate = {draw(st.sampled_from([15, -30, 90, 180]))}")
-    if draw(st.integers(0, 4)) == 0:
+    if of == "creature" and draw(st.integers(0, 4)) == 0:
         lines.append('when = "points > 1"')
     return "\n".join(lines)
 
@@ -253,9 +253,11 @@ TEXTS = st.sampled_from([
 
 
 @st.composite
-def element(draw) -> str:
-    kind = draw(st.sampled_from(["text", "textblock", "rect", "background", "circle", "line",
-                                 "symbol", "qr", "image", "badge", "corners"]))
+def element(draw, of: str = "creature") -> str:
+    """One element of kind `of`, as TOML; a back's (no card fields) draws shapes only."""
+    kind = draw(st.sampled_from(
+        ["text", "textblock", "rect", "background", "circle", "line", "symbol", "qr", "image",
+         "badge", "corners"] if of == "creature" else ["rect", "circle", "line", "symbol"]))
     x, y = draw(NUM), draw(NUM)
     body = [f'type = "{kind}"']
     if kind == "text":
@@ -283,7 +285,8 @@ def element(draw) -> str:
         body += [f"x1 = {x}", f"y1 = {y}", "x2 = 0.9", "y2 = 0.8",
                  f'stroke = "{draw(COLOURS)}"']
     elif kind == "symbol":
-        body += [f'name = "{draw(st.sampled_from(["shell", "wave", "{icon}"]))}"',
+        names = ["shell", "wave", "{icon}"] if of == "creature" else ["shell", "wave"]
+        body += [f'name = "{draw(st.sampled_from(names))}"',
                  f"x = {x}", f"y = {y}", "r = 0.1", f'colour = "{draw(COLOURS)}"']
     elif kind == "qr":
         body += [f'data = "{draw(st.sampled_from(["t:{title}", "{copy}-{title}"]))}"',
@@ -299,17 +302,18 @@ def element(draw) -> str:
     elif kind == "corners":
         body += ["[[kinds.creature.elements.elements]]", 'type = "text"', 'text = "{points}"',
                  "x = 0.08", "y = 0.08", "size = 0.05"]
-        common = _common(draw)
+        common = _common(draw, of)
         return "[[kinds.creature.elements]]\n" + "\n".join(
             body[:1] + ([common] if common else []) + body[1:]) + "\n"
-    common = _common(draw)
-    return "[[kinds.creature.elements]]\n" + "\n".join(body + ([common] if common else [])) \
+    common = _common(draw, of)
+    return f"[[kinds.{of}.elements]]\n" + "\n".join(body + ([common] if common else [])) \
         + "\n"
 
 
 @st.composite
 def games(draw) -> dict:
     return {"elements": draw(st.lists(element(), min_size=1, max_size=5)),
+            "back": draw(st.lists(element("back"), max_size=2)),  # a back is a form
             "art": draw(st.booleans())}
 
 
@@ -318,6 +322,10 @@ def _render(draw_game: dict, tmp: Path, cache: Path) -> Path:
     rows = ["creature,Sea Urchin,Spines.,2,2,wave," + ("pics/p.png" if draw_game["art"]
                                                        else "")]
     game = new_game(tmp, added, fonts='title = "f.ttf"', rows=rows, cache=cache)
+    if draw_game["back"]:
+        text = game.read_text(encoding="utf-8")
+        game.write_text(text.replace("[kinds.aid]\n", "\n".join(draw_game["back"])
+                                     + "\n[kinds.aid]\n", 1), encoding="utf-8")
     shutil.copy(FONTS / "DejaVuSansCondensed.ttf", game.parent / "f.ttf")
     picture(game.parent / "pics" / "p.png", (30, 120, 90))
     return game
