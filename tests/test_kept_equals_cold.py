@@ -25,7 +25,7 @@ from PIL import Image
 from companion.files import watch as watching_mod
 from companion.files import kept
 from companion.fontfiles import __file__ as _fontfiles
-from tests.differential import fresh, outcome, run, same_as_cold, seen, differences, cold
+from tests.differential import cold, outcome, pdf_pixels, run, same_as_cold
 from tests.watching import watching
 
 FONTS = Path(_fontfiles).parent
@@ -146,6 +146,22 @@ font = "title"
     game.write_text(text.replace('[fonts]\ntitle = "f.ttf"\n', "").replace(
         'font = "title"', 'font = "bold"'), encoding="utf-8")
     check_build(tmp_path, game, out, build_warm(game, out, cache), what="font removed")
+
+
+def test_a_face_drawn_once_as_a_form_names_its_gradient_and_transparency(tmp_path, cache):
+    """Found by the differential check: a face placed many times is drawn once as a form
+    (a sheet's back; an export's card printed twice), and its shadings and transparency
+    states were missing from the form's resources (poppler: "ExtGState 'Sh0' is
+    unknown"), cold as well as warm."""
+    game = new_game(tmp_path, GRADIENT)
+    text = game.read_text(encoding="utf-8")
+    game.write_text(text.replace("[kinds.aid]\n", GRADIENT.replace("creature", "back")
+                                 + "\n[kinds.aid]\n", 1), encoding="utf-8")
+    assert build_warm(game, tmp_path / "kit", cache) == (0, "")
+    assert outcome(run("export", game, "cards-pdf", "--out", tmp_path / "e", cache=cache)) \
+        == (0, "")
+    for pdf in (tmp_path / "kit" / "cards.pdf", tmp_path / "e" / "cards.pdf"):
+        assert pdf_pixels(pdf)  # pdfium and poppler silent
 
 
 # ---- --watch never dies ---------------------------------------------------------
