@@ -17,6 +17,21 @@ put back: the texts it measured and the symbols it placed (companion.text.fit), 
 pictures it printed (companion.draw.art's log), the names its layout used
 (companion.layout.undefined). So every face's problems are still reported.
 
+A kept drawing is put back only where everything it names is what it named when drawn
+(issue 41), else the face is drawn again:
+- transparency states: named once a document (companion.press.pdf), kept with the
+  drawing, and put back only where each name is free or the same state, and where the
+  canvas is at PDF's default transparency, as it was drawn;
+- shadings and colour spaces (a gradient's "Sh1", named in the order a document meets
+  them, another shading in another document), and XObjects whose resources name them:
+  put back in the document they were drawn in only, never in the next build's;
+- fonts: the last document's are named again only if this run knows every one of them
+  (a designer's font is registered under its file's digest: replaced or no longer named,
+  the whole snapshot is dropped, not half of it);
+- what it draws: its key is the face's digest (the content of the game's fonts, icons
+  and pictures, never their names), and the cache folder's file is of our code, our
+  bundled fonts and data as they are.
+
 A build that fails keeps nothing new: what it drew is kept only once its PDF is saved.
 
 Across runs, the same is kept in the cache folder (companion.files.kept: marshal values
