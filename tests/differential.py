@@ -5,7 +5,6 @@ it (a process's own memos, a font registered, are part of what a warm run is); p
 rendered small by pdfium and poppler, and either saying anything is a failure."""
 
 import os
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -24,7 +23,7 @@ def run(*args, cache: Path, cwd: Path | None = None) -> subprocess.CompletedProc
     """`companion ARGS` in a process of its own, its cache folder `cache`."""
     env = {**os.environ, "TABLE_COMPANION_CACHE": str(cache), "PYTHONUNBUFFERED": "1"}
     return subprocess.run([sys.executable, "-m", "companion", *map(str, args)], env=env,
-                          cwd=cwd, capture_output=True, text=True, timeout=600)
+                          cwd=cwd, capture_output=True, text=True, timeout=600, check=False)
 
 
 def outcome(r: subprocess.CompletedProcess) -> tuple:
@@ -66,7 +65,8 @@ def pdf_pixels(pdf: Path) -> list[tuple]:
     assert said == [""], f"pdfium on {pdf}: {said[0]}"
     with tempfile.TemporaryDirectory() as folder:
         r = subprocess.run([needs.tool("pdftoppm"), "-r", "8", "-png", str(pdf),
-                            str(Path(folder) / "p")], capture_output=True, text=True)
+                            str(Path(folder) / "p")], capture_output=True, text=True,
+                           check=False)
     assert r.returncode == 0 and r.stderr == "", f"poppler on {pdf}: {r.stderr}"
     return pages
 
@@ -137,8 +137,3 @@ def same_as_cold(tmp: Path, warm_outcome: tuple, warm_out: Path, *args,
     if cold_outcome[0] == 0:
         diff = differences(seen(warm_out), cold_seen)
         assert not diff, f"{what}: {diff}"
-
-
-def copy_game(folder: Path, to: Path) -> Path:
-    shutil.copytree(folder, to)
-    return to

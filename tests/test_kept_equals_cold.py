@@ -19,11 +19,12 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, Phase, given, settings, strategies as st
+from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import strategies as st
 from PIL import Image
 
-from companion.files import watch as watching_mod
 from companion.files import kept
+from companion.files import watch as watching_mod
 from companion.fontfiles import __file__ as _fontfiles
 from tests.differential import cold, outcome, pdf_pixels, run, same_as_cold
 from tests.watching import watching
