@@ -165,6 +165,34 @@ def test_a_face_drawn_once_as_a_form_names_its_gradient_and_transparency(tmp_pat
         assert pdf_pixels(pdf)  # pdfium and poppler silent
 
 
+IMAGE = '''
+[[kinds.creature.elements]]
+type = "image"
+file = "pics/p.png"
+x = 0.4
+y = 0.4
+w = 0.3
+h = 0.2
+'''
+
+
+@pytest.mark.parametrize("how", ["art", "image element"])
+def test_a_pictured_cards_digest_is_of_the_picture_not_of_where_the_cache_is(tmp_path, how):
+    """Found by the differential check: a face's digest named its picture by the cache
+    file's path, so two cold builds in two cache folders (two machines) gave every
+    pictured card another digest (`--changed-since` would reprint them all)."""
+    game = new_game(tmp_path, IMAGE if how == "image element" else "",
+                    rows=["creature,Sea Urchin,Spines.,1,2,wave,"
+                          + ("pics/p.png" if how == "art" else "")])
+    picture(game.parent / "pics" / "p.png", (30, 120, 90))
+    manifests = []
+    for n in (1, 2):
+        out = tmp_path / f"kit{n}"
+        assert build_warm(game, out, tmp_path / f"cache{n}") == (0, "")
+        manifests.append((out / "manifest.json").read_text(encoding="utf-8"))
+    assert manifests[0] == manifests[1]
+
+
 # ---- --watch never dies ---------------------------------------------------------
 
 def test_a_rebuild_failing_on_our_bug_is_one_line_and_the_watch_goes_on(tmp_path,
