@@ -452,3 +452,14 @@ def test_every_build_from_kept_work_renders_as_a_cold_build(drawn, tmp_path_fact
         dpi = ("--dpi", "72") if fmt == "png" else ()
         warm = outcome(run("export", game, fmt, "--out", e, *dpi, cache=cache))
         same_as_cold(tmp, warm, e, "export", game, fmt, *dpi, what=f"export {fmt}")
+
+
+def test_a_kept_drawings_transparency_states_join_a_document_only_under_free_names():
+    from companion.kit.drawings import _agree
+
+    here = {("ca", 0.5): "gRLs0", ("CA", 0.5): "gRLs1"}
+    assert _agree(here, {})
+    assert _agree(here, dict(here))
+    assert _agree(here, {("ca", 0.5): "gRLs0", ("ca", 0.3): "gRLs2"})  # a new one, free
+    assert not _agree(here, {("ca", 0.3): "gRLs0"})  # gRLs0 is another state here
+    assert not _agree(here, {("ca", 0.5): "gRLs2"})  # this state is gRLs0 here

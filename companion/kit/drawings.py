@@ -153,8 +153,7 @@ class Keeper:
             if (state is not None) != isinstance(font, TTFont):
                 return False
             fonts[ps] = font
-        if c._extgstate._c and any(c._extgstate._c.get(t, n) != n
-                                   for t, n in snap.states.items()):
+        if not _agree(c._extgstate._c, snap.states):
             return False
         for ps, internal, state in snap.fonts:
             if ps in doc.fontMapping:
@@ -207,7 +206,7 @@ class Keeper:
         is at PDF's default transparency, as it was drawn (a `gs` reportlab leaves out
         where the state is already set would be missing)."""
         ext = self.c._extgstate
-        return _plain(ext) and all(ext._c.get(t, n) == n for t, n in got.states.items())
+        return _plain(ext) and _agree(ext._c, got.states)
 
     # ---- a face drawn anew, and kept -----------------------------------------------
 
@@ -384,6 +383,15 @@ def _decoded(value) -> Kept | None:
         return Kept(Snapshot(fonts, states), faces)
     except Exception:  # noqa: BLE001 - not what we keep: drawn again
         return None
+
+
+def _agree(names: dict, states: dict) -> bool:
+    """Whether transparency `states` ((key, value) -> name) may join a document's `names`:
+    each state named as there, or new under a name no other state has there."""
+    if not states or states == names:
+        return True
+    taken = {n: t for t, n in names.items()}
+    return all(names.get(t, n) == n and taken.get(n, t) == t for t, n in states.items())
 
 
 def _plain(ext) -> bool:
