@@ -5,7 +5,8 @@ document, shadings and colour spaces not carried to another document, fonts only
 this run knows them); `--watch` outlives a failed rebuild.
 
 The differential check is the guard for every speed-up: hypothesis draws card kinds with
-every element type and its fields, and each game is built cold in a fresh cache, then
+every element type and its fields (and builds in French or with --ink saver), and each
+game is built cold in a fresh cache, then
 again over the same kit, under `--watch` after a changed row, a replaced font and a
 changed picture, through `--changed-since` and through every export; each must render as
 the same run made cold, with neither pdfium nor poppler saying a word (tests/differential.py).
@@ -19,7 +20,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import HealthCheck, Phase, example, given, settings
 from hypothesis import strategies as st
 from PIL import Image
 
@@ -359,7 +360,8 @@ def element(draw, of: str = "creature") -> str:
 def games(draw) -> dict:
     return {"elements": draw(st.lists(element(), min_size=1, max_size=5)),
             "back": draw(st.lists(element("back"), max_size=2)),  # a back is a form
-            "art": draw(st.booleans())}
+            "art": draw(st.booleans()),
+            "options": draw(st.sampled_from([(), (), ("--lang", "fr"), ("--ink", "saver")]))}
 
 
 def _render(draw_game: dict, tmp: Path, cache: Path) -> Path:
@@ -390,29 +392,67 @@ def _cache_named(folder: Path):
             os.environ["TABLE_COMPANION_CACHE"] = was
 
 
+def _el(of: str, **fields) -> str:
+    lines = [f"[[kinds.{of}.elements]]"]
+    for k, v in fields.items():
+        lines.append(f"{k} = {v}" if not isinstance(v, str) or k in ("gradient", "dash")
+                     else f'{k} = "{v}"')
+    return "\n".join(lines) + "\n"
+
+
+# One game with every kind of thing at once, drawn each run beside hypothesis's own.
+RICH = {
+    "elements": [
+        _el("creature", type="background", fill="paper", opacity=0.7,
+            gradient='{ start = "paper", end = "accent", angle = 45 }'),
+        _el("creature", type="text", text="copy {copy}/{copies}", x=0.5, y=0.97, size=0.05,
+            opacity=0.5, rotate=15),
+        _el("creature", type="rect", x=0.1, y=0.6, w=0.3, h=0.2, radius=0.03, fill="sand",
+            gradient='{ start = "sand", end = "#C0392B", angle = 0 }', stroke="ink",
+            dash="[2, 1.5]", opacity=0.8),
+        _el("creature", type="textblock", text="[{points}](colour=accent size=1.4) **x** "
+            ":shell: [y](font=title)", x=0.5, y=0.6, w=0.4, h=0.2, font="title"),
+        _el("creature", type="qr", data="{copy}-{title}", level="H", x=0.7, y=0.7, w=0.2,
+            h=0.2, opacity=0.6),
+        _el("creature", type="image", file="pics/p.png", x=0.1, y=0.2, w=0.3, h=0.2,
+            opacity=0.5, rotate=90),
+        _el("creature", type="symbol", name="{icon}", x=0.8, y=0.3, r=0.08, colour="accent",
+            opacity=0.3),
+    ],
+    "back": [_el("back", type="rect", x=0.1, y=0.1, w=0.8, h=0.2, fill="sand", opacity=0.5,
+                 gradient='{ start = "sand", end = "ink", angle = 90 }')],
+    "art": True,
+    "options": ("--lang", "fr"),
+}
+
+
 # No shrinking: each example is a dozen runs; a failure is reported as drawn.
 @settings(max_examples=EXAMPLES, deadline=None, derandomize=EXPLORE is None,
           suppress_health_check=list(HealthCheck),
           phases=[Phase.explicit, Phase.reuse, Phase.generate])
 @given(drawn=games())
+@example(drawn=RICH)
 def test_every_build_from_kept_work_renders_as_a_cold_build(drawn, tmp_path_factory):
     tmp = tmp_path_factory.mktemp("differential")
     cache = tmp / "cache"
     game = _render(drawn, tmp, cache)
+    opts = drawn["options"]  # the build's options, the same for every run
+    lang = opts if "--lang" in opts else ()  # the exports' (they have no --ink)
     first_out = tmp / "kit"
-    first = build_warm(game, first_out, cache)
+    first = build_warm(game, first_out, cache, *opts)
     if first[0] != 0:  # a kind the engine refuses: refused alike cold, nothing more
-        assert cold(tmp, "build", game)[0] == first
+        assert cold(tmp, "build", game, *opts)[0] == first
         return
     manifest = tmp / "first-manifest.json"
     shutil.copy(first_out / "manifest.json", manifest)
     # again over the same kit, in a new run (the cache folder's drawings)
-    check_build(tmp, game, first_out, build_warm(game, first_out, cache), what="again")
+    check_build(tmp, game, first_out, build_warm(game, first_out, cache, *opts), *opts,
+                what="again")
     # exports, the first ones over the cache the builds filled
     for fmt in FORMATS:
         e = tmp / f"export-{fmt}"
         dpi = ("--dpi", "72") if fmt == "png" else ()
-        run("export", game, fmt, "--out", e, *dpi, cache=cache)
+        run("export", game, fmt, "--out", e, *dpi, *lang, cache=cache)
     # under --watch: a changed row, the font replaced, the picture changed
     out = tmp / "watched"
     csv = game.parent / "cards.csv"
@@ -427,9 +467,9 @@ def test_every_build_from_kept_work_renders_as_a_cold_build(drawn, tmp_path_fact
     ]
     if not (drawn["art"] or any('type = "image"' in e for e in drawn["elements"])):
         changes.pop()  # a picture no card prints: not read, so no rebuild
-    with _cache_named(cache), watching(str(game), "--out", str(out)) as w:
+    with _cache_named(cache), watching(str(game), "--out", str(out), *opts) as w:
         n = w.wait_for("watching")
-        check_build(tmp, game, out, (0, ""), what="watch, first build")
+        check_build(tmp, game, out, (0, ""), *opts, what="watch, first build")
         for what, change in changes:
             change()
             n = w.wait_for("rebuilding", n)
@@ -438,20 +478,21 @@ def test_every_build_from_kept_work_renders_as_a_cold_build(drawn, tmp_path_fact
             bad = [line for line in w.lines if "Traceback" in line or "failed" in line
                    or "companion:" in line and "warning" not in line]
             assert not bad, w.lines
-            check_build(tmp, game, out, (0, ""), what=f"watch: {what}")
+            check_build(tmp, game, out, (0, ""), *opts, what=f"watch: {what}")
     # a new run over all this: the cache folder as the watch left it
-    check_build(tmp, game, first_out, build_warm(game, first_out, cache),
+    check_build(tmp, game, first_out, build_warm(game, first_out, cache, *opts), *opts,
                 what="a new run after the changes")
     # --changed-since the first build
     since = tmp / "since"
-    check_build(tmp, game, since, build_warm(game, since, cache, "--changed-since", manifest),
-                "--changed-since", manifest, what="--changed-since")
+    check_build(tmp, game, since,
+                build_warm(game, since, cache, *opts, "--changed-since", manifest),
+                *opts, "--changed-since", manifest, what="--changed-since")
     # every export again, over the earlier export and the cache
     for fmt in FORMATS:
         e = tmp / f"export-{fmt}"
         dpi = ("--dpi", "72") if fmt == "png" else ()
-        warm = outcome(run("export", game, fmt, "--out", e, *dpi, cache=cache))
-        same_as_cold(tmp, warm, e, "export", game, fmt, *dpi, what=f"export {fmt}")
+        warm = outcome(run("export", game, fmt, "--out", e, *dpi, *lang, cache=cache))
+        same_as_cold(tmp, warm, e, "export", game, fmt, *dpi, *lang, what=f"export {fmt}")
 
 
 def test_a_kept_drawings_transparency_states_join_a_document_only_under_free_names():
