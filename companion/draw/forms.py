@@ -39,11 +39,23 @@ def place(c, name: str, bbox: tuple[float, float, float, float], define) -> None
 
 def _define(c, name: str, bbox, define) -> None:
     with fit.aside():
-        c.beginForm(name, *bbox)
-        c._extgstate._d = dict.fromkeys(ExtGState.defaults, _UNSET)
+        begin(c, name, bbox)
         define(c)
-        shading, colours = dict(c._shadingUsed), dict(c._colorsUsed)
-        c.endForm()
+        end(c, name)
+
+
+def begin(c, name: str, bbox) -> None:
+    """Form `name` begun on `c` (x0, y0, x1, y1): what is drawn until `end` is its drawing
+    (a face drawn once and placed on many pages or places: companion.draw.sheets, the
+    exports' pages)."""
+    c.beginForm(name, *bbox)
+    c._extgstate._d = dict.fromkeys(ExtGState.defaults, _UNSET)
+
+
+def end(c, name: str) -> None:
+    """The form begun by `begin` ended, given every resource its drawing names."""
+    shading, colours = dict(c._shadingUsed), dict(c._colorsUsed)
+    c.endForm()
     doc = c._doc
     form = doc.idToObject[doc.getXObjectName(name)]
     resources = PDFResourceDictionary()

@@ -6,6 +6,8 @@ so this registers the streams as the PDF's image under the name reportlab's draw
 gives that path, and drawImage then finds it and only places it. Stored once per PDF
 either way."""
 
+from pathlib import Path
+
 from reportlab.lib.utils import _digester
 from reportlab.pdfbase.pdfdoc import PDFImageXObject
 
@@ -15,7 +17,17 @@ MASK = "auto"  # what every picture is drawn with: part of reportlab's name for 
 def draw(c, pic, x: float, y: float, w: float, h: float) -> None:
     if pic.deflated:
         _register(c, pic)
+    if pic.path not in _NAMED:
+        _NAMED[pic.path] = None
+        CONTENT[_digester(f"{pic.path}{MASK}")] = Path(pic.path).name
     c.drawImage(pic.path, x, y, w, h, mask=MASK)
+
+
+# reportlab's name for a picture (FormXob.<md5 of its path>) -> the cache file's name (its
+# content's digest): the path holds where the cache folder is, so a face's digest drawn
+# from its operators (companion.kit.faces) reads the picture by its content instead
+CONTENT: dict[str, str] = {}
+_NAMED: dict[str, None] = {}
 
 
 def _register(c, pic) -> None:

@@ -6,7 +6,7 @@ from typing import Callable
 
 import msgspec
 
-from companion.draw import text
+from companion.draw import forms as forms_mod, text
 from companion.press import pdf
 from companion.press.imposition import Grid, Path
 from companion.press.presets import SheetSettings
@@ -103,9 +103,9 @@ def _define_forms(c, faces, grid: Grid, forms: set) -> None:
     bl = grid.bleed
     for face in faces:
         if face.key is not None and face.key not in forms:
-            c.beginForm(face.key, -bl, -bl, grid.card_w + bl, grid.card_h + bl)
+            forms_mod.begin(c, face.key, (-bl, -bl, grid.card_w + bl, grid.card_h + bl))
             face.draw(c, grid.card_w, grid.card_h, bl)
-            c.endForm()
+            forms_mod.end(c, face.key)
             forms.add(face.key)
 
 

@@ -16,6 +16,7 @@ from collections import Counter
 import msgspec
 
 from companion.errors import CompanionError, shown
+from companion.draw import forms as forms_mod
 from companion.draw.sheets import Face
 from companion.kit.faces import card_ids
 
@@ -146,9 +147,9 @@ def draw_pages(c, pages: list[Page], boxes: bool = False, forms: bool = True) ->
         fx, fy = (by, bx) if p.turned else (bx, by)  # the bleed across and down the face
         if uses[p.key] > 1 and p.key not in forms:
             name = forms[p.key] = f"face{len(forms) + 1}"
-            c.beginForm(name, -fx, -fy, w + fx, h + fy)
+            forms_mod.begin(c, name, (-fx, -fy, w + fx, h + fy))
             p.face.draw(c, w, h, max(bx, by))
-            c.endForm()
+            forms_mod.end(c, name)
         c.saveState()
         c.translate(bx, by)
         clip = c.beginPath()

@@ -15,6 +15,7 @@ import stat
 from pathlib import Path
 
 from companion.errors import CompanionError
+from companion.files import inputs
 
 KINDS = ((stat.S_ISFIFO, "a pipe (FIFO)"), (stat.S_ISCHR, "a device"),
          (stat.S_ISBLK, "a device"), (stat.S_ISSOCK, "a socket"),
@@ -62,6 +63,7 @@ def read_bytes(path: Path | str, limit: int, what: str = "file") -> bytes:
     naming the file, its size and the limit). `what` names the file in messages ("data
     file", "picture", "spreadsheet")."""
     name = str(path)
+    inputs.note(path)  # a build --watch rebuilds when it is saved again (a font, an icon)
     flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) \
         | getattr(os, "O_BINARY", 0)
     try:

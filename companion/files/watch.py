@@ -77,12 +77,23 @@ def _watch(build, say, stop_event, bundled) -> None:
 
 def _attempt(build, say) -> dict[Path, int | None] | None:
     """{file read: its modification time then}, or None if nothing was read; a failed
-    build says its error and keeps the last good kit."""
+    build says its error and keeps the last good kit. A failure that is our fault, not
+    the input's (an exception no check words), is one line too, never the end of the
+    watch: what the process kept of earlier builds is dropped (it may be what failed),
+    so the next build draws afresh."""
+    from companion.files import kept
+
     with inputs.noted() as files:
         try:
             build()
         except CompanionError as e:
             say(f"companion: {e.line()} (the last good kit is kept; save again to retry)")
+        except Exception as e:  # noqa: BLE001 - a watch outlives a rebuild's bug
+            if kept.in_process is not None:
+                kept.in_process.clear()
+            what = " ".join(str(e).split())[:200] or "no detail"
+            say(f"companion: the rebuild failed ({type(e).__name__}: {what}); the last good "
+                "kit is kept; save again to retry")
     return dict(files) or None
 
 

@@ -17,6 +17,21 @@ put back: the texts it measured and the symbols it placed (companion.text.fit), 
 pictures it printed (companion.draw.art's log), the names its layout used
 (companion.layout.undefined). So every face's problems are still reported.
 
+A kept drawing is put back only where everything it names is what it named when drawn
+(issue 41), else the face is drawn again:
+- transparency states: named once a document (companion.press.pdf), kept with the
+  drawing, and put back only where each name is free or the same state, and where the
+  canvas is at PDF's default transparency, as it was drawn;
+- shadings and colour spaces (a gradient's "Sh1", named in the order a document meets
+  them, another shading in another document), and XObjects whose resources name them:
+  put back in the document they were drawn in only, never in the next build's;
+- fonts: the last document's are named again only if this run knows every one of them
+  (a designer's font is registered under its file's digest: replaced or no longer named,
+  the whole snapshot is dropped, not half of it);
+- what it draws: its key is the face's digest (the content of the game's fonts, icons
+  and pictures, never their names), and the cache folder's file is of our code, our
+  bundled fonts and data as they are.
+
 A build that fails keeps nothing new: what it drew is kept only once its PDF is saved.
 
 Across runs, the same is kept in the cache folder (companion.files.kept: marshal values
@@ -58,6 +73,10 @@ class Drawn(msgspec.Struct):
     # the PDF version its drawing asks for (transparency: 1.4), which reportlab raises the
     # document's to as it draws, even where nothing is written (an alpha of 1)
     version: tuple = (0, 0)
+    # its own document's only: it names objects by names its document gave in the order
+    # they came (a shading "Sh1", a colour space, a form naming those): put back in the
+    # document it was drawn in, drawn again in another
+    local: bool = False
 
 
 class Snapshot(msgspec.Struct):
@@ -110,42 +129,63 @@ class Keeper:
         self.new: dict = {}  # key -> Drawn, used in this build
         self.found: dict = {}  # an XObject placed -> the objects it and those it names are
         self.drawn = self.reused = 0
+        self._named: dict = {}
         if self.old is not None and not self._seed(self.old.snapshot):
             self.old = None
 
     def _seed(self, snap: Snapshot) -> bool:
-        """The new document names every font glyph and state as the last one did."""
+        """The new document names every font glyph and state as the last one did; False
+        (and the document left as it was) where it cannot: a font of the last document
+        this run does not know (a designer's font replaced, or no longer named: its name
+        holds its digest), a name given already to another."""
         c = self.c
         doc = c._doc
+        fonts = {}
         for ps, internal, state in snap.fonts:
             if ps in doc.fontMapping:
                 if doc.fontMapping[ps] != internal:
                     return False
                 continue
-            if state is not None:
+            try:
                 font = pdfmetrics.getFont(ps)
+            except Exception:  # noqa: BLE001 - reportlab's KeyError, or its own: not here
+                return False
+            if (state is not None) != isinstance(font, TTFont):
+                return False
+            fonts[ps] = font
+        if not _agree(c._extgstate._c, snap.states):
+            return False
+        for ps, internal, state in snap.fonts:
+            if ps in doc.fontMapping:
+                continue
+            if state is not None:
+                font = fonts[ps]
                 font.state[doc] = _state_copy(state)
                 doc.fontMapping[ps] = internal
                 doc.delayedFonts.append(font)
             elif doc.getInternalFontName(ps) != internal:
                 return False
-        if c._extgstate._c and any(c._extgstate._c.get(t, n) != n
-                                   for t, n in snap.states.items()):
-            return False
         c._extgstate._c.update(snap.states)
         return True
 
     def __call__(self, c, face, w: float, h: float, bleed: float) -> None:
         if not self.kept(face, w, h, bleed):
             key = (face.kept, round(w, 4), round(h, 4), round(bleed, 4))
-            self.new[key] = self._draw(face, w, h, bleed)
+            if _plain(c._extgstate):
+                self.new[key] = self._draw(face, w, h, bleed)
+            else:  # begun in a transparency state: drawn, not kept
+                face.draw(c, w, h, bleed)
             self.drawn += 1
 
     def kept(self, face, w: float, h: float, bleed: float) -> bool:
         """Puts the face's kept drawing back, if one fits this document; whether it did
         (else nothing is written)."""
         key = (face.kept, round(w, 4), round(h, 4), round(bleed, 4))
-        got = self.new.get(key) or (self.old.faces.get(key) if self.old else None)
+        got = self.new.get(key)
+        if got is None and self.old is not None:
+            got = self.old.faces.get(key)
+            if got is not None and (got.local or got.colours or got.shadings):
+                got = None  # names this document's shading or colour Sh1 may be another's
         if got is None or not self._fits(got) or not self._has(got):
             return False
         self._put_back(got)
@@ -162,8 +202,11 @@ class Keeper:
                    for name in map(doc.getXObjectName, got.forms))
 
     def _fits(self, got: Drawn) -> bool:
-        ext = self.c._extgstate._c
-        return all(ext.get(t, n) == n for t, n in got.states.items())
+        """Whether every transparency state it names has that name here, and the canvas
+        is at PDF's default transparency, as it was drawn (a `gs` reportlab leaves out
+        where the state is already set would be missing)."""
+        ext = self.c._extgstate
+        return _plain(ext) and _agree(ext._c, got.states)
 
     # ---- a face drawn anew, and kept -----------------------------------------------
 
@@ -172,7 +215,6 @@ class Keeper:
         code0, forms0 = len(c._code), len(c._formsinuse)
         colours0, shadings0 = set(c._colorsUsed), set(c._shadingUsed)
         images0 = c._currentPageHasImages
-        states0 = set(c._extgstate._c)
         m0, y0, s0, z0 = len(rec.measures), len(rec.symbols), len(rec._starts), len(rec.sizes)
         heard, log.heard = log.heard, []
         calls: list = []
@@ -192,6 +234,7 @@ class Keeper:
             version, doc._pdfVersion = doc._pdfVersion, max(version0, doc._pdfVersion)
         forms = list(c._formsinuse[forms0:])
         objects: dict = {}
+        local = False
         for name in set(forms):
             found = self.found.get(name)
             if found is None:  # what an XObject names, the same once it is defined
@@ -200,6 +243,7 @@ class Keeper:
                 if found:
                     self.found[name] = found
             objects.update(found)
+            local = local or any(_names_own(obj) for obj in found.values())
         added = len(rec.sizes) - z0
         sizes = list(reversed([(k, rec.sizes[k]) for k, _ in zip(reversed(rec.sizes),
                                                                   range(added))]))
@@ -208,11 +252,21 @@ class Keeper:
             colours={k: v for k, v in c._colorsUsed.items() if k not in colours0},
             shadings={k: v for k, v in c._shadingUsed.items() if k not in shadings0},
             images=bool(c._currentPageHasImages and not images0),
-            states={t: n for t, n in c._extgstate._c.items() if t not in states0},
+            states=self._states(),
             measures=rec.measures[m0:],
             symbols=[(lb, nm, box, d - s0, k - m0) for lb, nm, box, d, k in rec.symbols[y0:]],
             starts=[k - m0 for k in rec._starts[s0:]],
-            sizes=sizes, notes=calls, pictures=pictures, version=tuple(version))
+            sizes=sizes, notes=calls, pictures=pictures, version=tuple(version),
+            local=local)
+
+    def _states(self) -> dict:
+        """Every transparency state the document has named (its names are the whole
+        document's, companion.press.pdf): the ones a drawing may name, a handful, one
+        dict shared by the faces drawn while no new one came."""
+        names = self.c._extgstate._c
+        if len(names) != len(self._named):
+            self._named = dict(names)
+        return self._named
 
     # ---- a kept face put back ------------------------------------------------------
 
@@ -222,6 +276,8 @@ class Keeper:
         for name, obj in got.objects.items():
             if name not in doc.idToObject:
                 _register(doc, name, obj)
+        if got.states:
+            c._extgstate._c.update(got.states)
         c._code.extend(got.code)
         doc._pdfVersion = max(doc._pdfVersion, tuple(got.version))
         c._formsinuse.extend(got.forms)
@@ -266,7 +322,9 @@ FOLDER = "drawings"  # in the cache folder (companion.files.kept)
 
 @cache
 def code_version() -> str:
-    """Our drawing code and reportlab's, as they are: a kept drawing is of this code."""
+    """Our drawing code and reportlab's, as they are, and our bundled files (our fonts,
+    whose measures a kept drawing's places follow; the layouts' data): a kept drawing is
+    of these."""
     import companion
     from reportlab import Version
 
@@ -278,7 +336,8 @@ def code_version() -> str:
             for e in entries:
                 if e.is_dir() and e.name != "__pycache__":
                     folders.append(e.path)
-                elif e.name.endswith(".py") and e.is_file():
+                elif e.name.endswith((".py", ".ttf", ".toml", ".csv", ".svg")) \
+                        and e.is_file():
                     files.append((os.path.relpath(e.path, root), e))
     for rel, e in sorted(files):
         st = e.stat()
@@ -292,7 +351,7 @@ def _encoded(k: Kept) -> tuple:
              for ps, internal, st in k.snapshot.fonts]
     faces = []
     for key, d in k.faces.items():
-        if d.colours or d.shadings:  # colour objects, not values: not kept across runs
+        if d.colours or d.shadings or d.local:  # names objects of its own document
             continue
         faces.append((key, d.code, d.forms, d.images, d.states,
                        [msgspec.structs.astuple(m) for m in d.measures], d.symbols,
@@ -324,6 +383,29 @@ def _decoded(value) -> Kept | None:
         return Kept(Snapshot(fonts, states), faces)
     except Exception:  # noqa: BLE001 - not what we keep: drawn again
         return None
+
+
+def _agree(names: dict, states: dict) -> bool:
+    """Whether transparency `states` ((key, value) -> name) may join a document's `names`:
+    each state named as there, or new under a name no other state has there."""
+    if not states or states == names:
+        return True
+    taken = {n: t for t, n in names.items()}
+    return all(names.get(t, n) == n and taken.get(n, t) == t for t, n in states.items())
+
+
+def _plain(ext) -> bool:
+    """Whether a canvas's transparency is PDF's default (no alpha, blend or overprint
+    set), as at a face's start on a sheet."""
+    return all(v == ext.defaults[a] for a, v in ext._d.items())
+
+
+def _names_own(obj) -> bool:
+    """Whether an XObject's resources name a shading or a colour space: objects its
+    document named in order (Sh1...), another in another document."""
+    resources = getattr(obj, "Resources", None)
+    return resources is not None and bool(
+        getattr(resources, "Shading", None) or getattr(resources, "ColorSpace", None))
 
 
 def _register(doc, name: str, obj) -> None:

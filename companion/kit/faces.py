@@ -8,6 +8,7 @@ import hashlib
 import io
 import re
 
+from companion.draw import picture
 from companion.draw.sheets import Card, Face
 
 
@@ -24,6 +25,7 @@ def card_ids(cards: list[Card]) -> list[str]:
 
 
 _FONT_REF = re.compile(r"/(F\d+) ")
+_PICTURE_REF = re.compile(r"/FormXob\.([0-9a-f]+) ")
 
 
 def digest(face: Face, w: float, h: float, bleed: float) -> str:
@@ -37,4 +39,7 @@ def digest(face: Face, w: float, h: float, bleed: float) -> str:
     face.draw(c, w, h, bleed)
     names = {internal: real for real, internal in c._doc.fontMapping.items()}
     ops = _FONT_REF.sub(lambda m: f"/{names.get(m.group(1), m.group(1))} ", "\n".join(c._code))
+    if "/FormXob." in ops:  # a picture by its content, not by the cache folder's path
+        ops = _PICTURE_REF.sub(
+            lambda m: f"/picture:{picture.CONTENT.get(m.group(1), m.group(1))} ", ops)
     return hashlib.sha256(ops.encode("utf-8", "surrogatepass")).hexdigest()[:16]

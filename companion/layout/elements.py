@@ -321,7 +321,10 @@ def _fade(c, opacity: float) -> None:
     raw = getattr(old, "raw", {})
     c._extgstate = new
     for a in ("ca", "CA"):
-        new.set(c, a, raw.get(a, old.getValue(a)))
+        v = raw.get(a, old.getValue(a))
+        if not isinstance(v, (int, float)):  # none set yet in a form (draw.forms): opaque
+            v = ExtGState.defaults[a]
+        new.set(c, a, v)
 
 
 def _centre(d: Drawing, el, scope) -> tuple[float, float]:

@@ -358,9 +358,10 @@ _PICTURE_PARTS: dict[tuple, str] = {}
 
 
 def _picture_digest(pic) -> str:
-    """The picture's content (what it prints), or its path when it cannot be read (noted
+    """The picture's content (what it prints: its cache file's name, the content's
+    digest, not where the cache folder is), or its path when it cannot be read (noted
     for the build as drawing it would: with --draft a placeholder, else an error)."""
     from companion.draw import art
 
     found = art.noted(pic.spec)
-    return found.path if found is not None else f"unreadable:{pic.spec.path}"
+    return Path(found.path).name if found is not None else f"unreadable:{pic.spec.path}"

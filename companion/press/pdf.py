@@ -4,6 +4,7 @@ and print hints (duplex, no scaling) that home printers honour."""
 from operator import attrgetter
 
 from reportlab import rl_config
+from reportlab.pdfbase.pdfdoc import PDFDictionary
 from reportlab.pdfgen.canvas import Canvas
 
 from companion.press import fonts
@@ -23,10 +24,36 @@ STATE = tuple(a for a in Canvas.STATE_ATTRIBUTES if a not in ("_currentMatrix", 
 state_of = attrgetter(*STATE)
 
 
+class _Canvas(Canvas):
+    """reportlab's canvas, its transparency states named once a document: reportlab names
+    them afresh on every page (and a form), so a drawing written on one page and put back
+    on another (companion.layout.reused, companion.kit.drawings) would name a state that
+    page lacks, or another one. One table of names for the whole document, so a name means
+    the same state wherever it is written; each page's and form's resources list the
+    states its operators name (each `gs` is a line of its own: reportlab's
+    ExtGState.set), whether written there or put back."""
+
+    def init_graphics_state(self):
+        ext = self.__dict__.get("_extgstate")
+        super().init_graphics_state()
+        if ext is not None:
+            self._extgstate._c = ext._c
+
+    def _setExtGState(self, obj):
+        named = self._extgstate._c
+        if not named:
+            obj.ExtGState = None
+            return
+        used = {line for line in self._code if line[-3:] == " gs"}
+        states = {n: PDFDictionary(dict((t,))) for t, n in named.items()
+                  if f"/{n} gs" in used}
+        obj.ExtGState = PDFDictionary(states) if states else None
+
+
 def open_canvas(path, size: tuple[float, float], title: str, author: str,
                 duplex: str = "none") -> Canvas:
     # initialFontName: otherwise every page refers to an unembedded Helvetica.
-    c = Canvas(str(path), pagesize=size, initialFontName=fonts.font("regular"),
+    c = _Canvas(str(path), pagesize=size, initialFontName=fonts.font("regular"),
                pageCompression=1, invariant=1)
     c.setTitle(title)
     c.setAuthor(author)
