@@ -99,7 +99,7 @@ def pytest_sessionfinish(session, exitstatus):
 @pytest.fixture
 def counted(monkeypatch):
     """The labels of the card faces the layout engine draws, in order."""
-    from companion.layout import face as face_mod
+    from companion.engine import face as face_mod
 
     drawn = []
     real = face_mod._draw

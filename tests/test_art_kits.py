@@ -14,7 +14,7 @@ from pypdf.generic import ContentStream
 from companion import kit
 from companion.press import presets
 from companion.games import art_readme
-from companion.layout import pictures
+from companion.engine import pictures
 from companion.press.imposition import plan_grid
 from tests.conftest import GAMES
 

@@ -1,10 +1,10 @@
-"""What the layout engine keeps from one card to the next (companion.layout.bind): a
+"""What the layout engine keeps from one card to the next (companion.engine.bind): a
 template filled once per set of values, a length worked out once per card size. Kept or
 not, every card gets what the template or the length says for its own fields."""
 
 from hypothesis import given, settings, strategies as st
 
-from companion.layout import bind
+from companion.engine import bind
 
 NAMES = ("a", "b", "clan.name")
 VALUES = st.one_of(st.integers(-20, 20), st.floats(-5, 5, allow_nan=False), st.booleans(),

@@ -18,8 +18,8 @@ from companion.draw import art
 from companion.draw.sheets import Face
 from companion.files import kept, paths
 from companion.kit import drawings
-from companion.layout import undefined
-from companion.layout.parts import PageFile
+from companion.engine import undefined
+from companion.engine.parts import PageFile
 from companion.press import presets
 from companion.press.pdf import open_canvas
 from companion.text import fit

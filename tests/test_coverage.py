@@ -1,7 +1,7 @@
 """Every line of the poker cards on some card at a smaller size (issue 31): a build under
 poker size lays the kit out at poker too and reports each field printed there that none
 of its own cards prints, nor carries by the game file's `[carries]` table
-(companion/layout/coverage.py). A warning; with --strict, the build fails."""
+(companion/engine/coverage.py). A warning; with --strict, the build fails."""
 
 import pytest
 

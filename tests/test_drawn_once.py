@@ -237,11 +237,11 @@ def test_an_opaque_icon_placed_where_the_alpha_is_lower_stays_opaque(tmp_path):
 
 def test_the_coverage_check_draws_an_icon_once_for_all_the_faces_it_measures(tmp_path,
                                                                              monkeypatch):
-    """The poker lay-out the coverage check measures (companion.layout.coverage.printed)
+    """The poker lay-out the coverage check measures (companion.engine.coverage.printed)
     is drawn on one scratch canvas: forty faces printing the icon replay its drawing once
     (they replayed it forty times, a canvas each), measured as each face alone is."""
-    from companion.layout import coverage
-    from companion.layout.parts import CardFile
+    from companion.engine import coverage
+    from companion.engine.parts import CardFile
 
     replays = []
     real = icons._replay
@@ -272,7 +272,7 @@ def test_the_coverage_check_draws_an_icon_once_for_all_the_faces_it_measures(tmp
 def test_the_coverage_comparison_finds_what_looking_in_each_text_finds(full, small):
     """Looking for each poker text in the smaller size's words joined (one scan) finds
     what looking in each of them did."""
-    from companion.layout import coverage
+    from companion.engine import coverage
 
     def measures(texts, size):
         return [fit.Measure(f"{size} {n}", field, words, 8, (0, 0, 1, 1), True, False,
@@ -290,7 +290,7 @@ def test_the_coverage_comparison_finds_what_looking_in_each_text_finds(full, sma
 def test_a_texts_measurement_is_kept_for_every_card_that_prints_it(tmp_path, monkeypatch):
     """A markup text (bold, an icon) on thirty cards: broken into lines and shrunk to its
     box once in the build, not once a card; each card measured and drawn as the first."""
-    from companion.layout import markup
+    from companion.engine import markup
 
     calls = []
     real = markup._lines

@@ -281,7 +281,7 @@ def test_what_each_qr_level_holds_is_what_the_encoder_makes(level):
     from reportlab.graphics.barcode import createBarcodeDrawing, qrencoder
     from reportlab.pdfgen import canvas
 
-    from companion.layout.elements import QR_BYTES
+    from companion.engine.elements import QR_BYTES
 
     def fits(n: int) -> bool:
         value = [qrencoder.QRECI(26), qrencoder.QR8bitByte("é" * (n // 2) + "a" * (n % 2))]

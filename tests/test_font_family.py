@@ -14,7 +14,7 @@ from pypdf import PdfReader
 from companion.errors import CompanionError
 from companion.files import paths
 from companion.files.data import Fields
-from companion.layout import markup
+from companion.engine import markup
 from companion.press import fonts
 from companion.press.pdf import open_canvas
 from tests.pdfs import fonts as pdf_fonts

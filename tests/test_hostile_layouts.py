@@ -4,7 +4,7 @@ itself small. Each is one line naming the file (exit 2), never a RecursionError.
 
 import pytest
 
-from companion.layout import bind
+from companion.engine import bind
 
 BAND = 'type = "rect"               # the title\'s band\ny = 0.04'
 BADGE = 'type = "badge"              # the points, in a round badge at the foot'

@@ -58,7 +58,7 @@ def test_no_module_imports_itself_back_through_others():
 
 
 def test_the_engine_and_the_drawing_code_know_no_game():
-    below = [m for m in MODULES if m.split(".")[:2] in (["companion", "layout"],
+    below = [m for m in MODULES if m.split(".")[:2] in (["companion", "engine"],
                                                          ["companion", "draw"])]
     assert below
     for name in below:
@@ -72,7 +72,7 @@ def test_the_data_loader_knows_nothing_of_art_fonts_or_drawing():
         assert not {m for m in reached if m in ("companion.draw.art", "companion.press.fonts",
                                                   "companion.press.presets",
                                                   "companion.files.images")
-                    or m.split(".")[:2] in (["companion", "draw"], ["companion", "layout"])}, name
+                    or m.split(".")[:2] in (["companion", "draw"], ["companion", "engine"])}, name
 
 
 def test_score_starts_without_the_kits_modules():
@@ -90,7 +90,7 @@ def test_score_starts_without_the_kits_modules():
                                                           "msgspec", "python_calamine")
              or m in ("companion.files.spreadsheet", "companion.kit", "companion.files.atomic",
                       "companion.draw.art", "companion.press.fonts")
-             or m.split(".")[:2] in (["companion", "layout"], ["companion", "draw"],
+             or m.split(".")[:2] in (["companion", "engine"], ["companion", "draw"],
                                      ["companion", "games"])}
     assert heavy == set()
 
@@ -105,7 +105,7 @@ LAYERS = [
     ["companion.press"],                                   # paper, card sizes, fonts, PDF canvas
     ["companion.draw"],                                    # drawing: text, symbols, art, sheets
     ["companion.playtest"],                                # the playtest report's words and pages
-    ["companion.layout"],                                  # the layout engine, a kit's parts
+    ["companion.engine"],                                  # the layout engine, a kit's parts
     ["companion.score"],                                   # scoring's input, ledger and words
     ["companion.games"],                                   # a game is its file
     ["companion.kit"],                                     # building a kit

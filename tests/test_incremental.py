@@ -113,7 +113,7 @@ def test_a_picture_first_printed_by_a_changed_card_is_still_reported_on_the_next
     """The low-resolution picture p0 is printed by creature-0, 3, 6, 9; once the first two
     take another picture, the kept faces printing p0 still report it, naming the first of
     them, as a full build does (creature-6: its picture was put back, not drawn, in the
-    first build, companion.layout.reused)."""
+    first build, companion.engine.reused)."""
     data = designer_game(tmp_path / "big", 12)
     build(data, tmp_path / "w")
     edit_row(data, "twice on turn 0.,2,0,shell,art/p0.jpg", "twice on turn 0.,2,0,shell,art/p1.jpg")

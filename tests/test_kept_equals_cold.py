@@ -1,5 +1,5 @@
 """Issue 41: every build made from kept work prints what a cold build prints. A kept
-drawing (companion.layout.reused, companion.kit.drawings) names the page resources it
+drawing (companion.engine.reused, companion.kit.drawings) names the page resources it
 needs and is put back only where they are the same (transparency states named once a
 document, shadings and colour spaces not carried to another document, fonts only where
 this run knows them); `--watch` outlives a failed rebuild.

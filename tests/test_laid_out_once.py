@@ -19,8 +19,8 @@ from companion.draw import art, card as grounds
 from companion.draw.card import Pic
 from companion.files import designer_files
 from companion.files.data import load_fields
-from companion.layout import bind, face as face_mod
-from companion.layout.face import Engine
+from companion.engine import bind, face as face_mod
+from companion.engine.face import Engine
 
 ROOT = Path(__file__).resolve().parent.parent
 

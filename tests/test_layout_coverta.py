@@ -16,8 +16,8 @@ from reportlab.lib.colors import HexColor
 
 from companion import kit
 from companion.errors import CompanionError
-from companion.layout import face as face_mod, kinds
-from companion.layout.face import Engine
+from companion.engine import face as face_mod, kinds
+from companion.engine.face import Engine
 from companion.press.pdf import open_canvas
 
 ROOT = Path(__file__).resolve().parents[1]

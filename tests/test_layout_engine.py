@@ -16,9 +16,9 @@ from PIL import Image, ImageChops, ImageStat
 from reportlab.lib.colors import HexColor
 
 from companion.errors import CompanionError
-from companion.layout import elements, kinds
-from companion.layout.bind import Placeholder
-from companion.layout.face import Engine
+from companion.engine import elements, kinds
+from companion.engine.bind import Placeholder
+from companion.engine.face import Engine
 from companion.press.pdf import open_canvas
 
 W, H = 200.0, 300.0  # a test card, in points
@@ -79,7 +79,7 @@ def test_a_length_may_be_worked_out_and_name_the_other_axis_with_w_or_h():
 @given(a=st.floats(-3, 3, allow_nan=False), k=st.floats(0.1, 3))
 @settings(max_examples=200, deadline=None)
 def test_a_worked_out_length_is_its_arithmetic(a, k):
-    from companion.layout.bind import length
+    from companion.engine.bind import length
 
     scope = {"card.w": 200.0, "card.h": 300.0, "a": a}
     got = length(f"{{a}} - {k!r} * 0.5 * h / w + min(0.1, {k!r})", 200, scope)
@@ -91,7 +91,7 @@ def test_a_worked_out_length_is_its_arithmetic(a, k):
                                        ("1 / 0", "divides by zero"),
                                        ("12", "from -10 to 10")])
 def test_a_wrong_length_is_refused_in_words(bad, words):
-    from companion.layout.bind import BindError, length
+    from companion.engine.bind import BindError, length
 
     with pytest.raises(BindError, match=re.escape(words)):
         length(bad, 200, {"card.w": 200.0, "card.h": 300.0})
@@ -363,10 +363,10 @@ def test_the_filled_score_page_matches_the_page_drawn_before_the_engine(cli, tmp
 
 
 def test_the_reference_in_docs_is_the_one_the_schema_writes():
-    from companion.layout import reference
+    from companion.engine import reference
 
     assert reference.TARGET.read_text(encoding="utf-8") == reference.text(), \
-        "docs/layout-reference.md is stale: run python -m companion.layout.reference"
+        "docs/layout-reference.md is stale: run python -m companion.engine.reference"
     for cls in ("background", "rect", "circle", "line", "text", "textblock", "symbol",
                 "picture", "badge", "corners", "card"):
         assert f'## `type = "{cls}"`' in reference.text()
@@ -376,7 +376,7 @@ def test_the_reference_in_docs_is_the_one_the_schema_writes():
 
 from hypothesis import HealthCheck  # noqa: E402
 
-from companion.layout import schema  # noqa: E402
+from companion.engine import schema  # noqa: E402
 
 _VALUES = st.one_of(
     st.floats(allow_nan=True, allow_infinity=True), st.integers(-10**6, 10**6),

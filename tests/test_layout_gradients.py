@@ -10,7 +10,7 @@ import math
 import pytest
 
 from companion.errors import CompanionError
-from companion.layout import kinds, schema
+from companion.engine import kinds, schema
 from tests.test_layout_engine import drawn, one, px
 
 
@@ -74,7 +74,7 @@ def test_a_wrong_gradient_is_one_line_naming_the_element_and_key(gradient, words
 
 
 def test_a_gradients_unknown_colour_stops_the_face_in_words():
-    from companion.layout.bind import BindError
+    from companion.engine.bind import BindError
 
     with pytest.raises((BindError, CompanionError)) as e:
         drawn(one(type="rect", gradient={"start": "red", "end": "nosuch"}), "k", {})

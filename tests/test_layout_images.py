@@ -9,7 +9,7 @@ import pytest
 from PIL import Image
 
 from companion.errors import CompanionError
-from companion.layout import kinds
+from companion.engine import kinds
 
 CREST = '''
 [[kinds.creature.elements]]

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from companion import kit
-from companion.layout import face as face_mod
+from companion.engine import face as face_mod
 from tests.pdfs import page_texts
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -279,4 +279,4 @@ def test_no_game_module_draws_every_page_of_its_kit_is_the_engines(game):
     pages = [cf for cf in prepared.files if isinstance(cf, kit.PageFile)]
     assert pages or game in ("lugvanion", "vengeance")
     for page_file in pages:  # a score book's pages: drawn by components, page = true
-        assert page_file.draw.__module__ == "companion.layout.components", page_file.path
+        assert page_file.draw.__module__ == "companion.engine.components", page_file.path

@@ -15,8 +15,8 @@ from PIL import Image, ImageChops, ImageStat
 from companion import kit
 from companion.draw import card as grounds
 from companion.errors import CompanionError
-from companion.layout import bind, face as face_mod
-from companion.layout.bind import BindError
+from companion.engine import bind, face as face_mod
+from companion.engine.bind import BindError
 from tests.conftest import build_kit
 from tests.test_layout_engine import drawn, engine
 
@@ -153,7 +153,7 @@ def test_a_field_naming_a_colour_or_another_falls_back_as_written():
 
 
 def test_a_back_with_a_template_id_is_shared_by_the_cards_it_names(tmp_path):
-    from companion.layout import components
+    from companion.engine import components
     from companion.files.data import Fields
 
     e = engine({"b": {"elements": [{"type": "rect", "fill": "{team.colour}"}]}})

@@ -11,7 +11,7 @@ import pypdfium2 as pdfium
 import pytest
 
 from companion.errors import CompanionError
-from companion.layout import kinds
+from companion.engine import kinds
 from tests import needs
 from tests.test_layout_engine import H, W, drawn, one
 
@@ -114,7 +114,7 @@ def test_a_code_is_vectors_read_back_at_300_dpi(tmp_path, code, data, read):
     (dict(type="qr", code="code128", data="é{empty}"), "'é' is not ASCII"),
 ])
 def test_a_codes_data_is_bounded_and_refused_in_words(element, words):
-    from companion.layout.bind import BindError
+    from companion.engine.bind import BindError
 
     with pytest.raises((BindError, CompanionError)) as e:
         drawn(one(**element), "k", {"text": "x" * 3000, "empty": ""})

@@ -13,7 +13,7 @@ from hypothesis import given, settings, strategies as st
 from PIL import Image
 
 from companion.errors import CompanionError
-from companion.layout import kinds, schema
+from companion.engine import kinds, schema
 from tests.test_layout_engine import drawn, one, px
 from tests.test_layout_qr import starter_with
 

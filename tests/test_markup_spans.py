@@ -9,7 +9,7 @@ import re
 import pytest
 
 from companion.errors import CompanionError
-from companion.layout import markup
+from companion.engine import markup
 from tests.test_layout_engine import drawn, one, px
 
 

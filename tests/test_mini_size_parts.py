@@ -11,8 +11,8 @@ import pypdfium2 as pdfium
 from companion.press import presets
 from companion.text import fit
 from companion.kit import Options, build
-from companion.layout import kinds
-from companion.layout.face import Engine
+from companion.engine import kinds
+from companion.engine.face import Engine
 from companion.press.pdf import open_canvas
 from reportlab.lib.colors import HexColor
 

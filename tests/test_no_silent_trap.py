@@ -228,7 +228,7 @@ def test_a_text_too_long_for_its_box_is_quoted_with_its_icons_as_drawn(monkeypat
     from reportlab.pdfgen.canvas import Canvas
 
     from companion.draw import symbols
-    from companion.layout import markup
+    from companion.engine import markup
     from companion.press import presets
     from companion.text import fit
 
@@ -300,7 +300,7 @@ def test_a_block_said_not_to_fit_fits_at_no_size_over_the_floor(monkeypatch, w, 
     from reportlab.pdfgen.canvas import Canvas
 
     from companion.draw import symbols
-    from companion.layout import markup
+    from companion.engine import markup
     from companion.press import presets
     from companion.text import fit
 

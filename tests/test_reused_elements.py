@@ -1,5 +1,5 @@
 """An element drawn again on the same PDF with the same inputs is put back, not drawn
-again (issue 36, companion.layout.reused): the PDF's operators are those drawing it
+again (issue 36, companion.engine.reused): the PDF's operators are those drawing it
 again gives, byte for byte, and the checks learn what they learn drawing it: each text
 measured for the card now drawn, over what lies under it on that card, its symbols and
 the names nothing defines."""
@@ -12,8 +12,8 @@ import pytest
 from hypothesis import given, settings, strategies as st
 from reportlab.lib.colors import HexColor
 
-from companion.layout import elements, kinds, reused, undefined
-from companion.layout.face import Engine
+from companion.engine import elements, kinds, reused, undefined
+from companion.engine.face import Engine
 from companion.press.pdf import open_canvas
 from companion.text import fit
 from companion.press import presets

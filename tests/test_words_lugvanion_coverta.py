@@ -14,7 +14,7 @@ import pytest
 from PIL import Image
 
 from companion.kit import Options, build
-from companion.layout import bind
+from companion.engine import bind
 from companion.text.typography import typeset
 from tests.pdfs import page_texts
 

@@ -26,7 +26,7 @@ def new(name, folder):
 
     from companion.files import paths
     from companion.files.atomic import write_text
-    from companion.layout.pictures import slug
+    from companion.engine.pictures import slug
 
     gid = slug(name)
     if not gid or not name.strip() or any(ch in name for ch in '"\\\n\r\t{}'):
@@ -71,7 +71,7 @@ def new(name, folder):
 def _art_readme(game_file, gid: str) -> str:
     from companion.files.data import load_fields
     from companion.games import art_readme, drawn
-    from companion.layout.face import Engine
+    from companion.engine.face import Engine
 
     data = load_fields(game_file)
     return art_readme.readme_text(

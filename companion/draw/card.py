@@ -183,7 +183,7 @@ def emblem_back(c, w, h, bleed, *, fill, frame, emblem, symbol: str, name: str, 
               field=word_field)
 
 
-# ---- the designer's pictures (companion.draw.art; which card gets which: layout/pictures.py) ----
+# ---- the designer's pictures (companion.draw.art; which card gets which: engine/pictures.py) ----
 
 class Pic(msgspec.Struct, frozen=True):
     """A card's picture: its kind's art box and what the card asks for."""

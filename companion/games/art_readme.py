@@ -1,6 +1,6 @@
 """What a designer reads about a game's pictures: each card kind's art box in mm and in
 pixels, and the fields its picture's path may name (init's art/README.txt, the README's
-table). Apart from layout/pictures.py, which draws them: this reads the games' code."""
+table). Apart from engine/pictures.py, which draws them: this reads the games' code."""
 
 import re
 import tomllib
@@ -10,7 +10,7 @@ import msgspec
 from companion.draw import art
 from companion.files import paths
 from companion.files.data import Fields
-from companion.layout.pictures import bundled_box
+from companion.engine.pictures import bundled_box
 
 
 # ---- what a designer reads: each kind's box and fields (init's art/README.txt, README) --

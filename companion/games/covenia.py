@@ -2,16 +2,16 @@
 in companion/layouts/covenia.toml ([backs], [components], [kinds]), drawn by the layout engine. What
 stays here draws nothing: the parts `--only` takes and where each kind's pictures go."""
 
-from companion.layout.pictures import Kind, Pictures
-from companion.layout import components
-from companion.layout.face import Engine
-from companion.layout.parts import Context
+from companion.engine.pictures import Kind, Pictures
+from companion.engine import components
+from companion.engine.face import Engine
+from companion.engine.parts import Context
 
 PARTS = ("cards", "temple", "aids", "tokens", "scorebook")
 
 EXAMPLE = ('art = "art/{clan}-{value}{deck}.jpg" on a [[clans]] entry gives each of its '
            '20 cards its own picture')
-# Each kind of card and where its picture goes ([layout.KIND] art, layout/pictures.py).
+# Each kind of card and where its picture goes ([layout.KIND] art, engine/pictures.py).
 ART = {
     "clan": Kind("Clan cards", "[[clans]]", ("id", "clan", "value", "deck"),
                  "A window in place of the emblem, edged in the clan's colour."),

@@ -11,10 +11,10 @@ import re
 
 import msgspec
 
-from companion.layout.pictures import Kind, Pictures
-from companion.layout.parts import Context
-from companion.layout import components
-from companion.layout.face import Engine
+from companion.engine.pictures import Kind, Pictures
+from companion.engine.parts import Context
+from companion.engine import components
+from companion.engine.face import Engine
 from companion.rules import coverta as rules
 
 PARTS = ("numbers", "rules", "memo", "aids", "scoresheet")
@@ -24,7 +24,7 @@ COLOUR_MARK = {"blue": "drop", "yellow": "sun"}  # the symbol colour's mark
 
 EXAMPLE = ('[art] number = "art/{code}.jpg" gives each of the 40 number cards its own '
            'picture (C01.jpg ... C40.jpg)')
-# Each kind of card and where its picture goes ([layout.KIND] art, layout/pictures.py).
+# Each kind of card and where its picture goes ([layout.KIND] art, engine/pictures.py).
 ART = {
     "number": Kind("Number cards", "[[cards]]", ("id", "code", "number", "ink", "shape",
                                                       "symbol_colour", "fill", "background"),

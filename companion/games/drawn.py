@@ -10,9 +10,9 @@ when the file lists `[game] factions` (companion/games/factions.py)."""
 
 from msgspec import structs
 
-from companion.layout import components, schema
-from companion.layout.face import Engine
-from companion.layout.pictures import Kind, Pictures
+from companion.engine import components, schema
+from companion.engine.face import Engine
+from companion.engine.pictures import Kind, Pictures
 
 PARTS: tuple[str, ...] = ()  # --only takes the components' names
 

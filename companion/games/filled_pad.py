@@ -16,7 +16,7 @@ def fields(data: Fields, rules: scorer.Rules, result: scorer.Result, factions: l
     """The filled page's fields: `data` as the kit's pad reads it (drawn.with_scorepad),
     each row's `values` (a player's points, a list of a round's in a game of rounds),
     the players' names over the columns, who won and each player's figures in words."""
-    from companion.layout import components
+    from companion.engine import components
 
     pad = data.sub("scorepad")
     words = components.fields_of(data.table["scorepad"], lang, data, "scorepad")
@@ -64,7 +64,7 @@ def write_pdf(path: Path, data: Fields, rules: scorer.Rules, result: scorer.Resu
     says so too)."""
     from companion.files.atomic import replaced
     from companion.games.drawn import with_scorepad
-    from companion.layout.face import Engine
+    from companion.engine.face import Engine
     from companion.press import fonts, presets
     from companion.press.pdf import open_canvas
 

@@ -8,16 +8,16 @@ from msgspec.structs import replace
 
 from companion.files.data import Fields
 from companion.errors import shown
-from companion.layout.pictures import Kind, Pictures
-from companion.layout.parts import Context
-from companion.layout import components
-from companion.layout.face import Engine
+from companion.engine.pictures import Kind, Pictures
+from companion.engine.parts import Context
+from companion.engine import components
+from companion.engine.face import Engine
 
 PARTS = ("characters", "guilds", "circles", "bounties", "objectives", "aids", "tokens")
 
 EXAMPLE = ('art = "art/{character}.jpg" on a [[characters]] entry puts one picture on '
            'its four team cards')
-# Each kind of card and where its picture goes ([layout.KIND] art, layout/pictures.py).
+# Each kind of card and where its picture goes ([layout.KIND] art, engine/pictures.py).
 ART = {
     "character": Kind("Characters", "[[characters]]",
                       ("id", "character", "team", "guild", "circle"),

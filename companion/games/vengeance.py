@@ -4,16 +4,16 @@ the rulebook leaves open is a placeholder there, drawn hatched and marked TO COM
 listed in the print guide (RULINGS G1). What stays here draws nothing: the parts
 `--only` takes and where each kind's pictures go."""
 
-from companion.layout.pictures import Kind as ArtKind, Pictures
-from companion.layout import components
-from companion.layout.face import Engine
-from companion.layout.parts import Context
+from companion.engine.pictures import Kind as ArtKind, Pictures
+from companion.engine import components
+from companion.engine.face import Engine
+from companion.engine.parts import Context
 
 PARTS = ("witches", "demons", "spells", "gates", "objects", "transitory", "artifacts",
          "incantations", "solo", "aids", "tokens")
 
 EXAMPLE = 'art = "art/{witch}.jpg" on a [[witches]] entry (hajnalka.jpg, myosotis.jpg...)'
-# Each kind of card and where its picture goes ([layout.KIND] art, layout/pictures.py).
+# Each kind of card and where its picture goes ([layout.KIND] art, engine/pictures.py).
 ART = {
     "witch": ArtKind("Witches", "[[witches]]", ("id", "n", "witch"),
                   "The portrait window ({witch}, {id}: her name in lower case without "

@@ -24,7 +24,7 @@ from companion.press.pdf import open_canvas
 from companion.text import fit
 from companion.draw.sheets import Card, Face, SheetText, render
 from companion.text.typography import number, typeset
-from companion.layout.parts import (  # noqa: F401 (kit.PageFile...)
+from companion.engine.parts import (  # noqa: F401 (kit.PageFile...)
     CardFile, Component, Context, PageFile)
 from companion.text.units import parse_length, to_mm
 
@@ -157,7 +157,7 @@ def folder(name: str, opts: Options) -> Path:
 
 
 def _build(name: str, opts: Options, progress, warn) -> dict:
-    from companion.layout import undefined
+    from companion.engine import undefined
 
     # names a layout uses that nothing defines, noted as every face is drawn
     with undefined.noting() as notes:
@@ -165,7 +165,7 @@ def _build(name: str, opts: Options, progress, warn) -> dict:
 
 
 def _build_noted(name: str, opts: Options, progress, warn, notes) -> dict:
-    from companion.layout import coverage
+    from companion.engine import coverage
 
     kit = prepare(name, opts)
     ctx, page = kit.ctx, kit.ctx.page

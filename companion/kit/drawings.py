@@ -15,7 +15,7 @@ glyph no card prints any more stays in the subset embedded (the PDF renders the 
 What the checks learnt while a face was drawn is kept with it and given back when it is
 put back: the texts it measured and the symbols it placed (companion.text.fit), the
 pictures it printed (companion.draw.art's log), the names its layout used
-(companion.layout.undefined). So every face's problems are still reported.
+(companion.engine.undefined). So every face's problems are still reported.
 
 A kept drawing is put back only where everything it names is what it named when drawn
 (issue 41), else the face is drawn again:
@@ -51,7 +51,7 @@ from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 
 from companion.files import kept
-from companion.layout import undefined
+from companion.engine import undefined
 from companion.text import fit
 
 

@@ -10,7 +10,7 @@ A game's file may name fonts of its own, TTF files beside it, for a role of ours
              italic = "fonts/Body-Italic.ttf", bold_italic = "fonts/Body-BoldItalic.ttf" }
 
 A family (a table of faces, its regular one required) gives a text in `font = "body"` its
-own faces for **bold**, *italic* and ***both*** (companion.layout.markup): registered as
+own faces for **bold**, *italic* and ***both*** (companion.engine.markup): registered as
 the roles "body", "body.bold", "body.italic" and "body.bold_italic"; a face it lacks is
 worked out as before (bold: our bold role; italic: the upright face slanted).
 

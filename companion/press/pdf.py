@@ -18,7 +18,7 @@ DUPLEX = {"long": "DuplexFlipLongEdge", "short": "DuplexFlipShortEdge", "none": 
 
 # What a canvas knows of its graphics state (font, colours, line width...), but for its
 # matrix and transparency: what the operators written next may depend on. A drawing
-# written once and put back again (companion.layout.reused, a sheet's calibration bar)
+# written once and put back again (companion.engine.reused, a sheet's calibration bar)
 # is keyed by it where it begins and leaves it as it found it where it ends.
 STATE = tuple(a for a in Canvas.STATE_ATTRIBUTES if a not in ("_currentMatrix", "_extgstate"))
 state_of = attrgetter(*STATE)
@@ -27,7 +27,7 @@ state_of = attrgetter(*STATE)
 class _Canvas(Canvas):
     """reportlab's canvas, its transparency states named once a document: reportlab names
     them afresh on every page (and a form), so a drawing written on one page and put back
-    on another (companion.layout.reused, companion.kit.drawings) would name a state that
+    on another (companion.engine.reused, companion.kit.drawings) would name a state that
     page lacks, or another one. One table of names for the whole document, so a name means
     the same state wherever it is written; each page's and form's resources list the
     states its operators name (each `gs` is a line of its own: reportlab's
@@ -44,9 +44,9 @@ class _Canvas(Canvas):
         if not named:
             obj.ExtGState = None
             return
-        used = {line for line in self._code if line[-3:] == " gs"}
+        code = "\n".join(self._code)  # one C-speed search a state, not a Python loop a line
         states = {n: PDFDictionary(dict((t,))) for t, n in named.items()
-                  if f"/{n} gs" in used}
+                  if f"/{n} gs" in code}
         obj.ExtGState = PDFDictionary(states) if states else None
 
 

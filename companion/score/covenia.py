@@ -237,9 +237,9 @@ def write_pdf(path: Path, result: scorer.Result, data: Fields, lang: str, paper:
 
     from companion.press import fonts, presets
     from companion.files.atomic import replaced
-    from companion.layout.parts import Context
-    from companion.layout import components
-    from companion.layout.face import Engine
+    from companion.engine.parts import Context
+    from companion.engine import components
+    from companion.engine.face import Engine
     from companion.press.pdf import open_canvas
 
     words_path = paths.LAYOUTS / "strings.toml"

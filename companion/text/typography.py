@@ -4,7 +4,7 @@
   with punctuation and guillemets hug their words;
 - the typographic apostrophe (’) for a straight one between letters ("l'or" -> "l’or");
 - numbers with a decimal comma where code formats measures (`number`).
-An inline icon `:name:` (companion.layout.markup) is a token, not punctuation: its colons
+An inline icon `:name:` (companion.engine.markup) is a token, not punctuation: its colons
 are never spaced, nor is the space before it changed; after it, punctuation is spaced as
 after a word ("Coûte :mana: de moins", "(:shell: ou :wave:) :").
 Idempotent: typesetting twice changes nothing."""
@@ -22,7 +22,7 @@ _BEFORE_HIGH = rf"(?:{_SPACES}+|(?<=[\w)\]…%*]))([;!?»])"
 _BEFORE_COLON = rf"{_SPACES}+:|(?<=[\w)\]…%*]):(?=\s|$)"
 _AFTER_OPEN = rf"«{_SPACES}*"
 _APOSTROPHE = r"(?<=[^\W\d_])'(?=[^\W\d_])"  # letter ' letter only
-# An inline icon, as companion.layout.markup reads one: never typeset.
+# An inline icon, as companion.engine.markup reads one: never typeset.
 ICON = r":[a-z][a-z0-9_-]*:"
 
 

@@ -14,8 +14,8 @@ from companion.draw import card, symbols, text as plain
 from companion.text import fit
 from companion.text.units import to_mm
 from companion.errors import shown
-from companion.layout import bind, markup, reused, schema, undefined
-from companion.layout.bind import BindError, Placeholder
+from companion.engine import bind, markup, reused, schema, undefined
+from companion.engine.bind import BindError, Placeholder
 
 
 class Drawing(msgspec.Struct):
@@ -223,7 +223,7 @@ def _key(d: Drawing, el, scope: dict) -> tuple:
     """What an element's drawing depends on: the element, the face's size and the game's
     (kinds, colours, placeholder), the ink mode, and the card's values of the fields it
     reads (named in braces, in `when` and `repeat`; those a value read names in braces in
-    turn), as a face's digest has them (companion.layout.face)."""
+    turn), as a face's digest has them (companion.engine.face)."""
     got = _NAMES.get(id(el))
     if got is None or got[0] is not el:
         if len(_NAMES) > 10_000:  # a watching process's past builds' kinds
@@ -614,7 +614,7 @@ def _picture(d: Drawing, el: schema.Picture, scope) -> None:
 
 
 # The game file's folder and the card being drawn: where an image element's file is, and
-# who asks for it in messages (companion.layout.face sets them for each face).
+# who asks for it in messages (companion.engine.face sets them for each face).
 _PICTURES: ContextVar = ContextVar("image_folder", default=(None, ""))
 
 
@@ -677,7 +677,7 @@ def _corners(d: Drawing, el: schema.Corners, scope) -> None:
 
 
 def _nested(d: Drawing, el: schema.Nested, scope) -> None:
-    from companion.layout import kinds
+    from companion.engine import kinds
 
     inner_kind = d.kinds.get(el.kind)
     if inner_kind is None:

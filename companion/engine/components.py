@@ -53,9 +53,9 @@ import re
 from companion.text import templates
 from companion.text.units import parse_length, parse_size, to_mm
 from companion.errors import CompanionError, shown
-from companion.layout.pictures import keyed
-from companion.layout import bind, undefined
-from companion.layout.bind import Placeholder
+from companion.engine.pictures import keyed
+from companion.engine import bind, undefined
+from companion.engine.bind import Placeholder
 from companion.draw.sheets import Card, Face
 from msgspec import structs
 
@@ -232,7 +232,7 @@ def _missing_from(mine: dict, bundled: dict) -> dict:
 
 def _add_one(files, ctx, data, engine, backs, pics, name: str, spec, derived: dict) -> None:
     from companion.files.data import Fields
-    from companion.layout.parts import Component
+    from companion.engine.parts import Component
 
     lang = ctx.lang
     kind_form = spec.get("kind", str)
@@ -380,7 +380,7 @@ def _pdf_name(spec, default: str) -> str:
 
 def _place_pages(files: list, spec, component, faces: list, ctx) -> None:
     """Whole pages, each a face drawn at the paper's size, in a file of their own."""
-    from companion.layout.parts import PageFile
+    from companion.engine.parts import PageFile
 
     path = _pdf_name(spec, f"{component.id}.pdf")
     if any(f.path == path for f in files):
@@ -454,7 +454,7 @@ def _id(entry: dict, values: dict, n: int, field: str, otherwise: str) -> str:
     """A card's id: its `id`, or (the component's `id = "name"`) that field made a slug
     ("Virág" -> "virag"); for a placeholder or no such field, `id_else` ("witch-{n}",
     by default its number 01, 02...)."""
-    from companion.layout.pictures import slug
+    from companion.engine.pictures import slug
 
     if "{" in field:  # a template: "{clan.id}-{value}{deck.id}"
         try:
@@ -640,7 +640,7 @@ def _plain_data(data) -> dict:
 
 def _shape(spec, size: tuple[float, float]):
     """A component's `shape` (with its `hex` or `corner`), or None: rectangles."""
-    from companion.layout.schema import ComponentShape
+    from companion.engine.schema import ComponentShape
     from companion.press.imposition import HEX_TOPS, SHAPES, Shape
 
     default = ComponentShape()  # the keys' one definition, as the reference gives them
@@ -682,7 +682,7 @@ def _same_size(a: tuple[float, float], b: tuple[float, float]) -> bool:
 def _on_sheet(files: list, spec, component, ctx) -> None:
     """A component on a label sheet: its faces at the labels' size and shape, in a file
     holding only that sheet's labels."""
-    from companion.layout.parts import CardFile
+    from companion.engine.parts import CardFile
     from companion.press import label_sheets
 
     for key in ("shape", "hex", "corner", "stock"):
@@ -716,7 +716,7 @@ def _on_sheet(files: list, spec, component, ctx) -> None:
 
 
 def _place(files: list, spec, component, ctx) -> None:
-    from companion.layout.parts import CardFile
+    from companion.engine.parts import CardFile
 
     if "sheet" in spec.table:
         return _on_sheet(files, spec, component, ctx)

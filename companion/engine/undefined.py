@@ -160,7 +160,7 @@ def colours(source: str, kinds: dict, palette: dict, checked) -> None:
     if notes is None:
         return
     from companion.draw import colour as parse
-    from companion.layout import schema
+    from companion.engine import schema
 
     def words(value: str):
         for part in value.split(" or "):

@@ -14,7 +14,7 @@ import msgspec
 from companion.press import fonts
 from companion.draw import card as grounds, icons, symbols
 from companion.errors import CompanionError
-from companion.layout import bind, elements, kinds as kinds_mod, schema, undefined
+from companion.engine import bind, elements, kinds as kinds_mod, schema, undefined
 from companion.files.row import Row
 from companion.draw.sheets import Face
 

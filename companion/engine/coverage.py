@@ -69,7 +69,7 @@ def _fold(s: str) -> str:
 def printed(files) -> list[fit.Measure]:
     """What the card files print, each distinct face drawn once on a scratch canvas (a
     missing picture as a placeholder: the build itself reports those)."""
-    from companion.layout.parts import CardFile
+    from companion.engine.parts import CardFile
     from companion.press.pdf import open_canvas
 
     # One scratch canvas for every face, each drawn in a state of its own: what is drawn

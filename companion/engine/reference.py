@@ -1,6 +1,6 @@
 """docs/layout-reference.md, written from schema.py itself (each struct's docstring, its
 fields, their types, defaults and the comment beside each), so the reference cannot
-drift from what the engine reads. `python -m companion.layout.reference` rewrites it; a
+drift from what the engine reads. `python -m companion.engine.reference` rewrites it; a
 test fails when the file and the schema disagree."""
 
 import inspect
@@ -10,7 +10,7 @@ from pathlib import Path
 
 import msgspec
 
-from companion.layout import schema
+from companion.engine import schema
 
 _COMMENT = re.compile(r"^\s+(\w+):.*?\s{2}#\s+(.+)$")
 ROOT = Path(__file__).resolve().parents[2]
@@ -82,7 +82,7 @@ def text() -> str:
     common = set(schema._Element.__struct_fields__)  # every element's: in one table
     out = ["# The layout format: reference",
            "",
-           "Generated from `companion/layout/schema.py` by `python -m companion.layout.reference`;"
+           "Generated from `companion/engine/schema.py` by `python -m companion.engine.reference`;"
            " do not edit by hand.",
            "",
            inspect.cleandoc(schema.__doc__ or ""),
@@ -117,9 +117,9 @@ def text() -> str:
 
 
 def _carries() -> str:
-    """The coverage check's own description (companion/layout/coverage.py), its example
+    """The coverage check's own description (companion/engine/coverage.py), its example
     as a TOML block."""
-    from companion.layout import coverage
+    from companion.engine import coverage
 
     words, _, example = inspect.cleandoc(coverage.__doc__ or "").partition("\n\n    [")
     example, _, after = ("    [" + example).partition("\n\n")

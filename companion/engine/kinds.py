@@ -10,7 +10,7 @@ import msgspec
 
 from companion.errors import CompanionError
 from companion.press.fonts import ROLES
-from companion.layout import bind, schema
+from companion.engine import bind, schema
 
 _AT = re.compile(r"^(?P<message>.*?)(?: - at `(?P<path>[^`]*)`)?$", re.S)
 

@@ -12,7 +12,7 @@ What is put back is exact, so the PDF is byte for byte the one drawing it again 
 - what the checks learn (companion.text.fit): the filled shapes it lays (grounds), its
   texts' measures, each named for the card now drawn and measured against what lies
   under it on this card, and the symbols it places;
-- the names it looked up that nothing defines (companion.layout.undefined's notes);
+- the names it looked up that nothing defines (companion.engine.undefined's notes);
 - what it learnt of the card's picture (companion.draw.art's log), made again for the
   card now drawn.
 
@@ -25,7 +25,7 @@ import msgspec
 
 from companion.draw import art
 from companion.press import pdf
-from companion.layout import undefined
+from companion.engine import undefined
 from companion.text import fit
 
 _STATE, _STATE_OF = pdf.STATE, pdf.state_of

@@ -29,7 +29,7 @@ from reportlab.pdfbase.pdfmetrics import stringWidth
 from companion.press import fonts
 from companion.text import fit
 from companion.draw import symbols, text as plain
-from companion.layout import bind, undefined
+from companion.engine import bind, undefined
 
 SLANT = 0.2  # italic: x moves by this much of y
 ICON_WIDTH = 1.05  # an icon's advance, in sizes
@@ -105,7 +105,7 @@ def has_markup(s: str) -> bool:
 
 
 def note_icons(s: str) -> None:
-    """Each `:name:` in `s` that is no icon, noted (companion.layout.undefined) while a
+    """Each `:name:` in `s` that is no icon, noted (companion.engine.undefined) while a
     build notes names nothing defines: it prints as written."""
     if ":" in s and undefined.active():
         for m in _TOKEN.finditer(s):
