@@ -217,6 +217,9 @@ _NOT_REUSED = frozenset({schema.Image, schema.Nested, schema.Corners})
 _NAMES: dict = {}  # id(element) -> (the element, the fields it reads)
 _BRACED = re.compile(r"\{([A-Za-z_][\w.]*)")
 _WORD = re.compile(r"[A-Za-z_][\w.]*")
+# The keys whose text names a card's fields bare: conditions (`when`, a table's `strong`)
+# and lists read by name (`repeat`, a table's `rows` and `columns`, a list's `marks`).
+_BARE = frozenset({"when", "repeat", "strong", "rows", "columns", "marks", "of"})
 
 
 def _key(d: Drawing, el, scope: dict) -> tuple:
@@ -265,7 +268,7 @@ def _read_by(spec) -> list:
                 walk(x, key)
         elif isinstance(v, str):
             found = _BRACED.findall(v)
-            if key in ("when", "repeat"):
+            if key in _BARE:  # a condition, or fields named without braces
                 found += _WORD.findall(v)
             names.extend(n for n in _prefixes(found) if n not in names)
     walk(spec)
