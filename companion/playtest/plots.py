@@ -120,25 +120,10 @@ def box_chart(rows: list[tuple[str, dict | None]], w: float, h: float,
     lowest to the highest, a box over the middle half, a bar at the median, its number
     beside it."""
     d = Drawing(w, h)
-    label_w, right_pad, bottom = min(120.0, w * 0.28), 46.0, 14.0
     shown = [q for _, q in rows if q]
-    lo = min([q["min"] for q in shown] + [0.0])
-    hi = max([q["max"] for q in shown] + [1.0])
-    step = nice_step(hi - lo)
-    lo, hi = math.floor(lo / step) * step, math.ceil(hi / step) * step
-    if hi <= lo:
-        hi = lo + step
-    x0, pw = label_w, w - label_w - right_pad
-    row_h = (h - bottom) / max(1, len(rows))
-
-    def x(v: float) -> float:
-        return x0 + pw * (v - lo) / (hi - lo)
-
-    tick = lo
-    while tick <= hi + 1e-9:
-        d.add(Line(x(tick), bottom, x(tick), h, strokeColor=GRID, strokeWidth=0.5))
-        _text(d, x(tick), bottom - 9, _num(tick, lang), 7, MUTED, "middle")
-        tick += step
+    x, row_h, label_w, x0, pw, lo, hi = _rows_axis(
+        d, w, h, len(rows), min([q["min"] for q in shown] + [0.0]),
+        max([q["max"] for q in shown] + [1.0]), lang)
     for i, (label, q) in enumerate(rows):
         cy = h - row_h * (i + 0.5)
         _text(d, label_w - 6, cy - 3, label, 8, INK, "end", max_w=label_w - 8)
@@ -157,6 +142,32 @@ def box_chart(rows: list[tuple[str, dict | None]], w: float, h: float,
     return d
 
 
+_FOOT = 14.0  # points under a rows chart's plot: its ticks' numbers
+
+
+def _rows_axis(d: Drawing, w: float, h: float, n: int, lo: float, hi: float, lang: str):
+    """A chart of a row a label over a value axis from `lo` to `hi` (widened to nice
+    steps), its grid and ticks drawn: (x of a value, a row's height, the label column's
+    width, the plot's left and width, the axis' ends)."""
+    label_w, right_pad, bottom = min(120.0, w * 0.28), 46.0, _FOOT
+    step = nice_step(hi - lo)
+    lo, hi = math.floor(lo / step) * step, math.ceil(hi / step) * step
+    if hi <= lo:
+        hi = lo + step
+    x0, pw = label_w, w - label_w - right_pad
+    row_h = (h - bottom) / max(1, n)
+
+    def x(v: float) -> float:
+        return x0 + pw * (v - lo) / (hi - lo)
+
+    tick = lo
+    while tick <= hi + 1e-9:
+        d.add(Line(x(tick), bottom, x(tick), h, strokeColor=GRID, strokeWidth=0.5))
+        _text(d, x(tick), bottom - 9, _num(tick, lang), 7, MUTED, "middle")
+        tick += step
+    return x, row_h, label_w, x0, pw, lo, hi
+
+
 def _num(v: float, lang: str) -> str:
     s = f"{round(v, 1):g}"
     return s.replace(".", ",") if lang == "fr" else s
@@ -168,27 +179,12 @@ def interval_chart(rows: list[tuple[str, dict | None]], key: str, w: float, h: f
     line over its 95% interval, its number beside it; with `zero`, a dashed line at 0 (a
     difference whose interval stays clear of it separates)."""
     d = Drawing(w, h)
-    label_w, right_pad, bottom = min(120.0, w * 0.28), 46.0, 14.0
     shown = [q for _, q in rows if q and q.get("low") is not None]
-    lo = min([q["low"] for q in shown] + [0.0])
-    hi = max([q["high"] for q in shown] + [1.0])
-    step = nice_step(hi - lo)
-    lo, hi = math.floor(lo / step) * step, math.ceil(hi / step) * step
-    if hi <= lo:
-        hi = lo + step
-    x0, pw = label_w, w - label_w - right_pad
-    row_h = (h - bottom) / max(1, len(rows))
-
-    def x(v: float) -> float:
-        return x0 + pw * (v - lo) / (hi - lo)
-
-    tick = lo
-    while tick <= hi + 1e-9:
-        d.add(Line(x(tick), bottom, x(tick), h, strokeColor=GRID, strokeWidth=0.5))
-        _text(d, x(tick), bottom - 9, _num(tick, lang), 7, MUTED, "middle")
-        tick += step
+    x, row_h, label_w, x0, pw, lo, hi = _rows_axis(
+        d, w, h, len(rows), min([q["low"] for q in shown] + [0.0]),
+        max([q["high"] for q in shown] + [1.0]), lang)
     if zero and lo < 0 < hi:
-        d.add(Line(x(0), bottom, x(0), h, strokeColor=EVEN, strokeWidth=1.0,
+        d.add(Line(x(0), _FOOT, x(0), h, strokeColor=EVEN, strokeWidth=1.0,
                    strokeDashArray=[3, 2]))
     for i, (label, q) in enumerate(rows):
         cy = h - row_h * (i + 0.5)
