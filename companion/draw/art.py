@@ -11,12 +11,12 @@ A picture printed under 300 dpi is reported once; a missing one fails the build 
 the card and the path, or with --draft prints a labelled placeholder and is listed."""
 
 import os
-from contextlib import contextmanager
 from contextvars import ContextVar
 from pathlib import Path
 
 import msgspec
 
+from companion.scoped import Scoped
 from companion.files import designer_files
 from companion.errors import CompanionError, shown
 # what any entry that makes cards may take
@@ -110,14 +110,8 @@ def log() -> Log | None:
     return _log.get()
 
 
-@contextmanager
-def logging(draft: bool = False):
-    log = Log(draft=draft)
-    token = _log.set(log)
-    try:
-        yield log
-    finally:
-        _log.reset(token)
+def logging(draft: bool = False) -> Scoped:
+    return Scoped(_log, Log(draft=draft))
 
 
 def draft_line(log: Log) -> str:

@@ -2,13 +2,13 @@
 a token disc with its cut line, bulleted text that shrinks until it fits, and the
 designer's picture in its art box."""
 
-from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Callable
 
 import msgspec
 from reportlab.lib.colors import Color, white
 
+from companion.scoped import Scoped
 from companion.draw import art
 from companion.draw import text
 
@@ -19,13 +19,8 @@ PALE = 0.85  # how far a ground moves towards white
 LEGIBLE = 3.0  # an ink keeps its colour on a light back if its contrast with white is this
 
 
-@contextmanager
-def ink_saver(on: bool):
-    token = _saving.set(on)
-    try:
-        yield
-    finally:
-        _saving.reset(token)
+def ink_saver(on: bool) -> Scoped:
+    return Scoped(_saving, on)
 
 
 def saving() -> bool:

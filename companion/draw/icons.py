@@ -39,6 +39,7 @@ from pathlib import Path
 
 import msgspec
 
+from companion.affine import multiply
 from companion.files import bounded, designer_files, kept
 from companion.errors import CompanionError, shown
 
@@ -128,7 +129,7 @@ def _grounds(ops: tuple, hexed: str) -> tuple:
             if stack:
                 matrix, fill = stack.pop()
         elif name == "cm":
-            matrix = fit._multiply(matrix, op[1:])
+            matrix = multiply(op[1:], matrix)
         elif name == "fill":
             fill = fit._rgb(_colour(op[1], ink))
         elif name in shapes and op[-1]:

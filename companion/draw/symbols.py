@@ -1,10 +1,10 @@
 """Vector symbols by name. Data files name them (a clan's symbol, a deck mark); each draws
 centred on (cx, cy) inside a circle of radius r, so it reads in greyscale and at any size."""
 
-from contextlib import contextmanager
 from contextvars import ContextVar
 from math import atan2, cos, degrees, pi, sin, sqrt
 
+from companion.scoped import Scoped
 from companion.errors import shown
 
 
@@ -258,14 +258,9 @@ SYMBOLS = {"flame": flame, "star": star, "leaf": leaf, "drop": drop, "gem": gem,
 _icons: ContextVar[dict] = ContextVar("icons", default={})
 
 
-@contextmanager
-def using(icons: dict):
+def using(icons: dict) -> Scoped:
     """Draws with a game's own icons as symbols, within the block."""
-    token = _icons.set(icons)
-    try:
-        yield
-    finally:
-        _icons.reset(token)
+    return Scoped(_icons, icons)
 
 
 def known(name: str) -> bool:

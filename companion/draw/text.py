@@ -34,9 +34,14 @@ def line(c, s: str, x: float, y: float, role: str, size: float,
     it prints in reports (e.g. "reminder")."""
     name = fonts.font(role)
     fonts.check(name, s)
-    size = max(size, _floor(c, 0.0))  # on a card, never set below the floor (a mini card)
-    if max_w is not None:
-        size = fit_size(s, role, size, max_w, _floor(c, 4.0))
+    rec = fit.current()
+    floor = rec.floor(c) if rec is not None and rec.on_card() else None  # as _floor
+    size = max(size, floor or 0.0)  # on a card, never set below the floor (a mini card)
+    w = None
+    if max_w is not None:  # fit_size's, its width kept where the size stays
+        w = stringWidth(s, name, size)
+        if w > max_w:
+            size, w = max(4.0 if floor is None else floor, size * max_w / w), None
     c.setFont(name, size)
     if align == "center":
         c.drawCentredString(x, y, s)
@@ -44,9 +49,9 @@ def line(c, s: str, x: float, y: float, role: str, size: float,
         c.drawRightString(x, y, s)
     else:
         c.drawString(x, y, s)
-    rec = fit.current()
     if rec is not None:
-        w = width(s, role, size)
+        if w is None:
+            w = stringWidth(s, name, size)
         x0 = x - w / 2 if align == "center" else x - w if align == "right" else x
         rec.record(c, s, field, size, (x0, y - DESCENT * size, x0 + w, y + ASCENT * size),
                    max_w is None or w <= max_w + 0.01, "bold" in role)

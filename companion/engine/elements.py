@@ -4,12 +4,12 @@ in the card's own coordinates through the one drawing path the games use
 pictures), so a kind drawn here prints as the hand-written faces did."""
 
 import re
-from contextlib import contextmanager
 from contextvars import ContextVar
 
 import msgspec
 from reportlab.pdfgen.canvas import ExtGState
 
+from companion.scoped import Scoped
 from companion.draw import card, symbols, text as plain
 from companion.text import fit
 from companion.text.units import to_mm
@@ -621,13 +621,8 @@ def _picture(d: Drawing, el: schema.Picture, scope) -> None:
 _PICTURES: ContextVar = ContextVar("image_folder", default=(None, ""))
 
 
-@contextmanager
-def pictures_from(folder, card: str):
-    token = _PICTURES.set((folder, card))
-    try:
-        yield
-    finally:
-        _PICTURES.reset(token)
+def pictures_from(folder, card: str) -> Scoped:
+    return Scoped(_PICTURES, (folder, card))
 
 
 def _image(d: Drawing, el: schema.Image, scope) -> None:

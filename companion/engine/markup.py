@@ -20,12 +20,12 @@ A `*` or `:` that opens nothing prints as it is; `\\*` prints a star. A text hol
 is a drawing of its own (a text of thousands took minutes to lay out and draw)."""
 
 import re
-from contextlib import contextmanager
 from contextvars import ContextVar
 
 import msgspec
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
+from companion.scoped import Scoped
 from companion.press import fonts
 from companion.text import fit
 from companion.draw import symbols, text as plain
@@ -53,15 +53,10 @@ class Run(msgspec.Struct, frozen=True):
     font: str | None = None  # a span's font role
 
 
-@contextmanager
 def colouring(resolve):
     """Spans' colours resolved by `resolve` (a colour's name -> a colour) within the block:
     the element drawing a text knows the game's colours."""
-    token = _colouring.set(resolve)
-    try:
-        yield
-    finally:
-        _colouring.reset(token)
+    return Scoped(_colouring, resolve)
 
 
 def _style(words: str) -> dict:

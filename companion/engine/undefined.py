@@ -9,8 +9,10 @@ file, the kind, the element and the name, with the nearest defined name when one
 word the game does not define, drawn or not (`colours`: where drawn, it stops the build).
 Templates, fonts and symbols naming nothing are errors already (fonts as the file loads)."""
 
-from contextlib import contextmanager
+from contextlib import nullcontext
 from contextvars import ContextVar
+
+from companion.scoped import Scoped
 
 _NOTES: ContextVar["Notes | None"] = ContextVar("undefined_notes", default=None)
 _WHERE: ContextVar[tuple | None] = ContextVar("undefined_where", default=None)
@@ -73,15 +75,9 @@ def _near(name: str, names, mark: str = "") -> str:
     return f" (did you mean {mark}{close[0]}{mark}?)" if close else ""
 
 
-@contextmanager
-def noting():
+def noting() -> Scoped:
     """Notes, filled by every face drawn inside."""
-    notes = Notes()
-    token = _NOTES.set(notes)
-    try:
-        yield notes
-    finally:
-        _NOTES.reset(token)
+    return Scoped(_NOTES, Notes())
 
 
 def recording(real, method: str, calls: list):
@@ -117,19 +113,13 @@ def _checked() -> bool:
     return k is not None and k[1] != ""
 
 
-@contextmanager
 def kind(source: str, name: str, checked: bool = True, card: str = ""):
     """A face of the kind `name` (of the layout file `source`) being drawn, of the card
     `card` (COMPONENT/ID); `checked`: held to undefined names (else its elements, and the
     kinds it nests, are not)."""
     if _NOTES.get() is None or _KIND.get() is not None:  # a nested kind: the outer's
-        yield
-        return
-    token = _KIND.set((source, name, card) if checked else ("", "", ""))
-    try:
-        yield
-    finally:
-        _KIND.reset(token)
+        return nullcontext()
+    return Scoped(_KIND, (source, name, card) if checked else ("", "", ""))
 
 
 def enter(index: int, el):

@@ -127,7 +127,8 @@ class Keeper:
         if self.old is None:  # the last run's, from the cache folder
             self.old = _decoded(kept.read(FOLDER, self.key))
         self.new: dict = {}  # key -> Drawn, used in this build
-        self.found: dict = {}  # an XObject placed -> the objects it and those it names are
+        self.found: dict = {}  # an XObject placed -> (the objects it and those it names are,
+        # whether one names a shading or colour space of this document's: _names_own)
         self.drawn = self.reused = 0
         self._named: dict = {}
         if self.old is not None and not self._seed(self.old.snapshot):
@@ -236,14 +237,15 @@ class Keeper:
         objects: dict = {}
         local = False
         for name in set(forms):
-            found = self.found.get(name)
-            if found is None:  # what an XObject names, the same once it is defined
+            got = self.found.get(name)
+            if got is None:  # what an XObject names, the same once it is defined
                 found = {}
                 _objects_of(doc, doc.getXObjectName(name), found)
+                got = (found, any(_names_own(obj) for obj in found.values()))
                 if found:
-                    self.found[name] = found
-            objects.update(found)
-            local = local or any(_names_own(obj) for obj in found.values())
+                    self.found[name] = got
+            objects.update(got[0])
+            local = local or got[1]
         added = len(rec.sizes) - z0
         sizes = list(reversed([(k, rec.sizes[k]) for k, _ in zip(reversed(rec.sizes),
                                                                   range(added))]))

@@ -36,13 +36,13 @@ import hashlib
 import io
 import os
 import struct
-from contextlib import contextmanager
 from contextvars import ContextVar
 from functools import cache
 from pathlib import Path
 
 import msgspec
 
+from companion.scoped import Scoped
 from companion.files import bounded, kept, paths
 from companion.errors import CompanionError, shown
 from companion.press.presets import table
@@ -387,14 +387,9 @@ def _game_font(role: str, path: Path, raw: bytes) -> GameFont:
     return GameFont(role, name, digest)
 
 
-@contextmanager
-def using(game_fonts: dict):
+def using(game_fonts: dict) -> Scoped:
     """Draws with a game's own fonts for their roles, within the block."""
-    token = _game.set(game_fonts)
-    try:
-        yield
-    finally:
-        _game.reset(token)
+    return Scoped(_game, game_fonts)
 
 
 def font(role: str) -> str:
@@ -416,6 +411,8 @@ def _glyphs(name: str) -> frozenset[int]:
 
 def missing_glyphs(name: str, text: str) -> list[str]:
     have = _glyphs(name)
+    if have.issuperset(map(ord, text)):  # the usual case, at C speed: every string printed
+        return []
     return sorted({ch for ch in text if ord(ch) not in have and ch not in "\n\r\t"})
 
 

@@ -29,6 +29,7 @@ from datetime import datetime, timezone
 
 import msgspec
 
+from companion.affine import apply, invert, multiply
 from companion.press.cmyk import Converter
 
 PDFX_VERSION = "PDF/X-1a:2003"
@@ -56,25 +57,11 @@ class PageReport(msgspec.Struct):
 IDENTITY = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
 
 
-def _mul(m, n):
-    """m then n: the matrix of `m cm` under a CTM n."""
-    a, b, c, d, e, f = m
-    A, B, C, D, E, F = n
-    return (a * A + b * C, a * B + b * D, c * A + d * C, c * B + d * D,
-            e * A + f * C + E, e * B + f * D + F)
-
-
 def _inverse(m):
-    a, b, c, d, e, f = m
-    det = a * d - b * c
-    if abs(det) < 1e-12:
-        raise Unsupported("a singular matrix")
-    return (d / det, -b / det, -c / det, a / det, (c * f - d * e) / det, (b * e - a * f) / det)
-
-
-def _apply(m, x, y):
-    a, b, c, d, e, f = m
-    return a * x + c * y + e, b * x + d * y + f
+    try:
+        return invert(m, least=1e-12)
+    except ValueError as e:
+        raise Unsupported(str(e)) from None
 
 
 def _box(points):
@@ -237,7 +224,7 @@ class _Page:
 
     def op_cm(self, operands, name, res, depth):
         m = tuple(float(v) for v in operands)
-        self.st.ctm = _mul(m, self.st.ctm)
+        self.st.ctm = multiply(m, self.st.ctm)
         self.emit(self.op(operands, name))
 
     def op_w(self, operands, name, res, depth):
@@ -333,7 +320,7 @@ class _Page:
 
     # paths
     def _point(self, x, y):
-        self.path.append(_apply(self.st.ctm, float(x), float(y)))
+        self.path.append(apply(self.st.ctm, float(x), float(y)))
 
     def _begin(self):
         if not self.path:
@@ -478,7 +465,7 @@ class _Page:
         tx, ty = float(operands[0]), float(operands[1])
         if name == "TD":
             self.st.leading = -ty
-        self.tm = self.tlm = _mul((1, 0, 0, 1, tx, ty), self.tlm)
+        self.tm = self.tlm = multiply((1, 0, 0, 1, tx, ty), self.tlm)
         self.emit(self.op(operands, name))
 
     op_TD = op_Td
@@ -488,7 +475,7 @@ class _Page:
         self.emit(self.op(operands, name))
 
     def op_T_star(self, operands, name, res, depth):
-        self.tm = self.tlm = _mul((1, 0, 0, 1, 0, -self.st.leading), self.tlm)
+        self.tm = self.tlm = multiply((1, 0, 0, 1, 0, -self.st.leading), self.tlm)
         self.emit(self.op(operands, name))
 
     def op_Tr(self, operands, name, res, depth):
@@ -505,19 +492,19 @@ class _Page:
 
     def op_Tj(self, operands, name, res, depth):
         if name in ("'", '"'):
-            self.tm = self.tlm = _mul((1, 0, 0, 1, 0, -self.st.leading), self.tlm)
+            self.tm = self.tlm = multiply((1, 0, 0, 1, 0, -self.st.leading), self.tlm)
         text = operands[-1]
         if isinstance(text, self.pk.Array):
             glyphs = sum(len(bytes(t)) for t in text if isinstance(t, self.pk.String))
         else:
             glyphs = len(bytes(text))
         s = self.st.font_size
-        m = _mul(self.tm, self.st.ctm)
+        m = multiply(self.tm, self.st.ctm)
         # a box sure to hold the glyphs: an em a glyph across, from below the descenders
         # to above the accents
-        corners = [_apply(m, x, y) for x in (-0.2 * s, (glyphs + 0.5) * s)
+        corners = [apply(m, x, y) for x in (-0.2 * s, (glyphs + 0.5) * s)
                    for y in (-0.4 * s, 1.2 * s)]
-        self.tm = _mul((1, 0, 0, 1, glyphs * s * 0.6, 0), self.tm)  # about where it ends
+        self.tm = multiply((1, 0, 0, 1, glyphs * s * 0.6, 0), self.tm)  # about where it ends
         box = _meet(_box(corners), self.st.clip)
         if self.st.render in (3, 7) or box is None:
             self.emit(self.op(operands, name))
@@ -565,7 +552,7 @@ class _Page:
             return
         if sub != "/Image":
             raise Unsupported(f"an object of type {sub}")
-        box = _meet(_box([_apply(self.st.ctm, u, v) for u in (0, 1) for v in (0, 1)]),
+        box = _meet(_box([apply(self.st.ctm, u, v) for u in (0, 1) for v in (0, 1)]),
                     self.st.clip)
         masked = "/SMask" in x or ("/Mask" in x and not bool(x.get("/ImageMask", False)))
         transparent = self.st.masked or self.st.ca < 1.0 or masked
@@ -800,7 +787,7 @@ def _flatten(page: _Page, dpi: float) -> None:
         image.Filter = pikepdf.Name.FlateDecode
         n = page.names.name("/XObject", image, image)
         ctm = page.safe[at][1]
-        place = _mul((box[2] - box[0], 0, 0, box[3] - box[1], box[0], box[1]), _inverse(ctm))
+        place = multiply((box[2] - box[0], 0, 0, box[3] - box[1], box[0], box[1]), _inverse(ctm))
         inserts.setdefault(at, []).extend([
             page.op([], "q"), page.op([round(v, 6) for v in place], "cm"),
             page.op([pikepdf.Name(n)], "Do"), page.op([], "Q")])

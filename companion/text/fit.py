@@ -13,6 +13,9 @@ from functools import lru_cache
 
 import msgspec
 
+from companion.affine import invert, multiply
+from companion.scoped import Scoped
+
 _recorder: ContextVar["Recorder | None"] = ContextVar("fit_recorder", default=None)
 
 LEGACY_FLOOR = 4.5  # off the cards (sheets, score book, QR card): shrink no further than this
@@ -94,7 +97,7 @@ class Recorder:
     @contextmanager
     def _drawing(self, c, label: str, w: float, h: float):
         outer, outer_drawn = self._face, self._drawn
-        self._face = _Face(label, _invert(c._currentMatrix))
+        self._face = _Face(label, invert(c._currentMatrix))
         self._drawn = len(self._starts)
         self._starts.append(len(self.measures))
         self.sizes[label] = (w, h)
@@ -160,7 +163,7 @@ class Recorder:
             return
         here = c._currentMatrix
         for shape, args, matrix, rgb in grounds:
-            box = self._to_face_by(_multiply(here, matrix), *_shape_box(shape, *args))
+            box = self._to_face_by(multiply(matrix, here), *_shape_box(shape, *args))
             self._face.grounds.append((*box, inherited if rgb is None else rgb))
 
     def kept(self, key, work):
@@ -213,7 +216,7 @@ class Recorder:
         last = self._last
         if last[0] is self._face and last[1] is matrix:  # a face's texts mostly share one
             return last[2]
-        rel = _multiply(self._face.inverse, matrix)
+        rel = multiply(matrix, self._face.inverse)
         self._last = (self._face, matrix, rel)
         return rel
 
@@ -221,10 +224,14 @@ class Recorder:
         return self._to_face_by(c._currentMatrix, x0, y0, x1, y1)
 
     def _to_face_by(self, matrix, x0, y0, x1, y1):
-        m = self._relative(matrix)
-        pts = [_apply(m, x, y) for x, y in ((x0, y0), (x1, y0), (x0, y1), (x1, y1))]
-        xs, ys = [p[0] for p in pts], [p[1] for p in pts]
-        return min(xs), min(ys), max(xs), max(ys)
+        """The box of the box's four corners on the face: as affine.apply gives each corner,
+        the least and most of each sum its least and most terms' (rounding is monotone:
+        the same floats)."""
+        a, b, c, d, e, f = self._relative(matrix)
+        ax, cy = (a * x0, a * x1), (c * y0, c * y1)
+        bx, dy = (b * x0, b * x1), (d * y0, d * y1)
+        return (min(ax) + min(cy) + e, min(bx) + min(dy) + f,
+                max(ax) + max(cy) + e, max(bx) + max(dy) + f)
 
     # ---- verdict -------------------------------------------------------------------
 
@@ -353,14 +360,8 @@ def _overlap(a, b) -> bool:
     return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
 
 
-@contextmanager
-def recording(limits: Limits):
-    rec = Recorder(limits)
-    token = _recorder.set(rec)
-    try:
-        yield rec
-    finally:
-        _recorder.reset(token)
+def recording(limits: Limits) -> Scoped:
+    return Scoped(_recorder, Recorder(limits))
 
 
 def current() -> Recorder | None:
@@ -425,25 +426,6 @@ def _rgb(colour) -> tuple[float, float, float]:
     if isinstance(colour, (tuple, list)) and len(colour) >= 3:
         return tuple(float(v) for v in colour[:3])
     return (0.0, 0.0, 0.0)
-
-
-def _multiply(m, n):
-    a0, b0, c0, d0, e0, f0 = m
-    a, b, c, d, e, f = n
-    # n applied first, then m (points as rows: p' = p * n * m)
-    return (a * a0 + b * c0, a * b0 + b * d0, c * a0 + d * c0, c * b0 + d * d0,
-            e * a0 + f * c0 + e0, e * b0 + f * d0 + f0)
-
-
-def _invert(m):
-    a, b, c, d, e, f = m
-    det = a * d - b * c
-    return (d / det, -b / det, -c / det, a / det, (c * f - d * e) / det, (b * e - a * f) / det)
-
-
-def _apply(m, x, y):
-    a, b, c, d, e, f = m
-    return a * x + c * y + e, b * x + d * y + f
 
 
 def _scale(m) -> float:
