@@ -193,12 +193,21 @@ def furniture(c, grid: Grid, band_flip: str | None, caption: str, label: list[st
 
 
 def crop_marks(c, grid: Grid) -> None:
+    # The same on every sheet of a grid, and in a state of their own (q ... Q): written
+    # once a PDF, their operators put back on the next sheets.
+    kept = c.__dict__.setdefault("_companion_marks", {})
+    got = kept.get(id(grid))
+    if got is not None and got[0] is grid:
+        c._code.extend(got[1])
+        return
+    n0 = len(c._code)
     c.saveState()
     c.setStrokeGray(0)
     c.setLineWidth(grid.settings.crop_width)
     for x1, y1, x2, y2 in grid.crop_marks():
         c.line(x1, y1, x2, y2)
     c.restoreState()
+    kept[id(grid)] = (grid, c._code[n0:])  # the grid held: its id is no other's meanwhile
 
 
 # A shaped piece's cut line: as thin, grey and dashed as a round token's drawn by its kind

@@ -1,9 +1,11 @@
 """Opening a PDF canvas the same way everywhere: embedded fonts only, compressed pages,
 and print hints (duplex, no scaling) that home printers honour."""
 
+from functools import lru_cache
 from operator import attrgetter
 
 from reportlab import rl_config
+from reportlab.pdfbase import pdfdoc
 from reportlab.pdfbase.pdfdoc import PDFDictionary
 from reportlab.pdfgen.canvas import Canvas
 
@@ -12,6 +14,12 @@ from companion.press import fonts
 # ASCII85 around every stream is what makes pictures slow and large (DESIGN.md): off, so a
 # JPEG's bytes go into the PDF as they are.
 rl_config.useA85 = 0
+
+# A name's PDF spelling, worked out once: reportlab spells every key of every dictionary
+# char by char in Python as it saves (each page's forms: a tenth of a 2,000-card kit's
+# save, issue 41). The same function, its answers kept.
+if not hasattr(pdfdoc.PDFName, "cache_info"):
+    pdfdoc.PDFName = lru_cache(maxsize=4096)(pdfdoc.PDFName)
 
 DUPLEX = {"long": "DuplexFlipLongEdge", "short": "DuplexFlipShortEdge", "none": "Simplex"}
 
@@ -48,6 +56,12 @@ class _Canvas(Canvas):
         states = {n: PDFDictionary(dict((t,))) for t, n in named.items()
                   if f"/{n} gs" in code}
         obj.ExtGState = PDFDictionary(states) if states else None
+
+    def _setXObjects(self, thing):
+        """As reportlab's, each form once: a page places a picture's or an icon's form on
+        each card, and reportlab names it again each time (the same dictionary)."""
+        forms = self._formsinuse
+        thing.XObjects = self._doc.xobjDict(dict.fromkeys(forms)) if forms else None
 
 
 def open_canvas(path, size: tuple[float, float], title: str, author: str,

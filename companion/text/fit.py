@@ -88,33 +88,36 @@ class Recorder:
         """A face's draw function that records what it prints under `label`; `paper`: the
         colour under all it draws (a page's white sheet), else only the grounds it draws."""
         def recorded(c, w, h, bleed):
-            with self._drawing(c, label, w, h):
+            # not a generator's context manager: once a face, 2,000 a kit (issue 41)
+            outer = self._begin(c, label, w, h)
+            try:
                 if paper is not None:
                     self._face.grounds.append((0.0, 0.0, w, h, paper))
                 draw(c, w, h, bleed)
+            finally:
+                self._end(c, outer)
         return recorded
 
-    @contextmanager
-    def _drawing(self, c, label: str, w: float, h: float):
-        outer, outer_drawn = self._face, self._drawn
+    def _begin(self, c, label: str, w: float, h: float) -> tuple:
+        """A face begun on `c`: its filled shapes watched (grounds); what `_end` takes."""
+        outer = self._face, self._drawn
         self._face = _Face(label, invert(c._currentMatrix))
         self._drawn = len(self._starts)
         self._starts.append(len(self.measures))
         self.sizes[label] = (w, h)
-        watched = {name: getattr(c, name) for name in ("rect", "roundRect", "circle")}
+        rect, round_rect, circle = c.rect, c.roundRect, c.circle
         c.rect = lambda x, y, w_, h_, stroke=1, fill=0, *a, **k: self._ground(
-            c, fill, "rect", (x, y, w_, h_)) or watched["rect"](x, y, w_, h_, stroke, fill, *a, **k)
+            c, fill, "rect", (x, y, w_, h_)) or rect(x, y, w_, h_, stroke, fill, *a, **k)
         c.roundRect = lambda x, y, w_, h_, r, stroke=1, fill=0, *a, **k: self._ground(
             c, fill, "roundRect", (x, y, w_, h_, r)) or \
-            watched["roundRect"](x, y, w_, h_, r, stroke, fill, *a, **k)
+            round_rect(x, y, w_, h_, r, stroke, fill, *a, **k)
         c.circle = lambda x, y, r, stroke=1, fill=0, *a, **k: self._ground(
-            c, fill, "circle", (x, y, r)) or watched["circle"](x, y, r, stroke, fill, *a, **k)
-        try:
-            yield
-        finally:
-            for name in watched:
-                delattr(c, name)  # the class's own methods again
-            self._face, self._drawn = outer, outer_drawn
+            c, fill, "circle", (x, y, r)) or circle(x, y, r, stroke, fill, *a, **k)
+        return outer
+
+    def _end(self, c, outer: tuple) -> None:
+        del c.rect, c.roundRect, c.circle  # the class's own methods again
+        self._face, self._drawn = outer
 
     @contextmanager
     def apart(self):
