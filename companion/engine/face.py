@@ -5,6 +5,7 @@ mode): the manifest gets it without drawing the face a second time."""
 
 import hashlib
 import json
+import os
 import re
 from functools import lru_cache, partial
 from pathlib import Path
@@ -228,9 +229,15 @@ def _digest(engine: Engine, kind: str, scope: dict, pic, w: float, h: float,
                                         f'"{n}"' in fields or f":{n}:" in fields})]
     parts += [', "ink_saver": ', "true" if grounds.saving() else "false", tail,
               ', "picture": ', "null" if pic is None else _picture_part(pic),
-              ', "size": ', _JSON([round(w, 4), round(h, 4), round(bleed, 4)]), "}"]
+              ', "size": ', _size_part(w, h, bleed), "}"]
     blob = "".join(parts)
     return hashlib.sha256(blob.encode("utf-8", "surrogatepass")).hexdigest()[:16]
+
+
+@lru_cache(maxsize=256)
+def _size_part(w: float, h: float, bleed: float) -> str:
+    """A face's size in its digest (a handful a kit: written once each)."""
+    return _JSON([round(w, 4), round(h, 4), round(bleed, 4)])
 
 
 def _digest_facts(engine: Engine, kind: str) -> tuple:
@@ -364,4 +371,5 @@ def _picture_digest(pic) -> str:
     from companion.draw import art
 
     found = art.noted(pic.spec)
-    return Path(found.path).name if found is not None else f"unreadable:{pic.spec.path}"
+    return os.path.basename(found.path) if found is not None else \
+        f"unreadable:{pic.spec.path}"

@@ -65,8 +65,12 @@ def draw(c, key, work, notes, card: str | None = None) -> None:
     matrix = c._currentMatrix
     rel = _LAST[2] if _LAST[1] is matrix and _LAST[0] is rec._face else \
         _relative(rec, matrix)
-    full = (key, _UNCOLOURED_OF(c), _colour(c._fillColorObj), _colour(c._strokeColorObj),
-            rel, tuple(c._extgstate._d.items()), rec._exempt)
+    fill, stroke = c._fillColorObj, c._strokeColorObj
+    f, s = _COLOURS.get(id(fill)), _COLOURS.get(id(stroke))  # _colour's, met before
+    ext = c._extgstate._d
+    full = (key, _UNCOLOURED_OF(c), f[1] if f is not None and f[0] is fill else _colour(fill),
+            s[1] if s is not None and s[0] is stroke else _colour(stroke),
+            rel, tuple(ext.items()) if ext else (), rec._exempt)
     try:
         got = store.get(full)
     except TypeError:  # a value that cannot be hashed: drawn each time

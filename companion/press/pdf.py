@@ -53,6 +53,9 @@ class _Canvas(Canvas):
             obj.ExtGState = None
             return
         code = "\n".join(self._code)  # one C-speed search a state, not a Python loop a line
+        if " gs" not in code:  # most pages: one search for them all
+            obj.ExtGState = None
+            return
         states = {n: PDFDictionary(dict((t,))) for t, n in named.items()
                   if f"/{n} gs" in code}
         obj.ExtGState = PDFDictionary(states) if states else None
