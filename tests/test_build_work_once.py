@@ -19,7 +19,7 @@ def test_a_build_sets_the_collector_aside_and_gives_it_back(tmp_path, monkeypatc
     before = gc.get_threshold()
     r = cli("build", "covenia", "--only", "cards", "--out", tmp_path / "kit")
     assert r.code == 0, r.err
-    assert seen == [(True, 100_000)]
+    assert seen == [(True, 1_000_000)]
     assert gc.get_threshold() == before and gc.get_freeze_count() == 0
 
 

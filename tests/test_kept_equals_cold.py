@@ -10,8 +10,11 @@ game is built cold in a fresh cache, then
 again over the same kit, under `--watch` after a changed row, a replaced font and a
 changed picture, through `--changed-since` and through every export; each must render as
 the same run made cold, with neither pdfium nor poppler saying a word (tests/differential.py).
-By default it draws the same 3 games each run (a dozen runs each: a minute on an idle
-machine); COMPANION_DIFFERENTIAL_EXAMPLES=N draws N new ones (an extended run)."""
+Drawn too: a bullets element on the aid, the game's font as one file or a family, the
+cards cut to a shape (hex, circle, rounded), other card sizes, short-edge duplex with a
+bleed. By default it draws the same 3 games each run beside RICH (everything at once),
+SHAPED and TABLE_ROWS (a dozen runs each: a minute on an idle machine);
+COMPANION_DIFFERENTIAL_EXAMPLES=N draws N new ones (an extended run)."""
 
 import os
 import shutil
@@ -304,7 +307,7 @@ def element(draw, of: str = "creature") -> str:
     kind = draw(st.sampled_from(
         ["text", "textblock", "rect", "background", "circle", "line", "symbol", "qr", "image",
          "badge", "corners", "card", "table"] if of == "creature"
-        else ["rect", "circle", "line", "symbol"]))
+        else ["bullets"] if of == "aid" else ["rect", "circle", "line", "symbol"]))
     x, y = draw(NUM), draw(NUM)
     body = [f'type = "{kind}"']
     if kind == "text":
@@ -343,6 +346,10 @@ def element(draw, of: str = "creature") -> str:
     elif kind == "image":
         body += ['file = "pics/p.png"', f"x = {x}", f"y = {y}", "w = 0.3", "h = 0.2",
                  f'fit = "{draw(st.sampled_from(["contain", "cover", "stretch"]))}"']
+    elif kind == "bullets":  # the aid's lines again, in another box, font and mark
+        body += ['lines = "{lines}"', f"x = {x}", f"y = {y}", "w = 0.5", "h = 0.3",
+                 f'font = "{draw(st.sampled_from(["regular", "narrow", "title"]))}"',
+                 f'mark = "{draw(COLOURS)}"', f"size = {draw(st.sampled_from([0.04, 0.07]))}"]
     elif kind == "badge":
         body += ['text = "{points}"', f"x = {x}", f"y = {y}", "r = 0.07",
                  f'fill = "{draw(COLOURS)}"', "size = 0.06"]
@@ -371,20 +378,43 @@ def element(draw, of: str = "creature") -> str:
 def games(draw) -> dict:
     return {"elements": draw(st.lists(element(), min_size=1, max_size=5)),
             "back": draw(st.lists(element("back"), max_size=2)),  # a back is a form
+            "aid": draw(st.lists(element("aid"), max_size=1)),  # bullets
             "art": draw(st.booleans()),
-            "options": draw(st.sampled_from([(), (), ("--lang", "fr"), ("--ink", "saver")]))}
+            # the game's font: one file, or a family (its bold face its own)
+            "family": draw(st.booleans()),
+            # the cards cut to a shape, tiles' and tokens' (a hex, a circle: an ellipse)
+            "shape": draw(st.sampled_from([None, None, "hex", "circle", "rounded"])),
+            "options": draw(st.sampled_from([(), (), ("--lang", "fr"), ("--ink", "saver"),
+                                             ("--card-size", "mini-euro"),
+                                             ("--card-size", "tarot"),
+                                             ("--flip", "short", "--bleed", "2mm")]))}
+
+
+def _export_options(options: tuple) -> tuple:
+    """A build's options an export takes too: its language and card size."""
+    pairs = zip(options[::2], options[1::2])
+    return tuple(x for pair in pairs if pair[0] in ("--lang", "--card-size") for x in pair)
 
 
 def _render(draw_game: dict, tmp: Path, cache: Path) -> Path:
     added = "\n".join(draw_game["elements"])
     rows = ["creature,Sea Urchin,Spines.,2,2,wave," + ("pics/p.png" if draw_game["art"]
                                                        else "")]
-    game = new_game(tmp, added, fonts='title = "f.ttf"', rows=rows, cache=cache)
+    fonts = 'title = { regular = "f.ttf", bold = "fb.ttf" }' if draw_game.get("family") \
+        else 'title = "f.ttf"'
+    game = new_game(tmp, added, fonts=fonts, rows=rows, cache=cache)
+    text = game.read_text(encoding="utf-8")
     if draw_game["back"]:
-        text = game.read_text(encoding="utf-8")
-        game.write_text(text.replace("[kinds.aid]\n", "\n".join(draw_game["back"])
-                                     + "\n[kinds.aid]\n", 1), encoding="utf-8")
+        text = text.replace("[kinds.aid]\n", "\n".join(draw_game["back"]) + "\n[kinds.aid]\n",
+                            1)
+    if draw_game.get("aid"):  # the aid's kind is the file's last: its elements follow
+        text += "\n" + "\n".join(draw_game["aid"])
+    if draw_game.get("shape"):
+        text = text.replace("[components.cards]\n",
+                            f'[components.cards]\nshape = "{draw_game["shape"]}"\n', 1)
+    game.write_text(text, encoding="utf-8")
     shutil.copy(FONTS / "DejaVuSansCondensed.ttf", game.parent / "f.ttf")
+    shutil.copy(FONTS / "DejaVuSansCondensed-Bold.ttf", game.parent / "fb.ttf")
     picture(game.parent / "pics" / "p.png", (30, 120, 90))
     return game
 
@@ -439,9 +469,19 @@ RICH = {
     ],
     "back": [_el("back", type="rect", x=0.1, y=0.1, w=0.8, h=0.2, fill="sand", opacity=0.5,
                  gradient='{ start = "sand", end = "ink", angle = 90 }')],
+    "aid": [_el("aid", type="bullets", lines="{lines}", x=0.1, y=0.5, w=0.6, h=0.3,
+                font="title", mark="sand", opacity=0.6, rotate=180)],
     "art": True,
+    "family": True,  # the title font a family: its bold face a file of its own
+    "shape": "rounded",
     "options": ("--lang", "fr"),
 }
+
+# Hex tiles at another card size, their font a family: a shape's clip and cut line kept.
+SHAPED = {"elements": [_el("creature", type="text", text="**{title}** *{points}*", x=0.5,
+                           y=0.5, size=0.07, font="title", opacity=0.8)],
+          "back": [], "aid": [], "art": True, "family": True, "shape": "hex",
+          "options": ("--card-size", "mini-euro")}
 
 
 # What hypothesis found once (kept for good): a table whose rows are a field named bare
@@ -460,12 +500,13 @@ TABLE_ROWS = {"elements": [_el("creature", type="table", rows='["points"]', colu
 @given(drawn=games())
 @example(drawn=RICH)
 @example(drawn=TABLE_ROWS)
+@example(drawn=SHAPED)
 def test_every_build_from_kept_work_renders_as_a_cold_build(drawn, tmp_path_factory):
     tmp = tmp_path_factory.mktemp("differential")
     cache = tmp / "cache"
     game = _render(drawn, tmp, cache)
     opts = drawn["options"]  # the build's options, the same for every run
-    lang = opts if "--lang" in opts else ()  # the exports' (they have no --ink)
+    lang = _export_options(opts)  # the exports' (they have no --ink, --flip, --bleed)
     first_out = tmp / "kit"
     first = build_warm(game, first_out, cache, *opts)
     if first[0] != 0:  # a kind the engine refuses: refused alike cold, nothing more
