@@ -38,8 +38,8 @@ from functools import cache
 from pathlib import Path
 
 import msgspec
+from reportlab.graphics.transform import mmult
 
-from companion.affine import multiply
 from companion.files import bounded, designer_files, kept
 from companion.errors import CompanionError, shown
 
@@ -129,7 +129,7 @@ def _grounds(ops: tuple, hexed: str) -> tuple:
             if stack:
                 matrix, fill = stack.pop()
         elif name == "cm":
-            matrix = multiply(op[1:], matrix)
+            matrix = mmult(matrix, op[1:])  # op, then the matrix
         elif name == "fill":
             fill = fit._rgb(_colour(op[1], ink))
         elif name in shapes and op[-1]:

@@ -28,8 +28,8 @@ import zlib
 from datetime import datetime, timezone
 
 import msgspec
+from reportlab.graphics.transform import inverse, mmult, transformPoint
 
-from companion.affine import apply, invert, multiply
 from companion.press.cmyk import Converter
 
 PDFX_VERSION = "PDF/X-1a:2003"
@@ -58,10 +58,9 @@ IDENTITY = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
 
 
 def _inverse(m):
-    try:
-        return invert(m, least=1e-12)
-    except ValueError as e:
-        raise Unsupported(str(e)) from None
+    if abs(m[0] * m[3] - m[1] * m[2]) < 1e-12:
+        raise Unsupported("a singular matrix")
+    return inverse(m)
 
 
 def _box(points):
@@ -224,7 +223,7 @@ class _Page:
 
     def op_cm(self, operands, name, res, depth):
         m = tuple(float(v) for v in operands)
-        self.st.ctm = multiply(m, self.st.ctm)
+        self.st.ctm = mmult(self.st.ctm, m)
         self.emit(self.op(operands, name))
 
     def op_w(self, operands, name, res, depth):
@@ -320,7 +319,7 @@ class _Page:
 
     # paths
     def _point(self, x, y):
-        self.path.append(apply(self.st.ctm, float(x), float(y)))
+        self.path.append(transformPoint(self.st.ctm, (float(x), float(y))))
 
     def _begin(self):
         if not self.path:
@@ -465,7 +464,7 @@ class _Page:
         tx, ty = float(operands[0]), float(operands[1])
         if name == "TD":
             self.st.leading = -ty
-        self.tm = self.tlm = multiply((1, 0, 0, 1, tx, ty), self.tlm)
+        self.tm = self.tlm = mmult(self.tlm, (1, 0, 0, 1, tx, ty))
         self.emit(self.op(operands, name))
 
     op_TD = op_Td
@@ -475,7 +474,7 @@ class _Page:
         self.emit(self.op(operands, name))
 
     def op_T_star(self, operands, name, res, depth):
-        self.tm = self.tlm = multiply((1, 0, 0, 1, 0, -self.st.leading), self.tlm)
+        self.tm = self.tlm = mmult(self.tlm, (1, 0, 0, 1, 0, -self.st.leading))
         self.emit(self.op(operands, name))
 
     def op_Tr(self, operands, name, res, depth):
@@ -492,19 +491,19 @@ class _Page:
 
     def op_Tj(self, operands, name, res, depth):
         if name in ("'", '"'):
-            self.tm = self.tlm = multiply((1, 0, 0, 1, 0, -self.st.leading), self.tlm)
+            self.tm = self.tlm = mmult(self.tlm, (1, 0, 0, 1, 0, -self.st.leading))
         text = operands[-1]
         if isinstance(text, self.pk.Array):
             glyphs = sum(len(bytes(t)) for t in text if isinstance(t, self.pk.String))
         else:
             glyphs = len(bytes(text))
         s = self.st.font_size
-        m = multiply(self.tm, self.st.ctm)
+        m = mmult(self.st.ctm, self.tm)
         # a box sure to hold the glyphs: an em a glyph across, from below the descenders
         # to above the accents
-        corners = [apply(m, x, y) for x in (-0.2 * s, (glyphs + 0.5) * s)
+        corners = [transformPoint(m, (x, y)) for x in (-0.2 * s, (glyphs + 0.5) * s)
                    for y in (-0.4 * s, 1.2 * s)]
-        self.tm = multiply((1, 0, 0, 1, glyphs * s * 0.6, 0), self.tm)  # about where it ends
+        self.tm = mmult(self.tm, (1, 0, 0, 1, glyphs * s * 0.6, 0))  # about where it ends
         box = _meet(_box(corners), self.st.clip)
         if self.st.render in (3, 7) or box is None:
             self.emit(self.op(operands, name))
@@ -552,7 +551,7 @@ class _Page:
             return
         if sub != "/Image":
             raise Unsupported(f"an object of type {sub}")
-        box = _meet(_box([apply(self.st.ctm, u, v) for u in (0, 1) for v in (0, 1)]),
+        box = _meet(_box([transformPoint(self.st.ctm, (u, v)) for u in (0, 1) for v in (0, 1)]),
                     self.st.clip)
         masked = "/SMask" in x or ("/Mask" in x and not bool(x.get("/ImageMask", False)))
         transparent = self.st.masked or self.st.ca < 1.0 or masked
@@ -787,7 +786,7 @@ def _flatten(page: _Page, dpi: float) -> None:
         image.Filter = pikepdf.Name.FlateDecode
         n = page.names.name("/XObject", image, image)
         ctm = page.safe[at][1]
-        place = multiply((box[2] - box[0], 0, 0, box[3] - box[1], box[0], box[1]), _inverse(ctm))
+        place = mmult(_inverse(ctm), (box[2] - box[0], 0, 0, box[3] - box[1], box[0], box[1]))
         inserts.setdefault(at, []).extend([
             page.op([], "q"), page.op([round(v, 6) for v in place], "cm"),
             page.op([pikepdf.Name(n)], "Do"), page.op([], "Q")])

@@ -12,8 +12,8 @@ from contextvars import ContextVar
 from functools import lru_cache
 
 import msgspec
+from reportlab.graphics.transform import inverse, mmult
 
-from companion.affine import invert, multiply
 from companion.scoped import Scoped
 
 _recorder: ContextVar["Recorder | None"] = ContextVar("fit_recorder", default=None)
@@ -101,7 +101,7 @@ class Recorder:
     def _begin(self, c, label: str, w: float, h: float) -> tuple:
         """A face begun on `c`: its filled shapes watched (grounds); what `_end` takes."""
         outer = self._face, self._drawn
-        self._face = _Face(label, invert(c._currentMatrix))
+        self._face = _Face(label, inverse(c._currentMatrix))
         self._drawn = len(self._starts)
         self._starts.append(len(self.measures))
         self.sizes[label] = (w, h)
@@ -166,7 +166,7 @@ class Recorder:
             return
         here = c._currentMatrix
         for shape, args, matrix, rgb in grounds:
-            box = self._to_face_by(multiply(matrix, here), *_shape_box(shape, *args))
+            box = self._to_face_by(mmult(here, matrix), *_shape_box(shape, *args))
             self._face.grounds.append((*box, inherited if rgb is None else rgb))
 
     def kept(self, key, work):
@@ -219,7 +219,7 @@ class Recorder:
         last = self._last
         if last[0] is self._face and last[1] is matrix:  # a face's texts mostly share one
             return last[2]
-        rel = multiply(matrix, self._face.inverse)
+        rel = mmult(self._face.inverse, matrix)
         self._last = (self._face, matrix, rel)
         return rel
 
@@ -227,9 +227,9 @@ class Recorder:
         return self._to_face_by(c._currentMatrix, x0, y0, x1, y1)
 
     def _to_face_by(self, matrix, x0, y0, x1, y1):
-        """The box of the box's four corners on the face: as affine.apply gives each corner,
-        the least and most of each sum its least and most terms' (rounding is monotone:
-        the same floats)."""
+        """The box of the box's four corners on the face: as reportlab's transformPoint
+        gives each corner, the least and most of each sum its least and most terms'
+        (rounding is monotone: the same floats)."""
         a, b, c, d, e, f = self._relative(matrix)
         ax, cy = (a * x0, a * x1), (c * y0, c * y1)
         bx, dy = (b * x0, b * x1), (d * y0, d * y1)
