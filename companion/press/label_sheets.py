@@ -93,15 +93,6 @@ def template(key: str, t: Fields) -> LabelSheet:
         except CompanionError as e:
             raise t.error(k, e.message) from None
 
-    def length(k: str) -> float:
-        try:
-            value = parse_length(t.get(k, str), field=k)
-        except CompanionError as e:
-            raise t.error(k, e.message) from None
-        if value < 0:
-            raise t.error(k, "must not be negative")
-        return value
-
     paper, label = size("paper"), size("label")
     kind = t.get("shape", str, "rect")
     if kind not in SHAPES:
@@ -112,12 +103,12 @@ def template(key: str, t: Fields) -> LabelSheet:
     if kind == "circle":
         shape = Shape("circle")
     elif kind == "rounded":
-        corner = length("corner") if "corner" in t.table else 0.0
+        corner = _length(t, "corner") if "corner" in t.table else 0.0
         if corner > min(label) / 2 + _EPS:
             raise t.error("corner", f"is more than half the label's {to_mm(min(label)):g} mm "
                                     "side")
         shape = Shape("rounded", corner=corner)
-    tops = _grid(t, label, length, size) if "places" not in t.table else _listed(t, length)
+    tops = _grid(t, label, size) if "places" not in t.table else _listed(t)
     boxes = tuple(Rect(x, paper[1] - y - label[1], *label) for x, y in tops)
     for i, b in enumerate(boxes):
         if b.x < -_EPS or b.y < -_EPS or b.right > paper[0] + _EPS or b.top > paper[1] + _EPS:
@@ -135,21 +126,21 @@ def _count(t: Fields, k: str) -> int:
     return n
 
 
-def _grid(t: Fields, label, length, size) -> list[tuple[float, float]]:
+def _grid(t: Fields, label, size) -> list[tuple[float, float]]:
     """Each label's top-left, from the sheet's top-left, row by row."""
     for k in ("cols", "rows", "left", "top", "pitch"):
         t.get(k)  # "missing", by name, before anything else
     cols, rows = _count(t, "cols"), _count(t, "rows")
     if cols * rows > MOST_LABELS:
         raise t.error("rows", f"{cols} x {rows} labels: at most {MOST_LABELS} a sheet")
-    left, top = length("left"), length("top")
+    left, top = _length(t, "left"), _length(t, "top")
     dx, dy = size("pitch")
     if (cols > 1 and dx < label[0] - _EPS) or (rows > 1 and dy < label[1] - _EPS):
         raise t.error("pitch", "is less than a label: labels would overlap")
     return [(left + c * dx, top + r * dy) for r in range(rows) for c in range(cols)]
 
 
-def _listed(t: Fields, length) -> list[tuple[float, float]]:
+def _listed(t: Fields) -> list[tuple[float, float]]:
     for k in ("cols", "rows", "left", "top", "pitch"):
         if k in t.table:
             raise t.error(k, "a sheet gives a grid or its places, not both")
@@ -164,6 +155,7 @@ def _listed(t: Fields, length) -> list[tuple[float, float]]:
 
 
 def _length(p: Fields, k: str) -> float:
+    """A length a sheet's table (or a place of its own) gives, never negative."""
     try:
         value = parse_length(p.get(k, str), field=k)
     except CompanionError as e:
