@@ -254,7 +254,7 @@ def test_a_profile_too_large_is_refused_before_it_is_read(cli, tmp_path):
         f.truncate(cmyk.MAX_PROFILE_BYTES + 1)
     r = cli("export", "covenia", "pdfx", "--only", "aids", "--icc", str(big), "--out",
             str(tmp_path / "x"))
-    assert r.code == 2 and "the most one may be" in r.err, r.err
+    assert r.code == 2 and "over the 8.0 MB an ICC profile may be" in r.err, r.err
 
 
 def test_other_formats_refuse_icc(cli, tmp_path):

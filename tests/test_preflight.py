@@ -173,11 +173,12 @@ def test_a_designers_pdf_with_forms_nested_without_end_is_refused_not_followed(c
     assert r.code in (0, 1) and "Traceback" not in r.err, r.err  # read once, not for ever
 
 
-def test_a_page_of_too_many_operators_is_refused_in_one_line(good, monkeypatch):
+def test_drawing_operators_past_the_files_budget_are_refused_in_one_line(good, monkeypatch):
     from companion.errors import CompanionError
 
-    monkeypatch.setattr(preflight, "MAX_OPERATORS", 50)
-    with pytest.raises(CompanionError, match=r"page 1: over 50 operators"):
+    monkeypatch.setattr(preflight, "CONTENT_BYTES", 0)
+    monkeypatch.setattr(preflight, "CONTENT_GROWTH", 0)
+    with pytest.raises(CompanionError, match=r"page 1: over 0 bytes of drawing operators"):
         preflight.check(_broken(good, lambda pdf: _add_content(pdf, b"0 g\n" * 60)))
 
 

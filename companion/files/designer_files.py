@@ -26,6 +26,14 @@ def _megabytes(n: int) -> str:
     return f"{n / 1_000_000:.1f} MB" if n < 10_000_000 else f"{n // 1_000_000} MB"
 
 
+def _a(what: str) -> str:
+    """`what` with its article: "a picture", "an ICC profile", "an SVG icon", "a PDF"
+    (an acronym is said letter by letter)."""
+    word = what.split(" ", 1)[0]
+    vowels = "AEFHILMNORSX" if word.isupper() and len(word) > 1 else "aeiouAEIOU"
+    return f"{'an' if word[:1] in vowels else 'a'} {what}"
+
+
 def _kind(mode: int) -> str:
     return next((name for test, name in KINDS if test(mode)), "not a regular file")
 
@@ -71,7 +79,7 @@ def read_bytes(path: Path | str, limit: int, what: str = "file") -> bytes:
     except FileNotFoundError:
         raise CompanionError("no such file", source=name) from None
     except IsADirectoryError:
-        raise CompanionError(f"is a folder, not a {what}", source=name) from None
+        raise CompanionError(f"is a folder, not {_a(what)}", source=name) from None
     except PermissionError:
         raise CompanionError("permission denied: cannot read it", source=name) from None
     except OSError as e:
@@ -79,11 +87,11 @@ def read_bytes(path: Path | str, limit: int, what: str = "file") -> bytes:
     try:
         st = os.fstat(fd)
         if not stat.S_ISREG(st.st_mode):
-            raise CompanionError(f"is {_kind(st.st_mode)}, not a {what}: give a regular file",
+            raise CompanionError(f"is {_kind(st.st_mode)}, not {_a(what)}: give a regular file",
                                  source=name)
         if st.st_size > limit:
             raise CompanionError(f"is {_megabytes(st.st_size)}: over the {_megabytes(limit)} "
-                                 f"a {what} may be", source=name)
+                                 f"{_a(what)} may be", source=name)
         if hasattr(os, "set_blocking"):
             os.set_blocking(fd, True)
         chunks, left = [], limit + 1
@@ -100,6 +108,6 @@ def read_bytes(path: Path | str, limit: int, what: str = "file") -> bytes:
     finally:
         os.close(fd)
     if len(data) > limit:  # it grew while being read
-        raise CompanionError(f"grew over the {_megabytes(limit)} a {what} may be while "
+        raise CompanionError(f"grew over the {_megabytes(limit)} {_a(what)} may be while "
                              "being read", source=name)
     return data

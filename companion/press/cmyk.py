@@ -63,16 +63,12 @@ def load(path: Path | None = None) -> Profile:
         path, source = shipped(), "shipped"
     else:
         source = str(path)
-    try:
-        size = path.stat().st_size
-        if size > MAX_PROFILE_BYTES:
-            raise CompanionError(f"an ICC profile of {size:,} bytes: over "
-                                 f"{MAX_PROFILE_BYTES // 1_000_000} MB, the most one may be",
-                                 source=str(path), field="--icc")
-        data = path.read_bytes()
-    except OSError as e:
-        raise CompanionError(f"cannot read it ({e.strerror or e})", source=str(path),
-                             field="--icc") from None
+    from companion.files import designer_files
+
+    try:  # a device, a pipe or a folder refused before a byte is read, as every input
+        data = designer_files.read_bytes(path, MAX_PROFILE_BYTES, "ICC profile")
+    except CompanionError as e:
+        raise CompanionError(e.message, source=str(path), field="--icc") from None
     if source == "shipped":
         return Profile(data, _read(data), source)
     return Profile(data, bounded.run(_read, data, source=str(path), what="ICC profile"), source)

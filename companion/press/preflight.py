@@ -12,11 +12,17 @@ import io
 import msgspec
 
 from companion.errors import CompanionError
+from companion.press import content_streams
+from companion.press.content_streams import Undecodable, plain_message
 
 VERSION = "PDF/X-1a:2003"
 MAX_BYTES = 300_000_000
 MAX_PAGES = 5_000
-MAX_OPERATORS = 3_000_000  # in one page, its forms included
+# Drawing operators unpacked in one document, each content stream once however often it
+# is drawn: this much, and four times the file's own size beyond it (a page's operators
+# pack three to five times smaller; pictures are not operators).
+CONTENT_BYTES = 32_000_000
+CONTENT_GROWTH = 4
 MAX_DEPTH = 12  # forms in forms, patterns in forms...
 ALLOWED_SPACES = {"/DeviceCMYK", "/DeviceGray", "/Pattern"}
 FONT_FILES = ("/FontFile", "/FontFile2", "/FontFile3")
@@ -39,7 +45,12 @@ RULES = {
     "actions": "no JavaScript, actions or annotations other than printer's marks",
     "postscript": "no PostScript in the file, no transfer function",
     "compression": "no LZW compression",
+    "streams": "every content stream can be unpacked and read",
+    "values": "every value the rules read is of its kind (a number where a number is due)",
 }
+# Inline pictures may name their colour space in short (ISO 32000-1, table 93).
+INLINE_SPACES = {"/G": "/DeviceGray", "/RGB": "/DeviceRGB", "/CMYK": "/DeviceCMYK",
+                 "/I": "/Indexed"}
 MAX_OBJECTS = 2_000_000  # objects scanned for their filters
 
 
@@ -53,13 +64,14 @@ class Problem(msgspec.Struct, frozen=True):
 
 
 class _Checker:
-    def __init__(self, pdf, bleed: float | None):
+    def __init__(self, pdf, bleed: float | None, content_budget: int):
         import pikepdf
 
         self.pk, self.pdf, self.bleed = pikepdf, pdf, bleed
         self.problems: list[Problem] = []
         self.seen_fonts: set = set()
         self.seen_objects: set = set()
+        self.streams = content_streams.Reader(content_budget)
 
     def add(self, rule, where, what):
         p = Problem(rule, where, what)
@@ -119,7 +131,9 @@ class _Checker:
         if not isinstance(profile, pk.Stream):
             self.add("output-intent", "document", "no DestOutputProfile")
             return
-        head = profile.read_bytes()[:20] if int(profile.get("/Length", 0)) < 50_000_000 else b""
+        length = _number(profile.get("/Length", 0))
+        head = profile.read_bytes()[:20] if length is not None and length < 50_000_000 \
+            else b""
         if len(head) < 20 or head[16:20] != b"CMYK" or head[12:16] != b"prtr":
             self.add("output-intent", "document",
                      "its profile is not a CMYK output (printer) profile")
@@ -151,8 +165,28 @@ class _Checker:
         if "/AA" in page.obj:
             self.add("actions", where, "an action")
         self._group(where, page.obj)
-        self.count = 0
-        self.content(where, page.obj, page.obj.get("/Resources", pk.Dictionary()), 0)
+        res = page.obj.get("/Resources", pk.Dictionary())
+        self.resources(where, res, 0)
+        contents = page.obj.get("/Contents")
+        streams = contents if isinstance(contents, pk.Array) else [contents]
+        for stream in streams:
+            if isinstance(stream, pk.Stream):
+                self.operators(where, stream, res)
+        for annot in page.obj.get("/Annots", []) or []:
+            self.appearance(where, annot)
+
+    def appearance(self, where, annot):
+        """A printer's mark is drawn by its appearance streams: checked as forms."""
+        pk = self.pk
+        ap = annot.get("/AP") if isinstance(annot, pk.Dictionary) else None
+        if not isinstance(ap, pk.Dictionary):
+            return
+        for _, shown in _items(ap):
+            forms = [shown] if isinstance(shown, pk.Stream) else \
+                [f for _, f in _items(shown) if isinstance(f, pk.Stream)]
+            for form in forms:
+                if not self._seen(form):
+                    self.content(where, form, form.get("/Resources", pk.Dictionary()), 1)
 
     def _box(self, box):
         if not isinstance(box, (self.pk.Array, list)) or len(box) != 4:
@@ -175,12 +209,12 @@ class _Checker:
             self.add("colour", where, f"{what}: a colour space nested too deep")
             return
         if isinstance(space, pk.Name):
-            name = str(space)
+            name = INLINE_SPACES.get(str(space), str(space))
             if name not in ALLOWED_SPACES:
                 self.add("colour", where, f"{what} in {name[1:]}")
             return
         if isinstance(space, pk.Array) and len(space):
-            family = str(space[0])
+            family = INLINE_SPACES.get(str(space[0]), str(space[0]))
             if family == "/Indexed" and len(space) > 1:
                 self.space(where, space[1], what, depth + 1)
             elif family in ("/Separation", "/DeviceN") and len(space) > 2:
@@ -226,7 +260,7 @@ class _Checker:
         for name, pat in _items(res.get("/Pattern")):
             if not isinstance(pat, (pk.Dictionary, pk.Stream)) or self._seen(pat):
                 continue
-            if int(pat.get("/PatternType", 0)) == 2:
+            if _number(pat.get("/PatternType", 0)) == 2:
                 sh = pat.get("/Shading")
                 if isinstance(sh, (pk.Dictionary, pk.Stream)):
                     self.space(where, sh.get("/ColorSpace"), "a gradient")
@@ -258,7 +292,7 @@ class _Checker:
     def image(self, where, x):
         if "/SMask" in x:
             self.add("transparency", where, "a picture with an alpha channel (SMask)")
-        if "/SMaskInData" in x and int(x.get("/SMaskInData", 0)):
+        if "/SMaskInData" in x and _number(x.get("/SMaskInData", 0)) != 0:
             self.add("transparency", where, "a picture with an alpha channel (SMaskInData)")
         if "/OPI" in x:
             self.add("postscript", where, "an OPI reference")
@@ -282,7 +316,11 @@ class _Checker:
         sub = str(font.get("/Subtype"))
         name = str(font.get("/BaseFont", "?"))[1:60]
         if sub == "/Type3":
-            self.resources(where, font.get("/Resources", pk.Dictionary()), MAX_DEPTH)
+            res = font.get("/Resources", pk.Dictionary())
+            self.resources(where, res, MAX_DEPTH)
+            for _, glyph in _items(font.get("/CharProcs")):
+                if isinstance(glyph, pk.Stream):
+                    self.operators(where, glyph, res)
             return
         target = font
         if sub == "/Type0":
@@ -293,42 +331,40 @@ class _Checker:
             self.add("fonts", where, f"the font {name} is not embedded")
 
     def content(self, where, stream, res, depth):
-        pk = self.pk
+        """A form's or pattern's drawing: what it may draw with, then its operators."""
         if depth > MAX_DEPTH:
             self.add("postscript", where, "forms nested too deep to check")
             return
         self.resources(where, res, depth)
+        self.operators(where, stream, res)
+
+    def operators(self, where, stream, res):
+        """The colours one content stream sets, read once a document (its names resolved
+        in the resources it is drawn with)."""
+        pk = self.pk
         try:
-            instructions = pk.parse_content_stream(stream)
-        except pk.PdfError as e:
-            self.add("colour", where, f"content that cannot be read ({str(e)[:60]})")
+            seen = self.streams.read(stream, where)
+        except Undecodable as e:
+            self.add("streams", where, f"a content stream that cannot be unpacked: {e}")
             return
-        for operands, operator in instructions:
-            self.count += 1
-            if self.count > MAX_OPERATORS:
-                raise CompanionError(f"{where}: over {MAX_OPERATORS:,} operators, the most "
-                                     "this preflight reads")
-            op = str(operator)
-            if op in ("rg", "RG"):
-                self.add("colour", where, f"an RGB colour ({op})")
-            elif op in ("cs", "CS") and operands:
-                name = operands[0]
-                spaces = res.get("/ColorSpace", pk.Dictionary()) if isinstance(
-                    res, pk.Dictionary) else pk.Dictionary()
-                space = spaces.get(str(name), name) if str(name) not in (
-                    "/DeviceRGB", "/DeviceCMYK", "/DeviceGray", "/Pattern") else name
-                self.space(where, space, f"a colour ({op})")
-            elif op == "PS":
-                self.add("postscript", where, "a PostScript operator")
-            elif op == "INLINE IMAGE":
-                img = operands[0] if operands else None
-                cs = None
-                try:
-                    cs = img.obj.get("/CS", img.obj.get("/ColorSpace"))
-                except AttributeError:
-                    pass
-                if cs is not None and str(cs) in ("/RGB", "/DeviceRGB"):
-                    self.add("colour", where, "an RGB inline picture")
+        for op in sorted(seen.rgb):
+            self.add("colour", where, f"an RGB colour ({op})")
+        if seen.postscript:
+            self.add("postscript", where, "a PostScript operator")
+        spaces = res.get("/ColorSpace") if isinstance(res, pk.Dictionary) else None
+        spaces = spaces if isinstance(spaces, pk.Dictionary) else pk.Dictionary()
+        for op, name in seen.spaces.values():
+            self.space(where, self._named_space(name, spaces), f"a colour ({op})")
+        for cs in seen.inline_spaces.values():
+            if cs is not None:
+                self.space(where, self._named_space(cs, spaces), "an inline picture")
+
+    def _named_space(self, space, spaces):
+        """A colour space as given, or the resource its name stands for."""
+        if isinstance(space, self.pk.Name) and str(space) not in INLINE_SPACES and \
+                str(space) not in ("/DeviceRGB", "/DeviceCMYK", "/DeviceGray", "/Pattern"):
+            return spaces.get(str(space), space)
+        return space
 
 
 def _items(d):
@@ -339,9 +375,56 @@ def _items(d):
     return list(d.items())[:10_000]
 
 
+def _number(value):
+    """A PDF number as a float; None when the value is something else."""
+    try:
+        return float(value)
+    except (TypeError, ValueError):
+        return None
+
+
 def _within(inner, outer, slack=0.01) -> bool:
     return outer[0] <= inner[0] + slack and outer[1] <= inner[1] + slack and \
         inner[2] <= outer[2] + slack and inner[3] <= outer[3] + slack
+
+
+# What a file that is not a PDF starts with, to say what it is instead.
+MAGIC = ((b"\x89PNG", "a PNG picture"), (b"\xff\xd8\xff", "a JPEG picture"),
+         (b"GIF8", "a GIF picture"), (b"II*\x00", "a TIFF picture"),
+         (b"MM\x00*", "a TIFF picture"), (b"RIFF", "a WebP picture or a sound"),
+         (b"PK\x03\x04", "a ZIP archive (an XLSX, ODS or DOCX file is one)"),
+         (b"%!PS", "a PostScript file"), (b"<svg", "an SVG picture"),
+         (b"<?xml", "an XML file (an SVG?)"), (b"\x00\x01\x00\x00", "a font"),
+         (b"OTTO", "a font"), (b"wOF", "a web font"))
+
+
+def _not_a_pdf(data: bytes) -> str | None:
+    """What is wrong with bytes that cannot be a whole PDF, in a designer's words."""
+    if not data:
+        return "empty file"
+    if b"%PDF-" not in data[:1024]:
+        head = data[:64].lstrip()
+        kind = next((name for magic, name in MAGIC if head.startswith(magic)), None)
+        return f"not a PDF: it starts like {kind}" if kind else \
+            "not a PDF: it does not start with %PDF-"
+    if b"%%EOF" not in data[-2048:]:
+        return "cut short: no end of file (%%EOF)"
+    return None
+
+
+def _open(data: bytes):
+    import pikepdf
+
+    wrong = _not_a_pdf(data)
+    if wrong:
+        raise CompanionError(wrong)
+    try:
+        return pikepdf.open(io.BytesIO(data))
+    except pikepdf.PasswordError:
+        raise
+    except (pikepdf.PdfError, RuntimeError, ValueError) as e:
+        raise CompanionError(f"a PDF whose structure cannot be read "
+                             f"({plain_message(e)})") from None
 
 
 def check(data: bytes, bleed: float | None = None) -> list[Problem]:
@@ -353,22 +436,33 @@ def check(data: bytes, bleed: float | None = None) -> list[Problem]:
         raise CompanionError(f"a PDF of {len(data):,} bytes: over {MAX_BYTES // 1_000_000} MB, "
                              "the most this preflight reads")
     try:
-        pdf = pikepdf.open(io.BytesIO(data))
+        pdf = _open(data)
     except pikepdf.PasswordError:
         return [Problem("encryption", "document", "the file is encrypted")]
-    except pikepdf.PdfError as e:
-        raise CompanionError(f"not a PDF this preflight reads ({str(e)[:80]})") from None
     with pdf:
-        c = _Checker(pdf, bleed)
-        c.document()
+        c = _Checker(pdf, bleed, CONTENT_BYTES + CONTENT_GROWTH * len(data))
+        _guarded(c, "document", c.document)
         if len(pdf.pages) > MAX_PAGES:
             raise CompanionError(f"{len(pdf.pages):,} pages: over {MAX_PAGES:,}, the most "
                                  "this preflight reads")
         if not len(pdf.pages):
             c.add("boxes", "document", "no page")
         for n, page in enumerate(pdf.pages, 1):
-            c.page(n, page)
+            _guarded(c, f"page {n}", c.page, n, page)
         return c.problems
+
+
+def _guarded(checker, where, step, *args):
+    """One step of the check; a value of the wrong kind or a part the library cannot read
+    is a problem named where it is, not a stop."""
+    import pikepdf
+
+    try:
+        step(*args)
+    except (TypeError, ValueError) as e:
+        checker.add("values", where, f"a value that is not of its kind ({plain_message(e)})")
+    except (pikepdf.PdfError, RuntimeError) as e:
+        checker.add("streams", where, f"a part that cannot be read ({plain_message(e)})")
 
 
 def _check_lines(data: bytes, bleed: float | None) -> list[str]:
@@ -381,16 +475,9 @@ def check_file(path, bleed: float | None = None) -> list[str]:
     as lines."""
     from pathlib import Path
 
-    from companion.files import bounded
+    from companion.files import bounded, designer_files
 
     path = Path(path)
-    try:
-        size = path.stat().st_size
-        if size > MAX_BYTES:
-            raise CompanionError(f"a PDF of {size:,} bytes: over {MAX_BYTES // 1_000_000} MB, "
-                                 "the most this preflight reads", source=str(path))
-        data = path.read_bytes()
-    except OSError as e:
-        raise CompanionError(f"cannot read it ({e.strerror or e})", source=str(path)) from None
+    data = designer_files.read_bytes(path, MAX_BYTES, "PDF")
     return bounded.run(_check_lines, data, bleed, source=str(path), what="PDF",
                        seconds=120.0)
