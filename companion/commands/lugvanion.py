@@ -22,13 +22,42 @@ def parse_bag(items: tuple[str, ...]) -> dict[str, int]:
         if not m:
             raise CompanionError(f"{shown(item)} is not COLOUR=COUNT (e.g. red=3; a bag "
                                  "holds at most 99 partisans)", field="BAG")
-        colour, n = m.group(1), int(m.group(2))
+        colour, n = _team(m.group(1)), int(m.group(2))
         if colour in bag:
             raise CompanionError(f"colour {colour} is given twice", field="BAG")
         bag[colour] = n
     if not bag:
         raise CompanionError("give the bag, e.g. red=3 blue=2 green=2 yellow=1", field="BAG")
     return bag
+
+
+def _teams() -> dict[str, str]:
+    """Each word naming a team (its id, its name in each language) -> the team's id."""
+    from companion.files.data import load_fields
+    from companion.files.paths import LAYOUTS
+
+    game = load_fields(LAYOUTS / "lugvanion.toml")
+    words = {}
+    for team in game.items("teams"):
+        tid = team.get("id", str)
+        names = team.table.get("name", {})
+        for word in (tid, *(names.values() if isinstance(names, dict) else [])):
+            words[str(word).lower()] = tid
+    return words
+
+
+def _team(word: str) -> str:
+    """The team a bag's COLOUR names ("rouge" is red); a word naming none is an error
+    with the nearest team, not a new colour (a typo would change the odds)."""
+    import difflib
+
+    teams = _teams()
+    if word in teams:
+        return teams[word]
+    near = difflib.get_close_matches(word, teams, n=1)
+    hint = f": did you mean {teams[near[0]]}?" if near else ""
+    raise CompanionError(f"{shown(word)} is not a team's colour (Lugvanion's are "
+                         f"{', '.join(sorted(set(teams.values())))}){hint}", field="BAG")
 
 
 @contextmanager

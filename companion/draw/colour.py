@@ -18,6 +18,23 @@ def field(table: Fields, key: str) -> Color:
     return colour
 
 
+def palette(game: Fields) -> dict[str, Color]:
+    """The game's colours by name: each [game] value that is a colour. One written as a
+    colour but not one ("#1D6F8", a digit short) is an error where it was written, not at
+    each element that names it."""
+    out = {}
+    for key, value in game.table.items():
+        if not isinstance(value, str):
+            continue
+        found = parse(value)
+        if found is not None:
+            out[key] = found
+        elif value.strip().startswith("#"):
+            raise game.error(key, f"{shown(value)} is not a colour like '#C0392B' (# and 3 "
+                                  "or 6 hexadecimal digits)")
+    return out
+
+
 _HEX = re.compile(r"#([0-9A-Fa-f]{3}|[0-9A-Fa-f]{6})")
 
 

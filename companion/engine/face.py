@@ -51,11 +51,8 @@ class Engine(msgspec.Struct, frozen=True):
             raw = load_toml(source).get("kinds", {})
         own_fonts = fonts.load(data)
         kinds = kinds_mod.load(raw or {}, source, tuple(own_fonts))
-        palette = {}
         game = data.sub("game")
-        for k, v in game.table.items():
-            if isinstance(v, str) and colour.parse(v) is not None:
-                palette[k] = colour.parse(v)
+        palette = colour.palette(game)
         shared = {"game.name": game.get("name", str)}
         # a score book's foot: the game's authors, or nothing where the game names none
         shared["game.credits"] = game.text("credits", lang) if "credits" in game.table else ""

@@ -331,6 +331,7 @@ def _csv_text(raw: bytes, name: str) -> list[list]:
     chars = cells = 0
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=sep)
     n = 0
+    last: tuple = (0, [])
     try:
         for row in reader:
             n += 1
@@ -361,13 +362,26 @@ def _csv_text(raw: bytes, name: str) -> list[list]:
                 raise CompanionError(f"over {MAX_CELLS:,} cells: more than a card list "
                                      "holds", source=name)
             rows.append([_csv_value(v, decimal_comma) for v in row])
+            last = (n, row)
     except csv.Error as e:
         if "field larger than field limit" in str(e):
             raise CompanionError(f"a text over the {MAX_CELL} characters a cell may hold",
                                  source=f"{name}, row {n + 1}") from None
         raise CompanionError(f"cannot read ({e}){said}",
                              source=f"{name}, row {n + 1}") from None
+    if rows:
+        _unclosed_quote(text, *last, name)
     return rows
+
+
+def _unclosed_quote(text: str, n: int, row: list, name: str) -> None:
+    """A quote that opens a text and never closes takes every line after it into one cell
+    (Python's reader, as spreadsheet programs, reads on to the end): an odd count of
+    quotes with the last row running over several lines is that mistake, named at its row."""
+    if text.count('"') % 2 and any("\n" in v or "\r" in v for v in row):
+        raise CompanionError('a quote (") opens a text here that never closes, so every line '
+                             'after it is read into one cell: close it, or write a quote '
+                             'inside a text as two ("")', source=f"{name}, row {n}")
 
 
 _SEPARATORS = {",": "commas", ";": "semicolons", "\t": "tabs"}

@@ -46,15 +46,33 @@ def find(name: str) -> Game:
     if is_path(name):
         return _from_file(Path(name))
     games = bundled()
+    if name not in games and Path(name).is_dir():
+        return _from_file(Path(name))
     if name not in games:
         raise CompanionError(f"unknown game {shown(name)} (have {', '.join(games)}, all, or "
                              "a game file's path such as mygame/mygame.toml)", field="GAME")
     return Game(name, games[name], True, _module(name))
 
 
+def _game_file_of(path: Path) -> Path:
+    """A game's folder stands for the game file named after it (`companion new lanterns`
+    writes lanterns/lanterns.toml); a folder without one is an error naming what it holds."""
+    if not path.is_dir():
+        return path
+    own = path / f"{path.name}.toml"
+    if own.is_file():
+        return own
+    held = sorted(p.name for p in path.glob("*.toml"))[:5]
+    raise CompanionError("is a folder: give its game file"
+                         + (f" ({', '.join(f'{path.name}/{h}' for h in held)}?)" if held
+                            else " (a .toml file with a [game] table)"),
+                         source=str(path), field="GAME")
+
+
 def _from_file(path: Path) -> Game:
     from companion.files.data import Fields, parse_toml, read_text
 
+    path = _game_file_of(path)
     # Only its [game] table is wanted here: its card lists' spreadsheets are read once,
     # by the build.
     text, name = read_text(path)
