@@ -2,6 +2,8 @@
 option, options that name one of a fixed list, and the verdict of a command that is not
 bad input."""
 
+from contextlib import contextmanager
+from pathlib import Path
 from typing import Callable, Iterable
 
 import click
@@ -126,3 +128,23 @@ def read_input(file: str) -> tuple[str, str]:
     from companion.files.data import read_text
 
     return read_text(file)
+
+
+@contextmanager
+def taken_back_on_failure(where: Path):
+    """The list a command adds each file and folder to as it writes them, one by one (a
+    game's folder from `new` or `init`); if a write fails, everything listed is taken back,
+    newest first, and the failure is one line naming the file (or `where`)."""
+    made: list[Path] = []
+    try:
+        yield made
+    except (CompanionError, OSError) as e:
+        for path in reversed(made):
+            try:
+                path.rmdir() if path.is_dir() else path.unlink()
+            except OSError:
+                pass
+        if isinstance(e, CompanionError):
+            raise
+        raise CompanionError(f"cannot write ({e.strerror or e})",
+                             source=str(e.filename or where)) from None

@@ -7,7 +7,7 @@ in pixels at 300 dpi, and the fields a picture's path may name."""
 import click
 
 from companion.commands import common
-from companion.commands.common import Named
+from companion.commands.common import Named, taken_back_on_failure
 from companion.errors import CompanionError
 
 
@@ -50,8 +50,7 @@ def init(game, folder, sheets):
         if os.path.lexists(folder) and not folder.is_dir():
             raise CompanionError("is a file, not a folder: move it, or give another folder",
                                  source=str(folder))
-    made: list = []  # what this init wrote: taken back if a later write fails
-    try:
+    with taken_back_on_failure(target) as made:
         for folder in (target.parent, art_readme.parent):
             if not folder.exists():
                 folder.mkdir(parents=True)
@@ -61,15 +60,6 @@ def init(game, folder, sheets):
         write_text(target, text)
         made.append(target)
         write_text(art_readme, readme_text(game))
-    except (CompanionError, OSError) as e:
-        for path in reversed(made):
-            try:
-                path.rmdir() if path.is_dir() else path.unlink()
-            except OSError:
-                pass
-        if isinstance(e, CompanionError):
-            raise
-        raise CompanionError(f"cannot write ({e.strerror})", source=str(e.filename)) from None
     listed = ", ".join(str(p) for p in written)
     click.echo(f"{listed}: your copy of {game}'s cards, texts and colours. Edit, then:\n"
                f"  companion build {game} --data {target}")

@@ -5,6 +5,7 @@ small starter game of ours, "Tidepool", that builds as it is: replace it with yo
 
 import click
 
+from companion.commands.common import taken_back_on_failure
 from companion.errors import CompanionError
 
 STARTER = ("starter.toml", "cards.csv", "icons/shell.svg", "icons/wave.svg")
@@ -40,8 +41,7 @@ def new(name, folder):
     if os.path.lexists(target) and (not target.is_dir() or any(target.iterdir())):
         raise CompanionError("already exists and is not an empty folder: give another "
                              "folder", source=str(target))
-    made: list = []
-    try:
+    with taken_back_on_failure(target) as made:
         for rel, text in files.items():
             path = target / rel
             for folder_ in reversed(path.parents):
@@ -55,15 +55,6 @@ def new(name, folder):
         made.append(readme.parent)
         write_text(readme, _art_readme(target / f"{gid}.toml", gid))
         made.append(readme)
-    except (CompanionError, OSError) as e:
-        for path in reversed(made):
-            try:
-                path.rmdir() if path.is_dir() else path.unlink()
-            except OSError:
-                pass
-        if isinstance(e, CompanionError):
-            raise
-        raise CompanionError(f"cannot write: {e.strerror or e}", source=str(target)) from None
     click.echo(f"{name.strip()}: {target}/ {gid}.toml, cards.csv, icons/, art/README.txt")
     click.echo(f"build it: companion build {target / (gid + '.toml')}")
 
