@@ -99,33 +99,43 @@ def _words():
     return words()
 
 
-def routes(web: Web) -> list:
-    store = web.store
+class Table:
+    """Covenia's routes at one table, each a named method: the store, the streams, and the
+    answers kept per state."""
 
-    def at_table() -> int:
-        return len(store.table_players())
+    def __init__(self, web: Web):
+        self.web, self.store = web, web.store
+        # The explained answer of one state in one language, computed once however many
+        # phones ask (a phone asks only when its update carried no figures: after a
+        # reconnect, or a save while no phone listened): keyed by the state object itself
+        # (a change saves a new one), off the store's worker so it never queues behind edits.
+        self.answers: dict[str, tuple[object, asyncio.Future, int]] = {}
+        self.said: dict[tuple, str] = {}  # one figure's words: an edit changes one player's
 
-    def state() -> dict:
-        return store.games.get(GAME) or {**EMPTY, "players": []}
+    def at_table(self) -> int:
+        return len(self.store.table_players())
 
-    def shown_now(now: dict | None = None) -> dict:
-        return view(state() if now is None else now, at_table())
+    def state(self) -> dict:
+        return self.store.games.get(GAME) or {**EMPTY, "players": []}
 
-    def updated(now: dict) -> dict:
+    def shown_now(self, now: dict | None = None) -> dict:
+        return view(self.state() if now is None else now, self.at_table())
+
+    def updated(self, now: dict) -> dict:
         """What a change answers and publishes: the view of the new state, and while a
         phone listens, "explained": FOLLOWS: the update on the stream brings them
         (`whole`). The saving phone waits for it too."""
-        table = at_table()
+        table = self.at_table()
         try:
             res = scorer.score(score_file(now, table), rules(), table)
         except ScoreError:
             res = None  # the view says why
         out = view(now, table, res)
-        if res is not None and (web.listening is None or web.listening()):
+        if res is not None and (self.web.listening is None or self.web.listening()):
             out["explained"] = FOLLOWS
         return out
 
-    def whole(update: dict) -> dict:
+    def whole(self, update: dict) -> dict:
         """An update with its figures explained in both languages (the explained route's
         words), worked out once for every phone, and only for the last update of a write
         to the streams (the earlier ones go without: FOLLOWS). Compact: each player's
@@ -135,19 +145,19 @@ def routes(web: Web) -> list:
         try:
             res = scorer.score({"decks": update["in_play"],
                                 "players": [dict(p) for p in update["entries"]]}, rules(),
-                               at_table())
+                               self.at_table())
             return {**update, "explained": {
-                lang: {"texts": [{row: words_for(p.figures[row], row, lang)
+                lang: {"texts": [{row: self.words_for(p.figures[row], row, lang)
                                   for row in sc.ROWS} for p in res.players],
                        "verdict": sc.verdict(res, _words(), lang)} for lang in LANGS}}
         except Exception:  # noqa: BLE001 - never the stream's write: the phones ask instead
             return {k: v for k, v in update.items() if k != "explained"}
 
-    def put(name: str, body, cond, key: str | None) -> tuple[dict, bool]:
+    def put(self, name: str, body, cond, key: str | None) -> tuple[dict, bool]:
         request = json.dumps({"put": name, "body": body}, sort_keys=True)
-        done = store.replayed(key and f"{GAME}:{key}", request, "entry")
+        done = self.store.replayed(key and f"{GAME}:{key}", request, "entry")
         if done is not None:  # a resend after a lost answer: saved the first time
-            return {**shown_now(), "etag": done["etag"]}, False
+            return {**self.shown_now(), "etag": done["etag"]}, False
         if not isinstance(body, dict):
             raise WebError(400, "body", "must be a JSON object with area and hand")
         if "name" in body and (not isinstance(body["name"], str)
@@ -160,7 +170,8 @@ def routes(web: Web) -> list:
         entry = {"name": name, **{k: v for k, v in body.items() if k != "name"}}
         entry.setdefault("area", {})
         entry.setdefault("hand", {})
-        now = store.games.get(GAME) or {**EMPTY, "players": [], "id": secrets.token_hex(8)}
+        now = self.store.games.get(GAME) or \
+            {**EMPTY, "players": [], "id": secrets.token_hex(8)}
         require(cond, now, name)
         players = list(now["players"])
         at = next((i for i, p in enumerate(players) if p["name"] == name), None)
@@ -174,24 +185,24 @@ def routes(web: Web) -> list:
         new = {**now, "players": players}
         check(new)
         tag = etag(new, entry)
-        store.save_game(GAME, new, key and (f"{GAME}:{key}", request, {"etag": tag}))
-        return {**updated(new), "etag": tag}, True
+        self.store.save_game(GAME, new, key and (f"{GAME}:{key}", request, {"etag": tag}))
+        return {**self.updated(new), "etag": tag}, True
 
-    def delete(name: str, cond, key: str | None) -> tuple[dict, bool]:
+    def delete(self, name: str, cond, key: str | None) -> tuple[dict, bool]:
         request = json.dumps({"delete": name})
-        if store.replayed(key and f"{GAME}:{key}", request, "entry") is not None:
-            return shown_now(), False
-        now = state()
+        if self.store.replayed(key and f"{GAME}:{key}", request, "entry") is not None:
+            return self.shown_now(), False
+        now = self.state()
         require(cond, now, name)
         players = [p for p in now["players"] if p["name"] != name]
         if len(players) == len(now["players"]):
             raise no_entry(name)
         new = {**now, "players": players}
-        store.save_game(GAME, new if players or new.get("decks") else None,
+        self.store.save_game(GAME, new if players or new.get("decks") else None,
                         key and (f"{GAME}:{key}", request, {}))
-        return updated(new), True
+        return self.updated(new), True
 
-    def set_decks(body) -> dict:
+    def set_decks(self, body) -> dict:
         if not isinstance(body, dict) or set(body) != {"decks"}:
             raise WebError(400, "body", 'send {"decks": "A"}, "B", "AB" or null')
         decks = body["decks"]
@@ -200,156 +211,151 @@ def routes(web: Web) -> list:
                 raise WebError(400, "decks", f"{shown(decks, 20)} is not a deck choice (use "
                                              '"A", "B" or "AB")')
             decks = decks.upper()
-        now = store.games.get(GAME) or {**EMPTY, "players": [], "id": secrets.token_hex(8)}
+        now = self.store.games.get(GAME) or \
+            {**EMPTY, "players": [], "id": secrets.token_hex(8)}
         new = {**now, "decks": decks}
         check(new)
-        store.save_game(GAME, new if new["players"] or decks else None)
-        return updated(new)
+        self.store.save_game(GAME, new if new["players"] or decks else None)
+        return self.updated(new)
 
-    def close(key: str | None) -> tuple[dict, dict, bool]:
+    def close(self, key: str | None) -> tuple[dict, dict, bool]:
         from companion.score.covenia import ROWS, as_json
         from companion.web.games.history import ours
 
-        done = store.replayed(key and f"{GAME}:{key}", "close", "close")
+        done = self.store.replayed(key and f"{GAME}:{key}", "close", "close")
         if done is not None:
-            return done, shown_now(), False
-        now = store.games.get(GAME)
+            return done, self.shown_now(), False
+        now = self.store.games.get(GAME)
         if not now or not now["players"]:
             raise WebError(409, "game", "no Covenia game is open", coded("no_game"))
-        answer = as_json(result(now, at_table()))
-        entry = store.close_game(GAME, {
+        answer = as_json(result(now, self.at_table()))
+        entry = self.store.close_game(GAME, {
             "players": [p["name"] for p in answer["players"]],
             "scores": {p["name"]: p["total"] for p in answer["players"]},
             "winners": answer["winners"], "result": answer, "entries": now["players"],
             "decks": now.get("decks"), "version": ours(),
             "figures": {p["name"]: {r: p[r] for r in ROWS} for p in answer["players"]}},
             key and (f"{GAME}:{key}", "close"))
-        return entry, shown_now(), True
+        return entry, self.shown_now(), True
 
-    def tagged(answer: dict) -> JSONResponse:
+    def tagged(self, answer: dict) -> JSONResponse:
         """The answer, the entry's ETag also in its header."""
         tag = answer.get("etag")
         return JSONResponse(answer, headers={"ETag": tag} if tag else None)
 
-    def publish(answer: dict) -> None:
+    def publish(self, answer: dict) -> None:
         """An update: with its figures (worked out when the write is made) if it is the
         last of its write to the phones, else brief (they follow it in the same write)."""
         update = {k: v for k, v in answer.items() if k != "etag"}
         if update.get("explained") != FOLLOWS:
-            return web.publish(GAME, update)
-        web.publish(GAME, lambda: whole(update), update)
+            return self.web.publish(GAME, update)
+        self.web.publish(GAME, lambda: self.whole(update), update)
 
-    async def changed(fn, *args):
-        answer, made = await web.run(fn, *args)
+    async def changed(self, fn, *args):
+        answer, made = await self.web.run(fn, *args)
         if made:
-            publish(answer)
-        return tagged(answer)
+            self.publish(answer)
+        return self.tagged(answer)
 
-    async def get_state(request: Request):
-        web.table(request)
-        return JSONResponse(await web.run(shown_now))
+    async def get_state(self, request: Request):
+        self.web.table(request)
+        return JSONResponse(await self.web.run(self.shown_now))
 
-    async def get_player(request: Request):
-        web.table(request)
+    async def get_player(self, request: Request):
+        self.web.table(request)
         name = player_name(request.path_params["name"])
 
-        return tagged(await web.run(lambda: tagged_entry(state(), name)))
+        return self.tagged(await self.web.run(lambda: tagged_entry(self.state(), name)))
 
-    async def get_score(request: Request):
+    async def get_score(self, request: Request):
         from companion.score.covenia import as_json
 
-        web.table(request)
-        return JSONResponse(as_json(await web.run(lambda: result(state(), at_table()))))
+        self.web.table(request)
+        answer = await self.web.run(lambda: result(self.state(), self.at_table()))
+        return JSONResponse(as_json(answer))
 
-    async def put_player(request: Request):
-        web.table(request)
+    async def put_player(self, request: Request):
+        self.web.table(request)
         name = player_name(request.path_params["name"])
         key = idempotency_key(request, "save", required=False)
-        return await changed(put, name, await web.body(request), precondition(request), key)
+        body = await self.web.body(request)
+        return await self.changed(self.put, name, body, precondition(request), key)
 
-    async def delete_player(request: Request):
-        web.table(request)
+    async def delete_player(self, request: Request):
+        self.web.table(request)
         name = player_name(request.path_params["name"])
         key = idempotency_key(request, "delete", required=False)
-        return await changed(delete, name, precondition(request), key)
+        return await self.changed(self.delete, name, precondition(request), key)
 
-    async def put_decks(request: Request):
-        web.table(request)
-        answer = await web.run(set_decks, await web.body(request))
-        publish(answer)
+    async def put_decks(self, request: Request):
+        self.web.table(request)
+        answer = await self.web.run(self.set_decks, await self.web.body(request))
+        self.publish(answer)
         return JSONResponse(answer)
 
-    async def post_close(request: Request):
-        web.table(request)
+    async def post_close(self, request: Request):
+        self.web.table(request)
         key = idempotency_key(request, "close", required=False)
-        await web.body(request)
-        entry, now, made = await web.run(close, key)
+        await self.web.body(request)
+        entry, now, made = await self.web.run(self.close, key)
         if made:
-            web.publish(GAME, now)
-            web.publish("history", {"closed": entry})
+            self.web.publish(GAME, now)
+            self.web.publish("history", {"closed": entry})
         return JSONResponse(entry)
 
-    # The explained answer of one state in one language, computed once however many
-    # phones ask (a phone asks only when its update carried no figures: after a
-    # reconnect, or a save while no phone listened): keyed by the state object itself (a
-    # change saves a new one), off the store's worker so it never queues behind edits.
-    answers: dict[str, tuple[object, asyncio.Future, int]] = {}
-
-    said: dict[tuple, str] = {}  # one figure's words: an edit changes one player's
-
-    def words_for(fig, row: str, lang: str) -> str:
+    def words_for(self, fig, row: str, lang: str) -> str:
         """Called from the store's worker (an update's figures) and the route's thread:
         one lookup, so that a clear() in the other thread cannot lose what it returns."""
         from companion.score import covenia as sc
 
         key = (row, lang, fig.points, fig.reason.key,
                json.dumps(fig.reason.numbers, sort_keys=True, default=str))
-        text = said.get(key)
+        text = self.said.get(key)
         if text is None:
-            if len(said) > 4096:
-                said.clear()
-            text = said[key] = sc.explain(fig, row, _words(), lang)
+            if len(self.said) > 4096:
+                self.said.clear()
+            text = self.said[key] = sc.explain(fig, row, _words(), lang)
         return text
 
-    def explain(now: dict, lang: str, table: int) -> bytes:
+    def explain(self, now: dict, lang: str, table: int) -> bytes:
         from companion.score import covenia as sc
 
         res = result(now, table)
         return json.dumps({
             "players": [{"name": p.name, "total": p.total, "rank": p.rank,
                          "rows": {row: {"points": p.figures[row].points,
-                                        "text": words_for(p.figures[row], row, lang)}
+                                        "text": self.words_for(p.figures[row], row, lang)}
                                   for row in sc.ROWS}} for p in res.players],
             "verdict": sc.verdict(res, _words(), lang)}).encode()
 
-    async def explained(request: Request):
+    async def explained(self, request: Request):
         """Every figure in the CLI's words, in the phone's language, and the verdict."""
-        web.table(request)
+        self.web.table(request)
         lang = request.query_params.get("lang", "en")
         if lang not in ("en", "fr"):
             raise WebError(400, "lang", f"unknown language {shown(lang, 10)} (use en, fr)")
-        now, table = store.games.get(GAME), at_table()
-        seen = answers.get(lang)
+        now, table = self.store.games.get(GAME), self.at_table()
+        seen = self.answers.get(lang)
         if seen is None or seen[0] is not now or seen[2] != table:
             seen = (now, asyncio.ensure_future(
-                asyncio.to_thread(explain, now or {**EMPTY, "players": []}, lang, table)),
+                asyncio.to_thread(self.explain, now or {**EMPTY, "players": []}, lang, table)),
                 table)
             seen[1].add_done_callback(lambda f: f.cancelled() or f.exception())
-            answers[lang] = seen
+            self.answers[lang] = seen
         body = await asyncio.shield(seen[1])
         return Response(body, media_type="application/json")
 
-    async def scorebook(request: Request):
+    async def scorebook(self, request: Request):
         from companion.score import covenia as sc
 
-        web.table(request)
+        self.web.table(request)
         lang = request.query_params.get("lang", "en")
         paper = request.query_params.get("paper", "a4")
         if lang not in ("en", "fr"):
             raise WebError(400, "lang", f"unknown language {shown(lang, 10)} (use en, fr)")
         if paper not in ("a4", "letter"):
             raise WebError(400, "paper", f"unknown paper {shown(paper, 10)} (use a4, letter)")
-        res = await web.run(lambda: result(state(), at_table()))
+        res = await self.web.run(lambda: result(self.state(), self.at_table()))
 
         def draw() -> bytes:
             with tempfile.TemporaryDirectory() as folder:
@@ -361,15 +367,18 @@ def routes(web: Web) -> list:
         return Response(pdf, media_type="application/pdf", headers={
             "Content-Disposition": f'attachment; filename="covenia-score-{lang}.pdf"'})
 
+
+def routes(web: Web) -> list:
+    table = Table(web)
     base = "/t/{token}/api/covenia"
     return [
-        Route(base, get_state),
-        Route(f"{base}/score", get_score),
-        Route(f"{base}/explained", explained),
-        Route(f"{base}/scorebook.pdf", scorebook),
-        Route(f"{base}/players/{{name:path}}", get_player, methods=["GET"]),
-        Route(f"{base}/players/{{name:path}}", put_player, methods=["PUT"]),
-        Route(f"{base}/players/{{name:path}}", delete_player, methods=["DELETE"]),
-        Route(f"{base}/decks", put_decks, methods=["PUT"]),
-        Route(f"{base}/close", post_close, methods=["POST"]),
+        Route(base, table.get_state),
+        Route(f"{base}/score", table.get_score),
+        Route(f"{base}/explained", table.explained),
+        Route(f"{base}/scorebook.pdf", table.scorebook),
+        Route(f"{base}/players/{{name:path}}", table.get_player, methods=["GET"]),
+        Route(f"{base}/players/{{name:path}}", table.put_player, methods=["PUT"]),
+        Route(f"{base}/players/{{name:path}}", table.delete_player, methods=["DELETE"]),
+        Route(f"{base}/decks", table.put_decks, methods=["PUT"]),
+        Route(f"{base}/close", table.post_close, methods=["POST"]),
     ]
