@@ -66,3 +66,10 @@ def test_a_folder_without_its_game_file_names_what_it_holds(starter, cli, tmp_pa
     r = cli("build", str(starter.parent), "--out", str(tmp_path / "kit"))
     assert r.code == 2 and "is a folder: give its game file" in r.err, r.err
     assert "moth-lanterns/other.toml" in r.err
+
+
+def test_a_colour_name_one_typo_away_names_the_games_colour(starter, cli, tmp_path):
+    _replace(starter, 'fill = "accent"', 'fill = "acent"')
+    r = cli("build", str(starter), "--out", str(tmp_path / "kit"))
+    assert r.code == 2 and '"acent" is not a colour' in r.err, r.err
+    assert r.err.rstrip().endswith("did you mean accent?"), r.err

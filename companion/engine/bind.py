@@ -312,8 +312,16 @@ def colour(value: str, scope: dict, palette: dict) -> Color:
         field = whole_field(value)
         raise BindError(f"{shown(v if field else value)} is not a colour: '#C0392B', one of the "
                         f"game's colours ({', '.join(sorted(palette)) or 'none'}) or "
-                        "mix(a, b, 0.2)", field)
+                        f"mix(a, b, 0.2){_nearest(v, palette)}", field)
     return found
+
+
+def _nearest(word: str, names) -> str:
+    """": did you mean accent?" for a name one typo away from one the game has."""
+    import difflib
+
+    near = difflib.get_close_matches(word, sorted(names), n=1, cutoff=0.75)
+    return f": did you mean {near[0]}?" if near else ""
 
 
 def length(value, across: float, scope: dict | None = None) -> float:
