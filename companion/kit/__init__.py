@@ -203,8 +203,10 @@ def _build_noted(name: str, opts: Options, progress, warn, notes) -> dict:
     name = kit.name  # the game's id, whether it was named by its id or its file's path
     out = folder(name, opts)
     manifest = {"game": name, "paper": opts.paper, "lang": opts.lang, "ink": opts.ink,
-                "version": ctx.data.sub("game").get("version", str, None), "files": [],
+                "files": [],
                 "cards": [{k: v for k, v in e.items() if k != "card"} for e in cards]}
+    if ctx.data.sub("game").get("version", str, None):  # what an errata calls this printing
+        manifest["version"] = ctx.data.sub("game").get("version", str)
     listed = cards  # the whole kit's cards (`cards` names each sheet's below)
     places: dict[str, dict] = {}
     if opts.changed_since:
