@@ -39,7 +39,7 @@ def test_greyscale_keeps_lightness_and_drops_hue():
     assert vision.lab(grey)[0] == pytest.approx(vision.lab(red)[0], abs=0.5)
 
 
-LIMITS = legibility.Limits(hue_chroma=20.0, contrast=3.0, least_area=0.0005, dpi=50,
+LIMITS = legibility.Limits(hue_chroma=12.0, contrast=3.0, least_area=0.0005, dpi=50,
                            sheet_dpi=72)
 
 
@@ -65,6 +65,17 @@ def views_alike(a: str, b: str) -> set[str]:
     _, pa, areas = legibility.structure(face(a))
     _, pb, _ = legibility.structure(face(b))
     return {v for v in vision.VIEWS if legibility.alike(pa, pb, areas, v, LIMITS)}
+
+
+def test_the_shipped_limits_are_the_ones_these_tests_hold():
+    assert legibility.limits() == LIMITS
+
+
+def test_tableau_10_as_designed_keeps_every_two_colours_apart():
+    tab10 = ["#1F77B4", "#FF7F0E", "#2CA02C", "#D62728", "#9467BD", "#8C564B", "#E377C2",
+             "#7F7F7F", "#BCBD22", "#17BECF"]
+    assert not [(a, b) for i, a in enumerate(tab10) for b in tab10[i + 1:]
+                if "designed" in views_alike(a, b)]
 
 
 def test_red_and_green_are_alike_with_deuteranopia_and_protanopia():
