@@ -170,3 +170,16 @@ def test_legibility_pdf_lists_the_findings_and_shows_every_view(cli, tmp_path):
         text.split())
     for view in vision.VIEWS:
         assert view in text
+
+
+def test_the_four_games_are_checked_by_name_with_a_summary_each(cli, tmp_path):
+    r = cli("check", "all", "--out", tmp_path / "out")
+    assert r.code == 0, r.err
+    for game in ("covenia", "coverta", "lugvanion", "vengeance"):
+        m = json.loads((tmp_path / "out" / game / "manifest.json").read_text(encoding="utf-8"))
+        assert m["faces"] > 50 and m["summary"]
+        assert (tmp_path / "out" / game / "legibility.pdf").is_file()
+        # every face differs from the others by more than its colour (a clan's symbol,
+        # a team's emblem, a number, a name): no finding (docs/next-version.md)
+        assert m["findings"] == [], m["findings"]
+        assert f"{game}: " in r.out and "smallest text" in r.out

@@ -127,11 +127,17 @@ def findings(seen: list[Seen], lim: Limits) -> list[Finding]:
         key, palette, areas = structure(s.pixels)
         groups.setdefault((s.side, key), []).append((s, palette, areas))
     out: dict[tuple, Finding] = {}
+    known: dict[tuple, list | None] = {}  # faces told apart by the same colours: once
     for members in groups.values():
         for i, (s, pa, areas) in enumerate(members):
             for t, pb, _ in members[i + 1:]:
+                differ = np.any(pa != pb, axis=1)
+                colours = (pa[differ].tobytes(), pb[differ].tobytes(),
+                           (areas[differ] >= lim.least_area * areas.sum()).tobytes())
                 for view in vision.VIEWS:
-                    regions = alike(pa, pb, areas, view, lim)
+                    if (colours, view) not in known:
+                        known[colours, view] = alike(pa, pb, areas, view, lim)
+                    regions = known[colours, view]
                     if regions is None:
                         continue
                     said = (view, tuple(sorted((r.a, r.b) for r in regions)))
