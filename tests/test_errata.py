@@ -207,3 +207,21 @@ def test_each_of_the_four_games_has_errata_and_a_swap_list(game, old, new, name,
     assert gone in page and added in page
     assert f"insert 1 × {name} (this printing)" in (tmp_path / "two" / "swap-list.txt").read_text(
         encoding="utf-8")
+
+
+def test_a_card_retired_alone_gives_errata_and_a_swap_list_and_no_cards(starter, cli,
+                                                                       tmp_path):
+    _version(starter, "0.3")
+    assert cli("build", starter, "--out", tmp_path / "v03").code == 0
+    cards = starter.parent / "cards.csv"
+    cards.write_text("".join(line for line in cards.read_text(encoding="utf-8")
+                             .splitlines(keepends=True) if not line.startswith("tide,Storm")),
+                     encoding="utf-8")
+    r = cli("build", starter, "--out", tmp_path / "v04",
+            "--changed-since", tmp_path / "v03" / "manifest.json")
+    assert r.code == 0, r.err
+    assert "nothing to reprint" not in r.out and "errata.pdf, swap-list.txt" in r.out
+    listed = (tmp_path / "v04" / "swap-list.txt").read_text(encoding="utf-8")
+    assert "Cards: 15 cards (0.3) - 1 removed + 0 inserted = 14 cards (0.3)" in listed
+    assert "remove 1 × storm (0.3) (retired)" in listed
+    assert not (tmp_path / "v04" / "cards.pdf").exists()

@@ -91,7 +91,7 @@ def build(game, paper, lang, card_size, bleed, flip, only, out, data, strict, ch
             said.update(warnings)
         gid = manifest["game"]  # its id, when named by its file
         where = kit.folder(gid, opts)
-        if changed_since and not manifest["changed"]:
+        if changed_since and not manifest["changed"] and "swap" not in manifest:
             click.echo(f"{gid}: none of the {len(manifest['cards'])} cards changed since "
                        f"{changed_since}: nothing to reprint, {where}/ left as it was")
             return

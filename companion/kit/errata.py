@@ -74,7 +74,7 @@ def write(stage: Path, manifest: dict, before: Earlier, listed: list[dict], kit,
     was = before.manifest.get("version") or words.swap("earlier")
     now = manifest.get("version") or words.swap("now")
     plan = swap.plan(before.manifest["cards"], manifest["cards"])
-    titles = {comp.id: comp.title for _, comp in kit.card_components()}
+    titles = {e["component"]: e["card"].component for e in listed}  # the whole kit's
     manifest["swap"] = {"from": was, "to": now, "components": plan}
     text = [words.swap("title", game=game_name, was=was, now=now), "",
             words.swap("intro"), ""]
