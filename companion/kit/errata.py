@@ -113,8 +113,11 @@ def _pdf(path: Path, plan: list[dict], before: Earlier, listed: list[dict], kit,
         if y < MARGIN:
             c.showPage()
             y = page[1] - MARGIN
-        if text:
-            y = _para(c, text, MARGIN, y, page[0] - 2 * MARGIN, 9)
+        if text.startswith(" "):  # a card's line, under its component's
+            y = _para(c, text, MARGIN + 12, y, page[0] - 2 * MARGIN - 12, 9)
+        elif text:
+            _line(c, text, MARGIN, y, 9, "bold")
+            y -= 9 * 1.4
         else:
             y -= 6
     c.showPage()
