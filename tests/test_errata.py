@@ -225,3 +225,20 @@ def test_a_card_retired_alone_gives_errata_and_a_swap_list_and_no_cards(starter,
     assert "Cards: 15 cards (0.3) - 1 removed + 0 inserted = 14 cards (0.3)" in listed
     assert "remove 1 × storm (0.3) (retired)" in listed
     assert not (tmp_path / "v04" / "cards.pdf").exists()
+
+
+def test_an_old_face_lying_turned_on_its_sheet_is_shown_upright(starter, cli, tmp_path):
+    from pypdf import PdfReader
+
+    _version(starter, "0.3")  # bridge cards lie turned on an A4 sheet
+    assert cli("build", starter, "--card-size", "bridge", "--out", tmp_path / "v03").code == 0
+    old = manifest(tmp_path / "v03")
+    assert {c["place"]["turn"] for c in old["cards"] if "place" in c} == {90}
+    _revise(starter.parent / "cards.csv")
+    _version(starter, "0.4")
+    assert cli("build", starter, "--card-size", "bridge", "--out", tmp_path / "v04",
+               "--changed-since", tmp_path / "v03" / "manifest.json").code == 0
+    page = PdfReader(tmp_path / "v04" / "errata.pdf").pages[1]  # the first changed card
+    (face,) = page.images
+    w, h = face.image.size
+    assert h > w  # upright, as the card is
