@@ -184,3 +184,16 @@ def test_serve_answers_a_draw_and_stops(tmp_path):
     finally:
         code = server.stop()
     assert code == 0, "".join(server.out)[-3000:]
+
+
+def test_check_sees_the_starter_game_with_colorspacious(companion, tmp_path):
+    """colorspacious and numpy at their floors: the legibility check runs, and red and
+    green still look alike with deuteranopia (Machado 2009)."""
+    companion("new", "tidepool")
+    out = companion("check", "tidepool/tidepool.toml")
+    assert "tidepool: " in out and "smallest text" in out
+    assert (tmp_path / "output" / "tidepool-check" / "legibility.pdf").is_file()
+    from companion.draw import vision
+
+    red, green = vision.hex_rgb("#D62728"), vision.hex_rgb("#2CA02C")
+    assert float(vision.distance(red, green, "deuteranopia")) < 5

@@ -38,7 +38,9 @@ Examples:
                    "fit its box, is too near the trim or lacks contrast; default: warn.")
 @click.option("--changed-since", type=click.Path(dir_okay=False),
               help="An earlier build's manifest.json: print only the cards whose front or back "
-                   "changed since (to reprint them); none changed, nothing is written.")
+                   "changed since (to reprint them), with errata.pdf (each changed card's "
+                   "old and new face and words) and swap-list.txt (what to pull, what to "
+                   "put in); none changed, nothing is written.")
 @click.option("--ink", type=common.Named("ink", ("normal", "saver")), default="normal",
               show_default=True,
               help="saver: light backs (an outline and the emblem on white) and pale card "
@@ -89,14 +91,15 @@ def build(game, paper, lang, card_size, bleed, flip, only, out, data, strict, ch
             said.update(warnings)
         gid = manifest["game"]  # its id, when named by its file
         where = kit.folder(gid, opts)
-        if changed_since and not manifest["changed"]:
+        if changed_since and not manifest["changed"] and "swap" not in manifest:
             click.echo(f"{gid}: none of the {len(manifest['cards'])} cards changed since "
                        f"{changed_since}: nothing to reprint, {where}/ left as it was")
             return
         files = ", ".join(f"{f['path']} ({f['pages']} page{'s' * (f['pages'] != 1)})"
                           for f in manifest["files"])
+        errata = ", errata.pdf, swap-list.txt" if "swap" in manifest else ""
         click.echo(f"{gid}: {where}/ {files + ', ' if files else ''}manifest.json, "
-                   "print-guide.txt")
+                   f"print-guide.txt{errata}")
         if changed_since:
             printed = sum(c["count"] for f in manifest["files"] for c in f["components"])
             click.echo(f"{printed} of {len(manifest['cards'])} cards changed since "

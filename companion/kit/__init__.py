@@ -14,14 +14,14 @@ from msgspec import Struct, structs
 
 from companion.draw import art
 from companion.files import data as data_mod, paths
-from companion.kit import boxes, drawings, faces, stamp
+from companion.kit import boxes, drawings, errata, faces, stamp, swap
 from companion.press import presets
 from companion.files.atomic import kit_folder
 from companion.files.data import load_fields, load_toml, read_text
 from companion.errors import CompanionError, shown
 from companion.press.imposition import FLIPS, plan_grid
 from companion.press.pdf import open_canvas
-from companion.text import fit
+from companion.text import changes, fit
 from companion.draw.sheets import Card, Face, SheetText, render
 from companion.text.typography import number, typeset
 from companion.engine.parts import (  # noqa: F401 (kit.PageFile...)
@@ -181,9 +181,12 @@ def _build_noted(name: str, opts: Options, progress, warn, notes) -> dict:
         raise CompanionError(found.outside_line(), field="--strict")
     changed = None
     if opts.changed_since:
-        changed = _keep_changed(kit, cards, _earlier_cards(opts.changed_since, kit.name))
-        if not changed:  # nothing to reprint: the kit folder, whole, is left as it is
-            return _unchanged(kit, cards)
+        earlier = errata.earlier(opts.changed_since, kit.name)
+        changed = _keep_changed(kit, cards, {c["id"]: (c["front"], c["back"])
+                                             for c in earlier.manifest["cards"]})
+        if not changed and not any(p["cards"] for p in swap.plan(
+                earlier.manifest["cards"], cards)):  # nothing to reprint, nothing to pull:
+            return _unchanged(kit, cards)  # the kit folder, whole, is left as it is
     files = kit.files
 
     # Plan every sheet before writing anything: a card that cannot fit fails here.
@@ -202,6 +205,10 @@ def _build_noted(name: str, opts: Options, progress, warn, notes) -> dict:
     manifest = {"game": name, "paper": opts.paper, "lang": opts.lang, "ink": opts.ink,
                 "files": [],
                 "cards": [{k: v for k, v in e.items() if k != "card"} for e in cards]}
+    if ctx.data.sub("game").get("version", str, None):  # what an errata calls this printing
+        manifest["version"] = ctx.data.sub("game").get("version", str)
+    listed = cards  # the whole kit's cards (`cards` names each sheet's below)
+    places: dict[str, dict] = {}
     if opts.changed_since:
         manifest["changed_since"] = str(opts.changed_since)
         manifest["changed"] = changed  # the ids of the cards printed, in kit order
@@ -231,6 +238,8 @@ def _build_noted(name: str, opts: Options, progress, warn, notes) -> dict:
                 keeper = None if not keeping else drawings.Keeper(
                     context, f.path, c, measured, notes, pictures)
                 for n, part in enumerate(parts):  # each size of the file on its own sheets
+                    if not opts.changed_since:  # where each card lies, for a later errata
+                        places.update(_places(part, grids[id(part)], flip, pages))
                     cards = [card for comp in part.components for card in _measured(
                         measured, _unfolded(comp, flip), digests)]
                     if n:  # a face shared by two sizes is drawn again at each
@@ -263,6 +272,12 @@ def _build_noted(name: str, opts: Options, progress, warn, notes) -> dict:
             manifest["files"].append({"path": boxes.PATH, "pages": pages, "duplex": "none",
                                       "card_size": None, "components": []})
             box_lines = boxes.guide(boxed, pages, ctx)
+        for e in manifest["cards"]:
+            if e["id"] in places:
+                e["place"] = places[e["id"]]
+        if opts.changed_since:  # what to pull from the decks, what to put in, and why
+            progress(errata.PATH)
+            errata.write(stage, manifest, earlier, listed, kit, game_name, author)
         (stage / "manifest.json").write_text(json.dumps(manifest, indent=2, ensure_ascii=False)
                                              + "\n", encoding="utf-8")
         (stage / "print-guide.txt").write_text(
@@ -345,27 +360,11 @@ def card_list(kit: Kit, bleed: float) -> list[dict]:
     for f, comp in kit.card_components():
         for card, cid in zip(comp.cards, faces.card_ids(comp.cards)):
             out.append({"id": f"{comp.id}/{cid}", "component": comp.id,
+                        "name": card.id or cid,  # its copies' name (the swap list's)
                         "front": digest(card.front, f.size), "back": digest(card.back, f.size),
+                        "fields": {k: changes.plain(v) for k, v in (card.fields or {}).items()},
                         "card": card})
     return out
-
-
-def _earlier_cards(path: Path, game: str) -> dict[str, tuple]:
-    """id -> (front, back) digests from an earlier build of `game`'s manifest.json."""
-    text, source = read_text(path)
-    try:
-        earlier = json.loads(text)
-        listed = earlier["cards"]
-        cards = {c["id"]: (c["front"], c["back"]) for c in listed}
-        other = earlier.get("game")
-    except (ValueError, KeyError, TypeError, AttributeError):
-        raise CompanionError("not a manifest.json with a card list (from companion build)",
-                             source=source, field="--changed-since") from None
-    if other != game:
-        raise CompanionError(f"is the manifest of {shown(other)}, not of {game}: give one "
-                             f"from an earlier build of {game}", source=source,
-                             field="--changed-since")
-    return cards
 
 
 def _unchanged(kit: Kit, cards: list[dict]) -> dict:
@@ -378,17 +377,44 @@ def _unchanged(kit: Kit, cards: list[dict]) -> dict:
 
 def _keep_changed(kit: Kit, cards: list[dict], earlier: dict[str, tuple]) -> list[str]:
     """Only the cards whose front or back differs from the earlier build (or is new);
-    returns their ids."""
+    returns their ids. Of a card given many times (its copies, one object), as many
+    copies as changed."""
     news = [e for e in cards if earlier.get(e["id"]) != (e["front"], e["back"])]
-    changed = {id(e["card"]) for e in news}
+    changed = Counter(id(e["card"]) for e in news)
     for f in kit.files:
         if isinstance(f, CardFile):
             for comp in f.components:
-                comp.cards = [c for c in comp.cards if id(c) in changed]
+                comp.cards = [c for c in comp.cards if _take(changed, id(c))]
                 comp.count = len(comp.cards)
             f.components = [c for c in f.components if c.cards]
     kit.files = [f for f in kit.files if isinstance(f, CardFile) and f.components]
     return [e["id"] for e in news]
+
+
+def _take(left: Counter, key) -> bool:
+    """One of the copies still to print under `key`, taken."""
+    if left[key] <= 0:
+        return False
+    left[key] -= 1
+    return True
+
+
+def _places(part: CardFile, grid, flip: str, pages_before: int) -> dict[str, dict]:
+    """Where each card of a file's part lies in its PDF: {card id: {"file", "page" (its
+    front's, from 1), "box": [x, y, w, h] (points, from the page's lower left, the trim),
+    "turn" (degrees anticlockwise)}}: arithmetic on the grid, as render places them."""
+    per, sides = grid.per_sheet, 1 if flip == "none" else 2
+    out, n = {}, 0
+    for comp in part.components:
+        for cid in faces.card_ids(comp.cards):
+            box = grid.front(n % per).box
+            out.setdefault(f"{comp.id}/{cid}", {
+                "file": part.path, "page": pages_before + (n // per) * sides + 1,
+                "box": [round(v, 3) for v in (box.x, box.y, box.w, box.h)],
+                "turn": grid.rotation})
+            n += 1
+        n += len(_unfolded(comp, flip).cards) - len(comp.cards)  # second sides, after
+    return out
 
 
 def stamp_said(ctx: Context) -> tuple[str, str] | None:
