@@ -73,8 +73,12 @@ def playtest(game, history, out, as_json, version, lang):
         click.echo(json.dumps({**shown_summary, "report": str(pdf), "pages": count},
                               ensure_ascii=False))
         return
-    for said in words.sentences(summary, lang, about.categories, about.factions):
-        click.echo(f"- {said}")
+    said = words.sentences(summary, lang, about.categories, about.factions)
+    for line in rules.LINES:  # findings, the rest, what may be luck: each under its head
+        these = [s for s, f in zip(said, summary["findings"]) if f["line"] == line]
+        if these:
+            click.echo(words.text("report", "line_" + line, lang) + ":")
+            click.echo("\n".join(f"- {s}" for s in these))
     judged = "every version" if summary["version"] == rules.ALL else \
         f"version {shown(summary['version'])}"
     click.echo(f"Report: {pdf} ({count} pages, {summary['plays']} plays of {judged}, "

@@ -17,7 +17,7 @@ from companion.draw import text as drawn
 from companion.files.atomic import replaced
 from companion.playtest import plots
 from companion.playtest.words import pct, sentence, text, version_name
-from companion.rules.playtest import ALL
+from companion.rules.playtest import ALL, LINES
 from companion.press import fonts
 from companion.press.pdf import open_canvas
 
@@ -136,8 +136,14 @@ def blocks(s: dict, game: Game, source: str, lang: str) -> list[Block]:
                        all=sum(v["plays"] for v in s["versions"].values()), file=source)
     out += [_paragraph(counted, 10, after=10),
             _keep(_paragraph(text("report", "findings", lang), 13, "bold", accent, after=4))]
-    out += [_paragraph(sentence(f, lang, game.categories, game.factions), 10, indent=12,
-                       bullet="•", after=5) for f in s["findings"]]
+    for line in LINES:  # findings, then the rest, then what may be luck: each apart
+        said = [f for f in s["findings"] if f.get("line", "note") == line]
+        if not said:
+            continue
+        out.append(_keep(_paragraph(text("report", "line_" + line, lang), 10.5, "bold",
+                                    after=3)))
+        out += [_paragraph(sentence(f, lang, game.categories, game.factions), 10,
+                           indent=12, bullet="•", after=5) for f in said]
     how = text("report", "how", lang, checks=s["checks"]) if s["checks"] else \
         text("report", "how_none", lang)
     out += [_paragraph(how, 8, colour=plots.MUTED, after=10)]

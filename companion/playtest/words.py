@@ -53,9 +53,28 @@ def _signed(x: float, lang: str) -> str:
     return ("+" if x > 0 else "") + _one_place(x, lang)
 
 
+ODDS = (20, 50, 100, 1_000, 10_000)  # "fewer than 1 report in N", N the largest that holds
+
+
+def odds(chance: float) -> int:
+    """A finding's Holm-adjusted p as the plain "1 report in N": the largest N of ODDS
+    with chance under 1 / N (20 for every finding)."""
+    return max([n for n in ODDS if chance < 1 / n] or [ODDS[0]])
+
+
 def sentence(f: dict, lang: str, categories: dict | None = None,
              factions: dict | None = None) -> str:
-    """One finding in words; `categories` and `factions` name ids (an id not named shows
+    """One line in words; a finding ends saying it is one, and how rarely luck makes
+    it."""
+    said = _said(f, lang, categories, factions)
+    if f.get("line") == "finding":
+        said += " " + text("finding", "chance", lang, n=count(odds(f["chance"]), lang))
+    return said
+
+
+def _said(f: dict, lang: str, categories: dict | None = None,
+          factions: dict | None = None) -> str:
+    """One line in words; `categories` and `factions` name ids (an id not named shows
     as it is)."""
     kind = f["kind"]
     where = scope(f.get("version", ""), lang)
@@ -69,6 +88,12 @@ def sentence(f: dict, lang: str, categories: dict | None = None,
                     faction=faction, players=f.get("players", ""), rate=pct(f["rate"]),
                     low=pct(f["low"]), high=pct(f["high"]), even=pct(f["even"]),
                     plays=f["plays"])
+    if kind in ("seat_score", "faction_score"):
+        return text("finding", kind, lang, scope=where, seat=f.get("seat", ""),
+                    faction=faction, players=f.get("players", ""),
+                    mean=_one_place(f["mean"], lang), others=_one_place(f["others"], lang),
+                    difference=_signed(f["difference"], lang), low=_signed(f["low"], lang),
+                    high=_signed(f["high"], lang), plays=f["plays"])
     if kind == "no_seat":
         return text("finding", kind, lang, scope=where, players=f["players"],
                     plays=f["plays"], even=pct(f["even"]))

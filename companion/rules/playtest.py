@@ -51,6 +51,8 @@ class Seat:
     score: float | None = None  # her total
     won: bool = False
     figures: dict = field(default_factory=dict)  # category id -> her figure
+    rounds: tuple = ()  # her running total after each round (a game scored in rounds)
+    player: str | None = None  # her name, when recorded (player strength)
 
 
 @dataclass(frozen=True)
@@ -189,9 +191,47 @@ def _check(kind: str, r: dict, version: str, **about) -> dict:
                                                               r["even"]), **about)
 
 
+def differences(plays: list[Play], key) -> dict:
+    """{value: [(her total minus the mean of the others' totals, her total), one a
+    play]} by key(row),
+    over the plays with two totals or more: what the score checks test (see
+    _score_checks)."""
+    out: dict = {}
+    for play in plays:
+        scored = [r for r in play.rows if r.score is not None]
+        if len(scored) < 2:
+            continue
+        total = math.fsum(r.score for r in scored)
+        for r in scored:
+            k = key(r)
+            if k is not None:
+                out.setdefault(k, []).append(
+                    (r.score - (total - r.score) / (len(scored) - 1), r.score))
+    return out
+
+
+def _score_checks(group: list[Play], key, kind: str, version: str, **about) -> list[dict]:
+    """Each seat's (or faction's) totals beside her table-mates': per play, her total
+    minus the mean of the others' in that play, and Student's t on those differences
+    (paired: plays are independent, the rows of one play are not, and the play's own
+    level, a long game raising every total, drops out). A permutation test would need
+    some 10,000 shuffles a check to reach Holm's smallest thresholds, and a report must
+    say the same each time it is made."""
+    out = []
+    for k, pairs in sorted(differences(group, key).items(),
+                           key=lambda kv: (isinstance(kv[0], str), kv[0])):
+        t = stats.mean_test([d for d, _ in pairs])
+        if t is None:
+            continue
+        mean = math.fsum(s for _, s in pairs) / len(pairs)
+        out.append(dict(t, kind=kind, version=version, mean=mean, others=mean - t["difference"],
+                        **{kind.split("_")[0]: k}, **about))
+    return out
+
+
 def _seat_checks(plays: list[Play], version: str) -> tuple[list[dict], list[dict]]:
-    """Each seat of each player count with MIN_PLAYS plays or more, as checks; and a
-    too_few line for each player count with fewer."""
+    """Each seat of each player count with MIN_PLAYS plays or more, as checks on its
+    wins and on its totals; and a too_few line for each player count with fewer."""
     checks, few = [], []
     for players, group in _player_counts(plays).items():
         if len(group) < MIN_PLAYS:
@@ -201,14 +241,20 @@ def _seat_checks(plays: list[Play], version: str) -> tuple[list[dict], list[dict
         for s, r in rates(group, _seat).items():
             checks.append(_check("seat", r, version, seat=s, players=players,
                                  plays=len(group)))
+        checks += _score_checks(group, _seat, "seat_score", version, players=players,
+                                plays=len(group))
     return checks, few
 
 
 def _faction_checks(plays: list[Play], version: str) -> list[dict]:
     if len(plays) < MIN_PLAYS:
         return []
-    return [_check("faction", r, version, faction=f, plays=r["played"])
+    wins = [_check("faction", r, version, faction=f, plays=r["played"])
             for f, r in rates(plays, _faction).items()]
+    scores = _score_checks(plays, _faction, "faction_score", version)
+    for c in scores:
+        c["plays"] = c["n"]
+    return wins + scores
 
 
 def _decider_checks(plays: list[Play], version: str) -> list[dict]:
@@ -237,7 +283,7 @@ def _direction(c: dict) -> str | None:
     else None."""
     if c.get("p_adjusted", 1.0) >= stats.ALPHA:
         return None
-    if c["kind"] == "decider":
+    if "difference" in c:  # a category, or a seat's or faction's totals
         return "more" if c["difference"] > 0 else "less"
     return "more" if c["rate"] > c["even"] else "less"
 
@@ -285,13 +331,17 @@ def _judged_lines(checks: list[dict], few: list[dict], total: int, version: str,
         if not group:
             continue
         named = _seats_apart(group)
-        out += named or [{"kind": "no_seat", "players": players, "plays": group[0]["plays"],
-                          "even": group[0]["even"], "version": version}]
+        scored = _seats_apart([c for c in checks if c["kind"] == "seat_score"
+                               and c["players"] == players])
+        out += named + scored or [{"kind": "no_seat", "players": players,
+                                   "plays": group[0]["plays"], "even": group[0]["even"],
+                                   "version": version}]
         out += _gap(group, total)
     factions = [c for c in checks if c["kind"] == "faction"]
     if factions:
-        out += [c for c in factions if c["direction"]] or [
-            {"kind": "no_faction", "plays": plays, "version": version}]
+        out += [c for c in checks if c["kind"] in ("faction", "faction_score")
+                and c["direction"]] or [{"kind": "no_faction", "plays": plays,
+                                         "version": version}]
         out += _gap(factions, total)
     deciders = [c for c in checks if c["kind"] == "decider"]
     if deciders:
@@ -325,6 +375,11 @@ def _changes(now: list[dict], was: list[dict], before: str, last: str,
                     "plays": b[k]["plays"] if kind == "seat" else plays_now,
                     "plays_before": a[k]["plays"] if kind == "seat" else plays_before})
     return out
+
+
+def _wins(checks: list[dict]) -> list[dict]:
+    """The checks on wins (a seat's, a faction's): those the versions compare."""
+    return [c for c in checks if c["kind"] in ("seat", "faction")]
 
 
 def versions_of(plays: list[Play]) -> dict[str, list[Play]]:
@@ -380,9 +435,9 @@ def summary(plays: list[Play], version: str | None = None) -> dict:
     was = now = []
     if compare:
         before = names[at - 1]
-        was = _seat_checks(by[before], before)[0] + _faction_checks(by[before], before)
-        now = [c for c in checks if c["kind"] != "decider"] if version != ALL else \
-            _seat_checks(by[last], last)[0] + _faction_checks(by[last], last)
+        was = _wins(_seat_checks(by[before], before)[0] + _faction_checks(by[before], before))
+        now = _wins(checks) if version != ALL else \
+            _wins(_seat_checks(by[last], last)[0] + _faction_checks(by[last], last))
     family = checks + was + (now if version == ALL else [])
     _corrected(family)
     out["checks"] = len(family)
@@ -396,8 +451,28 @@ def summary(plays: list[Play], version: str | None = None) -> dict:
     if compare:
         out["findings"] += _changes(now, was, names[at - 1], last, len(by[last]),
                                     len(by[names[at - 1]]))
+    out["findings"] = _sorted_lines(out["findings"])
     out["version"] = version
     return out
+
+
+FOUND = ("seat", "faction", "seat_score", "faction_score", "deciders")
+LINES = ("finding", "note", "may_be_luck")  # the order the report and the console say them
+
+
+def _sorted_lines(findings: list[dict]) -> list[dict]:
+    """Each line marked as what it is ("line"): a finding (it holds under Holm's
+    correction; "chance": its adjusted p, the largest of a line naming several), a gap
+    that may be luck, or a note (nothing stands out, too few plays, a version beside the
+    one before); findings first, then notes, then what may be luck."""
+    for f in findings:
+        if f["kind"] in FOUND:
+            f["line"] = "finding"
+            f["chance"] = f["p_adjusted"] if "p_adjusted" in f else max(
+                d["p_adjusted"] for d in f["separating"])
+        else:
+            f["line"] = "may_be_luck" if f["kind"].startswith("gap_") else "note"
+    return sorted(findings, key=lambda f: LINES.index(f["line"]))
 
 
 def rounded(value, places: int = 2):
@@ -406,7 +481,8 @@ def rounded(value, places: int = 2):
     if isinstance(value, float):
         return round(value, places)
     if isinstance(value, dict):
-        return {k: (float(f"{v:.4g}") if k in ("p", "p_adjusted") and isinstance(v, float)
+        return {k: (float(f"{v:.4g}") if k in ("p", "p_adjusted", "chance")
+                    and isinstance(v, float)
                     else rounded(v, places)) for k, v in value.items()}
     if isinstance(value, list):
         return [rounded(v, places) for v in value]
