@@ -153,3 +153,20 @@ def planted_plays(seed: int, plays: int = 150, faction: dict | None = None,
                      for s in range(n))
         out.append(Play(str(k + 1), rows, version, rnd.randint(30, 90)))
     return out
+
+
+def as_csv(plays: list, game: str = "tidepool") -> str:
+    """Plays as the table's history.csv writes them (round:N columns when they kept
+    rounds)."""
+    rounds = max((len(r.rounds) for p in plays for r in p.rows), default=0)
+    out = io.StringIO()
+    w = csv.writer(out, lineterminator="\r\n")
+    w.writerow(["id", "date", "game", "player", "score", "won", "version", "seat", "faction",
+                "minutes", *(f"round:{k}" for k in range(1, rounds + 1))])
+    for p in plays:
+        for r in p.rows:
+            w.writerow([p.id, "2026-12-01T20:00:00Z", game, r.player or "", r.score,
+                        int(r.won), p.version, r.seat or "", r.faction or "",
+                        "" if p.minutes is None else p.minutes,
+                        *r.rounds, *([""] * (rounds - len(r.rounds)))])
+    return out.getvalue()

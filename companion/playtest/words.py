@@ -94,6 +94,12 @@ def _said(f: dict, lang: str, categories: dict | None = None,
                     mean=_one_place(f["mean"], lang), others=_one_place(f["others"], lang),
                     difference=_signed(f["difference"], lang), low=_signed(f["low"], lang),
                     high=_signed(f["high"], lang), plays=f["plays"])
+    if kind in ("arc_runaway", "no_runaway"):
+        from companion.rules.arc import RUNAWAY
+
+        return text("finding", kind, lang, scope=where, rate=pct(f["rate"]),
+                    even=pct(f["even"]), bound=pct(f["bound"]), margin=pct(RUNAWAY),
+                    low=pct(f["low"]), high=pct(f["high"]), plays=f["plays"])
     if kind == "no_seat":
         return text("finding", kind, lang, scope=where, players=f["players"],
                     plays=f["plays"], even=pct(f["even"]))

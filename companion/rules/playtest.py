@@ -35,9 +35,10 @@ import math
 import re
 from dataclasses import dataclass, field
 
+from companion.rules import arc as arcs
 from companion.rules import stats
+from companion.rules.stats import quartiles, wilson  # noqa: F401  (callers name them here)
 
-Z = 1.959964  # the 97.5% point of the normal distribution: a 95% interval
 MIN_PLAYS = 10  # fewer plays: the figures are shown but nothing is judged on them
 ALL = "all"  # summary(version=ALL): every version's plays pooled
 MOST_MORE = 100_000  # plays a gap would need: past this, said as "over"
@@ -61,35 +62,6 @@ class Play:
     rows: tuple  # of Seat, in the order given
     version: str = ""  # the game file's version; "" when not recorded
     minutes: float | None = None  # from the game's first entry to its close
-
-
-def wilson(won: int, played: int, z: float = Z) -> tuple[float, float]:
-    """The Wilson score interval of a rate of `won` in `played` (no plays: 0 to 1)."""
-    if played <= 0:
-        return 0.0, 1.0
-    p = won / played
-    z2 = z * z
-    denom = 1 + z2 / played
-    centre = (p + z2 / (2 * played)) / denom
-    half = z * math.sqrt(p * (1 - p) / played + z2 / (4 * played * played)) / denom
-    # within [0, 1] and around the rate itself, whatever the last bit of rounding says
-    return max(0.0, min(p, centre - half)), min(1.0, max(p, centre + half))
-
-
-def quartiles(values: list) -> dict | None:
-    """min, q1, median, q3, max (linear between the nearest values) and n; None if empty."""
-    xs = sorted(values)
-    if not xs:
-        return None
-
-    def at(p: float) -> float:
-        pos = (len(xs) - 1) * p
-        lo = math.floor(pos)
-        hi = min(lo + 1, len(xs) - 1)
-        return xs[lo] + (xs[hi] - xs[lo]) * (pos - lo)
-
-    return {"min": xs[0], "q1": at(0.25), "median": at(0.5), "q3": at(0.75), "max": xs[-1],
-            "n": len(xs)}
 
 
 def version_key(v: str) -> tuple:
@@ -343,6 +315,8 @@ def _judged_lines(checks: list[dict], few: list[dict], total: int, version: str,
                 and c["direction"]] or [{"kind": "no_faction", "plays": plays,
                                          "version": version}]
         out += _gap(factions, total)
+    runaway = [c for c in checks if c["kind"] == "arc_runaway"]
+    out += [c if c["direction"] else dict(c, kind="no_runaway") for c in runaway]
     deciders = [c for c in checks if c["kind"] == "decider"]
     if deciders:
         apart = sorted((c for c in deciders if c["direction"]), key=lambda c: c["p"])
@@ -426,7 +400,10 @@ def summary(plays: list[Play], version: str | None = None) -> dict:
     out["totals"] = quartiles([r.score for p in chosen for r in p.rows if r.score is not None])
     out["versions"] = {v: _figures(g) for v, g in by.items()}
     seats, few = _seat_checks(chosen, version)
+    out["arc"] = arcs.arc(chosen)
     checks = seats + _faction_checks(chosen, version) + _decider_checks(chosen, version)
+    if len(chosen) >= MIN_PLAYS:
+        checks += arcs.check(out["arc"], version)
     # The version compared with the one before it: the chosen one, or the latest.
     names = list(by)
     last = names[-1] if version == ALL and names else version
@@ -456,7 +433,7 @@ def summary(plays: list[Play], version: str | None = None) -> dict:
     return out
 
 
-FOUND = ("seat", "faction", "seat_score", "faction_score", "deciders")
+FOUND = ("seat", "faction", "seat_score", "faction_score", "deciders", "arc_runaway")
 LINES = ("finding", "note", "may_be_luck")  # the order the report and the console say them
 
 
