@@ -122,13 +122,14 @@ PLAYERS = ("Ana", "Bo", "Cy", "Di", "Eli", "Fay", "Gus", "Hal")
 def planted_plays(seed: int, plays: int = 150, faction: dict | None = None,
                   seat: dict | None = None, counts: tuple = (3, 4), rounds: int = 5,
                   version: str = "0.1", skill: dict | None = None,
-                  seating=None) -> list:
+                  seating=None, first: str | None = None) -> list:
     """Plays as a table makes them (issue 53): 3 or 4 players (`counts`), four factions
     (TIDEWRIGHT) dealt at random, `rounds` rounds of about 8 points each (sd 5: a total of 40, sd 11) whose
     running totals each row keeps, the winner the highest total (ties shared). Planted:
     `faction` {id: points more a play}, `seat` {n: points more}, `skill` {name: points
     more}; players drawn from PLAYERS, or seated by seating(k, players) -> names in
-    seat order. With nothing planted, every finding is a false alarm."""
+    seat order; `first` takes seat 1 in every play she is in. With nothing planted,
+    every finding is a false alarm."""
     from companion.rules.playtest import Play, Seat
 
     rnd = random.Random(seed)
@@ -137,6 +138,9 @@ def planted_plays(seed: int, plays: int = 150, faction: dict | None = None,
         n = rnd.choice(counts)
         factions = rnd.sample(TIDEWRIGHT, n)
         names = seating(k, n) if seating else rnd.sample(PLAYERS, n)
+        if first in names:
+            names.remove(first)
+            names.insert(0, first)
         running = []
         for s in range(n):
             edge = ((faction or {}).get(factions[s], 0) + (seat or {}).get(s + 1, 0)

@@ -111,7 +111,9 @@ def test_the_planted_edge_of_version_0_1_is_still_found_with_version_0_1(fixed):
     assert seats[(1, 3)]["text"] == (
         "Version 0.1: seat 1 wins 78% of 3-player games, where 33% would be even (this "
         "seat’s own 95% interval: 62–88%; 40 plays). A finding: a gap this large comes by "
-        "chance in fewer than 1 report in 10,000.")
+        "chance in fewer than 1 report in 10,000. Whether it holds once player strength "
+        "is counted, these plays cannot tell: the players who sat there never sat "
+        "elsewhere (companion playtest plan rotates them).")  # P1 always sits seat 1
     assert seats[(1, 3)]["p_adjusted"] < 0.0001 and seats[(1, 3)]["line"] == "finding"
 
 

@@ -69,7 +69,28 @@ def sentence(f: dict, lang: str, categories: dict | None = None,
     said = _said(f, lang, categories, factions)
     if f.get("line") == "finding":
         said += " " + text("finding", "chance", lang, n=count(odds(f["chance"]), lang))
+    if f.get("skill_adjusted"):
+        said += " " + _skill(f, lang)
     return said
+
+
+def _skill(f: dict, lang: str) -> str:
+    """Whether a seat's or faction's finding holds once player strength is counted."""
+    a = f["skill_adjusted"]
+    what = "seat" if f["kind"].startswith("seat") else "faction"
+    if not a.get("apart", True):
+        return text("finding", f"skill_{what}_together", lang)
+    return text("finding", "skill_holds" if a["holds"] else "skill_flips", lang,
+                odds=_two(a["odds"], lang), low=_two(a["low"], lang),
+                high=_two(a["high"], lang), what=text("finding", "skill_" + what, lang),
+                what_of=text("finding", "skill_" + what, lang),
+                who=text("finding", f"skill_{what}_who", lang))
+
+
+def _two(x: float, lang: str) -> str:
+    """Odds to two decimals (fr: 1,25)."""
+    s = f"{x:.2f}"
+    return s.replace(".", ",") if lang == "fr" else s
 
 
 def _said(f: dict, lang: str, categories: dict | None = None,

@@ -36,7 +36,7 @@ import re
 from dataclasses import dataclass, field
 
 from companion.rules import arc as arcs
-from companion.rules import stats
+from companion.rules import stats, strength
 from companion.rules.stats import quartiles, wilson  # noqa: F401  (callers name them here)
 
 MIN_PLAYS = 10  # fewer plays: the figures are shown but nothing is judged on them
@@ -428,9 +428,26 @@ def summary(plays: list[Play], version: str | None = None) -> dict:
     if compare:
         out["findings"] += _changes(now, was, names[at - 1], last, len(by[last]),
                                     len(by[names[at - 1]]))
+    _skill_adjusted(out["findings"], chosen)
     out["findings"] = _sorted_lines(out["findings"])
     out["version"] = version
     return out
+
+
+def _skill_adjusted(findings: list[dict], plays: list[Play]) -> None:
+    """Each seat and faction finding's edge once player strength is counted
+    (companion.rules.strength), where names repeat: "skill_adjusted"."""
+    named = [f for f in findings if f["kind"] in ("seat", "seat_score", "faction",
+                                                   "faction_score")]
+    if not named:
+        return
+    model = strength.fit(plays)
+    for f in named:
+        term = ("seat", f["players"], f["seat"]) if f["kind"].startswith("seat") else \
+            ("faction", f["faction"])
+        said = strength.adjusted(model, term, f["direction"])
+        if said is not None:
+            f["skill_adjusted"] = dict(said, apart=strength.apart(plays, term))
 
 
 FOUND = ("seat", "faction", "seat_score", "faction_score", "deciders", "arc_runaway")
