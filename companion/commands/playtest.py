@@ -75,7 +75,7 @@ def report(game, history, out, as_json, version, lang):
         have = ", ".join(shown(v) for v in sorted(known, key=rules.version_key))
         raise CompanionError(f"no plays of version {shown(version)} (have {have})",
                              field="--version")
-    summary = rules.summary(recorded, version)
+    summary = rules.summary(recorded, version, about.players)
     folder = Path(out) if out else paths.output() / f"{found.id}-playtest"
     name = "playtest-report.pdf" if version is None else \
         f"playtest-report-{re.sub(r'[^A-Za-z0-9._-]', '_', version)}.pdf"
@@ -97,12 +97,14 @@ def report(game, history, out, as_json, version, lang):
     for line in rules.LINES:  # findings, the rest, what may be luck: each under its head
         these = [s for s, f in zip(said, summary["findings"]) if f["line"] == line]
         if these:
-            click.echo(words.text("report", "line_" + line, lang) + ":")
+            click.echo(words.text("console", "head", lang,
+                                  head=words.text("report", "line_" + line, lang)))
             click.echo("\n".join(f"- {s}" for s in these))
-    judged = "every version" if summary["version"] == rules.ALL else \
-        f"version {shown(summary['version'])}"
-    click.echo(f"Report: {pdf} ({count} pages, {summary['plays']} plays of {judged}, "
-               f"{seconds:.1f} s)")
+    judged = words.text("console", "every_version", lang) if summary["version"] == rules.ALL \
+        else words.text("console", "version", lang, version=shown(summary["version"]))
+    click.echo(words.text("console", "report", lang, pdf=pdf, pages=count,
+                          plays=summary["plays"], judged=judged,
+                          seconds=words.decimal(seconds, lang)))
 
 
 def _about(path: Path, lang: str):
@@ -135,8 +137,10 @@ def _about(path: Path, lang: str):
             factions[entry["id"]] = said(entry.get("name")) or entry["id"]
     colour = {k: g.table[k] for k in ("accent", "ink") if isinstance(g.table.get(k), str)
               and g.table[k].startswith("#")}
+    from companion.games.players import players
+
     return Game(said(g.table.get("name")) or path.stem, said(g.table.get("credits")), cats,
-                factions, **colour)
+                factions, players=players(data), **colour)
 
 
 @playtest.command(short_help="A rotation plan: each player in each seat, each faction.",

@@ -36,6 +36,7 @@ class Game:
     factions: dict | None = None
     accent: str = "#1D6F8C"
     ink: str = "#1F2A33"
+    players: tuple | None = None  # the least and the most players ([game] players)
 
 
 @dataclass

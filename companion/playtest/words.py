@@ -49,6 +49,11 @@ def _one_place(x: float, lang: str) -> str:
     return s.replace(".", ",") if lang == "fr" else s
 
 
+def decimal(x: float, lang: str) -> str:
+    """A figure to one decimal: 1.2 (fr: 1,2)."""
+    return _one_place(x, lang)
+
+
 def _signed(x: float, lang: str) -> str:
     return ("+" if x > 0 else "") + _one_place(x, lang)
 
@@ -115,6 +120,11 @@ def _said(f: dict, lang: str, categories: dict | None = None,
                     mean=_one_place(f["mean"], lang), others=_one_place(f["others"], lang),
                     difference=_signed(f["difference"], lang), low=_signed(f["low"], lang),
                     high=_signed(f["high"], lang), plays=f["plays"])
+    if kind == "outside":
+        counts = ", ".join(text("finding", "outside_each", lang, players=k, plays=v)
+                           for k, v in f["counts"].items())
+        return text("finding", kind, lang, scope=scope("all", lang), plays=f["plays"],
+                    counts=counts, least=f["least"], most=f["most"])
     if kind in ("arc_runaway", "no_runaway"):
         from companion.rules.arc import RUNAWAY
 

@@ -388,10 +388,37 @@ def chosen_version(plays: list[Play], version: str | None) -> str:
     return list(by)[-1] if by else ALL
 
 
-def summary(plays: list[Play], version: str | None = None) -> dict:
+def summary(plays: list[Play], version: str | None = None,
+            counts: tuple[int, int] | None = None) -> dict:
     """Everything the report and the phone show. The figures and the findings are those
     of one version's plays: `version`, by default the latest, or ALL pooled; the versions
-    table lists every version. Each finding carries the version its plays come from."""
+    table lists every version. Each finding carries the version its plays come from.
+    `counts`: the least and the most players the game file says; plays of another
+    player count are counted apart ("outside": {players: plays}) and not judged, a line
+    says so."""
+    plays, outside = _within(plays, counts)
+    out = _summary(plays, version)
+    if outside:
+        out["outside"] = outside
+        out["findings"].insert(0, {"kind": "outside", "line": "note", "least": counts[0],
+                                   "most": counts[1], "counts": outside,
+                                   "plays": sum(outside.values()),
+                                   "version": ALL})
+    return out
+
+
+def _within(plays: list[Play], counts: tuple[int, int] | None) -> tuple[list, dict]:
+    if counts is None:
+        return plays, {}
+    inside = [p for p in plays if counts[0] <= len(p.rows) <= counts[1]]
+    apart: dict[str, int] = {}
+    for p in plays:
+        if not counts[0] <= len(p.rows) <= counts[1]:
+            apart[str(len(p.rows))] = apart.get(str(len(p.rows)), 0) + 1
+    return inside, dict(sorted(apart.items(), key=lambda kv: int(kv[0])))
+
+
+def _summary(plays: list[Play], version: str | None) -> dict:
     by = versions_of(plays)
     version = chosen_version(plays, version)
     chosen = plays if version == ALL else by.get(version, [])
