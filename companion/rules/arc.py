@@ -93,11 +93,11 @@ def led_for_good(running: list[list], winner: int) -> int | None:
 
 def _band_width(leads: list[float]) -> float:
     """Equal bands of `BANDS`, the last open: a width of 1, 2 or 5 times a power of ten
-    over which about 9 leads in 10 fall within the first BANDS - 1."""
+    over which about 3 leads in 4 fall within the first BANDS - 1."""
     xs = sorted(v for v in leads if v > 0)
     if not xs:
         return 1.0
-    top = xs[min(len(xs) - 1, math.floor(0.9 * len(xs)))]
+    top = xs[min(len(xs) - 1, math.floor(0.75 * len(xs)))]
     return stats.nice_step(top, BANDS - 1)
 
 
@@ -163,9 +163,9 @@ def _leader_wins(leads: list) -> list[dict]:
 def _comebacks(leads: list) -> list[dict]:
     """For each round but the last one kept by every play, and each band of the lead:
     the plays, how many the leader still lost (a comeback), with its 95% interval."""
-    width = _band_width([lead for _, lead, _, _ in leads])
-    out = []
     last = max(r for r, *_ in leads)
+    width = _band_width([lead for r, lead, _, _ in leads if r < last])
+    out = []
     for k in range(1, last):
         for b in range(BANDS):
             lo, hi = b * width, (b + 1) * width if b < BANDS - 1 else None
