@@ -404,6 +404,7 @@ def summary(plays: list[Play], version: str | None = None,
                                    "most": counts[1], "counts": outside,
                                    "plays": sum(outside.values()),
                                    "version": ALL})
+        out["findings"].sort(key=lambda f: LINES.index(f["line"]))  # after the findings
     return out
 
 
