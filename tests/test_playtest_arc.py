@@ -128,3 +128,30 @@ def test_the_arc_is_in_the_json_and_on_a_page_in_en_and_fr(game, tmp_path):  # n
     text = " ".join(pdf_text(s["report"]).split())
     assert "Le déroulé d’une partie" in text and "Changements de meneur" in text
     assert pages(s["report"]) == s["pages"]
+
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+RUNS = st.integers(2, 5).flatmap(lambda n: st.integers(2, 6).flatmap(
+    lambda k: st.lists(st.lists(st.lists(st.integers(0, 9), min_size=k, max_size=k),
+                                min_size=n, max_size=n), min_size=1, max_size=12)))
+
+
+@settings(max_examples=150, deadline=None)
+@given(RUNS)
+def test_any_arc_counts_each_game_once_and_stays_within_its_rounds(games):
+    plays = []
+    for k, points in enumerate(games):
+        running = [[sum(p[:j + 1]) for j in range(len(p))] for p in points]
+        plays.append(play(k + 1, running))
+    a = arcs.arc(plays)
+    rounds = len(games[0][0])
+    assert a["games"] == len(plays) == sum(a["lead_changes"]["games"].values())
+    assert 0 <= a["lead_changes"]["mean"] <= max(len(p[0]) for p in games) - 1
+    assert sum(a["led_for_good"].values()) <= len(plays)
+    for c in a["comeback"]:
+        assert 0 <= c["won"] <= c["games"] and c["low"] <= c["rate"] <= c["high"]
+        per_round = sum(x["games"] for x in a["comeback"] if x["round"] == c["round"])
+        assert per_round <= len(plays)
+    assert rounds >= 2

@@ -133,3 +133,39 @@ def test_a_plan_is_printed_game_by_game_and_bad_input_is_one_line(game):  # noqa
                         "--factions")):
         r = plan(game, *args)
         assert r.returncode == 2 and r.stderr.count("\n") == 1 and said in r.stderr, r.stderr
+
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from companion.rules.plan import plan as planned  # noqa: E402
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(2, 8).flatmap(lambda n: st.tuples(
+    st.just(n), st.integers(0, 6).map(lambda extra: n + extra if extra else 0),
+    st.integers(1, 40))))
+def test_any_plan_seats_everyone_evenly_and_deals_factions_apart(case):
+    n, f, games = case
+    players = [f"P{i}" for i in range(n)]
+    factions = [f"F{k}" for k in range(f)] or None
+    schedule = planned(players, games, factions)
+    assert len(schedule) == games
+    seats = Counter((x["player"], x["seat"]) for g in schedule for x in g)
+    counts = [seats[(p, s)] for p in players for s in range(1, n + 1)]
+    assert max(counts) - min(counts) <= 1  # a cyclic Latin square
+    for g in schedule:
+        assert sorted(x["seat"] for x in g) == list(range(1, n + 1))
+        if factions:
+            assert len({x["faction"] for x in g}) == n
+    if factions:
+        dealt = Counter((x["player"], x["faction"]) for g in schedule for x in g)
+        per = [dealt[(p, k)] for p in players for k in factions]
+        assert max(per) - min(per) <= 1
+
+
+def test_a_model_past_its_bound_is_not_fitted():
+    plays = [rules.Play(str(k), tuple(rules.Seat(seat=s + 1, faction=f"f{(k + s) % 100}",
+                                                 score=s, won=s == 0, player=f"p{k % 70 + s}")
+                                      for s in range(3))) for k in range(400)]
+    assert strength.fit(plays) is None  # 60 players kept, 3 seats, 100 factions: 163 terms

@@ -163,6 +163,8 @@ def _leader_wins(leads: list) -> list[dict]:
 def _comebacks(leads: list) -> list[dict]:
     """For each round but the last one kept by every play, and each band of the lead:
     the plays, how many the leader still lost (a comeback), with its 95% interval."""
+    if not leads:  # no round had a leader alone
+        return []
     last = max(r for r, *_ in leads)
     width = _band_width([lead for r, lead, _, _ in leads if r < last])
     out = []

@@ -14,7 +14,9 @@ Choices, stated once:
   first; a play with no totals ranks its winners before the rest (who then tie, and
   only the winners' stage is counted); equal totals keep their order.
 - Fitted only when names repeat: MIN_REPEAT players with MIN_REPEAT plays or more. At
-  most MAX_PLAYERS players get a term (those with most plays); the others none (0)."""
+  most MAX_PLAYERS players get a term (those with most plays); the others none (0). A
+  model of more than MAX_TERMS terms is not fitted (no finding then says it holds or
+  not). A Newton step moves no term more than MAX_STEP."""
 
 import math
 
@@ -24,7 +26,9 @@ from companion.rules.stats import Z
 PRIOR = 0.05  # the prior's precision on each term (sd about 4.5 on the log-worth)
 MIN_REPEAT = 2
 MAX_PLAYERS = 60
+MAX_TERMS = 150  # players, seats and factions: past this no fit (its cost grows as the cube)
 STEPS = 30
+MAX_STEP = 4.0  # the most a term moves in one Newton step (a damped step on wild data)
 
 
 def _placings(play) -> list[list[int]]:
@@ -117,6 +121,9 @@ def _fit(data: list, size: int) -> tuple[list[float], list[list[float]]]:
                     for u, y in mean.items():
                         info[t][u] -= v * y
         step = _solve(info, grad)
+        big = max((abs(s) for s in step), default=0.0)
+        if big > MAX_STEP:
+            step = [s * MAX_STEP / big for s in step]
         w = [a + b for a, b in zip(w, step)]
         if max((abs(s) for s in step), default=0.0) < 1e-8:
             break
@@ -128,7 +135,7 @@ def fit(plays: list) -> dict | None:
     and the means to test a contrast}; None when names do not repeat."""
     index = _terms(plays)
     players = sum(1 for t in index if t[0] == "player")
-    if players < MIN_REPEAT:
+    if players < MIN_REPEAT or len(index) > MAX_TERMS:
         return None
     data = [(_row_terms(p, index), _placings(p)) for p in plays]
     data = [d for d in data if d[1]]
