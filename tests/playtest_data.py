@@ -114,3 +114,63 @@ def even_plays(seed: int, plays: int = 150, version: str = "0.1") -> list:
                      for s in range(players))
         out.append(Play(str(k + 1), rows, version, rnd.randint(30, 90)))
     return out
+
+
+PLAYERS = ("Ana", "Bo", "Cy", "Di", "Eli", "Fay", "Gus", "Hal")
+
+
+def planted_plays(seed: int, plays: int = 150, faction: dict | None = None,
+                  seat: dict | None = None, counts: tuple = (3, 4), rounds: int = 5,
+                  version: str = "0.1", skill: dict | None = None,
+                  seating=None, first: str | None = None) -> list:
+    """Plays as a table makes them (issue 53): 3 or 4 players (`counts`), four factions
+    (TIDEWRIGHT) dealt at random, `rounds` rounds of about 8 points each (sd 5: a total of 40, sd 11) whose
+    running totals each row keeps, the winner the highest total (ties shared). Planted:
+    `faction` {id: points more a play}, `seat` {n: points more}, `skill` {name: points
+    more}; players drawn from PLAYERS, or seated by seating(k, players) -> names in
+    seat order; `first` takes seat 1 in every play she is in. With nothing planted,
+    every finding is a false alarm."""
+    from companion.rules.playtest import Play, Seat
+
+    rnd = random.Random(seed)
+    out = []
+    for k in range(plays):
+        n = rnd.choice(counts)
+        factions = rnd.sample(TIDEWRIGHT, n)
+        names = seating(k, n) if seating else rnd.sample(PLAYERS, n)
+        if first in names:
+            names.remove(first)
+            names.insert(0, first)
+        running = []
+        for s in range(n):
+            edge = ((faction or {}).get(factions[s], 0) + (seat or {}).get(s + 1, 0)
+                    + (skill or {}).get(names[s], 0)) / rounds
+            total, kept = 0, []
+            for _ in range(rounds):
+                total += max(0, round(rnd.gauss(8 + edge, 5)))
+                kept.append(total)
+            running.append(tuple(kept))
+        best = max(r[-1] for r in running)
+        rows = tuple(Seat(seat=s + 1, faction=factions[s], score=running[s][-1],
+                          won=running[s][-1] == best, rounds=running[s] if rounds > 1 else (),
+                          player=names[s])
+                     for s in range(n))
+        out.append(Play(str(k + 1), rows, version, rnd.randint(30, 90)))
+    return out
+
+
+def as_csv(plays: list, game: str = "tidepool") -> str:
+    """Plays as the table's history.csv writes them (round:N columns when they kept
+    rounds)."""
+    rounds = max((len(r.rounds) for p in plays for r in p.rows), default=0)
+    out = io.StringIO()
+    w = csv.writer(out, lineterminator="\r\n")
+    w.writerow(["id", "date", "game", "player", "score", "won", "version", "seat", "faction",
+                "minutes", *(f"round:{k}" for k in range(1, rounds + 1))])
+    for p in plays:
+        for r in p.rows:
+            w.writerow([p.id, "2026-12-01T20:00:00Z", game, r.player or "", r.score,
+                        int(r.won), p.version, r.seat or "", r.faction or "",
+                        "" if p.minutes is None else p.minutes,
+                        *r.rounds, *([""] * (rounds - len(r.rounds)))])
+    return out.getvalue()

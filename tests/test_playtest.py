@@ -125,7 +125,10 @@ def test_the_stronger_faction_and_its_fix_in_version_0_4_are_found(planted):
     assert found[("seat", 1)]["plays"] == 240
     assert found[("seat", 1)]["text"] == (
         "All versions: seat 1 wins 45% of 4-player games, where 25% would be even (this "
-        "seat’s own 95% interval: 39–51%; 240 plays).")
+        "seat’s own 95% interval: 39–51%; 240 plays). A finding: a gap this large comes "
+        "by chance in fewer than 1 report in 10,000. Whether it holds once player strength "
+        "is counted, these plays cannot tell: the players who sat there never sat "
+        "elsewhere (companion playtest plan rotates them).")  # P1 always sits seat 1
     assert found[("seat", 1)]["version"] == "all"
     assert found[("faction", "reef")]["direction"] == "more"
     fix = found[("version_faction", "reef")]

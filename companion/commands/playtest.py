@@ -10,7 +10,27 @@ from companion.commands.common import GAME, WORDS
 from companion.errors import CompanionError, shown
 
 
-@click.command(short_help="What your plays say: wins by seat, faction, version.", epilog="""\b
+class _ReportByDefault(click.Group):
+    """`companion playtest GAME HISTORY` makes the report (the `report` command named or
+    not); `companion playtest plan ...` a rotation plan."""
+
+    def parse_args(self, ctx, args):
+        if args and args[0] not in self.commands and args[0] not in ("-h", "--help"):
+            args = ["report", *args]
+        return super().parse_args(ctx, args)
+
+
+@click.group(cls=_ReportByDefault, short_help="What your plays say: wins by seat, faction, "
+             "version; a rotation plan.", epilog="""\b
+Examples:
+  companion playtest mygame/mygame.toml table-history.csv
+  companion playtest plan mygame/mygame.toml --players Ana,Bo,Cy,Di --games 12""")
+def playtest():
+    """What a game's recorded plays say (`companion playtest GAME HISTORY`, the report),
+    and a rotation plan for the next ones (`companion playtest plan`)."""
+
+
+@playtest.command(short_help="What your plays say: wins by seat, faction, version.", epilog="""\b
 Examples:
   companion playtest mygame/mygame.toml table-history.csv
   companion playtest covenia table-history.csv --lang fr --out reports
@@ -27,7 +47,7 @@ Examples:
                    "the latest version] (the versions table lists them all).")
 @click.option("--lang", type=WORDS, default="en", show_default=True,
               help="The report's language.")
-def playtest(game, history, out, as_json, version, lang):
+def report(game, history, out, as_json, version, lang):
     """A playtest report from a table's history.csv: win rates by seat and by faction with
     their 95% intervals, each seat's mean score, the categories that separate winners,
     the score spread, the winning margin, the game's length, each version beside the one
@@ -55,7 +75,7 @@ def playtest(game, history, out, as_json, version, lang):
         have = ", ".join(shown(v) for v in sorted(known, key=rules.version_key))
         raise CompanionError(f"no plays of version {shown(version)} (have {have})",
                              field="--version")
-    summary = rules.summary(recorded, version)
+    summary = rules.summary(recorded, version, about.players)
     folder = Path(out) if out else paths.output() / f"{found.id}-playtest"
     name = "playtest-report.pdf" if version is None else \
         f"playtest-report-{re.sub(r'[^A-Za-z0-9._-]', '_', version)}.pdf"
@@ -73,12 +93,18 @@ def playtest(game, history, out, as_json, version, lang):
         click.echo(json.dumps({**shown_summary, "report": str(pdf), "pages": count},
                               ensure_ascii=False))
         return
-    for said in words.sentences(summary, lang, about.categories, about.factions):
-        click.echo(f"- {said}")
-    judged = "every version" if summary["version"] == rules.ALL else \
-        f"version {shown(summary['version'])}"
-    click.echo(f"Report: {pdf} ({count} pages, {summary['plays']} plays of {judged}, "
-               f"{seconds:.1f} s)")
+    said = words.sentences(summary, lang, about.categories, about.factions)
+    for line in rules.LINES:  # findings, the rest, what may be luck: each under its head
+        these = [s for s, f in zip(said, summary["findings"]) if f["line"] == line]
+        if these:
+            click.echo(words.text("console", "head", lang,
+                                  head=words.text("report", "line_" + line, lang)))
+            click.echo("\n".join(f"- {s}" for s in these))
+    judged = words.text("console", "every_version", lang) if summary["version"] == rules.ALL \
+        else words.text("console", "version", lang, version=shown(summary["version"]))
+    click.echo(words.text("console", "report", lang, pdf=pdf, pages=count,
+                          plays=summary["plays"], judged=judged,
+                          seconds=words.decimal(seconds, lang)))
 
 
 def _about(path: Path, lang: str):
@@ -111,5 +137,67 @@ def _about(path: Path, lang: str):
             factions[entry["id"]] = said(entry.get("name")) or entry["id"]
     colour = {k: g.table[k] for k in ("accent", "ink") if isinstance(g.table.get(k), str)
               and g.table[k].startswith("#")}
+    from companion.games.players import players
+
     return Game(said(g.table.get("name")) or path.stem, said(g.table.get("credits")), cats,
-                factions, **colour)
+                factions, players=players(data), **colour)
+
+
+@playtest.command(short_help="A rotation plan: each player in each seat, each faction.",
+                  epilog="""\b
+Examples:
+  companion playtest plan mygame/mygame.toml --players Ana,Bo,Cy,Di --games 12
+  companion playtest plan mygame/mygame.toml --players Ana,Bo,Cy --games 12 --factions a,b,c,d
+  companion playtest plan covenia --players Ana,Bo,Cy --games 6 --json""")
+@click.argument("game", **GAME)
+@click.option("--players", required=True, metavar="NAMES",
+              help="The players, comma-separated, all at the table each game.")
+@click.option("--games", type=int, required=True, help="How many games to plan.")
+@click.option("--factions", default=None, metavar="IDS",
+              help="The factions to deal, comma-separated [default: the game file's "
+                   "[game] factions, if any].")
+@click.option("--json", "as_json", is_flag=True,
+              help='Print the plan as JSON: {"games": [[{seat, player, faction}, ...], ...]}.')
+@click.option("--lang", type=WORDS, default="en", show_default=True,
+              help="The plan's language.")
+def plan(game, players, games, factions, as_json, lang):
+    """A plan for the next playtests: game by game, who sits which seat and plays which
+    faction, so that each player sits each seat, and plays each faction, as evenly as
+    the games allow (over as many games as players, each seat once; over as many games
+    as factions, each faction once), and no seat stays tied to one faction."""
+    from companion import games as bundled
+    from companion.commands.common import split
+    from companion.playtest import words
+    from companion.rules.plan import plan as planned
+
+    found = bundled.find(game)
+    about = _about(found.path, lang)
+    names = split(players) or []
+    if len(names) < 2 or len(names) > MAX_TABLE:
+        raise CompanionError(f"{len(names)} players: a plan seats 2 to {MAX_TABLE}",
+                             field="--players")
+    seen = set()
+    for n in names:
+        if n.casefold() in seen:
+            raise CompanionError(f"{shown(n)} is named twice", field="--players")
+        seen.add(n.casefold())
+    if not 1 <= games <= MAX_GAMES:
+        raise CompanionError(f"{games}: a plan has 1 to {MAX_GAMES} games", field="--games")
+    dealt = split(factions) if factions else list(about.factions or {})
+    if dealt and len(dealt) < len(names):
+        raise CompanionError(f"{len(dealt)} factions for {len(names)} players: each player "
+                             "needs her own", field="--factions")
+    schedule = planned(names, games, dealt or None)
+    if as_json:
+        click.echo(json.dumps({"games": schedule}, ensure_ascii=False))
+        return
+    for k, table in enumerate(schedule, 1):
+        click.echo(words.text("plan", "game", lang, n=k, seats=", ".join(
+            words.text("plan", "seat" if x["faction"] is None else "seat_faction", lang,
+                       seat=x["seat"], player=x["player"],
+                       faction=(about.factions or {}).get(x["faction"], x["faction"]))
+            for x in table)))
+
+
+MAX_TABLE = 30  # players at a table (companion.files.plays.MAX_PLAYERS)
+MAX_GAMES = 1000

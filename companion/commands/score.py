@@ -86,6 +86,7 @@ N of those, one a round); with [game] factions, each player's faction:
         except ScoreError as e:
             raise CompanionError(e.message, source=source, field=e.field or None) from None
         chosen = chosen if sides else None
+        _outside(data, len(result.players), lang)
         if pdf:
             from companion.games import filled_pad
 
@@ -97,6 +98,18 @@ N of those, one a round); with [game] factions, each player's faction:
         click.echo(json.dumps(sheet.as_json(result, rules, chosen), ensure_ascii=False)
                    if as_json else sheet.report(rules, result, data, lang, chosen))
     return own
+
+
+def _outside(data, count: int, lang: str) -> None:
+    """A line (on stderr) when the players scored lie outside the game file's [game]
+    players: scored all the same."""
+    from companion.games.players import players
+    from companion.score.sheet import kinds
+
+    span = players(data)
+    if span and not span[0] <= count <= span[1]:
+        click.echo(kinds().text("players_outside", lang).format(
+            players=count, least=span[0], most=span[1]), err=True)
 
 
 @score.command("covenia", epilog="""\b

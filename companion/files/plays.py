@@ -8,7 +8,8 @@ the same as "0.1"), which a history cannot afford.
 
 The columns (companion/web/games/history.py writes them): id, date, game, player, score,
 won, guilds, governor, then version, seat, faction, minutes, then one score:ID column per
-scoring category. One row per player per play; a play is the rows sharing an id. Only
+scoring category, then round:1, round:2, ... (a game scored in rounds: her running total
+after each; at most MAX_ROUNDS, none missing between, a row's empty past its game's end). One row per player per play; a play is the rows sharing an id. Only
 id, game and won are required (a history from before the seats were recorded has no
 seat column: its seats are unknown). A cell led by a quote before = + - @ (how the table
 keeps a spreadsheet from running it) is read without the quote. Rows of other games are
@@ -42,8 +43,10 @@ MAX_VERSIONS = 100
 MAX_VERSION = 64  # characters
 MAX_NUMBER = 1_000_000_000  # a score or a category's figure, either way
 MAX_MINUTES = 10_000  # about a week
+MAX_ROUNDS = 100  # round:N columns (companion.web.games.history writes as many)
 REQUIRED = ("id", "game", "won")
 SCORE = "score:"
+ROUND = "round:"
 
 
 def read(path: Path | str, game: str) -> list[Play]:
@@ -89,6 +92,7 @@ def read_text(text: str, name: str, game: str) -> list[Play]:
                              "history.csv (companion serve, History, CSV)?",
                              source=f"{name}, row 1")
     cats = {h[len(SCORE):]: i for h, i in col.items() if h.startswith(SCORE)}
+    rounds = _round_columns(col, name)
     if len(cats) > MAX_CATEGORIES:
         raise CompanionError(f"{len(cats):,} score: columns, over the {MAX_CATEGORIES} a "
                              "history may hold", source=f"{name}, row 1")
@@ -102,12 +106,32 @@ def read_text(text: str, name: str, game: str) -> list[Play]:
                                      source=name)
             if not any(c.strip() for c in cells):
                 continue
-            _read_row(cells, n, name, header, col, cats, game, plays, seen)
+            _read_row(cells, n, name, header, col, cats, rounds, game, plays, seen)
     except csv.Error as e:
         raise CompanionError(f"cannot read ({e})", source=f"{name}, row {n}") from None
     _one_count_without_seats(plays, name)
     return [Play(pid, tuple(p["rows"]), p["version"], p["minutes"])
             for pid, p in plays.items()]
+
+
+def _round_columns(col: dict, name: str) -> list[str]:
+    """The round:1, round:2, ... columns, in order: numbered 1 to MAX_ROUNDS, none
+    missing between."""
+    numbers = []
+    for h, i in col.items():
+        if not h.startswith(ROUND):
+            continue
+        n = h[len(ROUND):]
+        if not (n.isascii() and n.isdigit() and len(n) <= 3 and 1 <= int(n) <= MAX_ROUNDS):
+            raise CompanionError(f"{shown(h[:40])}: a round column is round:1 to "
+                                 f"round:{MAX_ROUNDS}", source=f"{name}, row 1",
+                                 field=f"column {letter(i)}")
+        numbers.append(int(n))
+    if sorted(numbers) != list(range(1, len(numbers) + 1)):
+        gap = next(k for k in range(1, len(numbers) + 2) if k not in numbers)
+        raise CompanionError(f"round:{gap} is missing between the round columns",
+                             source=f"{name}, row 1")
+    return [f"{ROUND}{k}" for k in range(1, len(numbers) + 1)]
 
 
 def _one_count_without_seats(plays: dict, name: str) -> None:
@@ -126,7 +150,7 @@ def _one_count_without_seats(plays: dict, name: str) -> None:
 
 
 def _read_row(cells: list[str], n: int, name: str, header: list[str], col: dict,
-              cats: dict, game: str, plays: dict, seen: dict) -> None:
+              cats: dict, rounds: list[str], game: str, plays: dict, seen: dict) -> None:
     where = f"{name}, row {n}"
     if len(cells) > len(header) and any(c.strip() for c in cells[len(header):]):
         i = len(header) + next(j for j, c in enumerate(cells[len(header):]) if c.strip())
@@ -170,7 +194,12 @@ def _read_row(cells: list[str], n: int, name: str, header: list[str], col: dict,
     seat = number("seat", whole=True, least=1, most=MAX_PLAYERS) if "seat" in col else None
     figures = {cat: number(f"{SCORE}{cat}") for cat in cats}
     faction = cell("faction") or None
-    row = Seat(seat=seat, faction=faction,
+    running = [number(k) for k in rounds]  # her running total after each round
+    kept = running[:next((i for i, v in enumerate(running) if v is None), len(running))]
+    if len(kept) < len(running) and any(v is not None for v in running[len(kept):]):
+        raise fail(rounds[len(kept)], "empty before a later round's total")
+    row = Seat(seat=seat, faction=faction, rounds=tuple(kept),
+               player=cell("player") or None,
                score=number("score") if "score" in col else None,
                won=won_text in ("1", "true"),
                figures={k: v for k, v in figures.items() if v is not None})

@@ -11,6 +11,7 @@ from reportlab.lib import colors
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
 from companion.press import fonts
+from companion.rules.stats import nice_step
 
 INK = colors.HexColor("#1F2A33")
 MUTED = colors.HexColor("#6B747B")
@@ -33,15 +34,6 @@ def _text(d: Drawing, x: float, y: float, s: str, size: float, colour=INK,
         if w > max_w:
             size = max(4.5, size * max_w / w)
     d.add(String(x, y, s, fontName=name, fontSize=size, fillColor=colour, textAnchor=anchor))
-
-
-def nice_step(span: float, ticks: int = 5) -> float:
-    """A step of 1, 2 or 5 times a power of ten giving about `ticks` ticks over `span`."""
-    if span <= 0:
-        return 1.0
-    raw = span / ticks
-    power = 10 ** math.floor(math.log10(raw))
-    return next(m * power for m in (1, 2, 5, 10) if m * power >= raw)
 
 
 def rate_chart(groups: list[str], series: list[str], value, w: float, h: float,

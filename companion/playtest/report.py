@@ -17,7 +17,7 @@ from companion.draw import text as drawn
 from companion.files.atomic import replaced
 from companion.playtest import plots
 from companion.playtest.words import pct, sentence, text, version_name
-from companion.rules.playtest import ALL
+from companion.rules.playtest import ALL, LINES
 from companion.press import fonts
 from companion.press.pdf import open_canvas
 
@@ -36,6 +36,7 @@ class Game:
     factions: dict | None = None
     accent: str = "#1D6F8C"
     ink: str = "#1F2A33"
+    players: tuple | None = None  # the least and the most players ([game] players)
 
 
 @dataclass
@@ -136,8 +137,14 @@ def blocks(s: dict, game: Game, source: str, lang: str) -> list[Block]:
                        all=sum(v["plays"] for v in s["versions"].values()), file=source)
     out += [_paragraph(counted, 10, after=10),
             _keep(_paragraph(text("report", "findings", lang), 13, "bold", accent, after=4))]
-    out += [_paragraph(sentence(f, lang, game.categories, game.factions), 10, indent=12,
-                       bullet="•", after=5) for f in s["findings"]]
+    for line in LINES:  # findings, then the rest, then what may be luck: each apart
+        said = [f for f in s["findings"] if f.get("line", "note") == line]
+        if not said:
+            continue
+        out.append(_keep(_paragraph(text("report", "line_" + line, lang), 10.5, "bold",
+                                    after=3)))
+        out += [_paragraph(sentence(f, lang, game.categories, game.factions), 10,
+                           indent=12, bullet="•", after=5) for f in said]
     how = text("report", "how", lang, checks=s["checks"]) if s["checks"] else \
         text("report", "how_none", lang)
     out += [_paragraph(how, 8, colour=plots.MUTED, after=10)]
@@ -164,6 +171,7 @@ def blocks(s: dict, game: Game, source: str, lang: str) -> list[Block]:
     out += _in_pairs(charts, half, legend, accent)
     out += _means(s, lang, width, accent)
     out += _deciders(s, game, lang, width, accent)
+    out += _arc(s, lang, width, half, accent)
     # From page 2: spreads, margins, lengths, versions.
     cats = [(_name(game.categories, k), q) for k, q in s["scores"].items()]
     cats.append((text("plot", "total", lang), s.get("totals")))
@@ -244,6 +252,70 @@ def _deciders(s: dict, game: Game, lang: str, width: float, accent) -> list[Bloc
                       rows, lambda rows: plots.interval_chart(
                           rows, "difference", width, 18.0 * len(rows) + 18, lang, zero=True),
                       accent)
+
+
+COMEBACK_ROUNDS = 4  # the comeback chart's rounds: the first four (a bar each)
+
+
+def _arc(s: dict, lang: str, width: float, half: float, accent) -> list[Block]:
+    """The arc of a game on a page of its own: its figures in words, how often the
+    leader after each round wins, and the comeback curve."""
+    a = s.get("arc")
+    if not a:
+        return []
+    from companion.playtest.words import count, scope
+
+    def num(v) -> str:
+        return plots._num(v, lang)
+
+    said = [text("arc", "counted", lang, games=count(a["games"], lang),
+                 scope=scope(s["version"], lang)),
+            text("arc", "changes", lang, mean=num(a["lead_changes"]["mean"]), each=", ".join(
+                text("arc", "changes_each", lang, n=k, games=v)
+                for k, v in a["lead_changes"]["games"].items()))]
+    if a["led_for_good"]:
+        said.append(text("arc", "good", lang, each=", ".join(
+            text("arc", "good_each", lang, round=k, games=v)
+            for k, v in a["led_for_good"].items())))
+    sp = a["spread"]
+    if sp["last"] and sp["second"]:
+        sign = "\u202f%" if lang == "fr" else "%"
+
+        def q(x, share=False):
+            f = (lambda v: pct(v) + sign) if share else num
+            return f"{f(x['median'])} ({f(x['q1'])}–{f(x['q3'])})" if x else "–"
+        said.append(text("arc", "spread", lang, last=q(sp["last"]), second=q(sp["second"]),
+                         last_share=q(sp["last_share"], True),
+                         second_share=q(sp["second_share"], True)))
+    if a["minutes"]:
+        said.append(text("arc", "minutes", lang, each="; ".join(
+            text("arc", "minutes_each", lang, players=k, median=num(m["median"]),
+                 q1=num(m["q1"]), q3=num(m["q3"])) for k, m in a["minutes"].items())))
+    head = _paragraph(text("arc", "title", lang), 13, "bold", accent, after=6)
+    head.new_page = True
+    out = [_keep(head), *(_paragraph(x, 9.5, indent=12, bullet="•", after=4) for x in said),
+           _space(6)]
+    rounds = {text("arc", "round", lang, round=r["round"]): r for r in a["leader_wins"]}
+    out += _plot(text("arc", "leader", lang), text("arc", "leader_legend", lang),
+                 plots.rate_chart(list(rounds), [""], _one(rounds), width, PLOT_H), accent)
+    backs = [c for c in a["comeback"] if c["round"] <= COMEBACK_ROUNDS]
+    if backs:
+        bands = sorted({tuple(c["behind_by"]) for c in backs},
+                       key=lambda b: b[0])
+
+        def band(b):
+            lo, hi = b
+            return text("arc", "band", lang, low=num(lo), high=num(hi)) if hi is not None \
+                else text("arc", "band_open", lang, low=num(lo))
+        labels = [band(b) for b in bands]
+        series = [text("arc", "round", lang, round=r)
+                  for r in sorted({c["round"] for c in backs})]
+        cells = {(band(tuple(c["behind_by"])), text("arc", "round", lang, round=c["round"])): c
+                 for c in backs}
+        out += _plot(text("arc", "comeback", lang), text("arc", "comeback_legend", lang),
+                     plots.rate_chart(labels, series, lambda g, ser: cells.get((g, ser)),
+                                      width, PLOT_H + 20), accent)
+    return out
 
 
 ROWS_A_DRAWING = 24  # a chart of more rows is drawn in parts, each within a page

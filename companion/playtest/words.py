@@ -49,13 +49,58 @@ def _one_place(x: float, lang: str) -> str:
     return s.replace(".", ",") if lang == "fr" else s
 
 
+def decimal(x: float, lang: str) -> str:
+    """A figure to one decimal: 1.2 (fr: 1,2)."""
+    return _one_place(x, lang)
+
+
 def _signed(x: float, lang: str) -> str:
     return ("+" if x > 0 else "") + _one_place(x, lang)
 
 
+ODDS = (20, 50, 100, 1_000, 10_000)  # "fewer than 1 report in N", N the largest that holds
+
+
+def odds(chance: float) -> int:
+    """A finding's Holm-adjusted p as the plain "1 report in N": the largest N of ODDS
+    with chance under 1 / N (20 for every finding)."""
+    return max([n for n in ODDS if chance < 1 / n] or [ODDS[0]])
+
+
 def sentence(f: dict, lang: str, categories: dict | None = None,
              factions: dict | None = None) -> str:
-    """One finding in words; `categories` and `factions` name ids (an id not named shows
+    """One line in words; a finding ends saying it is one, and how rarely luck makes
+    it."""
+    said = _said(f, lang, categories, factions)
+    if f.get("line") == "finding":
+        said += " " + text("finding", "chance", lang, n=count(odds(f["chance"]), lang))
+    if f.get("skill_adjusted"):
+        said += " " + _skill(f, lang)
+    return said
+
+
+def _skill(f: dict, lang: str) -> str:
+    """Whether a seat's or faction's finding holds once player strength is counted."""
+    a = f["skill_adjusted"]
+    what = "seat" if f["kind"].startswith("seat") else "faction"
+    if not a.get("apart", True):
+        return text("finding", f"skill_{what}_together", lang)
+    return text("finding", "skill_holds" if a["holds"] else "skill_flips", lang,
+                odds=_two(a["odds"], lang), low=_two(a["low"], lang),
+                high=_two(a["high"], lang), what=text("finding", "skill_" + what, lang),
+                what_of=text("finding", "skill_" + what, lang),
+                who=text("finding", f"skill_{what}_who", lang))
+
+
+def _two(x: float, lang: str) -> str:
+    """Odds to two decimals (fr: 1,25)."""
+    s = f"{x:.2f}"
+    return s.replace(".", ",") if lang == "fr" else s
+
+
+def _said(f: dict, lang: str, categories: dict | None = None,
+          factions: dict | None = None) -> str:
+    """One line in words; `categories` and `factions` name ids (an id not named shows
     as it is)."""
     kind = f["kind"]
     where = scope(f.get("version", ""), lang)
@@ -69,6 +114,23 @@ def sentence(f: dict, lang: str, categories: dict | None = None,
                     faction=faction, players=f.get("players", ""), rate=pct(f["rate"]),
                     low=pct(f["low"]), high=pct(f["high"]), even=pct(f["even"]),
                     plays=f["plays"])
+    if kind in ("seat_score", "faction_score"):
+        return text("finding", kind, lang, scope=where, seat=f.get("seat", ""),
+                    faction=faction, players=f.get("players", ""),
+                    mean=_one_place(f["mean"], lang), others=_one_place(f["others"], lang),
+                    difference=_signed(f["difference"], lang), low=_signed(f["low"], lang),
+                    high=_signed(f["high"], lang), plays=f["plays"])
+    if kind == "outside":
+        counts = ", ".join(text("finding", "outside_each", lang, players=k, plays=v)
+                           for k, v in f["counts"].items())
+        return text("finding", kind, lang, scope=scope("all", lang), plays=f["plays"],
+                    counts=counts, least=f["least"], most=f["most"])
+    if kind in ("arc_runaway", "no_runaway"):
+        from companion.rules.arc import RUNAWAY
+
+        return text("finding", kind, lang, scope=where, rate=pct(f["rate"]),
+                    even=pct(f["even"]), bound=pct(f["bound"]), margin=pct(RUNAWAY),
+                    low=pct(f["low"]), high=pct(f["high"]), plays=f["plays"])
     if kind == "no_seat":
         return text("finding", kind, lang, scope=where, players=f["players"],
                     plays=f["plays"], even=pct(f["even"]))

@@ -35,9 +35,10 @@ import math
 import re
 from dataclasses import dataclass, field
 
-from companion.rules import stats
+from companion.rules import arc as arcs
+from companion.rules import stats, strength
+from companion.rules.stats import quartiles, wilson  # noqa: F401  (callers name them here)
 
-Z = 1.959964  # the 97.5% point of the normal distribution: a 95% interval
 MIN_PLAYS = 10  # fewer plays: the figures are shown but nothing is judged on them
 ALL = "all"  # summary(version=ALL): every version's plays pooled
 MOST_MORE = 100_000  # plays a gap would need: past this, said as "over"
@@ -51,6 +52,8 @@ class Seat:
     score: float | None = None  # her total
     won: bool = False
     figures: dict = field(default_factory=dict)  # category id -> her figure
+    rounds: tuple = ()  # her running total after each round (a game scored in rounds)
+    player: str | None = None  # her name, when recorded (player strength)
 
 
 @dataclass(frozen=True)
@@ -59,35 +62,6 @@ class Play:
     rows: tuple  # of Seat, in the order given
     version: str = ""  # the game file's version; "" when not recorded
     minutes: float | None = None  # from the game's first entry to its close
-
-
-def wilson(won: int, played: int, z: float = Z) -> tuple[float, float]:
-    """The Wilson score interval of a rate of `won` in `played` (no plays: 0 to 1)."""
-    if played <= 0:
-        return 0.0, 1.0
-    p = won / played
-    z2 = z * z
-    denom = 1 + z2 / played
-    centre = (p + z2 / (2 * played)) / denom
-    half = z * math.sqrt(p * (1 - p) / played + z2 / (4 * played * played)) / denom
-    # within [0, 1] and around the rate itself, whatever the last bit of rounding says
-    return max(0.0, min(p, centre - half)), min(1.0, max(p, centre + half))
-
-
-def quartiles(values: list) -> dict | None:
-    """min, q1, median, q3, max (linear between the nearest values) and n; None if empty."""
-    xs = sorted(values)
-    if not xs:
-        return None
-
-    def at(p: float) -> float:
-        pos = (len(xs) - 1) * p
-        lo = math.floor(pos)
-        hi = min(lo + 1, len(xs) - 1)
-        return xs[lo] + (xs[hi] - xs[lo]) * (pos - lo)
-
-    return {"min": xs[0], "q1": at(0.25), "median": at(0.5), "q3": at(0.75), "max": xs[-1],
-            "n": len(xs)}
 
 
 def version_key(v: str) -> tuple:
@@ -189,9 +163,47 @@ def _check(kind: str, r: dict, version: str, **about) -> dict:
                                                               r["even"]), **about)
 
 
+def differences(plays: list[Play], key) -> dict:
+    """{value: [(her total minus the mean of the others' totals, her total), one a
+    play]} by key(row),
+    over the plays with two totals or more: what the score checks test (see
+    _score_checks)."""
+    out: dict = {}
+    for play in plays:
+        scored = [r for r in play.rows if r.score is not None]
+        if len(scored) < 2:
+            continue
+        total = math.fsum(r.score for r in scored)
+        for r in scored:
+            k = key(r)
+            if k is not None:
+                out.setdefault(k, []).append(
+                    (r.score - (total - r.score) / (len(scored) - 1), r.score))
+    return out
+
+
+def _score_checks(group: list[Play], key, kind: str, version: str, **about) -> list[dict]:
+    """Each seat's (or faction's) totals beside her table-mates': per play, her total
+    minus the mean of the others' in that play, and Student's t on those differences
+    (paired: plays are independent, the rows of one play are not, and the play's own
+    level, a long game raising every total, drops out). A permutation test would need
+    some 10,000 shuffles a check to reach Holm's smallest thresholds, and a report must
+    say the same each time it is made."""
+    out = []
+    for k, pairs in sorted(differences(group, key).items(),
+                           key=lambda kv: (isinstance(kv[0], str), kv[0])):
+        t = stats.mean_test([d for d, _ in pairs])
+        if t is None:
+            continue
+        mean = math.fsum(s for _, s in pairs) / len(pairs)
+        out.append(dict(t, kind=kind, version=version, mean=mean, others=mean - t["difference"],
+                        **{kind.split("_")[0]: k}, **about))
+    return out
+
+
 def _seat_checks(plays: list[Play], version: str) -> tuple[list[dict], list[dict]]:
-    """Each seat of each player count with MIN_PLAYS plays or more, as checks; and a
-    too_few line for each player count with fewer."""
+    """Each seat of each player count with MIN_PLAYS plays or more, as checks on its
+    wins and on its totals; and a too_few line for each player count with fewer."""
     checks, few = [], []
     for players, group in _player_counts(plays).items():
         if len(group) < MIN_PLAYS:
@@ -201,14 +213,20 @@ def _seat_checks(plays: list[Play], version: str) -> tuple[list[dict], list[dict
         for s, r in rates(group, _seat).items():
             checks.append(_check("seat", r, version, seat=s, players=players,
                                  plays=len(group)))
+        checks += _score_checks(group, _seat, "seat_score", version, players=players,
+                                plays=len(group))
     return checks, few
 
 
 def _faction_checks(plays: list[Play], version: str) -> list[dict]:
     if len(plays) < MIN_PLAYS:
         return []
-    return [_check("faction", r, version, faction=f, plays=r["played"])
+    wins = [_check("faction", r, version, faction=f, plays=r["played"])
             for f, r in rates(plays, _faction).items()]
+    scores = _score_checks(plays, _faction, "faction_score", version)
+    for c in scores:
+        c["plays"] = c["n"]
+    return wins + scores
 
 
 def _decider_checks(plays: list[Play], version: str) -> list[dict]:
@@ -237,7 +255,7 @@ def _direction(c: dict) -> str | None:
     else None."""
     if c.get("p_adjusted", 1.0) >= stats.ALPHA:
         return None
-    if c["kind"] == "decider":
+    if "difference" in c:  # a category, or a seat's or faction's totals
         return "more" if c["difference"] > 0 else "less"
     return "more" if c["rate"] > c["even"] else "less"
 
@@ -285,14 +303,20 @@ def _judged_lines(checks: list[dict], few: list[dict], total: int, version: str,
         if not group:
             continue
         named = _seats_apart(group)
-        out += named or [{"kind": "no_seat", "players": players, "plays": group[0]["plays"],
-                          "even": group[0]["even"], "version": version}]
+        scored = _seats_apart([c for c in checks if c["kind"] == "seat_score"
+                               and c["players"] == players])
+        out += named + scored or [{"kind": "no_seat", "players": players,
+                                   "plays": group[0]["plays"], "even": group[0]["even"],
+                                   "version": version}]
         out += _gap(group, total)
     factions = [c for c in checks if c["kind"] == "faction"]
     if factions:
-        out += [c for c in factions if c["direction"]] or [
-            {"kind": "no_faction", "plays": plays, "version": version}]
+        out += [c for c in checks if c["kind"] in ("faction", "faction_score")
+                and c["direction"]] or [{"kind": "no_faction", "plays": plays,
+                                         "version": version}]
         out += _gap(factions, total)
+    runaway = [c for c in checks if c["kind"] == "arc_runaway"]
+    out += [c if c["direction"] else dict(c, kind="no_runaway") for c in runaway]
     deciders = [c for c in checks if c["kind"] == "decider"]
     if deciders:
         apart = sorted((c for c in deciders if c["direction"]), key=lambda c: c["p"])
@@ -327,6 +351,11 @@ def _changes(now: list[dict], was: list[dict], before: str, last: str,
     return out
 
 
+def _wins(checks: list[dict]) -> list[dict]:
+    """The checks on wins (a seat's, a faction's): those the versions compare."""
+    return [c for c in checks if c["kind"] in ("seat", "faction")]
+
+
 def versions_of(plays: list[Play]) -> dict[str, list[Play]]:
     out: dict[str, list[Play]] = {}
     for play in plays:
@@ -359,10 +388,38 @@ def chosen_version(plays: list[Play], version: str | None) -> str:
     return list(by)[-1] if by else ALL
 
 
-def summary(plays: list[Play], version: str | None = None) -> dict:
+def summary(plays: list[Play], version: str | None = None,
+            counts: tuple[int, int] | None = None) -> dict:
     """Everything the report and the phone show. The figures and the findings are those
     of one version's plays: `version`, by default the latest, or ALL pooled; the versions
-    table lists every version. Each finding carries the version its plays come from."""
+    table lists every version. Each finding carries the version its plays come from.
+    `counts`: the least and the most players the game file says; plays of another
+    player count are counted apart ("outside": {players: plays}) and not judged, a line
+    says so."""
+    plays, outside = _within(plays, counts)
+    out = _summary(plays, version)
+    if outside:
+        out["outside"] = outside
+        out["findings"].insert(0, {"kind": "outside", "line": "note", "least": counts[0],
+                                   "most": counts[1], "counts": outside,
+                                   "plays": sum(outside.values()),
+                                   "version": ALL})
+        out["findings"].sort(key=lambda f: LINES.index(f["line"]))  # after the findings
+    return out
+
+
+def _within(plays: list[Play], counts: tuple[int, int] | None) -> tuple[list, dict]:
+    if counts is None:
+        return plays, {}
+    inside = [p for p in plays if counts[0] <= len(p.rows) <= counts[1]]
+    apart: dict[str, int] = {}
+    for p in plays:
+        if not counts[0] <= len(p.rows) <= counts[1]:
+            apart[str(len(p.rows))] = apart.get(str(len(p.rows)), 0) + 1
+    return inside, dict(sorted(apart.items(), key=lambda kv: int(kv[0])))
+
+
+def _summary(plays: list[Play], version: str | None) -> dict:
     by = versions_of(plays)
     version = chosen_version(plays, version)
     chosen = plays if version == ALL else by.get(version, [])
@@ -371,7 +428,10 @@ def summary(plays: list[Play], version: str | None = None) -> dict:
     out["totals"] = quartiles([r.score for p in chosen for r in p.rows if r.score is not None])
     out["versions"] = {v: _figures(g) for v, g in by.items()}
     seats, few = _seat_checks(chosen, version)
+    out["arc"] = arcs.arc(chosen)
     checks = seats + _faction_checks(chosen, version) + _decider_checks(chosen, version)
+    if len(chosen) >= MIN_PLAYS:
+        checks += arcs.check(out["arc"], version)
     # The version compared with the one before it: the chosen one, or the latest.
     names = list(by)
     last = names[-1] if version == ALL and names else version
@@ -380,9 +440,9 @@ def summary(plays: list[Play], version: str | None = None) -> dict:
     was = now = []
     if compare:
         before = names[at - 1]
-        was = _seat_checks(by[before], before)[0] + _faction_checks(by[before], before)
-        now = [c for c in checks if c["kind"] != "decider"] if version != ALL else \
-            _seat_checks(by[last], last)[0] + _faction_checks(by[last], last)
+        was = _wins(_seat_checks(by[before], before)[0] + _faction_checks(by[before], before))
+        now = _wins(checks) if version != ALL else \
+            _wins(_seat_checks(by[last], last)[0] + _faction_checks(by[last], last))
     family = checks + was + (now if version == ALL else [])
     _corrected(family)
     out["checks"] = len(family)
@@ -396,8 +456,45 @@ def summary(plays: list[Play], version: str | None = None) -> dict:
     if compare:
         out["findings"] += _changes(now, was, names[at - 1], last, len(by[last]),
                                     len(by[names[at - 1]]))
+    _skill_adjusted(out["findings"], chosen)
+    out["findings"] = _sorted_lines(out["findings"])
     out["version"] = version
     return out
+
+
+def _skill_adjusted(findings: list[dict], plays: list[Play]) -> None:
+    """Each seat and faction finding's edge once player strength is counted
+    (companion.rules.strength), where names repeat: "skill_adjusted"."""
+    named = [f for f in findings if f["kind"] in ("seat", "seat_score", "faction",
+                                                   "faction_score")]
+    if not named:
+        return
+    model = strength.fit(plays)
+    for f in named:
+        term = ("seat", f["players"], f["seat"]) if f["kind"].startswith("seat") else \
+            ("faction", f["faction"])
+        said = strength.adjusted(model, term, f["direction"])
+        if said is not None:
+            f["skill_adjusted"] = dict(said, apart=strength.apart(plays, term))
+
+
+FOUND = ("seat", "faction", "seat_score", "faction_score", "deciders", "arc_runaway")
+LINES = ("finding", "note", "may_be_luck")  # the order the report and the console say them
+
+
+def _sorted_lines(findings: list[dict]) -> list[dict]:
+    """Each line marked as what it is ("line"): a finding (it holds under Holm's
+    correction; "chance": its adjusted p, the largest of a line naming several), a gap
+    that may be luck, or a note (nothing stands out, too few plays, a version beside the
+    one before); findings first, then notes, then what may be luck."""
+    for f in findings:
+        if f["kind"] in FOUND:
+            f["line"] = "finding"
+            f["chance"] = f["p_adjusted"] if "p_adjusted" in f else max(
+                d["p_adjusted"] for d in f["separating"])
+        else:
+            f["line"] = "may_be_luck" if f["kind"].startswith("gap_") else "note"
+    return sorted(findings, key=lambda f: LINES.index(f["line"]))
 
 
 def rounded(value, places: int = 2):
@@ -406,7 +503,8 @@ def rounded(value, places: int = 2):
     if isinstance(value, float):
         return round(value, places)
     if isinstance(value, dict):
-        return {k: (float(f"{v:.4g}") if k in ("p", "p_adjusted") and isinstance(v, float)
+        return {k: (float(f"{v:.4g}") if k in ("p", "p_adjusted", "chance")
+                    and isinstance(v, float)
                     else rounded(v, places)) for k, v in value.items()}
     if isinstance(value, list):
         return [rounded(v, places) for v in value]

@@ -1,12 +1,15 @@
-"""The few pieces of statistics the playtest figures rest on (companion.rules.playtest):
-a rate's two-sided p-value against an even rate (the score test, whose 95% interval is
-Wilson's), Holm's correction over a report's checks, Student's t (a mean's interval, two
-means' difference by Welch) and the plays a gap needs to show. Pure arithmetic; no
-dependency beyond the standard library."""
+"""The few pieces of statistics the playtest figures rest on (companion.rules.playtest,
+companion.rules.arc): Wilson's interval of a rate and a rate's p-value against an even
+rate (the score test, which Wilson's interval inverts), or above a bound (one-sided),
+Holm's correction over a report's checks, Student's t (a mean's interval, a mean
+difference's p-value, two means' difference by Welch), quartiles, a chart's nice step and
+the plays a gap needs to show. Pure arithmetic; no dependency beyond the standard
+library."""
 
 import math
 from statistics import NormalDist
 
+Z = 1.959964  # the 97.5% point of the normal distribution: a 95% interval
 ALPHA = 0.05  # a report's chance of one false finding or more, all its checks together
 POWER = 0.8  # the plays a gap needs: enough to show it 4 times in 5 when it is real
 _NORMAL = NormalDist()
@@ -14,11 +17,61 @@ _NORMAL = NormalDist()
 
 def rate_p(won: int, played: int, even: float) -> float:
     """The chance of a rate at least this far from `even` over `played` plays if winning
-    were even (two-sided score test: the test Wilson's interval inverts)."""
+    were even (two-sided score test: the test Wilson's interval inverts, with Yates'
+    continuity correction, half a win, which brings it to the exact binomial test in the
+    tails, where Holm's thresholds lie: without it, even plays made a false finding
+    somewhat more often than the 1 report in 20 said)."""
     if played <= 0 or not 0.0 < even < 1.0:
         return 1.0
-    z = (won / played - even) / math.sqrt(even * (1 - even) / played)
+    z = max(0.0, abs(won - played * even) - 0.5) / math.sqrt(even * (1 - even) * played)
     return math.erfc(abs(z) / math.sqrt(2))
+
+
+def wilson(won: int, played: int, z: float = Z) -> tuple[float, float]:
+    """The Wilson score interval of a rate of `won` in `played` (no plays: 0 to 1)."""
+    if played <= 0:
+        return 0.0, 1.0
+    p = won / played
+    z2 = z * z
+    denom = 1 + z2 / played
+    centre = (p + z2 / (2 * played)) / denom
+    half = z * math.sqrt(p * (1 - p) / played + z2 / (4 * played * played)) / denom
+    # within [0, 1] and around the rate itself, whatever the last bit of rounding says
+    return max(0.0, min(p, centre - half)), min(1.0, max(p, centre + half))
+
+
+def quartiles(values: list) -> dict | None:
+    """min, q1, median, q3, max (linear between the nearest values) and n; None if empty."""
+    xs = sorted(values)
+    if not xs:
+        return None
+
+    def at(p: float) -> float:
+        pos = (len(xs) - 1) * p
+        lo = math.floor(pos)
+        hi = min(lo + 1, len(xs) - 1)
+        return xs[lo] + (xs[hi] - xs[lo]) * (pos - lo)
+
+    return {"min": xs[0], "q1": at(0.25), "median": at(0.5), "q3": at(0.75), "max": xs[-1],
+            "n": len(xs)}
+
+
+def rate_p_above(won: int, played: int, bound: float) -> float:
+    """The chance of a rate this high or higher over `played` plays were the true rate
+    `bound` (one-sided score test, Yates' correction as rate_p's)."""
+    if played <= 0 or not 0.0 < bound < 1.0:
+        return 1.0
+    z = (won - played * bound - 0.5) / math.sqrt(bound * (1 - bound) * played)
+    return 0.5 * math.erfc(z / math.sqrt(2))
+
+
+def nice_step(span: float, ticks: int = 5) -> float:
+    """A step of 1, 2 or 5 times a power of ten giving about `ticks` ticks over `span`."""
+    if span <= 0:
+        return 1.0
+    raw = span / ticks
+    power = 10 ** math.floor(math.log10(raw))
+    return next(m * power for m in (1, 2, 5, 10) if m * power >= raw)
 
 
 def holm(ps: list[float]) -> list[float]:
@@ -118,6 +171,24 @@ def welch(a: list[float], b: list[float]) -> dict | None:
     half = t_quantile(df) * se
     return {"difference": diff, "low": diff - half, "high": diff + half,
             "p": t_p(diff / se, df)}
+
+
+def mean_test(values: list[float]) -> dict | None:
+    """The mean of `values` with its 95% interval and the two-sided p-value of its being
+    0 (Student's t, one value per play: the t-test of paired differences); None under two
+    values."""
+    n = len(values)
+    if n < 2:
+        return None
+    mean = math.fsum(values) / n
+    sd = math.sqrt(math.fsum((v - mean) ** 2 for v in values) / (n - 1))
+    if sd == 0.0:
+        return {"difference": mean, "low": mean, "high": mean, "n": n,
+                "p": 1.0 if mean == 0 else 0.0}
+    se = sd / math.sqrt(n)
+    half = t_quantile(n - 1) * se
+    return {"difference": mean, "low": mean - half, "high": mean + half, "n": n,
+            "p": t_p(mean / se, n - 1)}
 
 
 def plays_to_show(rate: float, even: float, checks: int) -> float:

@@ -447,13 +447,14 @@ class Store:
         history, in one transaction, with the answer to `key` = (Idempotency-Key,
         request) when given. Returns the history entry. Lugvanion's game is the draws
         since the last one closed: they stay, the next game starts with none held.
-        The record gains each player's seat ("seats": {name: n or null}), the game's
+        The record gains each player's seat ("seats": {name: n or null}), her running
+        totals ("rounds", {} unless the game is scored in rounds), the game's
         first entry ("started") and its minutes from then to the close ("minutes",
         whole minutes, rounded; null when the first entry's time is not known). A record
         that already holds seats or minutes (a play brought in whole) keeps them."""
         closed = self.now()
         started = self.first_entry(game)
-        record = {"version": None, "factions": {}, "figures": {},
+        record = {"version": None, "factions": {}, "figures": {}, "rounds": {},
                   "seats": self.seats_of(list(record["players"])),
                   "started": started, "minutes": _minutes(started, closed), **record}
         with _transaction(self.conn):

@@ -184,14 +184,15 @@ def routes(web: Web) -> list:
         if not now or not now["rounds"]:
             raise WebError(409, "game", "no Coverta game is open (enter a round first)",
                            coded("no_game"))
-        from companion.web.games.history import ours
+        from companion.web.games.history import ours, running
 
         answer = as_json(now)
         return store.close_game(GAME, {
             "players": answer["players"], "scores": answer["totals"],
             "winners": answer["winners"], "result": answer, "version": ours(),
             "figures": {p: {f"round{i}": r[p] for i, r in enumerate(answer["rounds"], 1)}
-                        for p in answer["players"]}},
+                        for p in answer["players"]},
+            "rounds": running(answer["rounds"])},
             key and (f"{GAME}:{key}", "close")), True
 
     async def get_state(request: Request):

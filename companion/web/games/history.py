@@ -7,7 +7,8 @@ taken out with `DELETE history/ID`.
 The JSON history (GET history) gives every game these fields, empty for a game closed
 before they were recorded: "version" (a string, or null), "seats" ({name: n}, 1 = the
 first player; null for a name not among the table's players), "factions" ({name:
-faction}), "minutes" (a whole number, or null), "figures" ({name: {category id: points}}).
+faction}), "minutes" (a whole number, or null), "figures" ({name: {category id: points}}), "rounds" ({name: [running total after round 1, 2, ...]}, a
+game scored in rounds; {} otherwise).
 
 history.csv has one row per player of each closed game, with these columns, in this
 order (a column is only ever added at the end, so a spreadsheet built on it keeps
@@ -36,7 +37,10 @@ working):
   category: Covenia's clans and bonus (score:red ... score:purple, score:bonus),
   Coverta's rounds (score:round1, score:round2, ...), Lugvanion's guilds (1 if she holds
   it at the close, else 0: score:forge, ...), a designer's game's [[scoring]] ids; empty
-  where the game has no such category.
+  where the game has no such category;
+- round:1, round:2, ..., as many as the history's longest game has rounds (at most
+  MAX_ROUNDS): a game scored in rounds (Coverta, a designer's game with `rounds`), her
+  running total after each round; empty past her game's rounds and in other games.
 A game closed before version, seat, faction, minutes and the figures were recorded has
 those cells empty. A cell a spreadsheet would run as a formula (= + - @ first) is led by
 a quote."""
@@ -54,8 +58,37 @@ from companion.web.errors import WebError
 from companion.web.games import Web, idempotency_key
 
 CSV_FIELDS = ("id", "date", "game", "player", "score", "won", "guilds", "governor",
-              "version", "seat", "faction", "minutes")  # then score:ID per category
-RECORDED = {"version": None, "seats": {}, "factions": {}, "minutes": None, "figures": {}}
+              "version", "seat", "faction", "minutes")  # then score:ID, then round:N
+RECORDED = {"version": None, "seats": {}, "factions": {}, "minutes": None, "figures": {},
+            "rounds": {}}
+MAX_ROUNDS = 100  # round:N columns (companion.files.plays reads as many); a longer game
+#                   keeps no running totals
+
+
+def running(per_round: list[dict]) -> dict[str, list]:
+    """Each player's running total after each round, from each round's points ({name:
+    points}, one a round; a player missing from a round scores 0 in it); {} for a game
+    of more than MAX_ROUNDS rounds, or with points that are not numbers."""
+    if len(per_round) > MAX_ROUNDS or not all(isinstance(r, dict) for r in per_round):
+        return {}
+    names = list(dict.fromkeys(n for r in per_round for n in r))
+    out: dict[str, list] = {}
+    for name in names:
+        total, kept = 0, []
+        for r in per_round:
+            v = r.get(name, 0)
+            if isinstance(v, bool) or not isinstance(v, (int, float)):
+                return {}
+            total += v
+            kept.append(total)
+        out[name] = kept
+    return out
+
+
+def _rounds_of(history: list[dict]) -> int:
+    """The most rounds any game of the history kept: its round:N columns."""
+    return max([len(v) for g in history for v in recorded(g)["rounds"].values()
+                if isinstance(v, list)] + [0])
 
 
 def recorded(game: dict) -> dict:
@@ -126,7 +159,9 @@ def as_csv(history: list[dict]) -> str:
     out = io.StringIO()
     w = csv.writer(out, lineterminator="\r\n")
     ids = categories(history)
-    w.writerow([*CSV_FIELDS, *(cell(f"score:{i}") for i in ids)])
+    rounds = _rounds_of(history)
+    w.writerow([*CSV_FIELDS, *(cell(f"score:{i}") for i in ids),
+                *(f"round:{n}" for n in range(1, rounds + 1))])
     for g in history:
         guilds = g.get("guilds") if isinstance(g.get("guilds"), dict) else None
         more = recorded(g)
@@ -142,9 +177,12 @@ def as_csv(history: list[dict]) -> str:
             figures = more["figures"].get(name)
             figures = {str(k): v for k, v in figures.items()} if isinstance(figures, dict) \
                 else {}
+            kept = more["rounds"].get(name)
+            kept = kept if isinstance(kept, list) else []
             row += [cell(more["version"]), _plain(more["seats"].get(name)),
                     cell(_text(more["factions"].get(name))), _plain(more["minutes"]),
-                    *(_plain(figures.get(i)) for i in ids)]
+                    *(_plain(figures.get(i)) for i in ids),
+                    *(_plain(kept[n]) if n < len(kept) else "" for n in range(rounds))]
             w.writerow(row)
     return out.getvalue()
 

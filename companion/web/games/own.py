@@ -141,6 +141,21 @@ def faction_of(game: OwnGame, body: dict) -> tuple[dict, str | None, bool]:
     return rest, match, True
 
 
+def running_totals(rules, result) -> dict:
+    """Each player's running total after each round of a game scored in rounds (a
+    category scored once counts in the last round); {} for a game of one round."""
+    from companion.web.games.history import running
+
+    if rules.rounds <= 1:
+        return {}
+    counted = [c for c in rules.categories if c.total]  # those the total adds up
+    last = rules.rounds - 1
+    per = [{p.name: sum(p.rounds[c.id][k] if c.rounds > 1 else
+                        (p.points[c.id] if k == last else 0) for c in counted)
+            for p in result.players} for k in range(rules.rounds)]
+    return running(per)
+
+
 def routes(web: Web) -> list:
     store, own = web.store, web.own
 
@@ -237,7 +252,8 @@ def routes(web: Web) -> list:
             raise WebError(409, "game", f"no {game.page['name']['en']} game is open",
                            coded("no_game"))
         try:
-            answer = as_json(scorer.score(game.rules, now["players"]))
+            result = scorer.score(game.rules, now["players"])
+            answer = as_json(result)
         except ScoreError as e:
             raise WebError(409, e.field or "players", e.message, why_of(e)) from None
         entry = store.close_game(game.id, {
@@ -245,7 +261,8 @@ def routes(web: Web) -> list:
             "scores": {p["name"]: p["total"] for p in answer["players"]},
             "winners": answer["winners"], "result": answer, "entries": now["players"],
             "version": game.version, "factions": _factions(game, now),
-            "figures": {p["name"]: dict(p["points"]) for p in answer["players"]}},
+            "figures": {p["name"]: dict(p["points"]) for p in answer["players"]},
+            "rounds": running_totals(game.rules, result)},
             key and (f"{game.id}:{key}", "close"))
         return entry, shown_now(game), True
 

@@ -43,13 +43,18 @@ def play_of(entry: dict) -> rules.Play:
     """One closed game as a play: each player's seat, faction, total, win and figures."""
     seats, factions = _table(entry, "seats"), _table(entry, "factions")
     figures, scores = _table(entry, "figures"), _table(entry, "scores")
+    kept = _table(entry, "rounds")
     winners = entry.get("winners") if isinstance(entry.get("winners"), list) else []
     rows = []
     for name in entry.get("players") or []:
         seat, faction = seats.get(name), factions.get(name)
         mine = figures.get(name) if isinstance(figures.get(name), dict) else {}
         score = scores.get(name)
+        running = kept.get(name) if isinstance(kept.get(name), list) else []
+        running = running if len(running) <= plays.MAX_ROUNDS and all(
+            _number(v) for v in running) else []
         rows.append(rules.Seat(
+            rounds=tuple(running), player=name if isinstance(name, str) else None,
             seat=seat if _whole(seat) and seat >= 1 else None,
             faction=faction if isinstance(faction, str) and faction else None,
             score=score if _number(score) else None, won=name in winners,
