@@ -18,6 +18,7 @@ Examples:
   companion build covenia --only cards,tokens --flip short --out ~/print
   companion build covenia --card-size 63x88mm --bleed 2mm
   companion build covenia --data my-covenia.toml
+  companion build covenia --printer office
   companion build all""")
 @click.argument("game", **common.GAME)
 @click.option("--paper", type=common.PAPER, default="a4", show_default=True, help="a4 or letter.")
@@ -46,11 +47,13 @@ Examples:
 @click.option("--draft", is_flag=True,
               help="A missing picture prints as a labelled placeholder (listed at the end) "
                    "instead of failing the build.")
+@click.option("--printer", help="A printer profile (companion calibrate duplex): every back "
+                                "page moved and turned so it lands on its front.")
 @click.option("--watch", is_flag=True,
               help="Stay running: rebuild whenever the data file, a spreadsheet or a picture it "
                    "uses is saved (Ctrl+C to stop).")
 def build(game, paper, lang, card_size, bleed, flip, only, out, data, strict, changed_since,
-          ink, draft, watch):
+          ink, draft, printer, watch):
     """Build a game's print-and-play kit: PDFs, manifest.json and a print guide."""
     from pathlib import Path
 
@@ -73,7 +76,8 @@ def build(game, paper, lang, card_size, bleed, flip, only, out, data, strict, ch
         target = Path(out) / name if out and game == "all" else out
         opts = kit.Options(paper=paper, lang=lang, card_size=card_size, bleed=bleed, flip=flip,
                            only=split(only), out=target, data=data, strict=strict,
-                           changed_since=changed_since, draft=draft, ink=ink)
+                           changed_since=changed_since, draft=draft, ink=ink,
+                           printer=printer)
         warnings: list[str] = []
         with _Progress(name) as progress, _few_collections():
             manifest = kit.build(name, opts, progress, warnings.append)

@@ -252,10 +252,11 @@ def _labeller(words: SheetText, n: int, total: int,
 
 
 def render(c, cards: list[Card], grid: Grid, flip: str, words: SheetText,
-           keeper: Callable | None = None) -> int:
+           keeper: Callable | None = None, back_matrix: tuple | None = None) -> int:
     """Draws every card, sheet by sheet; returns the number of pages written. `keeper(c,
     face, w, h, bleed)`, if given, draws each front that has a `kept` key: again from
-    what it kept, or anew (a watching process's rebuild)."""
+    what it kept, or anew (a watching process's rebuild). `back_matrix`, if given, is what
+    every back page is drawn through (a printer profile's correction, press.calibration)."""
     per = grid.per_sheet
     total = -(-len(cards) // per)
     caption = words.caption.format(length=round(grid.settings.calibration_bar / mm(1)))
@@ -280,11 +281,16 @@ def render(c, cards: list[Card], grid: Grid, flip: str, words: SheetText,
         if flip == "none":
             continue
         _define_forms(c, [card.back for card in batch if card.back], grid, forms)
+        if back_matrix is not None:
+            c.saveState()
+            c.transform(*back_matrix)
         label = _labeller(words, n + 1, total, f" · {words.back_word}")
         furniture(c, grid, flip, caption, *fit_label(label, names, room, grid.settings))
         for slot, card in enumerate(batch):
             if card.back:
                 _place(c, backs[slot], grid, card.back, forms)
+        if back_matrix is not None:
+            c.restoreState()
         c.showPage()
         pages += 1
     return pages

@@ -14,7 +14,7 @@ from msgspec import Struct, structs
 
 from companion.draw import art
 from companion.files import data as data_mod, paths
-from companion.kit import boxes, drawings, faces, stamp
+from companion.kit import boxes, drawings, faces, printer, stamp
 from companion.press import presets
 from companion.files.atomic import kit_folder
 from companion.files.data import load_fields, load_toml, read_text
@@ -45,6 +45,7 @@ class Options(Struct):
     changed_since: Path | None = None  # an earlier build's manifest.json: print what changed
     draft: bool = False  # a missing picture prints as a labelled placeholder, not an error
     ink: str = "normal"  # "saver": light backs and pale grounds
+    printer: str | None = None  # a printer profile (companion calibrate): backs corrected
 
 
 def game_module(name: str):
@@ -191,6 +192,9 @@ def _build_noted(name: str, opts: Options, progress, warn, notes) -> dict:
                               shape=f.shape)
              for f in files if isinstance(f, CardFile) and f.sheet is None}
 
+    # A printer profile's correction, drawn into every back page.
+    profile = printer.load(opts.printer, opts.flip) if opts.printer else None
+
     # A tuck box for each deck, planned (and its game's [boxes] checked) before anything
     # is written; a reprint of changed cards makes none.
     boxed = [] if opts.changed_since else boxes.plans(boxes.decks(files), ctx)
@@ -202,6 +206,8 @@ def _build_noted(name: str, opts: Options, progress, warn, notes) -> dict:
     manifest = {"game": name, "paper": opts.paper, "lang": opts.lang, "ink": opts.ink,
                 "files": [],
                 "cards": [{k: v for k, v in e.items() if k != "card"} for e in cards]}
+    if profile is not None:
+        manifest["printer"] = printer.entry(profile, page, opts.flip)
     if opts.changed_since:
         manifest["changed_since"] = str(opts.changed_since)
         manifest["changed"] = changed  # the ids of the cards printed, in kit order
@@ -235,7 +241,9 @@ def _build_noted(name: str, opts: Options, progress, warn, notes) -> dict:
                         measured, _unfolded(comp, flip), digests)]
                     if n:  # a face shared by two sizes is drawn again at each
                         cards = _sized_keys(cards, part.size)
-                    pages += render(c, cards, grids[id(part)], flip, words_, keeper)
+                    matrix = None if profile is None or flip == "none" else \
+                        printer.correction(profile, page, flip)
+                    pages += render(c, cards, grids[id(part)], flip, words_, keeper, matrix)
                 if keeper is not None:
                     keeper.commit()  # before saving: the save gives the fonts away
                 entry = {"path": f.path, "pages": pages, "duplex": flip,
@@ -497,6 +505,9 @@ def print_guide(manifest: dict, files: list, grids: dict, ctx: Context, opts: Op
             lines.append("  " + t("second_sides", items=", ".join(seconds)))
         lines.append("")
     lines += box_lines
+    if opts.printer and "printer" in manifest:
+        lines += printer.guide(printer.load(opts.printer, opts.flip),
+                               presets.bleed(opts.bleed), ctx.lang)
     if any(e["duplex"] != "none" for e in manifest["files"]):
         lines += [t("check"), ""]
     lines += [t("ink_saver" if opts.ink == "saver" else "ink_normal"), ""]
