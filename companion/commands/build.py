@@ -19,6 +19,7 @@ Examples:
   companion build covenia --card-size 63x88mm --bleed 2mm
   companion build covenia --data my-covenia.toml
   companion build covenia --printer office
+  companion build covenia --layout gutterfold
   companion build all""")
 @click.argument("game", **common.GAME)
 @click.option("--paper", type=common.PAPER, default="a4", show_default=True, help="a4 or letter.")
@@ -49,11 +50,15 @@ Examples:
                    "instead of failing the build.")
 @click.option("--printer", help="A printer profile (companion calibrate duplex): every back "
                                 "page moved and turned so it lands on its front.")
+@click.option("--layout", type=common.Named("layout", ("sheets", "gutterfold")),
+              default="sheets", show_default=True,
+              help="gutterfold: each front beside its back, mirrored about a fold line: "
+                   "print single-sided, fold, cut.")
 @click.option("--watch", is_flag=True,
               help="Stay running: rebuild whenever the data file, a spreadsheet or a picture it "
                    "uses is saved (Ctrl+C to stop).")
 def build(game, paper, lang, card_size, bleed, flip, only, out, data, strict, changed_since,
-          ink, draft, printer, watch):
+          ink, draft, printer, layout, watch):
     """Build a game's print-and-play kit: PDFs, manifest.json and a print guide."""
     from pathlib import Path
 
@@ -77,7 +82,7 @@ def build(game, paper, lang, card_size, bleed, flip, only, out, data, strict, ch
         opts = kit.Options(paper=paper, lang=lang, card_size=card_size, bleed=bleed, flip=flip,
                            only=split(only), out=target, data=data, strict=strict,
                            changed_since=changed_since, draft=draft, ink=ink,
-                           printer=printer)
+                           printer=printer, layout=layout)
         warnings: list[str] = []
         with _Progress(name) as progress, _few_collections():
             manifest = kit.build(name, opts, progress, warnings.append)

@@ -15,7 +15,7 @@ from msgspec import Struct, structs
 from companion.draw import art
 from companion.files import data as data_mod, paths
 from companion.kit import boxes, drawings, faces, printer, stamp
-from companion.press import presets
+from companion.press import gutterfold, presets
 from companion.files.atomic import kit_folder
 from companion.files.data import load_fields, load_toml, read_text
 from companion.errors import CompanionError, shown
@@ -30,6 +30,7 @@ from companion.text.units import parse_length, to_mm
 
 LANGS = ("en", "fr")  # ours; a game's file may be written in any other (de, it...)
 INKS = ("normal", "saver")
+LAYOUTS = ("sheets", "gutterfold")
 
 
 class Options(Struct):
@@ -46,6 +47,7 @@ class Options(Struct):
     draft: bool = False  # a missing picture prints as a labelled placeholder, not an error
     ink: str = "normal"  # "saver": light backs and pale grounds
     printer: str | None = None  # a printer profile (companion calibrate): backs corrected
+    layout: str = "sheets"  # "gutterfold": fronts and backs on one page, folded
 
 
 def game_module(name: str):
@@ -69,6 +71,12 @@ def _check(opts: Options, game) -> None:
     if opts.ink not in INKS:
         raise CompanionError(f"unknown ink {shown(opts.ink)} (use {', '.join(INKS)})",
                              field="--ink")
+    if opts.layout not in LAYOUTS:
+        raise CompanionError(f"unknown layout {shown(opts.layout)} (use "
+                             f"{', '.join(LAYOUTS)})", field="--layout")
+    if opts.layout == "gutterfold" and opts.printer:
+        raise CompanionError("gutterfold needs no duplex, so no printer profile: build "
+                             "without --printer", field="--printer")
     if opts.flip not in FLIPS:
         raise CompanionError(f"unknown flip {shown(opts.flip)} (use {', '.join(FLIPS)})",
                              field="--flip")
@@ -188,8 +196,9 @@ def _build_noted(name: str, opts: Options, progress, warn, notes) -> dict:
     files = kit.files
 
     # Plan every sheet before writing anything: a card that cannot fit fails here.
-    grids = {id(f): plan_grid(*page, *f.size, settings, bleed, spaced=f.spaced,
-                              shape=f.shape)
+    grids = {id(f): _fold_plan(f, opts, ctx, page, settings, bleed)
+             if opts.layout == "gutterfold" else
+             plan_grid(*page, *f.size, settings, bleed, spaced=f.spaced, shape=f.shape)
              for f in files if isinstance(f, CardFile) and f.sheet is None}
 
     # A printer profile's correction, drawn into every back page.
@@ -228,8 +237,11 @@ def _build_noted(name: str, opts: Options, progress, warn, notes) -> dict:
                                 author)
                 entry = _labels(c, f, measured, ctx, settings)
             elif isinstance(f, CardFile):
-                flip = f.flip or opts.flip
-                c = open_canvas(stage / f.path, page, f"{game_name}: {f.path}", author, flip)
+                folded = opts.layout == "gutterfold"
+                flip = gutterfold.FLIP if folded else f.flip or opts.flip
+                c = open_canvas(stage / f.path, page, f"{game_name}: {f.path}", author,
+                                "none" if folded else flip)
+                places: list[dict] = []
                 label_game = f"{game_name} {version}" if version else game_name
                 words_ = SheetText(label_game, sheet.text("caption", opts.lang),
                                    sheet.text("label", opts.lang), sheet.text("back", opts.lang))
@@ -243,11 +255,16 @@ def _build_noted(name: str, opts: Options, progress, warn, notes) -> dict:
                         cards = _sized_keys(cards, part.size)
                     matrix = None if profile is None or flip == "none" else \
                         printer.correction(profile, page, flip)
-                    pages += render(c, cards, grids[id(part)], flip, words_, keeper, matrix)
+                    if folded:
+                        places += _fold_places(part, grids[id(part)], pages)
+                    pages += render(c, cards, grids[id(part)], flip, words_, keeper, matrix,
+                                    folded)
                 if keeper is not None:
                     keeper.commit()  # before saving: the save gives the fonts away
-                entry = {"path": f.path, "pages": pages, "duplex": flip,
+                entry = {"path": f.path, "pages": pages, "duplex": "none" if folded else flip,
                          "card_size": f.size_name}
+                if folded:
+                    entry |= {"layout": "gutterfold", "places": places}
             else:
                 c = open_canvas(stage / f.path, page, f"{game_name}: {f.path}", author)
                 keeper = None if not keeping else drawings.Keeper(
@@ -295,6 +312,37 @@ def _build_noted(name: str, opts: Options, progress, warn, notes) -> dict:
     if pictures.missing:
         warn(art.draft_line(pictures))
     return manifest
+
+
+def _fold_plan(f: CardFile, opts: Options, ctx: Context, page, settings, bleed: float):
+    """A gutterfold grid (press/gutterfold.py); pieces too big for half the paper are one
+    line naming them, their size and the paper."""
+    try:
+        return gutterfold.plan(*page, *f.size, settings, bleed, spaced=f.spaced,
+                               shape=f.shape)
+    except CompanionError:
+        w, h = (number(to_mm(v), ctx.lang) for v in f.size)
+        paper = presets.table().sub("paper").sub(opts.paper).get("name", str)
+        what = ", ".join(c.title for c in f.components)
+        raise CompanionError(gutterfold.words().text("too_big", ctx.lang).format(
+            what=what, w=w, h=h, paper=paper), field="--layout") from None
+
+
+def _fold_places(part: CardFile, grid, first_page: int) -> list[dict]:
+    """Each face's place on a gutterfold file's pages: card, side, page (from 1), x, y, w,
+    h in points."""
+    ids = [f"{comp.id}/{cid}" for comp in part.components
+           for cid in faces.card_ids(comp.cards)]
+    backs = [card.back is not None for comp in part.components for card in comp.cards]
+    per, out = grid.per_sheet, []
+    for n, (card_id, has_back) in enumerate(zip(ids, backs)):
+        front, back = gutterfold.places(grid, n % per + 1)[-1]
+        page = first_page + n // per + 1
+        for side, placed in (("front", front), ("back", back))[:1 + has_back]:
+            b = placed.box
+            out.append({"card": card_id, "side": side, "page": page, "x": round(b.x, 3),
+                        "y": round(b.y, 3), "w": round(b.w, 3), "h": round(b.h, 3)})
+    return out
 
 
 def _labels(c, f: CardFile, measured, ctx: Context, settings) -> dict:
@@ -479,7 +527,9 @@ def print_guide(manifest: dict, files: list, grids: dict, ctx: Context, opts: Op
     for (f, parts), entry in zip(_by_path(files), manifest["files"]):
         lines.append(t("file_one" if entry["pages"] == 1 else "file", path=entry["path"],
                        pages=entry["pages"]))
-        lines.append("  " + t(f"duplex_{entry['duplex']}"))
+        lines.append("  " + (gutterfold.words().text("guide", ctx.lang)
+                             if entry.get("layout") == "gutterfold"
+                             else t(f"duplex_{entry['duplex']}")))
         for part in parts:  # each size of the file
             if isinstance(part, CardFile) and part.sheet is not None:
                 w, h = (number(to_mm(v), ctx.lang) for v in part.size)

@@ -1,0 +1,75 @@
+"""Gutterfold sheets (issue 52): each card's front and back on one page, mirrored about
+the dashed fold line, in the manifest's places and in the PDF's drawn lines."""
+
+import json
+
+import pytest
+
+from companion.press import presets
+from companion.text.units import mm
+from tests.drawn_lines import pages as drawn_pages
+
+TOLERANCE = mm(0.05)
+
+
+def _build(cli, game, out, *args):
+    r = cli("build", game, "--layout", "gutterfold", "--out", out, *args)
+    assert r.code == 0, r.err
+    return json.loads((out / "manifest.json").read_text())
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_every_front_and_back_mirror_about_the_fold(cli, tmp_path, starter, paper):
+    out = tmp_path / "kit"
+    manifest = _build(cli, starter, out, "--paper", paper)
+    page_w, _ = presets.paper_size(paper)
+    folded = [f for f in manifest["files"] if f.get("layout") == "gutterfold"]
+    assert folded and all(f["duplex"] == "none" for f in folded)
+    for entry in folded:
+        by_card = {}
+        for p in entry["places"]:
+            by_card.setdefault(p["card"], {})[p["side"]] = p
+        for card, sides in by_card.items():
+            front, back = sides["front"], sides["back"]
+            assert front["page"] == back["page"]
+            # the manifest: the back is the front mirrored about the page's middle
+            assert abs(back["x"] + back["w"] - (page_w - front["x"])) < TOLERANCE, card
+            assert abs(back["y"] - front["y"]) < TOLERANCE
+            assert (back["w"], back["h"]) == (front["w"], front["h"])
+        # the PDF: the dashed fold line, and every card's clip mirrored about it
+        pages = drawn_pages(out / entry["path"])
+        assert len(pages) == entry["pages"]
+        for n, drawn in enumerate(pages, 1):
+            folds = [d for d in drawn if d["dash"] and d["kind"] == "path"
+                     and abs(d["points"][0][0] - d["points"][-1][0]) < 1e-6]
+            assert len(folds) == 1
+            x = folds[0]["points"][0][0]
+            assert abs(x - page_w / 2) < TOLERANCE
+            placed = [p for p in entry["places"] if p["page"] == n]
+            clips = [d["points"] for d in drawn if d["kind"] == "re" and d["paint"] == "clip"
+                     and any(abs(d["size"][0] - w) < 0.01 and abs(d["size"][1] - h) < 0.01
+                             for w, h in [(p["w"], p["h"]) for p in placed]
+                             + [(p["h"], p["w"]) for p in placed])]
+            boxes = [(min(q[0] for q in c), min(q[1] for q in c), max(q[0] for q in c),
+                      max(q[1] for q in c)) for c in clips]
+            fronts = [b for b in boxes if b[2] <= x + TOLERANCE]
+            backs = [b for b in boxes if b[0] >= x - TOLERANCE]
+            assert len(fronts) == len(backs) == len(placed) // 2
+            for b in fronts:
+                mirrored = (2 * x - b[2], b[1], 2 * x - b[0], b[3])
+                assert any(max(abs(u - v) for u, v in zip(mirrored, other)) < TOLERANCE
+                           for other in backs), (n, b)
+
+
+def test_a_card_too_big_for_half_the_paper_is_one_line(cli, tmp_path, starter):
+    r = cli("build", starter, "--layout", "gutterfold", "--card-size", "100x150mm",
+            "--out", tmp_path / "kit")
+    assert r.code == 2
+    assert "does not fit on half the A4 sheet" in r.err and "Traceback" not in r.err
+    assert len(r.err.strip().splitlines()) == 1
+
+
+def test_the_guide_says_fold_and_cut(cli, tmp_path, starter):
+    out = tmp_path / "kit"
+    _build(cli, starter, out, "--lang", "fr")
+    assert "Pliez chaque feuille" in (out / "print-guide.txt").read_text()
