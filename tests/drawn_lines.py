@@ -11,6 +11,7 @@ def _ops(page):
 
 def drawn(page) -> list[dict]:
     """Each path drawn on the page: {"kind": "re"|"path", "local": its points as written,
+    "ops": a path's operators on the page ("M"/"L", point; "C", three points; "Z"),
     "points": on the page, "paint": the operator that ended it (S, f..., "clip" for W n), "dash"}."""
     ctm = (1, 0, 0, 1, 0, 0)
     stack, out, current, dash, clipping = [], [], [], None, False
@@ -31,18 +32,24 @@ def drawn(page) -> list[dict]:
             current.append(("re", local, (w, h)))
         elif op in ("m", "l"):
             if op == "m":
-                current.append(("path", [], None))
+                current.append(("path", [], []))
             current[-1][1].append(tuple(nums))
+            current[-1][2].append((op.upper(), transformPoint(ctm, nums)))
         elif op == "c":
-            current[-1][1].extend([tuple(nums[0:2]), tuple(nums[2:4]), tuple(nums[4:6])])
+            pts = [tuple(nums[0:2]), tuple(nums[2:4]), tuple(nums[4:6])]
+            current[-1][1].extend(pts)
+            current[-1][2].append(("C", *[transformPoint(ctm, p) for p in pts]))
+        elif op == "h" and current:
+            current[-1][2].append(("Z",))
         elif op in ("S", "s", "f", "f*", "B", "b", "n", "W", "W*"):
             if op in ("W", "W*"):
                 clipping = True
                 continue
             if op == "n" and clipping:
                 op, clipping = "clip", False
-            for kind, local, size in current:
-                out.append({"kind": kind, "local": local, "size": size, "paint": op,
+            for kind, local, extra in current:
+                size, ops = (extra, None) if kind == "re" else (None, extra)
+                out.append({"kind": kind, "local": local, "size": size, "paint": op, "ops": ops,
                             "dash": dash, "points": [transformPoint(ctm, p) for p in local]})
             current = []
     return out

@@ -269,15 +269,36 @@ def _fold_page(c, grid: Grid, count: int) -> None:
     c.restoreState()
 
 
+def cutter_page(c, marks: list, cuts: list[Path]) -> None:
+    """A cutter's sheet: its registration marks (press/cut_paths.py) and each piece's cut
+    line, the very paths its cut files hold."""
+    c.saveState()
+    c.setFillGray(0)
+    c.setStrokeGray(0)
+    for m in marks:
+        if m.kind == "square":
+            c.drawPath(_path(c, m.path), stroke=0, fill=1)
+        else:
+            c.setLineWidth(m.width)
+            c.drawPath(_path(c, m.path), stroke=1, fill=0)
+    c.setStrokeGray(CUT_GREY)
+    c.setLineWidth(CUT_WIDTH)
+    for ops in cuts:
+        c.drawPath(_path(c, ops), stroke=1, fill=0)
+    c.restoreState()
+
+
 def render(c, cards: list[Card], grid: Grid, flip: str, words: SheetText,
            keeper: Callable | None = None, back_matrix: tuple | None = None,
-           folded: bool = False) -> int:
+           folded: bool = False, overlay: Callable | None = None) -> int:
     """Draws every card, sheet by sheet; returns the number of pages written. `keeper(c,
     face, w, h, bleed)`, if given, draws each front that has a `kept` key: again from
     what it kept, or anew (a watching process's rebuild). `back_matrix`, if given, is what
     every back page is drawn through (a printer profile's correction, press.calibration).
     `folded`: gutterfold sheets (press/gutterfold.py), each back on the same page as its
-    front, mirrored about the fold line (`flip` is then the fold's)."""
+    front, mirrored about the fold line (`flip` is then the fold's). `overlay(c, count)`,
+    if given, draws over each front page holding `count` pieces (a cutter's marks and
+    cut lines) in place of the shaped pieces' dashed lines."""
     per = grid.per_sheet
     total = -(-len(cards) // per)
     caption = words.caption.format(length=round(grid.settings.calibration_bar / mm(1)))
@@ -303,6 +324,8 @@ def render(c, cards: list[Card], grid: Grid, flip: str, words: SheetText,
                 if card.back:
                     _place(c, backs[slot], grid, card.back, forms)
             _fold_page(c, grid, len(batch))
+        elif overlay is not None:
+            overlay(c, len(batch))
         else:
             cut_lines(c, grid, len(batch))
         c.showPage()

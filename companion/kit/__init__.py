@@ -15,7 +15,7 @@ from msgspec import Struct, structs
 from companion.draw import art
 from companion.files import data as data_mod, paths
 from companion.kit import boxes, drawings, faces, printer, stamp
-from companion.press import gutterfold, presets
+from companion.press import cut_paths, gutterfold, presets
 from companion.files.atomic import kit_folder
 from companion.files.data import load_fields, load_toml, read_text
 from companion.errors import CompanionError, shown
@@ -48,6 +48,8 @@ class Options(Struct):
     ink: str = "normal"  # "saver": light backs and pale grounds
     printer: str | None = None  # a printer profile (companion calibrate): backs corrected
     layout: str = "sheets"  # "gutterfold": fronts and backs on one page, folded
+    cutter: str | None = None  # layouts/cutters.toml: marks, an area, cut files a sheet
+    kerf: str | None = None  # a laser's kerf, e.g. 0.1mm (default: the cutter's)
 
 
 def game_module(name: str):
@@ -77,6 +79,13 @@ def _check(opts: Options, game) -> None:
     if opts.layout == "gutterfold" and opts.printer:
         raise CompanionError("gutterfold needs no duplex, so no printer profile: build "
                              "without --printer", field="--printer")
+    if opts.cutter is not None:
+        cut_paths.cutter(opts.cutter)  # an unknown one fails here
+        if opts.layout == "gutterfold" or opts.printer:
+            raise CompanionError("a cutter's sheets are printed single-sided: build without "
+                                 "--layout gutterfold and --printer", field="--cutter")
+    if opts.kerf is not None and opts.cutter != "laser":
+        raise CompanionError("a kerf is a laser's: give it with --cutter laser", field="--kerf")
     if opts.flip not in FLIPS:
         raise CompanionError(f"unknown flip {shown(opts.flip)} (use {', '.join(FLIPS)})",
                              field="--flip")
@@ -196,8 +205,14 @@ def _build_noted(name: str, opts: Options, progress, warn, notes) -> dict:
     files = kit.files
 
     # Plan every sheet before writing anything: a card that cannot fit fails here.
+    cutter = None if opts.cutter is None else cut_paths.with_kerf(
+        cut_paths.cutter(opts.cutter),
+        None if opts.kerf is None else parse_length(opts.kerf, field="--kerf"))
+    sheet_page = page if cutter is None else cut_paths.page_size(cutter, page)
     grids = {id(f): _fold_plan(f, opts, ctx, page, settings, bleed)
              if opts.layout == "gutterfold" else
+             _cut_plan(f, cutter, opts.paper, sheet_page, settings, bleed)
+             if cutter is not None else
              plan_grid(*page, *f.size, settings, bleed, spaced=f.spaced, shape=f.shape)
              for f in files if isinstance(f, CardFile) and f.sheet is None}
 
@@ -238,10 +253,11 @@ def _build_noted(name: str, opts: Options, progress, warn, notes) -> dict:
                 entry = _labels(c, f, measured, ctx, settings)
             elif isinstance(f, CardFile):
                 folded = opts.layout == "gutterfold"
-                flip = gutterfold.FLIP if folded else f.flip or opts.flip
-                c = open_canvas(stage / f.path, page, f"{game_name}: {f.path}", author,
+                flip = gutterfold.FLIP if folded else "none" if cutter else f.flip or opts.flip
+                c = open_canvas(stage / f.path, sheet_page, f"{game_name}: {f.path}", author,
                                 "none" if folded else flip)
                 places: list[dict] = []
+                sheets: list[list] = []  # a cutter's: each front page's cut lines
                 label_game = f"{game_name} {version}" if version else game_name
                 words_ = SheetText(label_game, sheet.text("caption", opts.lang),
                                    sheet.text("label", opts.lang), sheet.text("back", opts.lang))
@@ -257,8 +273,10 @@ def _build_noted(name: str, opts: Options, progress, warn, notes) -> dict:
                         printer.correction(profile, page, flip)
                     if folded:
                         places += _fold_places(part, grids[id(part)], pages)
+                    overlay = None if cutter is None else partial(
+                        _cut_overlay, grids[id(part)], cutter, opts.paper, sheets)
                     pages += render(c, cards, grids[id(part)], flip, words_, keeper, matrix,
-                                    folded)
+                                    folded, overlay)
                 if keeper is not None:
                     keeper.commit()  # before saving: the save gives the fonts away
                 entry = {"path": f.path, "pages": pages, "duplex": "none" if folded else flip,
@@ -274,6 +292,10 @@ def _build_noted(name: str, opts: Options, progress, warn, notes) -> dict:
                     keeper.commit()
                 entry = {"path": f.path, "pages": pages, "duplex": "none", "card_size": None}
             c.save()
+            if cutter is not None and isinstance(f, CardFile) and f.sheet is None:
+                entry["cutter"] = cutter.key
+                entry["cuts"] = _cut_files(stage, f.path, sheets, cutter, opts.paper,
+                                           sheet_page)
             entry["components"] = [
                 {"id": comp.id, "count": comp.count}
                 | ({"card_size": part.size_name} if len(parts) > 1 else {})
@@ -312,6 +334,46 @@ def _build_noted(name: str, opts: Options, progress, warn, notes) -> dict:
     if pictures.missing:
         warn(art.draft_line(pictures))
     return manifest
+
+
+def _cut_plan(f: CardFile, cutter, paper: str, page, settings, bleed: float):
+    """A cutter's grid (press/cut_paths.py); pieces too big for its area are one line
+    naming them."""
+    try:
+        return cut_paths.plan(cutter, paper, page, *f.size, settings, bleed, spaced=f.spaced,
+                              shape=f.shape)
+    except CompanionError as e:
+        what = ", ".join(c.title for c in f.components)
+        raise CompanionError(f"{what}: {e.message}", field=e.field) from None
+
+
+def _cut_overlay(grid, cutter, paper: str, sheets: list, c, count: int) -> None:
+    """A cutter's front page: its marks and cut lines drawn, the lines kept for its cut
+    files."""
+    from companion.draw.sheets import cutter_page
+
+    cuts = cut_paths.cut_lines(grid, count, cutter.kerf)
+    cutter_page(c, cut_paths.marks(cutter, paper, (grid.page_w, grid.page_h)), cuts)
+    sheets.append(cuts)
+
+
+def _cut_files(stage: Path, pdf: str, sheets: list, cutter, paper: str, page) -> list[dict]:
+    """Each sheet's cut files beside its PDF (cards-p1.svg, .dxf; Cricut's .png), for the
+    manifest's `cuts`."""
+    from companion.kit import cut_files
+
+    stem, out = Path(pdf).with_suffix(""), []
+    marks = cut_paths.marks(cutter, paper, page)
+    for n, cuts in enumerate(sheets, 1):
+        names = {k: f"{stem}-p{n}.{k}" for k in ("svg", "dxf")}
+        (stage / names["svg"]).write_text(cut_files.svg(page, cuts, [], marks),
+                                          encoding="utf-8")
+        cut_files.dxf(stage / names["dxf"], cuts, [], marks)
+        if cutter.png_dpi:
+            names["png"] = f"{stem}-p{n}.png"
+            cut_files.png(stage / pdf, n, cutter.png_dpi, stage / names["png"])
+        out.append({"page": n, "pieces": len(cuts), **names})
+    return out
 
 
 def _fold_plan(f: CardFile, opts: Options, ctx: Context, page, settings, bleed: float):
@@ -555,6 +617,14 @@ def print_guide(manifest: dict, files: list, grids: dict, ctx: Context, opts: Op
             lines.append("  " + t("second_sides", items=", ".join(seconds)))
         lines.append("")
     lines += box_lines
+    if opts.cutter:
+        kerf = [f.get("cutter") for f in manifest["files"]]
+        words = load_fields(paths.layout("cutters.toml"), english=True).sub("words")
+        half = cut_paths.with_kerf(cut_paths.cutter(opts.cutter), None if opts.kerf is None
+                                   else parse_length(opts.kerf, field="--kerf")).kerf / 2
+        if any(kerf):
+            lines += [words.text(opts.cutter, ctx.lang).format(
+                kerf=number(to_mm(half), ctx.lang, 3)), ""]
     if opts.printer and "printer" in manifest:
         lines += printer.guide(printer.load(opts.printer, opts.flip),
                                presets.bleed(opts.bleed), ctx.lang)
