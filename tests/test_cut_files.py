@@ -98,15 +98,27 @@ def _check_sheets(out, entry, page_size):
         assert len(svg_paths) == cut["pieces"]
         for element, points in svg_paths:
             assert "fill:none" in element.get("style")
-            match = [d for d in drawn if len(d["local"]) == len(points)
-                     and max(_near(p, [q for _, *qs in d["ops"] for q in qs]) for p in points)
+            # the same points, each within 0.05 mm, both ways (a line closed by Z or by its
+            # first point again)
+            match = [d for d in drawn
+                     if max(_near(p, [q for _, *qs in d["ops"] for q in qs]) for p in points)
+                     < TOLERANCE and max(_near(q, points) for _, *qs in d["ops"] for q in qs)
                      < TOLERANCE]
             assert match, points[:2]
+        # score and fold lines (a tuck box's): each a dashed line the PDF draws
+        _, scores = _svg_paths(out / cut["svg"], "score")
+        assert len(scores) == cut["scores"]
+        dashed = [d for d in pages[cut["page"] - 1] if d["dash"] and d["kind"] == "path"]
+        for _, points in scores:
+            assert any(len(d["ops"]) == 2 and max(_near(p, [d["ops"][0][1], d["ops"][1][1]])
+                                                  for p in points) < TOLERANCE
+                       for d in dashed), points
         doc = ezdxf.readfile(out / cut["dxf"])
         assert doc.units == ezdxf.units.MM
         assert {"cut", "score", "regmarks"} <= {layer.dxf.name for layer in doc.layers}
         lines = [e for e in doc.modelspace() if e.dxf.layer == "cut"]
         assert len(lines) == cut["pieces"]
+        assert len([e for e in doc.modelspace() if e.dxf.layer == "score"]) == cut["scores"]
         for e in lines:
             assert e.dxftype() == "LWPOLYLINE" and e.closed
             pts = [(mm(x), mm(y)) for x, y in e.get_points("xy")]
@@ -124,6 +136,9 @@ def test_every_cut_file_equals_the_pdfs_cut_lines(cli, tmp_path, starter, cutter
     assert cut and all(f["duplex"] == "none" and f["cutter"] == cutter for f in cut)
     for entry in cut:
         _check_sheets(out, entry, page)
+    # the tuck box's net too: its outline on "cut", its folds on "score"
+    box = next(f for f in cut if f["path"] == "boxes.pdf")
+    assert all(c["pieces"] == 1 and c["scores"] > 4 for c in box["cuts"])
 
 
 @pytest.mark.parametrize("rounded", [False, True])

@@ -196,7 +196,7 @@ def test_round_trip_through_a_simulated_printer(cli, tmp_path, monkeypatch, star
           f"residual {profile['residual']:.3f} mm, worst back corner off {to_mm(worst):.3f} mm")
 
 
-def test_three_prints_give_the_spread(cli, tmp_path, monkeypatch):
+def test_three_prints_give_the_spread(cli, tmp_path, monkeypatch, starter):
     monkeypatch.setenv("TABLE_COMPANION_CONFIG", str(tmp_path / "config"))
     truths = [_truth(0.8, -1.2, 0.3), _truth(1.4, -0.8, 0.25), _truth(0.4, -1.6, 0.35)]
     reads = _sheet_readings(cli, tmp_path, truths)
@@ -215,8 +215,21 @@ def test_three_prints_give_the_spread(cli, tmp_path, monkeypatch):
                for t in truths for q in corners)
     assert profile.spread == pytest.approx(to_mm(true), abs=0.15)
     assert "spread" in r.out
+    print(f"three prints: {profile.shift} mm, {profile.rotation:.4f} deg, residual "
+          f"{profile.residual:.3f} mm, spread {profile.spread:.3f} mm (true {to_mm(true):.3f})")
     # more than the tolerance with no bleed: the guide says so and suggests gutterfold
     assert profile.spread > 0.3
+    out = tmp_path / "kit"
+    assert cli("build", starter, "--printer", "wobbly", "--out", out).code == 0
+    guide = (out / "print-guide.txt").read_text()
+    assert "“wobbly”" in guide and "3 prints" in guide
+    assert "--layout gutterfold" in guide and f"{profile.spread:.2f}"[:3] in guide
+    assert json.loads((out / "manifest.json").read_text())["printer"]["spread_mm"] == \
+        profile.spread
+    # a bleed wider than the spread hides it: no such line
+    out = tmp_path / "bled"
+    assert cli("build", starter, "--printer", "wobbly", "--bleed", "3mm", "--out", out).code == 0
+    assert "--layout gutterfold" not in (out / "print-guide.txt").read_text()
     r = cli("calibrate", "list")
     assert "wobbly" in r.out and "3 prints" in r.out
     r = cli("calibrate", "remove", "wobbly")

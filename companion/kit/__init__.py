@@ -221,7 +221,9 @@ def _build_noted(name: str, opts: Options, progress, warn, notes) -> dict:
 
     # A tuck box for each deck, planned (and its game's [boxes] checked) before anything
     # is written; a reprint of changed cards makes none.
-    boxed = [] if opts.changed_since else boxes.plans(boxes.decks(files), ctx)
+    box_room = None if cutter is None else cut_paths.area(cutter, opts.paper, sheet_page)
+    boxed = [] if opts.changed_since else boxes.plans(
+        boxes.decks(files), ctx, box_room and (box_room.w, box_room.h))
     game_name, author = kit.game_name, kit.author
     version = stamp.text(ctx.data.sub("game").get("version", str, None))
     sheet = ctx.words.sub("sheet")
@@ -304,11 +306,18 @@ def _build_noted(name: str, opts: Options, progress, warn, notes) -> dict:
         box_lines = []
         if boxed:
             progress(boxes.PATH)
-            pages = boxes.write(stage / boxes.PATH, boxed, ctx, game_name, author)
+            box_sheets: list = []
+            pages = boxes.write(stage / boxes.PATH, boxed, ctx, game_name, author, sheet_page,
+                                (box_room.x, box_room.y) if box_room else (0.0, 0.0),
+                                cutter and partial(_box_overlay, cutter, opts.paper,
+                                                   sheet_page, box_sheets))
             manifest["boxes"] = boxes.manifest(boxed, pages)
             # listed with the kit's files (no components: its cards are the decks')
             manifest["files"].append({"path": boxes.PATH, "pages": pages, "duplex": "none",
                                       "card_size": None, "components": []})
+            if cutter is not None:
+                manifest["files"][-1] |= {"cutter": cutter.key, "cuts": _cut_files(
+                    stage, boxes.PATH, box_sheets, cutter, opts.paper, sheet_page)}
             box_lines = boxes.guide(boxed, pages, ctx)
         (stage / "manifest.json").write_text(json.dumps(manifest, indent=2, ensure_ascii=False)
                                              + "\n", encoding="utf-8")
@@ -354,7 +363,17 @@ def _cut_overlay(grid, cutter, paper: str, sheets: list, c, count: int) -> None:
 
     cuts = cut_paths.cut_lines(grid, count, cutter.kerf)
     cutter_page(c, cut_paths.marks(cutter, paper, (grid.page_w, grid.page_h)), cuts)
-    sheets.append(cuts)
+    sheets.append((cuts, []))
+
+
+def _box_overlay(cutter, paper: str, page, sheets: list, c, piece, at) -> None:
+    """A cutter's tuck box page: its marks drawn (the net draws its own lines), the
+    net's cut and fold lines kept for its cut files."""
+    from companion.draw.sheets import cutter_page
+
+    cutter_page(c, cut_paths.marks(cutter, paper, page), [])
+    cut, folds = cut_paths.net_lines(piece, at)
+    sheets.append(([cut], folds))
 
 
 def _cut_files(stage: Path, pdf: str, sheets: list, cutter, paper: str, page) -> list[dict]:
@@ -364,15 +383,15 @@ def _cut_files(stage: Path, pdf: str, sheets: list, cutter, paper: str, page) ->
 
     stem, out = Path(pdf).with_suffix(""), []
     marks = cut_paths.marks(cutter, paper, page)
-    for n, cuts in enumerate(sheets, 1):
+    for n, (cuts, scores) in enumerate(sheets, 1):
         names = {k: f"{stem}-p{n}.{k}" for k in ("svg", "dxf")}
-        (stage / names["svg"]).write_text(cut_files.svg(page, cuts, [], marks),
+        (stage / names["svg"]).write_text(cut_files.svg(page, cuts, scores, marks),
                                           encoding="utf-8")
-        cut_files.dxf(stage / names["dxf"], cuts, [], marks)
+        cut_files.dxf(stage / names["dxf"], cuts, scores, marks)
         if cutter.png_dpi:
             names["png"] = f"{stem}-p{n}.png"
             cut_files.png(stage / pdf, n, cutter.png_dpi, stage / names["png"])
-        out.append({"page": n, "pieces": len(cuts), **names})
+        out.append({"page": n, "pieces": len(cuts), "scores": len(scores), **names})
     return out
 
 

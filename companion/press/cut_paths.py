@@ -178,3 +178,17 @@ def flattened(path: Path, step: float) -> list[list[tuple[float, float]]]:
         elif op == "Z" and out[-1][-1] != out[-1][0]:
             out[-1].append(out[-1][0])
     return out
+
+
+def net_lines(piece, at) -> tuple[Path, list[Path]]:
+    """A tuck box piece's cut line (closed) and fold lines on the page, at its placement
+    (tuck_box.Placement: turned a quarter, its width runs up the page)."""
+    def put(u: float, v: float) -> tuple[float, float]:
+        return (at.x + piece.h - v, at.y + u) if at.turned else (at.x + u, at.y + v)
+
+    points = [put(*p) for p in piece.cut]
+    if points[0] == points[-1]:
+        points = points[:-1]
+    cut = [("M", *points[0])] + [("L", *p) for p in points[1:]] + [("Z",)]
+    folds = [[("M", *put(*a)), ("L", *put(*b))] for a, b in piece.folds]
+    return cut, folds
