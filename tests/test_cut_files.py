@@ -169,6 +169,10 @@ def test_the_laser_cut_lies_half_the_kerf_outside_each_piece(cli, tmp_path, star
         size = sorted([max(xs) - min(xs), max(ys) - min(ys)])
         assert size == pytest.approx(sorted([w + mm(0.4), h + mm(0.4)]), abs=mm(0.01))
     assert "0.2 mm" in (out / "print-guide.txt").read_text()
+    assert manifest["cutter"]["kerf_mm"] == 0.4 and manifest["cutter"]["marks"] == []
+    out = tmp_path / "fr"
+    _build(cli, starter, out, "--cutter", "laser", "--lang", "fr")
+    assert "0,05 mm (la moitié du trait du laser)" in (out / "print-guide.txt").read_text()
 
 
 @pytest.mark.parametrize("paper", ["a4", "letter"])
@@ -179,6 +183,12 @@ def test_silhouette_marks_lie_where_its_data_says(cli, tmp_path, starter, paper)
     square, arm = _mm(DATA["silhouette"]["square"]), _mm(DATA["silhouette"]["arm"])
     entry = next(f for f in manifest["files"] if "cuts" in f)
     page_h = to_mm(presets.paper_size(paper)[1])
+    said = manifest["cutter"]["marks"]
+    assert [m["kind"] for m in said] == ["square", "L", "L"]
+    assert said[0]["points_mm"][0] == [m["left"], m["top"]]
+    assert said[1]["points_mm"][1] == [m["left"] + m["x"], m["top"]]
+    assert said[2]["points_mm"][1] == [m["left"], m["top"] + m["y"]]
+    assert said[1]["line_mm"] == _mm(DATA["silhouette"]["line"])
     for cut in entry["cuts"]:
         root, marks = _svg_paths(out / cut["svg"], "regmarks")
         got = [[(round(to_mm(x), 3), round(page_h - to_mm(y), 3)) for x, y in pts]

@@ -125,29 +125,32 @@ def _lines_along(picture: Image.Image, s: cal.Scale, v_off: float, lo: float, hi
     return found
 
 
-def _read_sheet(front: Image.Image, back: Image.Image) -> list[float]:
+def _read_sheet(front: Image.Image, back: Image.Image, page=A4) -> list[float]:
     """Every scale's reading off the pictures, in the order the fit takes them."""
     v = cal.vernier()
     mains = cal.main_lines(v)
     lo, hi = mains[0][1] - mm(0.5), mains[-1][1] + mm(0.5)
     out = []
-    for s in cal.scales(*A4):
-        f = _lines_along(front, s, v.tick / 2, lo, hi)
+    for s in cal.scales(*page):
+        f = _lines_along(front, s, v.tick / 2, lo, hi, page)
         # the back's lines where they are: a shift across the scale moves them off it
         b = next(found for k in range(40) if len(found := _lines_along(
-            back, s, -mm(0.5) * (k + 1) + mm(5), lo, hi)) == v.divisions + 1)
+            back, s, -mm(0.5) * (k + 1) + mm(5), lo, hi, page)) == v.divisions + 1)
         assert len(f) == len(mains) and len(b) == v.divisions + 1, (s, len(f), len(b))
         out.append(cal.reading(f, b, v))
     return out
 
 
-def _sheet_readings(cli, tmp_path, truths: list[cal.Profile]) -> list[str]:
+def _sheet_readings(cli, tmp_path, truths: list[cal.Profile], paper="a4",
+                    *more: str) -> list[str]:
     sheet = tmp_path / "calibration.pdf"
-    assert cli("calibrate", "duplex", "--out", sheet).code == 0
+    assert cli("calibrate", "duplex", "--out", sheet, "--paper", paper,
+               "--flip", truths[0].flip, *more).code == 0
     front, back = _pictures(sheet)
+    page = presets.paper_size(paper)
     texts = []
     for truth in truths:
-        r = _read_sheet(front, _printed_back(back, truth))
+        r = _read_sheet(front, _printed_back(back, truth, page), page)
         pairs = [f"{to_mm(r[i]):.1f},{to_mm(r[i + 1]):.1f}" for i in range(0, len(r), 2)]
         texts.append(" ".join(pairs))
     return texts
@@ -194,6 +197,31 @@ def test_round_trip_through_a_simulated_printer(cli, tmp_path, monkeypatch, star
     assert to_mm(worst) < 0.1, to_mm(worst)
     print(f"round trip: fitted {profile['shift']} mm {profile['rotation']:.4f} deg, "
           f"residual {profile['residual']:.3f} mm, worst back corner off {to_mm(worst):.3f} mm")
+
+
+def test_a_letter_sheet_flipped_on_its_short_edge_reads_back_its_printer(
+        cli, tmp_path, monkeypatch):
+    monkeypatch.setenv("TABLE_COMPANION_CONFIG", str(tmp_path / "config"))
+    truth = cal.Profile("truth", "letter", "short", (-0.6, 1.4), -0.2)
+    (read,) = _sheet_readings(cli, tmp_path, [truth], "letter", "--lang", "fr")
+    r = cli("calibrate", "duplex", "--printer", "short", "--paper", "letter", "--flip",
+            "short", "--read", read)
+    assert r.code == 0, r.err
+    profile = json.loads((tmp_path / "config" / "printers" / "short.json").read_text())
+    assert profile["shift"] == pytest.approx([-0.6, 1.4], abs=0.08)
+    assert profile["rotation"] == pytest.approx(-0.2, abs=0.03)
+    assert (profile["paper"], profile["flip"]) == ("letter", "short")
+
+
+def test_readings_typed_at_the_prompts(cli, tmp_path, monkeypatch):
+    monkeypatch.setenv("TABLE_COMPANION_CONFIG", str(tmp_path / "config"))
+    line = " ".join(f"{x:.1f},{y:.1f}" for x, y in zip(
+        *[iter([round(to_mm(v), 1) for v in _exact_readings(_truth(0.5, 0.5, 0))])] * 2))
+    r = cli("calibrate", "duplex", "--printer", "typed", stdin=f"{line}\n{line}\n\n")
+    assert r.code == 0, r.err
+    assert "2 prints" in r.out and "+0.50, +0.50" in r.out
+    r = cli("calibrate", "duplex", "--printer", "none", stdin="\n")
+    assert r.code == 2 and "no readings" in r.err
 
 
 def test_three_prints_give_the_spread(cli, tmp_path, monkeypatch, starter):

@@ -234,6 +234,8 @@ def _build_noted(name: str, opts: Options, progress, warn, notes) -> dict:
                 "cards": [{k: v for k, v in e.items() if k != "card"} for e in cards]}
     if profile is not None:
         manifest["printer"] = printer.entry(profile, page, opts.flip)
+    if cutter is not None:
+        manifest["cutter"] = cut_paths.described(cutter, opts.paper, sheet_page)
     if opts.changed_since:
         manifest["changed_since"] = str(opts.changed_since)
         manifest["changed"] = changed  # the ids of the cards printed, in kit order

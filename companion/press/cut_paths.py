@@ -192,3 +192,19 @@ def net_lines(piece, at) -> tuple[Path, list[Path]]:
     cut = [("M", *points[0])] + [("L", *p) for p in points[1:]] + [("Z",)]
     folds = [[("M", *put(*a)), ("L", *put(*b))] for a, b in piece.folds]
     return cut, folds
+
+
+def described(c: Cutter, paper_name: str, page: tuple[float, float]) -> dict:
+    """The manifest's "cutter": its name, sheet, kerf and marks, in mm from the sheet's
+    top-left corner (as its software measures them)."""
+    def top_left(path: Path) -> list[list[float]]:
+        return [[round(to_mm(xy[0]), 3), round(to_mm(page[1] - xy[1]), 3)]
+                for _, *xy in path if xy]
+
+    a = area(c, paper_name, page)
+    return {"key": c.key, "name": c.name,
+            "sheet_mm": [round(to_mm(v), 3) for v in page],
+            "area_mm": [round(to_mm(v), 3) for v in (a.x, page[1] - a.top, a.w, a.h)],
+            "kerf_mm": round(to_mm(c.kerf), 4),
+            "marks": [{"kind": m.kind, "points_mm": top_left(m.path),
+                       "line_mm": round(to_mm(m.width), 3)} for m in marks(c, paper_name, page)]}
