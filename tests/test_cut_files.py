@@ -235,3 +235,32 @@ def test_a_piece_too_big_for_the_cutter_is_one_line(cli, tmp_path, starter):
     assert len(r.err.strip().splitlines()) == 1
     r = cli("build", starter, "--cutter", "cricut", "--kerf", "0.1mm", "--out", tmp_path / "k")
     assert r.code == 2 and "--kerf" in r.err
+
+
+@pytest.mark.parametrize("sheet", ["avery-5160", "avery-5294"])
+def test_a_label_sheet_gets_a_lasers_cut_files_on_its_labels(cli, tmp_path, starter, sheet):
+    from tests.test_label_sheets import on_sheet
+
+    on_sheet(starter, f'sheet = "{sheet}"')
+    out = tmp_path / "kit"
+    manifest = _build(cli, starter, out, "--cutter", "laser", "--kerf", "0mm")
+    entry = next(f for f in manifest["files"] if f.get("sheet") == sheet)
+    pages = drawn_pages(out / entry["path"])
+    assert [c["page"] for c in entry["cuts"]] == list(range(2, entry["pages"] + 1))
+    for cut in entry["cuts"]:
+        # each label's clip on the PDF page is its cut path, point for point
+        clips = [d for d in pages[cut["page"] - 1] if d["kind"] == "path"
+                 and d["paint"] == "clip"]
+        _, svg_paths = _svg_paths(out / cut["svg"], "cut")
+        assert len(svg_paths) == cut["pieces"] == len(
+            [p for p in entry["places"] if p["page"] == cut["page"]])
+        for _, points in svg_paths:
+            assert any(max(_near(p, [q for _, *qs in d["ops"] for q in qs]) for p in points)
+                       < TOLERANCE for d in clips)
+        assert ezdxf.readfile(out / cut["dxf"]).units == ezdxf.units.MM
+    # a Silhouette's marks would fall on the labels: a label sheet gets none
+    manifest = _build(cli, starter, tmp_path / "s", "--cutter", "silhouette")
+    labels = next(f for f in manifest["files"] if f.get("sheet") == sheet)
+    assert "cuts" not in labels
+    assert f"{labels['path']}: a label sheet keeps its own layout" in (
+        tmp_path / "s" / "print-guide.txt").read_text()

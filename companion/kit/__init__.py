@@ -296,7 +296,16 @@ def _build_noted(name: str, opts: Options, progress, warn, notes) -> dict:
                     keeper.commit()
                 entry = {"path": f.path, "pages": pages, "duplex": "none", "card_size": None}
             c.save()
-            if cutter is not None and isinstance(f, CardFile) and f.sheet is None:
+            if cutter is not None and isinstance(f, CardFile) and f.sheet is not None \
+                    and cutter.marks == "none" and cutter.sheet is None:
+                # a label sheet keeps its own layout: cut files where no marks are needed
+                lines = cut_paths.label_lines(f.sheet.shape, entry["places"][:],
+                                              entry["pages"], cutter.kerf)
+                entry["cutter"] = cutter.key
+                entry["cuts"] = _cut_files(  # page 1 is the alignment page: no labels
+                    stage, f.path, [(cuts, []) for cuts in lines[1:]], cutter, opts.paper,
+                    f.sheet.paper, first=2)
+            elif cutter is not None and isinstance(f, CardFile) and f.sheet is None:
                 entry["cutter"] = cutter.key
                 entry["cuts"] = _cut_files(stage, f.path, sheets, cutter, opts.paper,
                                            sheet_page)
@@ -378,14 +387,16 @@ def _box_overlay(cutter, paper: str, page, sheets: list, c, piece, at) -> None:
     sheets.append(([cut], folds))
 
 
-def _cut_files(stage: Path, pdf: str, sheets: list, cutter, paper: str, page) -> list[dict]:
+def _cut_files(stage: Path, pdf: str, sheets: list, cutter, paper: str, page,
+               first: int = 1) -> list[dict]:
     """Each sheet's cut files beside its PDF (cards-p1.svg, .dxf; Cricut's .png), for the
-    manifest's `cuts`."""
+    manifest's `cuts`; `sheets` (cut lines, score lines) are the PDF's pages from
+    `first`."""
     from companion.kit import cut_files
 
     stem, out = Path(pdf).with_suffix(""), []
     marks = cut_paths.marks(cutter, paper, page)
-    for n, (cuts, scores) in enumerate(sheets, 1):
+    for n, (cuts, scores) in enumerate(sheets, first):
         names = {k: f"{stem}-p{n}.{k}" for k in ("svg", "dxf")}
         (stage / names["svg"]).write_text(cut_files.svg(page, cuts, scores, marks),
                                           encoding="utf-8")
@@ -639,13 +650,15 @@ def print_guide(manifest: dict, files: list, grids: dict, ctx: Context, opts: Op
         lines.append("")
     lines += box_lines
     if opts.cutter:
-        kerf = [f.get("cutter") for f in manifest["files"]]
+        cut = [f.get("cutter") for f in manifest["files"]]
         words = load_fields(paths.layout("cutters.toml"), english=True).sub("words")
         half = cut_paths.with_kerf(cut_paths.cutter(opts.cutter), None if opts.kerf is None
                                    else parse_length(opts.kerf, field="--kerf")).kerf / 2
-        if any(kerf):
+        if any(cut):
             lines += [words.text(opts.cutter, ctx.lang).format(
                 kerf=number(to_mm(half), ctx.lang, 3)), ""]
+        lines += [words.text("labels_own", ctx.lang).format(path=e["path"])
+                  for e in manifest["files"] if e.get("sheet") and "cuts" not in e]
     if opts.printer and "printer" in manifest:
         lines += printer.guide(printer.load(opts.printer, opts.flip),
                                presets.bleed(opts.bleed), ctx.lang)

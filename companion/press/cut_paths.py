@@ -14,7 +14,7 @@ from msgspec import structs
 from companion.errors import CompanionError, shown
 from companion.files import paths
 from companion.files.data import load_fields
-from companion.press.imposition import Grid, Path, Rect, on_sheet, plan_grid
+from companion.press.imposition import Grid, Path, Placed, Rect, on_sheet, plan_grid
 from companion.text.units import parse_length, parse_size, to_mm
 
 
@@ -142,16 +142,31 @@ def _rect(x: float, y: float, w: float, h: float) -> Path:
     return [("M", x, y), ("L", x + w, y), ("L", x + w, y + h), ("L", x, y + h), ("Z",)]
 
 
+def outline(shape, w: float, h: float, kerf: float = 0.0) -> Path:
+    """A w x h piece's cut line in its own box (0, 0 its lower-left): its shape, or the
+    box, half the kerf outside it."""
+    if shape is not None:
+        return shape.outline(w, h, kerf / 2)
+    return _rect(-kerf / 2, -kerf / 2, w + kerf, h + kerf)
+
+
+def label_lines(shape, places: list[dict], pages: int, kerf: float = 0.0) -> list[list[Path]]:
+    """A label sheet's cut lines, page by page (1 to `pages`): each label's outline where
+    the manifest's places put it (x, y, w, h in points; labels lie upright)."""
+    out: list[list[Path]] = [[] for _ in range(pages)]
+    for p in places:
+        placed = Placed(Rect(p["x"], p["y"], p["w"], p["h"]))
+        out[p["page"] - 1].append(on_sheet(outline(shape, p["w"], p["h"], kerf), placed))
+    return out
+
+
 def cut_lines(grid: Grid, count: int, kerf: float = 0.0) -> list[Path]:
     """One closed path a piece, the first `count` slots: its shape (rounded corners, a
     hexagon, a disc) or its trim box, half the kerf outside it."""
     out = []
     for slot in range(count):
         placed = grid.front(slot)
-        w, h = placed.size
-        local = grid.shape.outline(w, h, kerf / 2) if grid.shape is not None else \
-            _rect(-kerf / 2, -kerf / 2, w + kerf, h + kerf)
-        out.append(on_sheet(local, placed))
+        out.append(on_sheet(outline(grid.shape, *placed.size, kerf), placed))
     return out
 
 
