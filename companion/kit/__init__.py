@@ -14,7 +14,7 @@ from msgspec import Struct, structs
 
 from companion.draw import art
 from companion.files import data as data_mod, paths
-from companion.kit import boxes, drawings, faces, printer, stamp
+from companion.kit import boxes, cut_files, drawings, faces, printer, stamp
 from companion.press import cut_paths, gutterfold, presets
 from companion.files.atomic import kit_folder
 from companion.files.data import load_fields, load_toml, read_text
@@ -205,13 +205,11 @@ def _build_noted(name: str, opts: Options, progress, warn, notes) -> dict:
     files = kit.files
 
     # Plan every sheet before writing anything: a card that cannot fit fails here.
-    cutter = None if opts.cutter is None else cut_paths.with_kerf(
-        cut_paths.cutter(opts.cutter),
-        None if opts.kerf is None else parse_length(opts.kerf, field="--kerf"))
+    cutter = resolved(opts) if opts.cutter else None
     sheet_page = page if cutter is None else cut_paths.page_size(cutter, page)
     grids = {id(f): _fold_plan(f, opts, ctx, page, settings, bleed)
              if opts.layout == "gutterfold" else
-             _cut_plan(f, cutter, opts.paper, sheet_page, settings, bleed)
+             cut_files.plan(f, cutter, opts.paper, sheet_page, settings, bleed)
              if cutter is not None else
              plan_grid(*page, *f.size, settings, bleed, spaced=f.spaced, shape=f.shape)
              for f in files if isinstance(f, CardFile) and f.sheet is None}
@@ -278,7 +276,7 @@ def _build_noted(name: str, opts: Options, progress, warn, notes) -> dict:
                     if folded:
                         places += _fold_places(part, grids[id(part)], pages)
                     overlay = None if cutter is None else partial(
-                        _cut_overlay, grids[id(part)], cutter, opts.paper, sheets)
+                        cut_files.overlay, grids[id(part)], cutter, opts.paper, sheets)
                     pages += render(c, cards, grids[id(part)], flip, words_, keeper, matrix,
                                     folded, overlay)
                 if keeper is not None:
@@ -296,19 +294,9 @@ def _build_noted(name: str, opts: Options, progress, warn, notes) -> dict:
                     keeper.commit()
                 entry = {"path": f.path, "pages": pages, "duplex": "none", "card_size": None}
             c.save()
-            if cutter is not None and isinstance(f, CardFile) and f.sheet is not None \
-                    and cutter.marks == "none" and cutter.sheet is None:
-                # a label sheet keeps its own layout: cut files where no marks are needed
-                lines = cut_paths.label_lines(f.sheet.shape, entry["places"][:],
-                                              entry["pages"], cutter.kerf)
-                entry["cutter"] = cutter.key
-                entry["cuts"] = _cut_files(  # page 1 is the alignment page: no labels
-                    stage, f.path, [(cuts, []) for cuts in lines[1:]], cutter, opts.paper,
-                    f.sheet.paper, first=2)
-            elif cutter is not None and isinstance(f, CardFile) and f.sheet is None:
-                entry["cutter"] = cutter.key
-                entry["cuts"] = _cut_files(stage, f.path, sheets, cutter, opts.paper,
-                                           sheet_page)
+            if cutter is not None and isinstance(f, CardFile):
+                entry |= cut_files.files(stage, f, entry, cutter, opts.paper, sheets,
+                                         sheet_page)
             entry["components"] = [
                 {"id": comp.id, "count": comp.count}
                 | ({"card_size": part.size_name} if len(parts) > 1 else {})
@@ -320,14 +308,14 @@ def _build_noted(name: str, opts: Options, progress, warn, notes) -> dict:
             box_sheets: list = []
             pages = boxes.write(stage / boxes.PATH, boxed, ctx, game_name, author, sheet_page,
                                 (box_room.x, box_room.y) if box_room else (0.0, 0.0),
-                                cutter and partial(_box_overlay, cutter, opts.paper,
+                                cutter and partial(cut_files.box_overlay, cutter, opts.paper,
                                                    sheet_page, box_sheets))
             manifest["boxes"] = boxes.manifest(boxed, pages)
             # listed with the kit's files (no components: its cards are the decks')
             manifest["files"].append({"path": boxes.PATH, "pages": pages, "duplex": "none",
                                       "card_size": None, "components": []})
             if cutter is not None:
-                manifest["files"][-1] |= {"cutter": cutter.key, "cuts": _cut_files(
+                manifest["files"][-1] |= {"cutter": cutter.key, "cuts": cut_files.write(
                     stage, boxes.PATH, box_sheets, cutter, opts.paper, sheet_page)}
             box_lines = boxes.guide(boxed, pages, ctx)
         (stage / "manifest.json").write_text(json.dumps(manifest, indent=2, ensure_ascii=False)
@@ -356,56 +344,10 @@ def _build_noted(name: str, opts: Options, progress, warn, notes) -> dict:
     return manifest
 
 
-def _cut_plan(f: CardFile, cutter, paper: str, page, settings, bleed: float):
-    """A cutter's grid (press/cut_paths.py); pieces too big for its area are one line
-    naming them."""
-    try:
-        return cut_paths.plan(cutter, paper, page, *f.size, settings, bleed, spaced=f.spaced,
-                              shape=f.shape)
-    except CompanionError as e:
-        what = ", ".join(c.title for c in f.components)
-        raise CompanionError(f"{what}: {e.message}", field=e.field) from None
-
-
-def _cut_overlay(grid, cutter, paper: str, sheets: list, c, count: int) -> None:
-    """A cutter's front page: its marks and cut lines drawn, the lines kept for its cut
-    files."""
-    from companion.draw.sheets import cutter_page
-
-    cuts = cut_paths.cut_lines(grid, count, cutter.kerf)
-    cutter_page(c, cut_paths.marks(cutter, paper, (grid.page_w, grid.page_h)), cuts)
-    sheets.append((cuts, []))
-
-
-def _box_overlay(cutter, paper: str, page, sheets: list, c, piece, at) -> None:
-    """A cutter's tuck box page: its marks drawn (the net draws its own lines), the
-    net's cut and fold lines kept for its cut files."""
-    from companion.draw.sheets import cutter_page
-
-    cutter_page(c, cut_paths.marks(cutter, paper, page), [])
-    cut, folds = cut_paths.net_lines(piece, at)
-    sheets.append(([cut], folds))
-
-
-def _cut_files(stage: Path, pdf: str, sheets: list, cutter, paper: str, page,
-               first: int = 1) -> list[dict]:
-    """Each sheet's cut files beside its PDF (cards-p1.svg, .dxf; Cricut's .png), for the
-    manifest's `cuts`; `sheets` (cut lines, score lines) are the PDF's pages from
-    `first`."""
-    from companion.kit import cut_files
-
-    stem, out = Path(pdf).with_suffix(""), []
-    marks = cut_paths.marks(cutter, paper, page)
-    for n, (cuts, scores) in enumerate(sheets, first):
-        names = {k: f"{stem}-p{n}.{k}" for k in ("svg", "dxf")}
-        (stage / names["svg"]).write_text(cut_files.svg(page, cuts, scores, marks),
-                                          encoding="utf-8")
-        cut_files.dxf(stage / names["dxf"], cuts, scores, marks)
-        if cutter.png_dpi:
-            names["png"] = f"{stem}-p{n}.png"
-            cut_files.png(stage / pdf, n, cutter.png_dpi, stage / names["png"])
-        out.append({"page": n, "pieces": len(cuts), "scores": len(scores), **names})
-    return out
+def resolved(opts: Options):
+    """The build's cutter (layouts/cutters.toml) with its kerf as --kerf gives it."""
+    return cut_paths.with_kerf(cut_paths.cutter(opts.cutter), None if opts.kerf is None
+                               else parse_length(opts.kerf, field="--kerf"))
 
 
 def _fold_plan(f: CardFile, opts: Options, ctx: Context, page, settings, bleed: float):
@@ -650,15 +592,7 @@ def print_guide(manifest: dict, files: list, grids: dict, ctx: Context, opts: Op
         lines.append("")
     lines += box_lines
     if opts.cutter:
-        cut = [f.get("cutter") for f in manifest["files"]]
-        words = load_fields(paths.layout("cutters.toml"), english=True).sub("words")
-        half = cut_paths.with_kerf(cut_paths.cutter(opts.cutter), None if opts.kerf is None
-                                   else parse_length(opts.kerf, field="--kerf")).kerf / 2
-        if any(cut):
-            lines += [words.text(opts.cutter, ctx.lang).format(
-                kerf=number(to_mm(half), ctx.lang, 3)), ""]
-        lines += [words.text("labels_own", ctx.lang).format(path=e["path"])
-                  for e in manifest["files"] if e.get("sheet") and "cuts" not in e]
+        lines += cut_files.guide(manifest, resolved(opts), ctx.lang)
     if opts.printer and "printer" in manifest:
         lines += printer.guide(printer.load(opts.printer, opts.flip),
                                presets.bleed(opts.bleed), ctx.lang)
