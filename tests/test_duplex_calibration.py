@@ -81,6 +81,13 @@ def test_bad_readings_are_one_line(cli, tmp_path, monkeypatch):
     assert r.code == 2 and "printer name" in r.err
     r = cli("build", "covenia", "--printer", "nobody", "--out", str(tmp_path / "k"))
     assert r.code == 2 and "no printer profile" in r.err
+    assert cli("calibrate", "duplex", "--printer", "p", "--shift", "1,1").code == 0
+    r = cli("build", "covenia", "--printer", "p", "--flip", "short", "--out", tmp_path / "k")
+    assert r.code == 2 and "calibrate with --flip short" in r.err
+    r = cli("build", "covenia", "--printer", "p", "--layout", "gutterfold",
+            "--out", tmp_path / "k")
+    assert r.code == 2 and "--printer" in r.err and "Traceback" not in r.err
+    assert not (tmp_path / "k").exists()
 
 
 # --- the round trip through a simulated printer ---------------------------------------

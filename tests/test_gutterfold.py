@@ -73,3 +73,23 @@ def test_the_guide_says_fold_and_cut(cli, tmp_path, starter):
     out = tmp_path / "kit"
     _build(cli, starter, out, "--lang", "fr")
     assert "Pliez chaque feuille" in (out / "print-guide.txt").read_text()
+
+
+def test_hexes_and_discs_fold_too(cli, tmp_path):
+    from tests.test_shapes import SHAPED, _game
+
+    out = tmp_path / "kit"
+    manifest = _build(cli, _game(cli, tmp_path, SHAPED), out, "--only", "tiles,coins")
+    (entry,) = [f for f in manifest["files"] if f.get("layout") == "gutterfold"]
+    page_w, _ = presets.paper_size("a4")
+    fronts = [p for p in entry["places"] if p["side"] == "front"]
+    backs = {(p["card"], p["page"]): p for p in entry["places"] if p["side"] == "back"}
+    assert fronts and len(backs) == len(fronts)
+    for f in fronts:
+        b = backs[f["card"], f["page"]]
+        assert abs(b["x"] + b["w"] - (page_w - f["x"])) < TOLERANCE and b["y"] == f["y"]
+    # each front's cut line is its shape: a hexagon (six corners) among the outlines
+    drawn = drawn_pages(out / entry["path"])[0]
+    outlines = [d for d in drawn if d["kind"] == "path" and d["paint"] == "S"
+                and d["ops"] and d["ops"][-1] == ("Z",)]
+    assert any(len(d["local"]) == 6 for d in outlines)
