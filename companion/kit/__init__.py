@@ -258,7 +258,7 @@ def _build_noted(name: str, opts: Options, progress, warn, notes) -> dict:
                 flip = gutterfold.FLIP if folded else "none" if cutter else f.flip or opts.flip
                 c = open_canvas(stage / f.path, sheet_page, f"{game_name}: {f.path}", author,
                                 "none" if folded else flip)
-                places: list[dict] = []
+                folded_places: list[dict] = []  # gutterfold: each face's place
                 sheets: list[list] = []  # a cutter's: each front page's cut lines
                 label_game = f"{game_name} {version}" if version else game_name
                 words_ = SheetText(label_game, sheet.text("caption", opts.lang),
@@ -274,7 +274,7 @@ def _build_noted(name: str, opts: Options, progress, warn, notes) -> dict:
                     matrix = None if profile is None or flip == "none" else \
                         printer.correction(profile, page, flip)
                     if folded:
-                        places += _fold_places(part, grids[id(part)], pages)
+                        folded_places += _fold_places(part, grids[id(part)], pages)
                     overlay = None if cutter is None else partial(
                         cut_files.overlay, grids[id(part)], cutter, opts.paper, sheets)
                     pages += render(c, cards, grids[id(part)], flip, words_, keeper, matrix,
@@ -284,7 +284,7 @@ def _build_noted(name: str, opts: Options, progress, warn, notes) -> dict:
                 entry = {"path": f.path, "pages": pages, "duplex": "none" if folded else flip,
                          "card_size": f.size_name}
                 if folded:
-                    entry |= {"layout": "gutterfold", "places": places}
+                    entry |= {"layout": "gutterfold", "places": folded_places}
             else:
                 c = open_canvas(stage / f.path, page, f"{game_name}: {f.path}", author)
                 keeper = None if not keeping else drawings.Keeper(
