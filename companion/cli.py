@@ -23,7 +23,7 @@ _BARE_GROUP = getattr(click.exceptions, "NoArgsIsHelpError", ())
 # `companion score ...` loads neither the kit builder, nor the server, nor reportlab.
 COMMANDS = {name: f"companion.commands.{name}" for name in
             ("build", "export", "init", "new", "score", "lugvanion", "vengeance", "coverta",
-             "serve", "playtest", "preflight", "check")}
+             "serve", "playtest", "preflight", "check", "calibrate")}
 
 
 class _Commands(click.Group):

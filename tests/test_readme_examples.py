@@ -127,7 +127,9 @@ def test_the_readme_shows_its_files_before_the_commands_that_read_them():
 def test_every_readme_example_runs_in_order_in_an_empty_folder(tmp_path):
     from companion.web import network
 
-    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    # printer profiles (companion calibrate) kept in the test's folder, not the user's
+    env = {**os.environ, "PYTHONUNBUFFERED": "1",
+           "TABLE_COMPANION_CONFIG": str(tmp_path / "config")}
     done = []
     for kind, what in steps(examples()):
         if kind == "file":

@@ -11,6 +11,12 @@ from companion.commands.common import split
 from companion.errors import CompanionError, escape
 
 
+def _cutters() -> list[str]:
+    from companion.press import cut_paths
+
+    return cut_paths.names()
+
+
 @click.command(short_help="Build a print-and-play kit: PDFs, manifest, guide.", epilog="""\b
 Examples:
   companion build covenia
@@ -18,6 +24,9 @@ Examples:
   companion build covenia --only cards,tokens --flip short --out ~/print
   companion build covenia --card-size 63x88mm --bleed 2mm
   companion build covenia --data my-covenia.toml
+  companion build covenia --printer office
+  companion build covenia --layout gutterfold
+  companion build covenia --cutter silhouette
   companion build all""")
 @click.argument("game", **common.GAME)
 @click.option("--paper", type=common.PAPER, default="a4", show_default=True, help="a4 or letter.")
@@ -48,11 +57,21 @@ Examples:
 @click.option("--draft", is_flag=True,
               help="A missing picture prints as a labelled placeholder (listed at the end) "
                    "instead of failing the build.")
+@click.option("--printer", help="A printer profile (companion calibrate duplex): every back "
+                                "page moved and turned so it lands on its front.")
+@click.option("--layout", type=common.Named("layout", ("sheets", "gutterfold")),
+              default="sheets", show_default=True,
+              help="gutterfold: each front beside its back, mirrored about a fold line: "
+                   "print single-sided, fold, cut.")
+@click.option("--cutter", type=common.Named("cutter", _cutters),
+              help="silhouette, cricut or laser: sheets for a cutting machine, with its "
+                   "registration marks, and a cut file (SVG, DXF) for every sheet.")
+@click.option("--kerf", help="With --cutter laser: the beam's kerf, e.g. 0.1mm.")
 @click.option("--watch", is_flag=True,
               help="Stay running: rebuild whenever the data file, a spreadsheet or a picture it "
                    "uses is saved (Ctrl+C to stop).")
 def build(game, paper, lang, card_size, bleed, flip, only, out, data, strict, changed_since,
-          ink, draft, watch):
+          ink, draft, printer, layout, cutter, kerf, watch):
     """Build a game's print-and-play kit: PDFs, manifest.json and a print guide."""
     from pathlib import Path
 
@@ -75,7 +94,8 @@ def build(game, paper, lang, card_size, bleed, flip, only, out, data, strict, ch
         target = Path(out) / name if out and game == "all" else out
         opts = kit.Options(paper=paper, lang=lang, card_size=card_size, bleed=bleed, flip=flip,
                            only=split(only), out=target, data=data, strict=strict,
-                           changed_since=changed_since, draft=draft, ink=ink)
+                           changed_since=changed_since, draft=draft, ink=ink,
+                           printer=printer, layout=layout, cutter=cutter, kerf=kerf)
         warnings: list[str] = []
         with _Progress(name) as progress, _few_collections():
             manifest = kit.build(name, opts, progress, warnings.append)

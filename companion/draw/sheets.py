@@ -251,11 +251,54 @@ def _labeller(words: SheetText, n: int, total: int,
         game=words.game, component=" + ".join(names), n=n, total=total) + tail
 
 
+def _fold_page(c, grid: Grid, count: int) -> None:
+    """A gutterfold page's dashed fold line and the cut line round each front."""
+    from companion.press import gutterfold
+
+    f = gutterfold.fold()
+    c.saveState()
+    c.setStrokeGray(0)
+    c.setLineWidth(f.line_width)
+    c.setDash(*f.dash)
+    c.line(*gutterfold.fold_line(grid))
+    c.setDash()
+    c.setStrokeGray(f.outline_grey)
+    c.setLineWidth(f.outline_width)
+    for ops in gutterfold.outlines(grid, count):
+        c.drawPath(_path(c, ops), stroke=1, fill=0)
+    c.restoreState()
+
+
+def cutter_page(c, marks: list, cuts: list[Path]) -> None:
+    """A cutter's sheet: its registration marks (press/cut_paths.py) and each piece's cut
+    line, the very paths its cut files hold."""
+    c.saveState()
+    c.setFillGray(0)
+    c.setStrokeGray(0)
+    for m in marks:
+        if m.kind == "square":
+            c.drawPath(_path(c, m.path), stroke=0, fill=1)
+        else:
+            c.setLineWidth(m.width)
+            c.drawPath(_path(c, m.path), stroke=1, fill=0)
+    c.setStrokeGray(CUT_GREY)
+    c.setLineWidth(CUT_WIDTH)
+    for ops in cuts:
+        c.drawPath(_path(c, ops), stroke=1, fill=0)
+    c.restoreState()
+
+
 def render(c, cards: list[Card], grid: Grid, flip: str, words: SheetText,
-           keeper: Callable | None = None) -> int:
+           keeper: Callable | None = None, back_matrix: tuple | None = None,
+           folded: bool = False, overlay: Callable | None = None) -> int:
     """Draws every card, sheet by sheet; returns the number of pages written. `keeper(c,
     face, w, h, bleed)`, if given, draws each front that has a `kept` key: again from
-    what it kept, or anew (a watching process's rebuild)."""
+    what it kept, or anew (a watching process's rebuild). `back_matrix`, if given, is what
+    every back page is drawn through (a printer profile's correction, press.calibration).
+    `folded`: gutterfold sheets (press/gutterfold.py), each back on the same page as its
+    front, mirrored about the fold line (`flip` is then the fold's). `overlay(c, count)`,
+    if given, draws over each front page holding `count` pieces (a cutter's marks and
+    cut lines) in place of the shaped pieces' dashed lines."""
     per = grid.per_sheet
     total = -(-len(cards) // per)
     caption = words.caption.format(length=round(grid.settings.calibration_bar / mm(1)))
@@ -269,22 +312,37 @@ def render(c, cards: list[Card], grid: Grid, flip: str, words: SheetText,
     for n in range(total):
         batch = cards[n * per:(n + 1) * per]
         names = list(dict.fromkeys(card.component for card in batch))
+        if folded:
+            _define_forms(c, [card.back for card in batch if card.back], grid, forms)
         crop_marks(c, grid)
         label = _labeller(words, n + 1, total)
         furniture(c, grid, None, caption, *fit_label(label, names, room, grid.settings))
         for slot, card in enumerate(batch):
             _place(c, fronts[slot], grid, card.front, forms, keeper)
-        cut_lines(c, grid, len(batch))
+        if folded:
+            for slot, card in enumerate(batch):
+                if card.back:
+                    _place(c, backs[slot], grid, card.back, forms)
+            _fold_page(c, grid, len(batch))
+        elif overlay is not None:
+            overlay(c, len(batch))
+        else:
+            cut_lines(c, grid, len(batch))
         c.showPage()
         pages += 1
-        if flip == "none":
+        if flip == "none" or folded:
             continue
         _define_forms(c, [card.back for card in batch if card.back], grid, forms)
+        if back_matrix is not None:
+            c.saveState()
+            c.transform(*back_matrix)
         label = _labeller(words, n + 1, total, f" · {words.back_word}")
         furniture(c, grid, flip, caption, *fit_label(label, names, room, grid.settings))
         for slot, card in enumerate(batch):
             if card.back:
                 _place(c, backs[slot], grid, card.back, forms)
+        if back_matrix is not None:
+            c.restoreState()
         c.showPage()
         pages += 1
     return pages

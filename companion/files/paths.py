@@ -33,3 +33,16 @@ def cache(part: str) -> Path:
 def output() -> Path:
     """./output under the current folder: the default for builds and the phone table."""
     return Path.cwd() / "output"
+
+
+def config(part: str) -> Path:
+    """A folder of the user's settings (printer profiles): platformdirs' user config
+    folder, or TABLE_COMPANION_CONFIG (e.g. in tests)."""
+    import os
+
+    override = os.environ.get("TABLE_COMPANION_CONFIG")
+    if override:
+        return Path(override) / part
+    import platformdirs
+
+    return Path(platformdirs.user_config_dir("table-companion")) / part

@@ -14,8 +14,8 @@ from msgspec import Struct, structs
 
 from companion.draw import art
 from companion.files import data as data_mod, paths
-from companion.kit import boxes, drawings, errata, faces, stamp, swap
-from companion.press import presets
+from companion.kit import boxes, cut_files, drawings, errata, faces, printer, stamp, swap
+from companion.press import cut_paths, gutterfold, presets
 from companion.files.atomic import kit_folder
 from companion.files.data import load_fields, load_toml, read_text
 from companion.errors import CompanionError, shown
@@ -30,6 +30,7 @@ from companion.text.units import parse_length, to_mm
 
 LANGS = ("en", "fr")  # ours; a game's file may be written in any other (de, it...)
 INKS = ("normal", "saver")
+LAYOUTS = ("sheets", "gutterfold")
 
 
 class Options(Struct):
@@ -45,6 +46,10 @@ class Options(Struct):
     changed_since: Path | None = None  # an earlier build's manifest.json: print what changed
     draft: bool = False  # a missing picture prints as a labelled placeholder, not an error
     ink: str = "normal"  # "saver": light backs and pale grounds
+    printer: str | None = None  # a printer profile (companion calibrate): backs corrected
+    layout: str = "sheets"  # "gutterfold": fronts and backs on one page, folded
+    cutter: str | None = None  # layouts/cutters.toml: marks, an area, cut files a sheet
+    kerf: str | None = None  # a laser's kerf, e.g. 0.1mm (default: the cutter's)
 
 
 def game_module(name: str):
@@ -68,6 +73,19 @@ def _check(opts: Options, game) -> None:
     if opts.ink not in INKS:
         raise CompanionError(f"unknown ink {shown(opts.ink)} (use {', '.join(INKS)})",
                              field="--ink")
+    if opts.layout not in LAYOUTS:
+        raise CompanionError(f"unknown layout {shown(opts.layout)} (use "
+                             f"{', '.join(LAYOUTS)})", field="--layout")
+    if opts.layout == "gutterfold" and opts.printer:
+        raise CompanionError("gutterfold needs no duplex, so no printer profile: build "
+                             "without --printer", field="--printer")
+    if opts.cutter is not None:
+        cut_paths.cutter(opts.cutter)  # an unknown one fails here
+        if opts.layout == "gutterfold" or opts.printer:
+            raise CompanionError("a cutter's sheets are printed single-sided: build without "
+                                 "--layout gutterfold and --printer", field="--cutter")
+    if opts.kerf is not None and opts.cutter != "laser":
+        raise CompanionError("a kerf is a laser's: give it with --cutter laser", field="--kerf")
     if opts.flip not in FLIPS:
         raise CompanionError(f"unknown flip {shown(opts.flip)} (use {', '.join(FLIPS)})",
                              field="--flip")
@@ -190,13 +208,23 @@ def _build_noted(name: str, opts: Options, progress, warn, notes) -> dict:
     files = kit.files
 
     # Plan every sheet before writing anything: a card that cannot fit fails here.
-    grids = {id(f): plan_grid(*page, *f.size, settings, bleed, spaced=f.spaced,
-                              shape=f.shape)
+    cutter = resolved(opts) if opts.cutter else None
+    sheet_page = page if cutter is None else cut_paths.page_size(cutter, page)
+    grids = {id(f): _fold_plan(f, opts, ctx, page, settings, bleed)
+             if opts.layout == "gutterfold" else
+             cut_files.plan(f, cutter, opts.paper, sheet_page, settings, bleed)
+             if cutter is not None else
+             plan_grid(*page, *f.size, settings, bleed, spaced=f.spaced, shape=f.shape)
              for f in files if isinstance(f, CardFile) and f.sheet is None}
+
+    # A printer profile's correction, drawn into every back page.
+    profile = printer.load(opts.printer, opts.flip) if opts.printer else None
 
     # A tuck box for each deck, planned (and its game's [boxes] checked) before anything
     # is written; a reprint of changed cards makes none.
-    boxed = [] if opts.changed_since else boxes.plans(boxes.decks(files), ctx)
+    box_room = None if cutter is None else cut_paths.area(cutter, opts.paper, sheet_page)
+    boxed = [] if opts.changed_since else boxes.plans(
+        boxes.decks(files), ctx, box_room and (box_room.w, box_room.h))
     game_name, author = kit.game_name, kit.author
     version = stamp.text(ctx.data.sub("game").get("version", str, None))
     sheet = ctx.words.sub("sheet")
@@ -209,6 +237,10 @@ def _build_noted(name: str, opts: Options, progress, warn, notes) -> dict:
         manifest["version"] = ctx.data.sub("game").get("version", str)
     listed = cards  # the whole kit's cards (`cards` names each sheet's below)
     places: dict[str, dict] = {}
+    if profile is not None:
+        manifest["printer"] = printer.entry(profile, page, opts.flip)
+    if cutter is not None:
+        manifest["cutter"] = cut_paths.described(cutter, opts.paper, sheet_page)
     if opts.changed_since:
         manifest["changed_since"] = str(opts.changed_since)
         manifest["changed"] = changed  # the ids of the cards printed, in kit order
@@ -229,8 +261,12 @@ def _build_noted(name: str, opts: Options, progress, warn, notes) -> dict:
                                 author)
                 entry = _labels(c, f, measured, ctx, settings)
             elif isinstance(f, CardFile):
-                flip = f.flip or opts.flip
-                c = open_canvas(stage / f.path, page, f"{game_name}: {f.path}", author, flip)
+                folded = opts.layout == "gutterfold"
+                flip = gutterfold.FLIP if folded else "none" if cutter else f.flip or opts.flip
+                c = open_canvas(stage / f.path, sheet_page, f"{game_name}: {f.path}", author,
+                                "none" if folded else flip)
+                folded_places: list[dict] = []  # gutterfold: each face's place
+                sheets: list[list] = []  # a cutter's: each front page's cut lines
                 label_game = f"{game_name} {version}" if version else game_name
                 words_ = SheetText(label_game, sheet.text("caption", opts.lang),
                                    sheet.text("label", opts.lang), sheet.text("back", opts.lang))
@@ -238,17 +274,27 @@ def _build_noted(name: str, opts: Options, progress, warn, notes) -> dict:
                 keeper = None if not keeping else drawings.Keeper(
                     context, f.path, c, measured, notes, pictures)
                 for n, part in enumerate(parts):  # each size of the file on its own sheets
+                    here = _fold_places(part, grids[id(part)], pages) if folded else []
+                    folded_places += here
                     if not opts.changed_since:  # where each card lies, for a later errata
-                        places.update(_places(part, grids[id(part)], flip, pages))
+                        places.update(_fronts_of(here, part, grids[id(part)]) if folded
+                                      else _places(part, grids[id(part)], flip, pages))
                     cards = [card for comp in part.components for card in _measured(
                         measured, _unfolded(comp, flip), digests)]
                     if n:  # a face shared by two sizes is drawn again at each
                         cards = _sized_keys(cards, part.size)
-                    pages += render(c, cards, grids[id(part)], flip, words_, keeper)
+                    matrix = None if profile is None or flip == "none" else \
+                        printer.correction(profile, page, flip)
+                    overlay = None if cutter is None else partial(
+                        cut_files.overlay, grids[id(part)], cutter, opts.paper, sheets)
+                    pages += render(c, cards, grids[id(part)], flip, words_, keeper, matrix,
+                                    folded, overlay)
                 if keeper is not None:
                     keeper.commit()  # before saving: the save gives the fonts away
-                entry = {"path": f.path, "pages": pages, "duplex": flip,
+                entry = {"path": f.path, "pages": pages, "duplex": "none" if folded else flip,
                          "card_size": f.size_name}
+                if folded:
+                    entry |= {"layout": "gutterfold", "places": folded_places}
             else:
                 c = open_canvas(stage / f.path, page, f"{game_name}: {f.path}", author)
                 keeper = None if not keeping else drawings.Keeper(
@@ -258,6 +304,9 @@ def _build_noted(name: str, opts: Options, progress, warn, notes) -> dict:
                     keeper.commit()
                 entry = {"path": f.path, "pages": pages, "duplex": "none", "card_size": None}
             c.save()
+            if cutter is not None and isinstance(f, CardFile):
+                entry |= cut_files.files(stage, f, entry, cutter, opts.paper, sheets,
+                                         sheet_page)
             entry["components"] = [
                 {"id": comp.id, "count": comp.count}
                 | ({"card_size": part.size_name} if len(parts) > 1 else {})
@@ -266,11 +315,18 @@ def _build_noted(name: str, opts: Options, progress, warn, notes) -> dict:
         box_lines = []
         if boxed:
             progress(boxes.PATH)
-            pages = boxes.write(stage / boxes.PATH, boxed, ctx, game_name, author)
+            box_sheets: list = []
+            pages = boxes.write(stage / boxes.PATH, boxed, ctx, game_name, author, sheet_page,
+                                (box_room.x, box_room.y) if box_room else (0.0, 0.0),
+                                cutter and partial(cut_files.box_overlay, cutter, opts.paper,
+                                                   sheet_page, box_sheets))
             manifest["boxes"] = boxes.manifest(boxed, pages)
             # listed with the kit's files (no components: its cards are the decks')
             manifest["files"].append({"path": boxes.PATH, "pages": pages, "duplex": "none",
                                       "card_size": None, "components": []})
+            if cutter is not None:
+                manifest["files"][-1] |= {"cutter": cutter.key, "cuts": cut_files.write(
+                    stage, boxes.PATH, box_sheets, cutter, opts.paper, sheet_page)}
             box_lines = boxes.guide(boxed, pages, ctx)
         for e in manifest["cards"]:
             if e["id"] in places:
@@ -302,6 +358,52 @@ def _build_noted(name: str, opts: Options, progress, warn, notes) -> dict:
     if pictures.missing:
         warn(art.draft_line(pictures))
     return manifest
+
+
+def resolved(opts: Options):
+    """The build's cutter (layouts/cutters.toml) with its kerf as --kerf gives it."""
+    return cut_paths.with_kerf(cut_paths.cutter(opts.cutter), None if opts.kerf is None
+                               else parse_length(opts.kerf, field="--kerf"))
+
+
+def _fold_plan(f: CardFile, opts: Options, ctx: Context, page, settings, bleed: float):
+    """A gutterfold grid (press/gutterfold.py); pieces too big for half the paper are one
+    line naming them, their size and the paper."""
+    try:
+        return gutterfold.plan(*page, *f.size, settings, bleed, spaced=f.spaced,
+                               shape=f.shape)
+    except CompanionError:
+        w, h = (number(to_mm(v), ctx.lang) for v in f.size)
+        paper = presets.table().sub("paper").sub(opts.paper).get("name", str)
+        what = ", ".join(c.title for c in f.components)
+        raise CompanionError(gutterfold.words().text("too_big", ctx.lang).format(
+            what=what, w=w, h=h, paper=paper), field="--layout") from None
+
+
+def _fronts_of(folded: list[dict], part: CardFile, grid) -> dict[str, dict]:
+    """A gutterfold file's fronts as _places gives a sheet's (one page a sheet: the back
+    is beside its front, not on the next page)."""
+    return {p["card"]: {"file": part.path, "page": p["page"],
+                        "box": [p["x"], p["y"], p["w"], p["h"]],
+                        "turn": getattr(grid, "rotation", 0)}
+            for p in folded if p["side"] == "front"}
+
+
+def _fold_places(part: CardFile, grid, first_page: int) -> list[dict]:
+    """Each face's place on a gutterfold file's pages: card, side, page (from 1), x, y, w,
+    h in points."""
+    ids = [f"{comp.id}/{cid}" for comp in part.components
+           for cid in faces.card_ids(comp.cards)]
+    backs = [card.back is not None for comp in part.components for card in comp.cards]
+    per, out = grid.per_sheet, []
+    for n, (card_id, has_back) in enumerate(zip(ids, backs)):
+        front, back = gutterfold.places(grid, n % per + 1)[-1]
+        page = first_page + n // per + 1
+        for side, placed in (("front", front), ("back", back))[:1 + has_back]:
+            b = placed.box
+            out.append({"card": card_id, "side": side, "page": page, "x": round(b.x, 3),
+                        "y": round(b.y, 3), "w": round(b.w, 3), "h": round(b.h, 3)})
+    return out
 
 
 def _labels(c, f: CardFile, measured, ctx: Context, settings) -> dict:
@@ -497,7 +599,9 @@ def print_guide(manifest: dict, files: list, grids: dict, ctx: Context, opts: Op
     for (f, parts), entry in zip(_by_path(files), manifest["files"]):
         lines.append(t("file_one" if entry["pages"] == 1 else "file", path=entry["path"],
                        pages=entry["pages"]))
-        lines.append("  " + t(f"duplex_{entry['duplex']}"))
+        lines.append("  " + (gutterfold.words().text("guide", ctx.lang)
+                             if entry.get("layout") == "gutterfold"
+                             else t(f"duplex_{entry['duplex']}")))
         for part in parts:  # each size of the file
             if isinstance(part, CardFile) and part.sheet is not None:
                 w, h = (number(to_mm(v), ctx.lang) for v in part.size)
@@ -523,6 +627,11 @@ def print_guide(manifest: dict, files: list, grids: dict, ctx: Context, opts: Op
             lines.append("  " + t("second_sides", items=", ".join(seconds)))
         lines.append("")
     lines += box_lines
+    if opts.cutter:
+        lines += cut_files.guide(manifest, resolved(opts), ctx.lang)
+    if opts.printer and "printer" in manifest:
+        lines += printer.guide(printer.load(opts.printer, opts.flip),
+                               presets.bleed(opts.bleed), ctx.lang)
     if any(e["duplex"] != "none" for e in manifest["files"]):
         lines += [t("check"), ""]
     lines += [t("ink_saver" if opts.ink == "saver" else "ink_normal"), ""]

@@ -80,8 +80,9 @@ def _game_length(data, key: str, default: float, most: float, least: float = 0.0
     return value
 
 
-def plans(boxed: list, ctx) -> list[tuple]:
-    """(deck, its plan) for each box, checked before anything is drawn."""
+def plans(boxed: list, ctx, room: tuple[float, float] | None = None) -> list[tuple]:
+    """(deck, its plan) for each box, checked before anything is drawn; `room`: where its
+    pieces must fit (a cutter's area), if not the paper."""
     s = tuck_box.settings()
     data = ctx.data
     if "boxes" in data.table:
@@ -91,19 +92,22 @@ def plans(boxed: list, ctx) -> list[tuple]:
     thick = _game_length(data, "card_thickness", s.card_thickness, s.thickest_card, 0.01)
     clear = _game_length(data, "clearance", s.clearance, s.widest_clearance)
     return [(d, tuck_box.plan(tuck_box.box_for(d.size, len(d.cards), thick, clear, s),
-                              ctx.page, s))
+                              room or ctx.page, s))
             for d in boxed]
 
 
-def write(path, planned: list, ctx, game_name: str, author: str) -> int:
-    """Every box's pieces, one a page; returns the pages."""
+def write(path, planned: list, ctx, game_name: str, author: str, page=None,
+          origin: tuple[float, float] = (0.0, 0.0), overlay=None) -> int:
+    """Every box's pieces, one a page; returns the pages. `page` (default the paper),
+    `origin` (where the room the plans were made for begins) and `overlay(c, piece,
+    placement)`, called on each page, are a cutter's."""
     from companion.draw import boxes as draw
     from companion.press.pdf import open_canvas
 
     s = tuck_box.settings()
     b = ctx.words.sub("box")
     lang = ctx.lang
-    c = open_canvas(path, ctx.page, f"{game_name}: {PATH}", author)
+    c = open_canvas(path, page or ctx.page, f"{game_name}: {PATH}", author)
     pages = 0
     for deck, plan in planned:
         back = _shared_back(deck.cards)
@@ -116,7 +120,10 @@ def write(path, planned: list, ctx, game_name: str, author: str) -> int:
                                   if plan.split else "")
             if at is None:  # too big even in two: drawn from the corner, said in the guide
                 at = tuck_box.Placement(0, 0, False)
+            at = tuck_box.Placement(at.x + origin[0], at.y + origin[1], at.turned)
             draw.page(c, piece, at, s, words, back, deck.card)
+            if overlay is not None:
+                overlay(c, piece, at)
             c.showPage()
             pages += 1
     c.save()
