@@ -27,8 +27,36 @@ def _intent(ctx):
     if "pdfx" not in entry.table:
         raise CompanionError(f"{ctx.shop.name} takes no PDF/X files (use --shop "
                              f"{DEFAULT_SHOP})", field="--shop")
+    if ctx.shop.press is None:
+        raise entry.error("press", "missing: the shop's page order and ink rules")
     pdfx = entry.sub("pdfx")
     return Intent(pdfx.get("condition", str), pdfx.get("info", str))
+
+
+def rules(ctx):
+    """The shop's ink rules, with the game's own ink colours (its `inks`, if any)."""
+    from companion.press import ink
+
+    press = ctx.shop.press
+    return ink.Rules(press.ink_limit, press.rich_black, press.black_lightness,
+                     press.black_chroma, frozenset(game_inks(ctx)))
+
+
+def game_inks(ctx) -> list[tuple[int, int, int]]:
+    """The colours a game names as printed in black ink alone (`[press] inks`: its
+    colours' names, as [game] gives them, or #RRGGBB), as (r, g, b) 0..255."""
+    data = ctx.kit.ctx.data.table
+    press = data.get("press", {})
+    palette = data.get("game", {})
+    out = []
+    for value in press.get("inks", []) if isinstance(press, dict) else []:
+        text = str(palette.get(value, value) if isinstance(palette, dict) else value)
+        if len(text) == 7 and text.startswith("#"):
+            try:
+                out.append(tuple(int(text[i:i + 2], 16) for i in (1, 3, 5)))
+            except ValueError:
+                pass
+    return out
 
 
 def _profile(ctx):
@@ -47,7 +75,7 @@ def write(ctx) -> dict:
     from companion.press import cmyk, pdfx, preflight
 
     intent = _intent(ctx)
-    conv = cmyk.Converter(_profile(ctx))
+    conv = cmyk.Converter(_profile(ctx), rules(ctx))
     if ctx.opts.icc is not None:  # her press's condition, not the shop's: named by her profile
         intent = pdfx.Intent("Custom", conv.profile.description, registry="")
     pics = png.pictures(ctx)
@@ -61,18 +89,19 @@ def write(ctx) -> dict:
             distinct: list[Page] = []
             labels: list[str] = []
             index: dict = {}
-            order: list[int] = []
-            for e in deck.entries:
+            cards: list[tuple[int, int, int]] = []
+            for e in deck.entries:  # one pass: each face's key made once
+                sides = []
                 for face, label in ((e.front, e.id), (e.back or BLANK, f"{e.id} back")):
                     page = Page(face, pic.trim, pic.bleed, pic.turned)
-                    if page.key not in index:
-                        index[page.key] = len(distinct)
+                    at = index.get(page.key)
+                    if at is None:
+                        at = index[page.key] = len(distinct)
                         distinct.append(page)
                         labels.append(label)
-                for _ in range(e.count):
-                    order += [index[Page(e.front, pic.trim, pic.bleed, pic.turned).key],
-                              index[Page(e.back or BLANK, pic.trim, pic.bleed,
-                                         pic.turned).key]]
+                    sides.append(at)
+                cards.append((sides[0], sides[1], e.count))
+            order = ctx.shop.press.pages(cards)  # the shop's page order
             title = f"{ctx.kit.game_name}: {deck.title}"
             rgb = work / f"{deck.id}-rgb.pdf"
             # no forms: each face drawn on its page (see faces.draw_pages)
@@ -105,6 +134,7 @@ def write(ctx) -> dict:
                                          for e in deck.entries]})
     ctx.progress(total, total, "done")
     return {"shop": ctx.shop.key, "pdfx": pdfx.PDFX_VERSION,
+            "page_order": ctx.shop.press.order, "ink_limit": round(conv.rules.limit * 100),
             "output_condition": intent.condition, "profile": conv.profile.description,
             "profile_source": conv.profile.source, "dpi": ctx.shop.dpi,
             "seconds_converting": round(flat_time, 3), "components": components}
@@ -113,7 +143,8 @@ def write(ctx) -> dict:
 def guide(ctx, manifest: dict) -> str:
     lang = ctx.opts.lang
     lines = [ctx.word("pdfx", shop=ctx.shop.name, condition=manifest["output_condition"],
-                      profile=manifest["profile"],
+                      profile=manifest["profile"], order=ctx.word(f"pdfx-{ctx.shop.press.order}"),
+                      ink=manifest["ink_limit"],
                       bleed=length(min(manifest_bleed(manifest)), lang))]
     for c in manifest["components"]:
         if c["flattened"]:

@@ -30,6 +30,7 @@ from datetime import datetime, timezone
 import msgspec
 from reportlab.graphics.transform import inverse, mmult, transformPoint
 
+from companion.press import ink
 from companion.press.cmyk import Converter
 
 PDFX_VERSION = "PDF/X-1a:2003"
@@ -185,7 +186,9 @@ class _Page:
 
     # colour
     def _cmyk(self, rgb):
-        return [round(v, 4) for v in self.conv.colour(rgb)]
+        """A colour set: as text, lines and small marks print it (a near-black as black
+        ink alone); a large area in it is given the rich black where it is painted."""
+        return [round(v, 4) for v in self.conv.ink(rgb)]
 
     def run(self):
         self.st = State()
@@ -280,7 +283,8 @@ class _Page:
             self.st.fill, self.st.fill_space = None, "/DeviceCMYK"
         else:
             self.st.stroke, self.st.stroke_space = None, "/DeviceCMYK"
-        self.emit(self.op(operands, name))
+        within = [round(v, 4) for v in ink.limit(operands, self.conv.rules.limit - 0.0004)]
+        self.emit(self.op(operands, name), self.op(within, name))
 
     op_K = op_k
 
@@ -392,7 +396,15 @@ class _Page:
         alpha = [a for a, on in ((self.st.ca, fills), (self.st.CA, strokes)) if on]
         transparent = self.st.masked or any(a < 1.0 for a in alpha)
         if not transparent:
-            self.emit(self.op(operands, name))
+            rich = self._rich(box, fills, strokes)
+            if rich is not None:  # a large near-black area: the shop's rich black
+                self.ops.insert(start, self.op(rich, "k"))
+                self.rgb_ops.insert(start, None)
+                self.safe.insert(start, None)
+                self.emit(self.op(operands, name))
+                self._restore_colour(True)
+            else:
+                self.emit(self.op(operands, name))
             self.items.append(Item(box, len(self.ops) - 1,
                                    self.st.fill if flat_rect else None, False, start))
             return
@@ -418,6 +430,17 @@ class _Page:
         self.items.append(Item(box, len(self.ops) - 1, None, True, start))
 
     op_F = op_f_star = op_B = op_B_star = op_b = op_b_star = op_S = op_s = op_f
+
+    def _rich(self, box, fills: bool, strokes: bool):
+        """The rich black for a fill of a near-black over a large area (ink.LARGE_AREA),
+        or None."""
+        if not fills or strokes or self.st.fill is None or self.st.fill_space != "/DeviceRGB":
+            return None
+        w, h = box[2] - box[0], box[3] - box[1]
+        if w * h < ink.LARGE_AREA or min(w, h) < ink.LARGE_SIDE:
+            return None
+        rich = self.conv.area(self.st.fill)
+        return None if rich is None else [round(v, 4) for v in rich]
 
     def _restore_colour(self, fills: bool):
         colour = self.st.fill if fills else self.st.stroke

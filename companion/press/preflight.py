@@ -344,9 +344,11 @@ def _within(inner, outer, slack=0.01) -> bool:
         inner[2] <= outer[2] + slack and inner[3] <= outer[3] + slack
 
 
-def check(data: bytes, bleed: float | None = None) -> list[Problem]:
+def check(data: bytes, bleed: float | None = None,
+          ink_limit: float | None = None) -> list[Problem]:
     """The problems of a PDF (its bytes) against the rules; `bleed` (points): the least
-    bleed a page needs beyond its TrimBox, None: any."""
+    bleed a page needs beyond its TrimBox, None: any; `ink_limit`: the most total ink
+    (0..4) a colour or a picture's pixel may have, None: any."""
     import pikepdf
 
     if len(data) > MAX_BYTES:
@@ -368,15 +370,18 @@ def check(data: bytes, bleed: float | None = None) -> list[Problem]:
             c.add("boxes", "document", "no page")
         for n, page in enumerate(pdf.pages, 1):
             c.page(n, page)
+        if ink_limit is not None:  # issue 51's rule: companion.press.ink
+            from companion.press import ink
+            c.problems += [Problem(*p) for p in ink.rule(pdf, ink_limit)]
         return c.problems
 
 
-def _check_lines(data: bytes, bleed: float | None) -> list[str]:
+def _check_lines(data: bytes, bleed: float | None, ink_limit: float | None = None) -> list[str]:
     """In the bounded worker: the problems as lines (they pickle)."""
-    return [str(p) for p in check(data, bleed)]
+    return [str(p) for p in check(data, bleed, ink_limit)]
 
 
-def check_file(path, bleed: float | None = None) -> list[str]:
+def check_file(path, bleed: float | None = None, ink_limit: float | None = None) -> list[str]:
     """A designer's PDF checked in a bounded worker (companion.files.bounded): its problems
     as lines."""
     from pathlib import Path
@@ -392,5 +397,5 @@ def check_file(path, bleed: float | None = None) -> list[str]:
         data = path.read_bytes()
     except OSError as e:
         raise CompanionError(f"cannot read it ({e.strerror or e})", source=str(path)) from None
-    return bounded.run(_check_lines, data, bleed, source=str(path), what="PDF",
+    return bounded.run(_check_lines, data, bleed, ink_limit, source=str(path), what="PDF",
                        seconds=120.0)

@@ -1,0 +1,113 @@
+"""Issue 51: the shops' press rules as data (page order, ink limit, rich black, safe zone,
+sizes) and the ink arithmetic (grey component replacement, then scaling; the black rule)."""
+
+import pikepdf
+import pytest
+from hypothesis import given, settings, strategies as st
+from PIL import Image
+
+from companion import export
+from companion.export import shops
+from companion.press import cmyk, ink
+from tests import pdfx_game
+
+unit = st.floats(0, 1)
+
+
+@given(st.tuples(unit, unit, unit, unit), st.floats(1.0, 4.0))
+@settings(max_examples=300, deadline=None)
+def test_a_limited_colour_is_within_the_limit_and_changes_only_when_over(c, total):
+    got = ink.limit(c, total)
+    assert sum(got) <= total + 1e-9 and all(0 <= v <= 1 for v in got)
+    if sum(c) <= total:
+        assert got == pytest.approx(c)
+    else:  # ink moved to black first: K never less than it was
+        assert got[3] >= c[3] - 1e-12
+
+
+def test_grey_component_goes_to_black_before_anything_is_scaled():
+    # 80+70+70+60 = 280: moving 20 of the common grey to K brings it to 240, unscaled
+    assert ink.limit((0.8, 0.7, 0.7, 0.6), 2.4) == pytest.approx((0.6, 0.5, 0.5, 0.8))
+
+
+def test_near_black_is_by_lightness_and_chroma_or_named_by_the_game():
+    rules = ink.Rules()
+    for text in ("#000000", "#222222", "#2B2233", "#1D1D1F", "#26221F", "#1E1A22"):
+        assert ink.near_black([int(text[i:i + 2], 16) / 255 for i in (1, 3, 5)], rules), text
+    for text in ("#0A1478", "#808080", "#1D6F8C"):  # saturated dark blue; grey; a blue
+        assert not ink.near_black([int(text[i:i + 2], 16) / 255 for i in (1, 3, 5)], rules)
+    named = ink.Rules(inks=frozenset({(128, 128, 128)}))
+    assert ink.near_black((128 / 255,) * 3, named)
+
+
+def test_near_black_prints_as_black_ink_alone_at_the_k_of_its_lightness():
+    press = shops.shop("drivethrucards").press
+    conv = cmyk.Converter(cmyk.load(), ink.Rules(press.ink_limit, press.rich_black))
+    c, m, y, k = conv.ink((0x2B / 255, 0x22 / 255, 0x33 / 255))  # Covenia's words
+    assert (c, m, y) == (0, 0, 0) and k > 0.9
+    own = conv.colour((0x2B / 255, 0x22 / 255, 0x33 / 255))
+    assert sum(own) <= 2.4 and min(own[:3]) > 0  # its four inks, for a large area
+    assert conv.area((0, 0, 0)) == press.rich_black  # black, large: the rich black
+    assert sum(conv.colour((0, 0, 0))) <= 2.4
+
+
+def test_a_picture_through_the_limited_table_is_within_the_limit():
+    conv = cmyk.Converter(cmyk.load(), ink.Rules(2.4))
+    im = Image.new("RGB", (256, 64))
+    im.putdata([(x, (x * 7) % 256, (x * 13 + y) % 256) for y in range(64) for x in range(256)])
+    assert ink.picture_max(conv.picture(im)) <= 2.4
+    assert ink.picture_max(cmyk.Converter(cmyk.load()).picture(Image.new("RGB", (1, 1)))) > 2.5
+
+
+def test_drivethrucards_data_as_its_specification_gives_it():
+    s = shops.shop("drivethrucards")
+    assert s.press.order == "back-first" and s.press.ink_limit == 2.4
+    assert s.press.rich_black == (0.6, 0.4, 0.4, 1.0)
+    assert s.press.safe == pytest.approx(9.0)  # 1/8 in
+    assert {n: c.trim_text for n, c in s.cards.items()} == {
+        "poker": "2.5x3.5in", "tarot": "2.75x4.75in", "mini": "1.75x2.5in"}
+    for card in s.cards.values():  # 1/8 in of bleed on every side at 300 dpi
+        assert shops.card_bleed(card, s.dpi) == pytest.approx((9.0, 9.0))
+
+
+@pytest.mark.parametrize("order, expected", [
+    ("back-first", [1, 0, 1, 0, 1, 2]),
+    ("front-first", [0, 1, 0, 1, 2, 1]),
+    ("backs-last", [0, 0, 2, 1]),  # one back shared: once, last
+])
+def test_the_page_order_follows_the_shops_data(order, expected):
+    press = shops.Press(order, 2.4, (0.6, 0.4, 0.4, 1.0), 9.0)
+    assert press.pages([(0, 1, 2), (2, 1, 1)]) == expected
+    if order == "backs-last":  # backs that differ: all of them, card by card
+        assert press.pages([(0, 1, 1), (2, 3, 2)]) == [0, 2, 2, 1, 3, 3]
+
+
+def test_longpack_its_own_bleed_ink_and_order(tmp_path):
+    s = shops.shop("longpack")
+    assert s.press.order == "backs-last" and s.press.ink_limit == 2.8
+    bx, by = shops.card_bleed(s.cards["poker"], s.dpi)
+    assert bx == pytest.approx(3 * 72 / 25.4, abs=0.2) and by == pytest.approx(3 * 72 / 25.4,
+                                                                               abs=0.2)
+    game = pdfx_game.make(tmp_path / "vocab")
+    m = export.export(str(game), "pdfx", export.Options(out=tmp_path / "x", shop="longpack",
+                                                        only=["aids"]))
+    (comp,) = m["components"]
+    assert m["page_order"] == "backs-last" and m["ink_limit"] == 280
+    cards = sum(f["count"] for f in comp["faces"])
+    with pikepdf.open(tmp_path / "x" / comp["path"]) as pdf:
+        assert len(pdf.pages) == cards + 1  # the fronts, then the back they share
+        contents = [p.obj.Contents.objgen for p in pdf.pages]
+        assert contents[-1] not in contents[:-1]
+
+
+def test_a_game_names_its_own_ink_colours(tmp_path):
+    """`[press] inks = ["accent"]`: the starter's blue accent printed as black ink alone,
+    at the K of its lightness (not the K100 of a near-black)."""
+    game = pdfx_game.make(tmp_path / "vocab")
+    game.write_text(game.read_text(encoding="utf-8") + '\n[press]\ninks = ["accent"]\n',
+                    encoding="utf-8")
+    m = export.export(str(game), "pdfx", export.Options(out=tmp_path / "x", only=["aids"]))
+    with pikepdf.open(tmp_path / "x" / m["components"][0]["path"]) as pdf:
+        ks = {tuple(float(v) for v in a) for a, o in pikepdf.parse_content_stream(pdf.pages[1])
+              if str(o) == "k"}
+    assert any(k[:3] == (0, 0, 0) and 0.5 < k[3] < 0.9 for k in ks), ks
