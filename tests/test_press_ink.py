@@ -111,3 +111,116 @@ def test_a_game_names_its_own_ink_colours(tmp_path):
         ks = {tuple(float(v) for v in a) for a, o in pikepdf.parse_content_stream(pdf.pages[1])
               if str(o) == "k"}
     assert any(k[:3] == (0, 0, 0) and 0.5 < k[3] < 0.9 for k in ks), ks
+
+
+EVERY_ELEMENT = '''
+[[kinds.creature.elements]]
+type = "circle"
+x = 0.2
+y = 0.3
+r = 0.05
+fill = "sand"
+stroke = "ink"
+
+[[kinds.creature.elements]]
+type = "line"
+x1 = 0.1
+y1 = 0.62
+x2 = 0.9
+y2 = 0.62
+stroke = "ink"
+
+[[kinds.creature.elements]]
+type = "corners"
+[[kinds.creature.elements.elements]]
+type = "text"
+text = "{points}"
+x = 0.05
+y = 0.05
+size = 0.04
+
+[[kinds.creature.elements]]
+type = "image"
+file = "art/flat.png"
+x = 0.6
+y = 0.2
+w = 0.2
+h = 0.1
+
+[[kinds.creature.elements]]
+type = "card"
+kind = "tide"
+x = 0.55
+y = 0.35
+w = 0.3
+h = 0.3
+fields = { title = "{title}", text = "{text}" }
+
+[[kinds.creature.elements]]
+type = "table"
+rows = ["points"]
+columns = 2
+x = 0.1
+y = 0.8
+w = 0.4
+h = 0.1
+grid = "accent"
+[[kinds.creature.elements.cell]]
+type = "text"
+text = "{value}{column}"
+x = 0.1
+y = 0.7
+size = 0.5
+
+[[kinds.creature.elements]]
+type = "qr"
+code = "code128"
+data = "{title}"
+x = 0.1
+y = 0.9
+w = 0.3
+h = 0.05
+'''
+
+
+def _unembedded(pdf) -> list[str]:
+    """pdffonts' rows of `pdf` whose font is not embedded."""
+    from tests.needs import tool
+    import subprocess
+
+    rows = subprocess.run([tool("pdffonts"), str(pdf)], capture_output=True, text=True,
+                          check=True).stdout.splitlines()[2:]
+    return [r for r in rows if r.split()[-5] != "yes"]
+
+
+def test_a_game_with_every_element_type_builds_with_embedded_fonts_and_goes_to_press(
+        tmp_path, cli):
+    """Every documented element (the starter's own: background, rect, symbol, picture,
+    text, textblock, badge, bullets on its aid; added: circle, line, corners, image, card,
+    table, a QR code and a Code 128 barcode): the kit's PDFs name only embedded fonts and
+    the game exports to pdfx, through the preflight, within 240 % ink."""
+    game = pdfx_game.make(tmp_path / "vocab")
+    Image.new("RGB", (40, 20), (200, 40, 40)).save(tmp_path / "vocab" / "art" / "flat.png")
+    text = game.read_text(encoding="utf-8")
+    game.write_text(text.replace("[kinds.tide]\n", EVERY_ELEMENT + "\n[kinds.tide]\n", 1),
+                    encoding="utf-8")
+    r = cli("build", game, "--out", tmp_path / "kit")
+    assert r.code == 0, r.out + r.err
+    pdfs = sorted((tmp_path / "kit").glob("*.pdf"))
+    assert pdfs
+    for pdf in pdfs:
+        assert _unembedded(pdf) == [], pdf.name
+    m = export.export(str(game), "pdfx", export.Options(out=tmp_path / "x"))
+    for comp in m["components"]:
+        r = cli("preflight", tmp_path / "x" / comp["path"], "--ink-limit", "240")
+        assert r.code == 0 and "passes" in r.out, r.out
+
+
+@pytest.mark.parametrize("game", ["covenia", "coverta", "lugvanion", "vengeance"])
+def test_every_built_kit_names_only_embedded_fonts(game, tmp_path, cli):
+    r = cli("build", game, "--out", tmp_path / game)
+    assert r.code == 0, r.out + r.err
+    pdfs = sorted((tmp_path / game).glob("*.pdf"))
+    assert pdfs
+    for pdf in pdfs:
+        assert _unembedded(pdf) == [], pdf.name
