@@ -224,3 +224,116 @@ def test_every_built_kit_names_only_embedded_fonts(game, tmp_path, cli):
     assert pdfs
     for pdf in pdfs:
         assert _unembedded(pdf) == [], pdf.name
+
+
+EDGE = '''[[kinds.creature.elements]]
+type = "text"
+text = "edge"
+x = "3.1mm"
+y = 0.5
+size = 0.05
+align = "left"
+'''
+
+
+def test_text_at_3_1_mm_from_the_trim_warns_naming_the_card_for_drivethrucards(tmp_path, cli):
+    """DriveThruCards' safe zone is 1/8 in (3.175 mm): a text 3.1 mm from the trim is a
+    warning naming each card (the build's own 3 mm let it pass); --strict refuses; at
+    LongPack (3 mm) it is within."""
+    game = pdfx_game.make(tmp_path / "vocab")
+    text = game.read_text(encoding="utf-8")
+    game.write_text(text.replace("[kinds.tide]\n", EDGE + "\n[kinds.tide]\n", 1),
+                    encoding="utf-8")
+    r = cli("export", game, "pdfx", "--only", "cards", "--out", tmp_path / "x")
+    assert r.code == 0, r.err
+    lines = [ln for ln in r.err.splitlines() if "safe zone" in ln]
+    assert any("cards hermit-crab" in ln and "(“edge”)" in ln and "3.175 mm" in ln
+               for ln in lines), r.err
+    assert all("edge" in ln for ln in lines)  # no other text of the starter is as near
+    r = cli("export", game, "pdfx", "--only", "cards", "--out", tmp_path / "y", "--strict")
+    assert r.code == 2 and "safe zone" in r.err and not (tmp_path / "y").exists()
+    r = cli("export", game, "pdfx", "--only", "cards", "--out", tmp_path / "z",
+            "--shop", "longpack")
+    assert r.code == 0 and "safe zone" not in r.err, r.err
+
+
+def test_pdfx_is_byte_identical_under_source_date_epoch(tmp_path, monkeypatch):
+    """Issue 50's point, here: two exports of a designer's game (a veil, a flattened
+    region, a QR code, her pictures) under one SOURCE_DATE_EPOCH, the second from a warm
+    cache, are equal byte for byte, every file; the date is the epoch's."""
+    import os
+    import subprocess
+    import sys
+
+    game = pdfx_game.make(tmp_path / "vocab")
+    env = {**os.environ, "SOURCE_DATE_EPOCH": "1700000000",
+           "TABLE_COMPANION_CACHE": str(tmp_path / "cache")}
+    outs = []
+    for n in (1, 2):
+        out = tmp_path / f"x{n}"
+        r = subprocess.run([sys.executable, "-m", "companion", "export", str(game), "pdfx",
+                            "--out", str(out)], env=env, capture_output=True, text=True,
+                           timeout=600)
+        assert r.returncode == 0, r.stderr
+        outs.append(out)
+    files = sorted(p.relative_to(outs[0]) for p in outs[0].rglob("*") if p.is_file())
+    assert len(files) >= 3
+    for f in files:
+        assert (outs[0] / f).read_bytes() == (outs[1] / f).read_bytes(), f
+    with pikepdf.open(outs[0] / "cards.pdf") as pdf:
+        assert str(pdf.docinfo["/CreationDate"]) == "D:20231114221320Z"
+
+
+@pytest.mark.parametrize("sheet", ["avery-5294", "hama-50151"])
+def test_on_round_labels_no_glyph_crosses_its_circle(sheet, tmp_path, cli):
+    """The starter's aid (a title, bullets with marks) on round labels: every word's box
+    (pdftotext's, from the PDF's glyphs) lies inside its label's circle. On the small
+    Hama label its four bullets cannot fit the circle's square at the floor size: the
+    build says which (a text limit: --strict refuses); a short one fits, inside."""
+    import re
+    import subprocess
+
+    from companion.press import label_sheets
+    from tests.needs import tool
+
+    game = pdfx_game.make(tmp_path / "vocab")
+    text = game.read_text(encoding="utf-8")
+    text = text.replace('id_else = "aid"\n', f'id_else = "aid"\nsheet = "{sheet}"\n', 1)
+    game.write_text(text, encoding="utf-8")
+    if sheet == "hama-50151":
+        r = cli("build", game, "--out", tmp_path / "warned")  # a text limit: --strict refuses
+        assert "aids-aid · lines[3] · en: does not fit its box" in r.err, r.err
+        lines = text[text.index("lines = [\n"):text.index("\n]\n") + 3]
+        keep = "\n".join(lines.splitlines()[:1] + lines.splitlines()[2:3]) + "\n]\n"  # the 2nd
+        game.write_text(text.replace(lines, keep, 1), encoding="utf-8")
+    r = cli("build", game, "--out", tmp_path / "kit")
+    assert r.code == 0, r.out + r.err
+    (pdf,) = (tmp_path / "kit").glob("labels-*.pdf")
+    layout = label_sheets.find(sheet, None, None)
+    ph = layout.paper[1]
+    words = subprocess.run([tool("pdftotext"), "-bbox", "-f", "2", "-l", "2", str(pdf), "-"],
+                           capture_output=True, text=True, check=True).stdout
+    boxes = [tuple(float(v) for v in b) for b in re.findall(
+        r'xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)"', words)]
+    assert len(boxes) > 5
+    for x0, y0, x1, y1 in boxes:
+        corners = [(x, ph - y) for x in (x0, x1) for y in (y0, y1)]  # to PDF's y up
+        label = min(layout.places, key=lambda p: (p.x + p.w / 2 - (x0 + x1) / 2) ** 2
+                    + (p.y + p.h / 2 - (ph - (y0 + y1) / 2)) ** 2)
+        cx, cy, radius = label.x + label.w / 2, label.y + label.h / 2, label.w / 2
+        for x, y in corners:
+            assert (x - cx) ** 2 + (y - cy) ** 2 <= radius ** 2, (sheet, (x0, y0, x1, y1))
+
+
+def test_a_sheet_may_give_its_labels_a_bleed():
+    from companion.files.data import Fields
+    from companion.press import label_sheets
+
+    t = {"paper": "210x297mm", "label": "40x40mm", "shape": "circle", "cols": 1, "rows": 1,
+         "left": "10mm", "top": "10mm", "pitch": "50x50mm", "bleed": "2mm"}
+    s = label_sheets.template("mine", Fields(t, "game.toml", "sheets.mine"))
+    assert s.bleed == pytest.approx(2 * 72 / 25.4)
+    x, y, w, h = s.content(*s.label)
+    assert w == pytest.approx(s.label[0] / 2 ** 0.5) and x == pytest.approx((s.label[0] - w) / 2)
+    with pytest.raises(Exception, match="bleed"):
+        label_sheets.template("mine", Fields({**t, "bleed": "9mm"}, "game.toml", "sheets.mine"))

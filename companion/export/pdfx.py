@@ -9,9 +9,12 @@ companion.press.pdfx (CMYK through the profile, transparency flattened, an outpu
 and checked by companion.press.preflight before anything is written: a file that breaks a
 rule is not written, the export stops naming the rule."""
 
-import time
+import msgspec.structs as structs
 
 from companion.errors import CompanionError
+from companion.kit import stamp
+from companion.press import presets
+from companion.text import fit
 from companion.export import length, mm, png
 from companion.export.faces import BLANK, Page, write_pdf
 
@@ -80,7 +83,7 @@ def write(ctx) -> dict:
         intent = pdfx.Intent("Custom", conv.profile.description, registry="")
     pics = png.pictures(ctx)
     components = []
-    flat_time = 0.0
+    warnings: list[str] = []
     total = len(ctx.decks)
     with ctx.scratch() as work:
         for done, deck in enumerate(ctx.decks):
@@ -104,16 +107,22 @@ def write(ctx) -> dict:
             order = ctx.shop.press.pages(cards)  # the shop's page order
             title = f"{ctx.kit.game_name}: {deck.title}"
             rgb = work / f"{deck.id}-rgb.pdf"
-            # no forms: each face drawn on its page (see faces.draw_pages)
-            write_pdf(rgb, distinct, title, ctx.kit.author, boxes=True, forms=False)
-            started = time.perf_counter()
+            # no forms: each face drawn on its page (see faces.draw_pages); its texts
+            # measured against the shop's safe zone as they are drawn
+            with fit.recording(presets.text_limits()) as measured:
+                measured_pages = [structs.replace(p, face=structs.replace(
+                    p.face, draw=measured.wrap(p.face.draw, f"{deck.id} {labels[i]}")))
+                    for i, p in enumerate(distinct)]
+                write_pdf(rgb, measured_pages, title, ctx.kit.author, boxes=True,
+                          forms=False)
+            warnings += _safe_zone(ctx, measured)
             try:
                 data, reports = pdfx.convert(rgb.read_bytes(), conv, intent, title,
-                                             ctx.shop.dpi, order=order)
+                                             ctx.shop.dpi, created=stamp.build_time(),
+                                             order=order)
             except pdfx.Unsupported as e:
                 raise CompanionError(f"{deck.id}: cannot be made PDF/X-1a: {e}",
                                      field="pdfx") from None
-            flat_time += time.perf_counter() - started
             bleed = min(pic.bleed)
             problems = preflight.check(data, bleed=bleed)
             if problems:
@@ -137,7 +146,19 @@ def write(ctx) -> dict:
             "page_order": ctx.shop.press.order, "ink_limit": round(conv.rules.limit * 100),
             "output_condition": intent.condition, "profile": conv.profile.description,
             "profile_source": conv.profile.source, "dpi": ctx.shop.dpi,
-            "seconds_converting": round(flat_time, 3), "components": components}
+            "components": components,
+            "warnings": warnings}
+
+
+def _safe_zone(ctx, measured) -> list[str]:
+    """Each text inside the shop's safe zone, a line naming its card; under --strict the
+    first refuses the export."""
+    problems = measured.safe_zone(ctx.shop.press.safe, ctx.shop.name)
+    lines = [f"{p.face} · {p.field}: {p.what} (“{p.text[:40]}”)" for p in problems]
+    if lines and ctx.opts.strict:
+        raise CompanionError(lines[0] + (f" (and {len(lines) - 1} more)" if len(lines) > 1
+                                         else ""), field="--strict")
+    return lines
 
 
 def guide(ctx, manifest: dict) -> str:

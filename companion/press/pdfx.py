@@ -138,8 +138,9 @@ class _Names:
         self.cmyk = {"/Font": {}, "/XObject": {}, "/ExtGState": {}, "/Shading": {}}
         self.by_obj: dict[tuple, str] = {}
 
-    def name(self, kind: str, obj, converted) -> str:
-        key = (kind, obj.objgen if obj.is_indirect else id(obj))
+    def name(self, kind: str, obj, converted, key=None) -> str:
+        """`key`: what makes two objects one (their content), else the object itself."""
+        key = (kind, key or (obj.objgen if obj.is_indirect else id(obj)))
         got = self.by_obj.get(key)
         if got is None:
             prefix = {"/Font": "F", "/XObject": "X", "/ExtGState": "G", "/Shading": "Sh"}[kind]
@@ -247,14 +248,14 @@ class _Page:
             bm = gs.BM
             bm = str(bm[0]) if isinstance(bm, self.pk.Array) and len(bm) else str(bm)
             self.st.masked = self.st.masked or bm not in ("/Normal", "/Compatible")
-        key = ("gs", gs.objgen if gs.is_indirect else id(gs))
+        key = ("gs", _content(gs))
         clean = self.cache.get(key)
         if clean is None:
             clean = self.pk.Dictionary({k: v for k, v in gs.items()
                                         if k not in ("/ca", "/CA", "/SMask", "/BM", "/AIS",
                                                      "/TR", "/TR2")})
             clean = self.cache[key] = self.pdf.make_indirect(clean)
-        n = self.names.name("/ExtGState", gs, clean)
+        n = self.names.name("/ExtGState", gs, clean, key=key)
         self.emit(self.op([_name(self.pk, n)], name))
 
     # colour
@@ -652,6 +653,18 @@ class _Page:
     op_d1 = op_d0
 
 
+def _content(obj):
+    """A direct object's own text (two graphics states alike are one, however many copies
+    the RGB PDF has: a kept drawing's states are copies), or the object when it refers to
+    others."""
+    import re
+
+    text = bytes(obj.unparse(resolved=True))
+    if re.search(rb"\d+ \d+ R", text):
+        return obj.objgen if obj.is_indirect else id(obj)
+    return text
+
+
 def _find(resources: tuple, kind: str, name):
     """A named resource, from the innermost dictionary that has it."""
     for res in resources:
@@ -912,7 +925,8 @@ def _image(pdf, obj, conv: Converter, done: dict):
 def _document(pdf, conv: Converter, intent: Intent, title: str, created) -> None:
     import pikepdf
 
-    when = (created or datetime.now(timezone.utc)).strftime("D:%Y%m%d%H%M%SZ")
+    when = (created or datetime.now(timezone.utc)).astimezone(timezone.utc).strftime(
+        "D:%Y%m%d%H%M%SZ")
     profile = pikepdf.Stream(pdf, conv.profile.data)
     profile.N = 4
     oi = pikepdf.Dictionary(
