@@ -337,3 +337,90 @@ def test_a_sheet_may_give_its_labels_a_bleed():
     assert w == pytest.approx(s.label[0] / 2 ** 0.5) and x == pytest.approx((s.label[0] - w) / 2)
     with pytest.raises(Exception, match="bleed"):
         label_sheets.template("mine", Fields({**t, "bleed": "9mm"}, "game.toml", "sheets.mine"))
+
+
+def test_each_distinct_face_is_checked_once_and_the_pages_ordered_after(tmp_path, monkeypatch):
+    """The aids: 4 copies of one aid and their back, 8 pages in DriveThruCards' order; the
+    preflight reads the 2 distinct pages once, the file's repeated pages share them."""
+    from companion.press import preflight
+
+    checked = []
+    real = preflight.check
+
+    def counting(data, *a, **k):
+        with pikepdf.open(__import__("io").BytesIO(data)) as pdf:
+            checked.append(len(pdf.pages))
+        return real(data, *a, **k)
+
+    monkeypatch.setattr(preflight, "check", counting)
+    game = pdfx_game.make(tmp_path / "vocab")
+    m = export.export(str(game), "pdfx", export.Options(out=tmp_path / "x", only=["aids"]))
+    assert checked == [2]
+    with pikepdf.open(tmp_path / "x" / m["components"][0]["path"]) as pdf:
+        assert len(pdf.pages) == 8
+        contents = [p.obj.Contents.objgen for p in pdf.pages]
+        assert len(set(contents)) == 2 and contents[0] == contents[2] != contents[1]
+        assert len({p.objgen for p in pdf.pages}) == 8  # each page its own object
+    assert real((tmp_path / "x" / m["components"][0]["path"]).read_bytes(), bleed=9.0,
+                ink_limit=2.4) == []
+
+
+def test_a_deck_over_what_the_shop_takes_is_refused_before_any_work(tmp_path, cli):
+    game = pdfx_game.make(tmp_path / "vocab")
+    rows = (tmp_path / "vocab" / "cards.csv").read_text(encoding="utf-8").splitlines()
+    header = rows[0].split(",")
+    qty = header.index("qty")
+    for i in range(1, len(rows)):  # every row 999 times (the most a row may ask)
+        cells = rows[i].split(",")
+        cells[qty] = "999"
+        rows[i] = ",".join(cells)
+    (tmp_path / "vocab" / "cards.csv").write_text("\n".join(rows) + "\n", encoding="utf-8")
+    r = cli("export", game, "pdfx", "--out", tmp_path / "x")
+    assert r.code == 2 and "cards: " in r.err and "over the 5,000" in r.err, r.err
+    assert not (tmp_path / "x").exists()
+
+
+def test_the_5160_alignment_page_shows_all_30_outlines(tmp_path, cli):
+    """The words in the middle of the alignment page hid 6 of Avery 5160's outlines: every
+    label's centre cross now shows (rendered at 100 dpi, its centre pixel not white)."""
+    import pypdfium2 as pdfium
+
+    from companion.press import label_sheets
+
+    game = pdfx_game.make(tmp_path / "vocab")
+    text = game.read_text(encoding="utf-8")
+    game.write_text(text.replace('id_else = "aid"\n', 'id_else = "aid"\nsheet = "avery-5160"\n',
+                                 1), encoding="utf-8")
+    r = cli("build", game, "--out", tmp_path / "kit")
+    assert r.code == 0, r.err
+    sheet = label_sheets.find("avery-5160", None, None)
+    doc = pdfium.PdfDocument(str(tmp_path / "kit" / "labels-avery-5160.pdf"))
+    im = doc[0].render(scale=100 / 72).to_pil().convert("L")
+    ph = sheet.paper[1]
+    s = 100 / 72
+    shown = [min(im.getpixel((round((b.x + b.w / 2) * s) + dx, round((ph - b.y - b.h / 2) * s)))
+                 for dx in (-1, 0, 1)) < 200 for b in sheet.places]
+    assert len(shown) == 30 and all(shown), shown
+
+
+def test_each_font_subset_in_a_pdfx_file_has_a_tag_of_its_own(tmp_path):
+    import re
+
+    game = pdfx_game.make(tmp_path / "vocab")
+    m = export.export(str(game), "pdfx", export.Options(out=tmp_path / "x", only=["aids"]))
+    with pikepdf.open(tmp_path / "x" / m["components"][0]["path"]) as pdf:
+        tags = [str(o.BaseFont)[1:7] for o in pdf.objects
+                if isinstance(o, pikepdf.Dictionary) and str(o.get("/Type")) == "/Font"]
+        names = [str(o.FontName) for o in pdf.objects
+                 if isinstance(o, pikepdf.Dictionary) and str(o.get("/Type")) == "/FontDescriptor"]
+    assert len(tags) >= 2 and len(set(tags)) == len(tags) and "AAAAAA" not in tags
+    assert all(re.fullmatch(r"/[A-Z]{6}\+\S+", n) for n in names)
+
+
+def test_the_docs_give_the_profile_version_the_file_has():
+    from pathlib import Path
+
+    data = cmyk.shipped().read_bytes()
+    version = f"{data[8]}.{data[9] >> 4}.{data[9] & 15}"  # the ICC header's bytes 8-9
+    docs = (Path(__file__).resolve().parents[1] / "docs" / "pdfx.md").read_text(encoding="utf-8")
+    assert f"ICC version {version}" in docs

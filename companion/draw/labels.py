@@ -30,20 +30,9 @@ def outline(sheet: LabelSheet, w: float, h: float, grow: float = 0.0):
 
 
 def alignment_page(c, sheet: LabelSheet, words: AlignWords, bar: float) -> None:
-    """Every label's outline with a cross at its centre, and in the middle what to do:
-    print on plain paper at actual size, lay over a label sheet against the light."""
-    c.saveState()
-    c.setStrokeGray(OUTLINE_GREY)
-    c.setLineWidth(OUTLINE_WIDTH)
-    for box in sheet.places:
-        c.saveState()
-        c.translate(box.x, box.y)
-        c.drawPath(_path(c, outline(sheet, box.w, box.h)), stroke=1, fill=0)
-        cx, cy, arm = box.w / 2, box.h / 2, min(box.w, box.h, mm(8)) / 4
-        c.line(cx - arm, cy, cx + arm, cy)
-        c.line(cx, cy - arm, cx, cy + arm)
-        c.restoreState()
-    c.restoreState()
+    """In the middle what to do (print on plain paper at actual size, lay over a label
+    sheet against the light), then every label's outline with a cross at its centre, drawn
+    over it."""
     pw, ph = sheet.paper
     width = min(pw - mm(30), mm(150))
     size = 9.0
@@ -69,6 +58,23 @@ def alignment_page(c, sheet: LabelSheet, words: AlignWords, bar: float) -> None:
         c.line(x + tick, y, x + tick, y + mm(2.2))
     text.line(c, words.caption.format(length=round(bar / mm(1))), x + bar + mm(2), y,
               "regular", 6.5, max_w=width - bar - mm(2))
+    c.restoreState()
+    _outlines(c, sheet)  # over the words: no label's outline hidden (30 on a 5160)
+
+
+def _outlines(c, sheet: LabelSheet) -> None:
+    """Every label's outline with a cross at its centre."""
+    c.saveState()
+    c.setStrokeGray(OUTLINE_GREY)
+    c.setLineWidth(OUTLINE_WIDTH)
+    for box in sheet.places:
+        c.saveState()
+        c.translate(box.x, box.y)
+        c.drawPath(_path(c, outline(sheet, box.w, box.h)), stroke=1, fill=0)
+        cx, cy, arm = box.w / 2, box.h / 2, min(box.w, box.h, mm(8)) / 4
+        c.line(cx - arm, cy, cx + arm, cy)
+        c.line(cx, cy - arm, cx, cy + arm)
+        c.restoreState()
     c.restoreState()
 
 

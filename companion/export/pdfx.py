@@ -72,6 +72,26 @@ def check(ctx) -> None:
     _intent(ctx)
     _profile(ctx)  # a designer's profile read (bounded) and refused before anything is written
     png.pictures(ctx)  # each deck fits the shop's page
+    _bounded(ctx)
+
+
+def _bounded(ctx) -> None:
+    """Each file within what the shop takes (its `most_cards`) and its distinct faces within
+    what one check reads: refused here, before any face is drawn, naming the component."""
+    from companion.export.faces import face_key
+    from companion.press import preflight
+
+    most = ctx.shop.press.most_cards
+    for deck in ctx.decks:
+        if deck.cards > most:
+            raise CompanionError(f"{deck.id}: {deck.cards:,} cards, over the {most:,} one "
+                                 f"{ctx.shop.name} file holds (companion/layouts/shops.toml):"
+                                 " split it into components", field="pdfx")
+        faces = {face_key(f) for e in deck.entries for f in (e.front, e.back or BLANK)}
+        if len(faces) > preflight.MAX_PAGES:
+            raise CompanionError(f"{deck.id}: {len(faces):,} different faces, over the "
+                                 f"{preflight.MAX_PAGES:,} one file's check reads: split it "
+                                 "into components", field="pdfx")
 
 
 def write(ctx) -> dict:
@@ -116,20 +136,20 @@ def write(ctx) -> dict:
                 write_pdf(rgb, measured_pages, title, ctx.kit.author, boxes=True,
                           forms=False)
             warnings += _safe_zone(ctx, measured)
-            try:
+            try:  # the distinct faces, each a page, converted and checked once
                 data, reports = pdfx.convert(rgb.read_bytes(), conv, intent, title,
-                                             ctx.shop.dpi, created=stamp.build_time(),
-                                             order=order)
+                                             ctx.shop.dpi, created=stamp.build_time())
             except pdfx.Unsupported as e:
                 raise CompanionError(f"{deck.id}: cannot be made PDF/X-1a: {e}",
                                      field="pdfx") from None
             bleed = min(pic.bleed)
-            problems = preflight.check(data, bleed=bleed)
+            problems = preflight.check(data, bleed=bleed, ink_limit=conv.rules.limit)
             if problems:
                 raise CompanionError(f"{deck.id}.pdf would not pass the preflight: "
                                      f"{problems[0]}"
                                      + (f" (and {len(problems) - 1} more)"
                                         if len(problems) > 1 else ""), field="pdfx")
+            data = pdfx.ordered(data, order)  # then put in the shop's order, in one pass
             path = f"{deck.id}.pdf"
             (ctx.stage / path).write_bytes(data)
             flattened = [{"face": labels[i], "blended": r.blended, "regions": r.regions}

@@ -33,6 +33,7 @@ class Press(msgspec.Struct, frozen=True):
     safe: float  # points inside the trim
     black_lightness: float = 30.0  # CIELAB L* at or under which a neutral is a near-black
     black_chroma: float = 15.0
+    most_cards: int = 5000  # the most cards one file holds
 
     def pages(self, cards: list[tuple[int, int, int]]) -> list[int]:
         """The file's pages, in one pass: `cards` is (front, back, count) per card, each
@@ -130,9 +131,12 @@ def _press(entry: Fields) -> Press:
                                         f"not {shown(rich)}")
     safe = parse_length(entry.get("safe", str), field=f"{entry.path}.safe")
     black = entry.sub("black")
+    most = entry.get("most_cards", int)
+    if not 1 <= most <= 100_000:
+        raise entry.error("most_cards", f"must be from 1 to 100,000, not {most}")
     return Press(order, limit / 100, tuple(v / 100 for v in rich), safe,
                  float(black.get("lightness", (int, float))),
-                 float(black.get("chroma", (int, float))))
+                 float(black.get("chroma", (int, float))), most)
 
 
 def words(key: str, lang: str) -> str:

@@ -202,7 +202,7 @@ class _Page:
         P = self.pk
         if depth > MAX_FORM_DEPTH:
             raise Unsupported("forms nested too deep")
-        for operands, operator in P.parse_content_stream(content):
+        for operands, operator in self._parsed(content):
             name = str(operator)
             if name == "INLINE IMAGE":
                 raise Unsupported("an inline image")
@@ -212,6 +212,20 @@ class _Page:
                 self.emit(self.op(operands, name))
             else:
                 handler(operands, name, resources, depth)
+
+    def _parsed(self, content):
+        """A content stream's instructions; a form's parsed once a document (the faces'
+        kept drawings are forms drawn on many pages)."""
+        P = self.pk
+        if isinstance(content, P.Stream) and content.is_indirect and \
+                str(content.get("/Subtype")) == "/Form":
+            key = ("parsed", content.objgen)
+            got = self.cache.get(key)
+            if got is None:
+                got = self.cache[key] = [(list(o), op) for o, op in
+                                         P.parse_content_stream(content)]
+            return got
+        return P.parse_content_stream(content)
 
     # state
     def op_q(self, operands, name, res, depth):
@@ -883,17 +897,74 @@ def convert(data: bytes, conv: Converter, intent: Intent, title: str, dpi: float
             del page.obj["/Group"]
         reports.append(p.report)
     if order is not None:
-        distinct = list(pdf.pages)
-        for i in order:
-            pdf.pages.append(distinct[i])  # a copy of the page, its content shared
-        for _ in distinct:
-            del pdf.pages[0]
+        _order(pdf, order)
     _document(pdf, conv, intent, title, created)
+    _subset_tags(pdf)
     buf = io.BytesIO()
     pdf.remove_unreferenced_resources()
     pdf.save(buf, force_version="1.4", compress_streams=True,
              object_stream_mode=pikepdf.ObjectStreamMode.disable, deterministic_id=True)
     return buf.getvalue(), reports
+
+
+def ordered(data: bytes, order: list[int]) -> bytes:
+    """A converted PDF (its pages the distinct faces) with its pages in `order`, each an
+    index of its pages: the page tree written in one pass, a page printed again a copy of
+    its dictionary (its content and resources shared). Everything else is kept."""
+    import pikepdf
+
+    pdf = pikepdf.open(io.BytesIO(data))
+    _order(pdf, order)
+    buf = io.BytesIO()
+    pdf.save(buf, force_version="1.4", compress_streams=True,
+             object_stream_mode=pikepdf.ObjectStreamMode.disable, deterministic_id=True)
+    return buf.getvalue()
+
+
+def _order(pdf, order: list[int]) -> None:
+    """The document's page tree made `order` (indexes of its pages), in one pass."""
+    import pikepdf
+
+    distinct = [p.obj for p in pdf.pages]
+    root = pdf.Root.Pages
+    used: set[int] = set()
+    kids = []
+    for i in order:
+        page = distinct[i]
+        if i in used:  # printed again: its own page object, the same content
+            page = pdf.make_indirect(pikepdf.Dictionary({k: v for k, v in page.items()}))
+        used.add(i)
+        page.Parent = root
+        kids.append(page)
+    root.Kids = pikepdf.Array(kids)
+    root.Count = len(kids)
+
+
+def _subset_tags(pdf) -> None:
+    """Each font subset its own tag (reportlab numbers each font's subsets from AAAAAA, so
+    two fonts' first subsets share one; PDF asks a tag a subset): six capitals from the
+    digest of the subset's font file, the same for the same subset every time."""
+    import hashlib
+    import re
+
+    import pikepdf
+
+    for obj in pdf.objects:
+        if not isinstance(obj, pikepdf.Dictionary) or str(obj.get("/Type")) != "/Font":
+            continue
+        name = str(obj.get("/BaseFont", ""))
+        descriptor = obj.get("/FontDescriptor")
+        if not re.fullmatch(r"/[A-Z]{6}\+.+", name) or descriptor is None:
+            continue
+        file = next((descriptor[k] for k in ("/FontFile2", "/FontFile3", "/FontFile")
+                     if k in descriptor), None)
+        if file is None:
+            continue
+        digest = hashlib.sha256(file.read_raw_bytes() + name.encode()).digest()
+        tag = "".join(chr(65 + b % 26) for b in digest[:6])
+        new = pikepdf.Name(f"/{tag}+{name[8:]}")
+        obj.BaseFont = new
+        descriptor.FontName = new
 
 
 def _image(pdf, obj, conv: Converter, done: dict):
