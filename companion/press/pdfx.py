@@ -172,6 +172,7 @@ class _Page:
         self.in_text = False
         self.tm = IDENTITY
         self.tlm = IDENTITY
+        self._ins = None  # (instruction, its operands, its operator's name) being read
 
     # the two streams
     def emit(self, rgb, cmyk=None):
@@ -182,6 +183,10 @@ class _Page:
                          if quiet else None)
 
     def op(self, operands, name):
+        """An instruction: the one being read when nothing in it changed, else a new one."""
+        ins = self._ins
+        if ins is not None and operands is ins[1] and name == ins[2]:
+            return ins[0]
         P = self.pk
         return P.ContentStreamInstruction(list(operands), P.Operator(name))
 
@@ -202,16 +207,17 @@ class _Page:
         P = self.pk
         if depth > MAX_FORM_DEPTH:
             raise Unsupported("forms nested too deep")
-        for operands, operator in self._parsed(content):
-            name = str(operator)
-            if name == "INLINE IMAGE":
+        for ins in self._parsed(content):
+            if isinstance(ins, P.ContentStreamInlineImage):
                 raise Unsupported("an inline image")
-            handler = getattr(self, "op_" + name.replace("*", "_star").replace("'", "quote")
-                              .replace('"', "dquote"), None)
+            operands, name = ins.operands, str(ins.operator)
+            self._ins = (ins, operands, name)  # `op` gives it back as it is, unchanged
+            handler = _HANDLERS.get(name)
             if handler is None:
-                self.emit(self.op(operands, name))
+                self.emit(ins)
             else:
-                handler(operands, name, resources, depth)
+                handler(self, operands, name, resources, depth)
+        self._ins = None
 
     def _parsed(self, content):
         """A content stream's instructions; a form's parsed once a document (the faces'
@@ -222,8 +228,7 @@ class _Page:
             key = ("parsed", content.objgen)
             got = self.cache.get(key)
             if got is None:
-                got = self.cache[key] = [(list(o), op) for o, op in
-                                         P.parse_content_stream(content)]
+                got = self.cache[key] = list(P.parse_content_stream(content))
             return got
         return P.parse_content_stream(content)
 
@@ -665,6 +670,19 @@ class _Page:
         raise Unsupported("a Type 3 glyph")
 
     op_d1 = op_d0
+
+
+_HANDLERS = {}  # an operator's name -> its _Page method (op_NAME)
+
+
+def _handlers() -> None:
+    for attr in dir(_Page):
+        if attr.startswith("op_"):
+            name = attr[3:].replace("_star", "*").replace("dquote", '"').replace("quote", "'")
+            _HANDLERS[name] = getattr(_Page, attr)
+
+
+_handlers()
 
 
 def _content(obj):
