@@ -58,8 +58,8 @@ Examples:
 @click.option("--dpi", type=int, help="png: pixels per inch, 72 to 1200 [default: 300].")
 @click.option("--shop", type=common.Named("shop", _shops),
               help="png: a print shop's exact picture size: tgc (The Game Crafter), "
-                   "mpc (MakePlayingCards) or drivethrucards; pdfx: the shop "
-                   "[default: drivethrucards].")
+                   "mpc (MakePlayingCards), drivethrucards or longpack; pdfx: the shop, "
+                   "drivethrucards or longpack [default: drivethrucards].")
 @click.option("--icc", type=click.Path(dir_okay=False),
               help="pdfx: your CMYK output profile (.icc) [default: the SWOP one shipped].")
 @click.option("--draft", is_flag=True,

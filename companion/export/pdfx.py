@@ -1,8 +1,10 @@
 """pdfx: PDF/X-1a:2003 files for the print shops that print decks from them (--shop,
 DriveThruCards by default: companion/layouts/shops.toml). One PDF per component,
-COMPONENT.pdf, one card face a page, front 1, back 1, front 2, back 2, ...; each page the
-shop's card page (the trim and 1/8 in of bleed on every side: poker 2.75 x 3.75 in), its
-TrimBox the card, its BleedBox the page.
+COMPONENT.pdf, one card face a page in the order the shop asks (its `press.order`:
+DriveThruCards' back 1, front 1, back 2, front 2, ...); each page the shop's card page (the
+trim and its bleed on every side: poker 2.75 x 3.75 in), its TrimBox the card, its
+BleedBox the page; colours within the shop's ink limit and black rule
+(companion.press.ink).
 
 The faces are drawn as the cards-pdf export draws them, in RGB, then made PDF/X by
 companion.press.pdfx (CMYK through the profile, transparency flattened, an output intent)

@@ -150,6 +150,9 @@ def picture_max(im) -> float:
 
 # ---- a PDF's total ink (the preflight's rule) ------------------------------------------
 
+MEASURED = "k K g G cs CS sc scn SC SCN Do"  # the operators the measure reads
+
+
 class Measure(msgspec.Struct):
     most: float = 0.0  # total ink, 0..4
     where: str = ""  # "page 3 (a colour)", "page 3 (a picture)"
@@ -175,7 +178,8 @@ def measure(pdf, max_pixels: int = 50_000_000) -> Measure:
         if depth > 12:
             return
         spaces = {"fill": "/DeviceGray", "stroke": "/DeviceGray"}
-        for operands, op in pikepdf.parse_content_stream(content):
+        # only the operators that set a colour or draw an object: parsed, the rest skipped
+        for operands, op in pikepdf.parse_content_stream(content, MEASURED):
             name = str(op)
             if name in ("k", "K") and len(operands) == 4:
                 note(sum(float(v) for v in operands), f"{where} (a colour)")
