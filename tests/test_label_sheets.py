@@ -5,7 +5,7 @@ bounded and checked), and where each label lies is arithmetic checked without dr
 import json
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from pypdf import PdfReader
 
@@ -71,6 +71,7 @@ def own(table: dict):
        left=st.integers(0, 200), top=st.integers(0, 200))
 def test_a_grid_places_row_by_row_from_the_top_left(cols, rows, w, h, gx, gy, left, top):
     w, h, gx, gy, left, top = (v / 10 for v in (w, h, gx, gy, left, top))  # tenths of mm
+    assume(left + cols * (w + gx) <= 400 and top + rows * (h + gy) <= 500)  # on the paper
     table = {"paper": "400x500mm", "label": f"{w}x{h}mm", "cols": cols, "rows": rows,
              "left": f"{left}mm", "top": f"{top}mm", "pitch": f"{w + gx}x{h + gy}mm"}
     s = own(table)

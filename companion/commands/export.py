@@ -58,13 +58,16 @@ Examples:
 @click.option("--dpi", type=int, help="png: pixels per inch, 72 to 1200 [default: 300].")
 @click.option("--shop", type=common.Named("shop", _shops),
               help="png: a print shop's exact picture size: tgc (The Game Crafter), "
-                   "mpc (MakePlayingCards) or drivethrucards; pdfx: the shop "
-                   "[default: drivethrucards].")
+                   "mpc (MakePlayingCards), drivethrucards or longpack; pdfx: the shop, "
+                   "drivethrucards or longpack [default: drivethrucards].")
 @click.option("--icc", type=click.Path(dir_okay=False),
               help="pdfx: your CMYK output profile (.icc) [default: the SWOP one shipped].")
 @click.option("--draft", is_flag=True,
               help="Print missing or unreadable pictures as labelled placeholders.")
-def export(game, format, lang, card_size, only, out, data, bleed, dpi, shop, icc, draft):
+@click.option("--strict", is_flag=True,
+              help="pdfx: a text inside the shop's safe zone is an error, not a warning.")
+def export(game, format, lang, card_size, only, out, data, bleed, dpi, shop, icc, draft,
+           strict):
     """Export a game's cards (or all games') in FORMAT: cards-pdf, png, tts, preview,
     pdfx or decklist."""
     from companion.draw import art
@@ -77,13 +80,13 @@ def export(game, format, lang, card_size, only, out, data, bleed, dpi, shop, icc
                              field="--data")
     with art.logging(draft) as pictures:
         _export(exports, games, game, format, lang, card_size, only, out, data, bleed, dpi,
-                shop, draft, icc)
+                shop, draft, icc, strict)
     if pictures.missing:
         click.echo(f"companion: warning: {escape(art.draft_line(pictures))}", err=True)
 
 
 def _export(exports, games, game, format, lang, card_size, only, out, data, bleed, dpi, shop,
-            draft, icc=None):
+            draft, icc=None, strict=False):
     from pathlib import Path
 
     # Every game checked before any is written: bad input writes nothing.
@@ -92,13 +95,16 @@ def _export(exports, games, game, format, lang, card_size, only, out, data, blee
         target = Path(out) / name if out and game == "all" else (Path(out) if out else None)
         opts = exports.Options(lang=lang, card_size=card_size, only=split(only), out=target,
                                data=Path(data) if data else None, bleed=bleed, dpi=dpi,
-                               shop=shop, draft=draft, icc=Path(icc) if icc else None)
+                               shop=shop, draft=draft, icc=Path(icc) if icc else None,
+                               strict=strict)
         plans[name] = exports.plan(name, format, opts), opts
     for name, (ctx, opts) in plans.items():
         for line in ctx.left_out_lines():  # --shop: a size the shop does not list
             click.echo(f"companion: warning: {name}: {escape(line)}", err=True)
         with _Progress(f"{name} {format}") as progress:
             manifest = exports.write(ctx, progress)
+        for line in manifest.get("warnings", []):  # pdfx: a text inside the safe zone
+            click.echo(f"companion: warning: {name}: {escape(line)}", err=True)
         parts = ", ".join(f"{c['id']} ({c['cards']} cards"
                           + (", landscape, turned to portrait" if c.get("turned") else "") + ")"
                           for c in manifest["components"])

@@ -20,28 +20,19 @@ class AlignWords(msgspec.Struct):
     caption: str  # under the 50 mm bar, with {length}
 
 
-def outline(sheet: LabelSheet, w: float, h: float):
-    """A label's outline in its own box (0, 0 its lower-left): its shape, or the box."""
+def outline(sheet: LabelSheet, w: float, h: float, grow: float = 0.0):
+    """A label's outline in its own box (0, 0 its lower-left): its shape, or the box;
+    `grow`: that far out all round (its bleed)."""
     if sheet.shape is None:
-        return [("M", 0, 0), ("L", w, 0), ("L", w, h), ("L", 0, h), ("Z",)]
-    return sheet.shape.outline(w, h)
+        g = grow
+        return [("M", -g, -g), ("L", w + g, -g), ("L", w + g, h + g), ("L", -g, h + g), ("Z",)]
+    return sheet.shape.outline(w, h, grow)
 
 
 def alignment_page(c, sheet: LabelSheet, words: AlignWords, bar: float) -> None:
-    """Every label's outline with a cross at its centre, and in the middle what to do:
-    print on plain paper at actual size, lay over a label sheet against the light."""
-    c.saveState()
-    c.setStrokeGray(OUTLINE_GREY)
-    c.setLineWidth(OUTLINE_WIDTH)
-    for box in sheet.places:
-        c.saveState()
-        c.translate(box.x, box.y)
-        c.drawPath(_path(c, outline(sheet, box.w, box.h)), stroke=1, fill=0)
-        cx, cy, arm = box.w / 2, box.h / 2, min(box.w, box.h, mm(8)) / 4
-        c.line(cx - arm, cy, cx + arm, cy)
-        c.line(cx, cy - arm, cx, cy + arm)
-        c.restoreState()
-    c.restoreState()
+    """In the middle what to do (print on plain paper at actual size, lay over a label
+    sheet against the light), then every label's outline with a cross at its centre, drawn
+    over it."""
     pw, ph = sheet.paper
     width = min(pw - mm(30), mm(150))
     size = 9.0
@@ -68,13 +59,33 @@ def alignment_page(c, sheet: LabelSheet, words: AlignWords, bar: float) -> None:
     text.line(c, words.caption.format(length=round(bar / mm(1))), x + bar + mm(2), y,
               "regular", 6.5, max_w=width - bar - mm(2))
     c.restoreState()
+    _outlines(c, sheet)  # over the words: no label's outline hidden (30 on a 5160)
+
+
+def _outlines(c, sheet: LabelSheet) -> None:
+    """Every label's outline with a cross at its centre."""
+    c.saveState()
+    c.setStrokeGray(OUTLINE_GREY)
+    c.setLineWidth(OUTLINE_WIDTH)
+    for box in sheet.places:
+        c.saveState()
+        c.translate(box.x, box.y)
+        c.drawPath(_path(c, outline(sheet, box.w, box.h)), stroke=1, fill=0)
+        cx, cy, arm = box.w / 2, box.h / 2, min(box.w, box.h, mm(8)) / 4
+        c.line(cx - arm, cy, cx + arm, cy)
+        c.line(cx, cy - arm, cx, cy + arm)
+        c.restoreState()
+    c.restoreState()
 
 
 def render(c, cards: list[Card], sheet: LabelSheet, words: AlignWords, bar: float,
            component_ids: list[str], card_ids: list[str]) -> tuple[int, list[dict]]:
     """The alignment page, then every card's front on its label, sheet by sheet; returns
     the pages written and each face's place (its component's id and its card's, given in
-    the cards' order; page, x, y, w, h in points from the page's bottom-left)."""
+    the cards' order; page, x, y, w, h in points from the page's bottom-left).
+    A face is laid out in the largest box inside its label's shape (a round label's
+    inscribed square: no text or mark crosses the circle), its grounds drawn out to the
+    shape and the sheet's bleed beyond it (they are the face's bleed)."""
     alignment_page(c, sheet, words, bar)
     c.showPage()
     pages, places, per = 1, [], sheet.per_sheet
@@ -85,24 +96,35 @@ def render(c, cards: list[Card], sheet: LabelSheet, words: AlignWords, bar: floa
             box = sheet.places[i]
             w, h = box.w, box.h
             face = card.front
+            b = sheet.bleed
             if face.key is not None and face.key not in forms:  # copies alike: drawn once
-                c.beginForm(face.key, 0, 0, w, h)
-                face.draw(c, w, h, 0.0)
+                c.beginForm(face.key, -b, -b, w + b, h + b)
+                _face(c, face, sheet, w, h)
                 c.endForm()
                 forms.add(face.key)
             c.saveState()
             c.transform(*Placed(box).matrix)
-            c.clipPath(_path(c, outline(sheet, w, h)), stroke=0, fill=0)
+            c.clipPath(_path(c, outline(sheet, w, h, b)), stroke=0, fill=0)
             if face.key is not None:
                 c.doForm(face.key)
             else:
-                face.draw(c, w, h, 0.0)
+                _face(c, face, sheet, w, h)
             c.restoreState()
             places.append({"component": component_ids[start + i], "id": card_ids[start + i],
                            "page": pages, "x": _pt(box.x), "y": _pt(box.y), "w": _pt(w),
                            "h": _pt(h)})
         c.showPage()
     return pages, places
+
+
+def _face(c, face, sheet: LabelSheet, w: float, h: float) -> None:
+    """A face on its w x h label: laid out in the box its shape holds, the rest (and the
+    sheet's bleed) its bleed."""
+    x, y, cw, ch = sheet.content(w, h)
+    c.saveState()
+    c.translate(x, y)
+    face.draw(c, cw, ch, max(x, y) + sheet.bleed)
+    c.restoreState()
 
 
 def _pt(v: float) -> float:

@@ -819,7 +819,6 @@ QR_BYTES = {"L": 2808, "M": 2212, "Q": 1578, "H": 1218}
 
 def _qr(d: Drawing, el: schema.Qr, scope) -> None:
     """A QR code or a Code 128 barcode, as vectors (reportlab.graphics.barcode)."""
-    from reportlab.graphics import renderPDF
     from reportlab.graphics.barcode import createBarcodeDrawing
 
     data = el.data if len(el.data) <= 60 else el.data[:57] + "..."
@@ -867,7 +866,21 @@ def _qr(d: Drawing, el: schema.Qr, scope) -> None:
     if el.ground is not None:
         d.c.setFillColor(d.colour(el.ground, scope))
         d.c.rect(x, y, w, h, stroke=0, fill=1)
-    renderPDF.draw(drawing, d.c, x, y)
+    _draw_without_fonts(drawing, d.c, x, y)
+
+
+def _draw_without_fonts(drawing, canvas, x: float, y: float) -> None:
+    """renderPDF.draw without the font the barcode widgets carry in their state (Helvetica,
+    never embedded, though a code without its human-readable line shows no text): the
+    build's PDF names only the fonts a designer chose (a press refuses unembedded ones)."""
+    from reportlab.graphics import renderPDF
+
+    class Renderer(renderPDF._PDFRenderer):
+        def applyStateChanges(self, delta, newState):
+            super().applyStateChanges({k: v for k, v in delta.items()
+                                       if k not in ("fontName", "fontSize")}, newState)
+
+    Renderer().draw(renderPDF.renderScaledDrawing(drawing), canvas, x, y)
 
 
 DRAW = {schema.Background: _background, schema.Rect: _rect, schema.Circle: _circle,

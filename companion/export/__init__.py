@@ -47,6 +47,7 @@ class Options(msgspec.Struct):
     shop: str | None = None
     draft: bool = False  # a missing picture prints as a labelled placeholder
     icc: Path | None = None  # pdfx: the designer's CMYK profile (None: the one shipped)
+    strict: bool = False  # pdfx: a text inside the shop's safe zone refuses the export
 
 
 class Context(msgspec.Struct):

@@ -9,7 +9,7 @@ import msgspec
 from companion.files import paths
 from companion.files.data import Fields, load_toml
 from companion.errors import CompanionError, shown
-from companion.text.units import parse_size
+from companion.text.units import parse_length, parse_size
 
 POINTS_PER_INCH = 72.0
 SAME = 72 / 25.4  # a millimetre, points: a piece this close to a listed size is that size
@@ -22,11 +22,41 @@ class ShopCard(msgspec.Struct, frozen=True):
     image: tuple[int, int]  # pixels, bleed included
 
 
+ORDERS = ("back-first", "front-first", "backs-last")
+
+
+class Press(msgspec.Struct, frozen=True):
+    """What a shop's press asks of a pdfx file (shops.toml, `press`)."""
+    order: str  # one of ORDERS
+    ink_limit: float  # total ink, C+M+Y+K, 0..4 (2.4: 240 %)
+    rich_black: tuple[float, float, float, float]  # 0..1 each
+    safe: float  # points inside the trim
+    black_lightness: float = 30.0  # CIELAB L* at or under which a neutral is a near-black
+    black_chroma: float = 15.0
+    most_cards: int = 5000  # the most cards one file holds
+
+    def pages(self, cards: list[tuple[int, int, int]]) -> list[int]:
+        """The file's pages, in one pass: `cards` is (front, back, count) per card, each
+        face an index of the distinct pages."""
+        out: list[int] = []
+        if self.order == "backs-last":
+            backs: list[int] = []
+            for front, back, count in cards:
+                out += [front] * count
+                backs += [back] * count
+            return out + (backs[:1] if len(set(backs)) == 1 else backs)
+        first_back = self.order == "back-first"
+        for front, back, count in cards:
+            out += ([back, front] if first_back else [front, back]) * count
+        return out
+
+
 class Shop(msgspec.Struct, frozen=True):
     key: str  # as --shop takes it
     name: str
     dpi: int
     cards: dict[str, ShopCard]
+    press: Press | None = None  # a shop that takes PDF/X files: what its press asks
 
     def listed(self, size: tuple[float, float],
                first: ShopCard | None = None) -> tuple[ShopCard, bool] | None:
@@ -83,7 +113,30 @@ def shop(key: str) -> Shop:
         if bx < 0 or by < 0:
             raise entry.error("image", "is smaller than the trim")
         cards[name] = card
-    return Shop(key.lower(), s.get("name", str), s.get("dpi", int), cards)
+    press = _press(s.sub("press")) if "press" in s.table else None
+    return Shop(key.lower(), s.get("name", str), s.get("dpi", int), cards, press)
+
+
+def _press(entry: Fields) -> Press:
+    order = entry.get("order", str)
+    if order not in ORDERS:
+        raise entry.error("order", f"must be one of {', '.join(ORDERS)}, not {shown(order)}")
+    limit = entry.get("ink_limit", (int, float))
+    if not 100 <= limit <= 400:
+        raise entry.error("ink_limit", f"must be a total ink from 100 to 400 %, not {limit}")
+    rich = entry.get("rich_black", list)
+    if len(rich) != 4 or not all(isinstance(v, (int, float)) and 0 <= v <= 100 for v in rich) \
+            or sum(rich) > limit:
+        raise entry.error("rich_black", f"must be [C, M, Y, K] in % within ink_limit, "
+                                        f"not {shown(rich)}")
+    safe = parse_length(entry.get("safe", str), field=f"{entry.path}.safe")
+    black = entry.sub("black")
+    most = entry.get("most_cards", int)
+    if not 1 <= most <= 100_000:
+        raise entry.error("most_cards", f"must be from 1 to 100,000, not {most}")
+    return Press(order, limit / 100, tuple(v / 100 for v in rich), safe,
+                 float(black.get("lightness", (int, float))),
+                 float(black.get("chroma", (int, float))), most)
 
 
 def words(key: str, lang: str) -> str:

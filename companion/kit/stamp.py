@@ -12,17 +12,21 @@ from companion.errors import CompanionError, shown
 CORNERS = ("bottom-right", "bottom-left", "bottom-center", "top-right", "top-left", "top-center")
 
 
-def build_date() -> str:
-    """Today, or SOURCE_DATE_EPOCH's day (checked here: reportlab reads it too, and would
+def build_time() -> datetime:
+    """Now, or SOURCE_DATE_EPOCH's time (checked here: reportlab reads it too, and would
     crash on a bad one)."""
     epoch = os.environ.get("SOURCE_DATE_EPOCH", "").strip()
     try:
-        when = (datetime.fromtimestamp(int(epoch), timezone.utc) if epoch
+        return (datetime.fromtimestamp(int(epoch), timezone.utc) if epoch
                 else datetime.now().astimezone())
     except (ValueError, OverflowError, OSError):
         raise CompanionError(f"{shown(epoch)} is not a Unix time (seconds)",
                              field="SOURCE_DATE_EPOCH") from None
-    return f"{when:%Y-%m-%d}"
+
+
+def build_date() -> str:
+    """Today, or SOURCE_DATE_EPOCH's day."""
+    return f"{build_time():%Y-%m-%d}"
 
 
 def text(version: str | None) -> str | None:

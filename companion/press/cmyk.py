@@ -3,8 +3,9 @@ through a CMYK output profile, the one shipped (companion/layouts/profiles/) or 
 designer's own (`--icc FILE`, read bounded: companion.files.bounded).
 
 Relative colorimetric with black point compensation, as prepress converts RGB artwork;
-pure black (0, 0, 0) prints as black ink alone (0, 0, 0, 100 %), so text and lines in
-black are not four inks a misregistered press would fringe."""
+then the shop's ink rules (companion.press.ink): every colour and picture within its total
+ink, a near-black in text, lines and small marks as black ink alone (`ink`), a large
+near-black area as its rich black (`area`)."""
 
 from functools import lru_cache
 from pathlib import Path
@@ -17,6 +18,7 @@ from companion.files import paths
 DEFAULT = "cgats-tr003.icc"
 MAX_PROFILE_BYTES = 8_000_000  # a printer's CMYK profile is a few MB at the most
 BLACK = (0.0, 0.0, 0.0, 1.0)
+RICH_SLACK = 3.0  # L*: a large near-black area this close to the rich black prints as it
 
 
 class Profile(msgspec.Struct, frozen=True):
@@ -87,29 +89,86 @@ def _transform(data: bytes):
                                    flags=ImageCms.Flags.BLACKPOINTCOMPENSATION)
 
 
-class Converter:
-    """RGB to CMYK through one profile: colours (0..1 each, cached) and pictures."""
+def _plain(profile: bytes, im):
+    """An RGB picture as CMYK through the profile, before any ink rule."""
+    from PIL import ImageCms
 
-    def __init__(self, profile: Profile):
+    return ImageCms.applyTransform(im.convert("RGB"), _transform(profile))
+
+
+@lru_cache(maxsize=4)
+def _table(profile: bytes, limit: float):
+    from companion.press import ink
+
+    return ink.table(lambda im: _plain(profile, im), limit)
+
+
+class Converter:
+    """RGB to CMYK through one profile under a shop's ink rules: colours (0..1 each,
+    cached) and pictures."""
+
+    def __init__(self, profile: Profile, rules=None):
+        from companion.press import ink
+
         self.profile = profile
+        self.rules = rules or ink.Rules()
         self._colours: dict[tuple, tuple] = {}
+        self._inks: dict[tuple, tuple] = {}
+
+    @staticmethod
+    def _key(rgb) -> tuple:
+        return tuple(round(min(1.0, max(0.0, float(v))) * 255) for v in rgb)
 
     def colour(self, rgb) -> tuple[float, float, float, float]:
-        key = tuple(round(min(1.0, max(0.0, float(v))) * 255) for v in rgb)
+        """The colour as the profile prints it, within the total ink."""
+        from companion.press import ink
+
+        key = self._key(rgb)
         got = self._colours.get(key)
         if got is None:
-            if key == (0, 0, 0):
-                got = BLACK
-            else:
-                from PIL import Image
+            from PIL import Image
 
-                px = self.picture(Image.new("RGB", (1, 1), key)).getpixel((0, 0))
-                got = tuple(round(v / 255, 4) for v in px)
+            px = _plain(self.profile.data, Image.new("RGB", (1, 1), key)).getpixel((0, 0))
+            got = tuple(round(v, 4) for v in ink.limit([v / 255 for v in px],
+                                                      self.rules.limit - 0.0004))
             self._colours[key] = got
         return got
 
-    def picture(self, im):
-        """An RGB picture as CMYK (mode "CMYK")."""
-        from PIL import ImageCms
+    def ink(self, rgb) -> tuple[float, float, float, float]:
+        """For text, lines and small marks: a near-black as black ink alone at the K that
+        prints at the colour's own lightness; any other colour as `colour`."""
+        from companion.press import ink
 
-        return ImageCms.applyTransform(im.convert("RGB"), _transform(self.profile.data))
+        key = self._key(rgb)
+        got = self._inks.get(key)
+        if got is None:
+            if key == (0, 0, 0):
+                got = BLACK
+            elif ink.near_black([v / 255 for v in key], self.rules):
+                L = ink.printed_lightness(self.profile.data, self.colour(rgb))
+                got = (0.0, 0.0, 0.0, ink.black_for(self.profile.data, L))
+            else:
+                got = self.colour(rgb)
+            self._inks[key] = got
+        return got
+
+    def area(self, rgb) -> tuple[float, float, float, float] | None:
+        """For a large area of a near-black (where `ink` gives black ink alone): the
+        shop's rich black when the colour prints as dark as it (within RICH_SLACK of its
+        L*), else the colour's own four inks; None for any other colour (`ink` is it)."""
+        from companion.press import ink
+
+        if not ink.near_black(rgb, self.rules):
+            return None
+        own = self.colour(rgb)
+        rich = tuple(self.rules.rich_black)
+        data = self.profile.data
+        if ink.printed_lightness(data, own) <= ink.printed_lightness(data, rich) + RICH_SLACK:
+            return rich
+        return own
+
+    def picture(self, im):
+        """An RGB picture as CMYK (mode "CMYK") within the total ink."""
+        if self.rules.limit >= 4.0:
+            return _plain(self.profile.data, im)
+        return im.convert("RGB").filter(_table(self.profile.data, self.rules.limit))

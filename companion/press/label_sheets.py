@@ -21,7 +21,8 @@ from companion.text.units import parse_length, parse_size, to_mm
 MOST_LABELS = 500  # a sheet's labels at most: the smallest stickers come 189 to a page
 SHAPES = ("rect", "rounded", "circle")
 KEYS = {"name", "paper", "label", "shape", "corner", "cols", "rows", "left", "top", "pitch",
-        "places"}
+        "places", "bleed"}
+MOST_BLEED = 72 / 25.4 * 5  # a label's bleed: 5 mm at the most (its neighbours are near)
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")
 _EPS = 0.01  # points: a label may touch the paper's edge or its neighbour
 
@@ -33,10 +34,22 @@ class LabelSheet(msgspec.Struct, frozen=True):
     label: tuple[float, float]
     places: tuple[Rect, ...]  # each label's box, from the page's bottom-left, in order
     shape: Shape | None = None  # None: a rectangle
+    bleed: float = 0.0  # points: each face drawn this far past its label's outline
 
     @property
     def per_sheet(self) -> int:
         return len(self.places)
+
+    def content(self, w: float, h: float) -> tuple[float, float, float, float]:
+        """Where a face's texts and marks go on a w x h label: the largest box inside its
+        shape, as (x, y, w, h) from the label's lower-left. A circle's is its inscribed
+        square (an ellipse's, its inscribed rectangle: w and h over the square root of 2);
+        a rectangle or a rounded one, the label itself (the safe zone keeps texts off a
+        rounded corner)."""
+        if self.shape is not None and self.shape.kind == "circle":
+            cw, ch = w / 2 ** 0.5, h / 2 ** 0.5
+            return (w - cw) / 2, (h - ch) / 2, cw, ch
+        return 0.0, 0.0, w, h
 
 
 @cache
@@ -116,7 +129,10 @@ def template(key: str, t: Fields) -> LabelSheet:
                           f"label {i + 1} runs off the {to_mm(paper[0]):g} x "
                           f"{to_mm(paper[1]):g} mm paper")
     _no_overlap(t, boxes)
-    return LabelSheet(key, t.get("name", str, key), paper, label, boxes, shape)
+    bleed = _length(t, "bleed") if "bleed" in t.table else 0.0
+    if bleed > MOST_BLEED:
+        raise t.error("bleed", f"is over {to_mm(MOST_BLEED):g} mm")
+    return LabelSheet(key, t.get("name", str, key), paper, label, boxes, shape, bleed)
 
 
 def _count(t: Fields, k: str) -> int:

@@ -30,6 +30,7 @@ from datetime import datetime, timezone
 import msgspec
 from reportlab.graphics.transform import inverse, mmult, transformPoint
 
+from companion.press import ink
 from companion.press.cmyk import Converter
 
 PDFX_VERSION = "PDF/X-1a:2003"
@@ -137,8 +138,9 @@ class _Names:
         self.cmyk = {"/Font": {}, "/XObject": {}, "/ExtGState": {}, "/Shading": {}}
         self.by_obj: dict[tuple, str] = {}
 
-    def name(self, kind: str, obj, converted) -> str:
-        key = (kind, obj.objgen if obj.is_indirect else id(obj))
+    def name(self, kind: str, obj, converted, key=None) -> str:
+        """`key`: what makes two objects one (their content), else the object itself."""
+        key = (kind, key or (obj.objgen if obj.is_indirect else id(obj)))
         got = self.by_obj.get(key)
         if got is None:
             prefix = {"/Font": "F", "/XObject": "X", "/ExtGState": "G", "/Shading": "Sh"}[kind]
@@ -170,6 +172,7 @@ class _Page:
         self.in_text = False
         self.tm = IDENTITY
         self.tlm = IDENTITY
+        self._ins = None  # (instruction, its operands, its operator's name) being read
 
     # the two streams
     def emit(self, rgb, cmyk=None):
@@ -180,12 +183,18 @@ class _Page:
                          if quiet else None)
 
     def op(self, operands, name):
+        """An instruction: the one being read when nothing in it changed, else a new one."""
+        ins = self._ins
+        if ins is not None and operands is ins[1] and name == ins[2]:
+            return ins[0]
         P = self.pk
         return P.ContentStreamInstruction(list(operands), P.Operator(name))
 
     # colour
     def _cmyk(self, rgb):
-        return [round(v, 4) for v in self.conv.colour(rgb)]
+        """A colour set: as text, lines and small marks print it (a near-black as black
+        ink alone); a large area in it is given the rich black where it is painted."""
+        return [round(v, 4) for v in self.conv.ink(rgb)]
 
     def run(self):
         self.st = State()
@@ -198,16 +207,30 @@ class _Page:
         P = self.pk
         if depth > MAX_FORM_DEPTH:
             raise Unsupported("forms nested too deep")
-        for operands, operator in P.parse_content_stream(content):
-            name = str(operator)
-            if name == "INLINE IMAGE":
+        for ins in self._parsed(content):
+            if isinstance(ins, P.ContentStreamInlineImage):
                 raise Unsupported("an inline image")
-            handler = getattr(self, "op_" + name.replace("*", "_star").replace("'", "quote")
-                              .replace('"', "dquote"), None)
+            operands, name = ins.operands, str(ins.operator)
+            self._ins = (ins, operands, name)  # `op` gives it back as it is, unchanged
+            handler = _HANDLERS.get(name)
             if handler is None:
-                self.emit(self.op(operands, name))
+                self.emit(ins)
             else:
-                handler(operands, name, resources, depth)
+                handler(self, operands, name, resources, depth)
+        self._ins = None
+
+    def _parsed(self, content):
+        """A content stream's instructions; a form's parsed once a document (the faces'
+        kept drawings are forms drawn on many pages)."""
+        P = self.pk
+        if isinstance(content, P.Stream) and content.is_indirect and \
+                str(content.get("/Subtype")) == "/Form":
+            key = ("parsed", content.objgen)
+            got = self.cache.get(key)
+            if got is None:
+                got = self.cache[key] = list(P.parse_content_stream(content))
+            return got
+        return P.parse_content_stream(content)
 
     # state
     def op_q(self, operands, name, res, depth):
@@ -244,14 +267,14 @@ class _Page:
             bm = gs.BM
             bm = str(bm[0]) if isinstance(bm, self.pk.Array) and len(bm) else str(bm)
             self.st.masked = self.st.masked or bm not in ("/Normal", "/Compatible")
-        key = ("gs", gs.objgen if gs.is_indirect else id(gs))
+        key = ("gs", _content(gs))
         clean = self.cache.get(key)
         if clean is None:
             clean = self.pk.Dictionary({k: v for k, v in gs.items()
                                         if k not in ("/ca", "/CA", "/SMask", "/BM", "/AIS",
                                                      "/TR", "/TR2")})
             clean = self.cache[key] = self.pdf.make_indirect(clean)
-        n = self.names.name("/ExtGState", gs, clean)
+        n = self.names.name("/ExtGState", gs, clean, key=key)
         self.emit(self.op([_name(self.pk, n)], name))
 
     # colour
@@ -280,7 +303,8 @@ class _Page:
             self.st.fill, self.st.fill_space = None, "/DeviceCMYK"
         else:
             self.st.stroke, self.st.stroke_space = None, "/DeviceCMYK"
-        self.emit(self.op(operands, name))
+        within = [round(v, 4) for v in ink.limit(operands, self.conv.rules.limit - 0.0004)]
+        self.emit(self.op(operands, name), self.op(within, name))
 
     op_K = op_k
 
@@ -392,7 +416,15 @@ class _Page:
         alpha = [a for a, on in ((self.st.ca, fills), (self.st.CA, strokes)) if on]
         transparent = self.st.masked or any(a < 1.0 for a in alpha)
         if not transparent:
-            self.emit(self.op(operands, name))
+            rich = self._rich(box, fills, strokes)
+            if rich is not None:  # a large near-black area: the shop's rich black
+                self.ops.insert(start, self.op(rich, "k"))
+                self.rgb_ops.insert(start, None)
+                self.safe.insert(start, None)
+                self.emit(self.op(operands, name))
+                self._restore_colour(True)
+            else:
+                self.emit(self.op(operands, name))
             self.items.append(Item(box, len(self.ops) - 1,
                                    self.st.fill if flat_rect else None, False, start))
             return
@@ -418,6 +450,17 @@ class _Page:
         self.items.append(Item(box, len(self.ops) - 1, None, True, start))
 
     op_F = op_f_star = op_B = op_B_star = op_b = op_b_star = op_S = op_s = op_f
+
+    def _rich(self, box, fills: bool, strokes: bool):
+        """The rich black for a fill of a near-black over a large area (ink.LARGE_AREA),
+        or None."""
+        if not fills or strokes or self.st.fill is None or self.st.fill_space != "/DeviceRGB":
+            return None
+        w, h = box[2] - box[0], box[3] - box[1]
+        if w * h < ink.LARGE_AREA or min(w, h) < ink.LARGE_SIDE:
+            return None
+        rich = self.conv.area(self.st.fill)
+        return None if rich is None else [round(v, 4) for v in rich]
 
     def _restore_colour(self, fills: bool):
         colour = self.st.fill if fills else self.st.stroke
@@ -627,6 +670,31 @@ class _Page:
         raise Unsupported("a Type 3 glyph")
 
     op_d1 = op_d0
+
+
+_HANDLERS = {}  # an operator's name -> its _Page method (op_NAME)
+
+
+def _handlers() -> None:
+    for attr in dir(_Page):
+        if attr.startswith("op_"):
+            name = attr[3:].replace("_star", "*").replace("dquote", '"').replace("quote", "'")
+            _HANDLERS[name] = getattr(_Page, attr)
+
+
+_handlers()
+
+
+def _content(obj):
+    """A direct object's own text (two graphics states alike are one, however many copies
+    the RGB PDF has: a kept drawing's states are copies), or the object when it refers to
+    others."""
+    import re
+
+    text = bytes(obj.unparse(resolved=True))
+    if re.search(rb"\d+ \d+ R", text):
+        return obj.objgen if obj.is_indirect else id(obj)
+    return text
 
 
 def _find(resources: tuple, kind: str, name):
@@ -847,17 +915,74 @@ def convert(data: bytes, conv: Converter, intent: Intent, title: str, dpi: float
             del page.obj["/Group"]
         reports.append(p.report)
     if order is not None:
-        distinct = list(pdf.pages)
-        for i in order:
-            pdf.pages.append(distinct[i])  # a copy of the page, its content shared
-        for _ in distinct:
-            del pdf.pages[0]
+        _order(pdf, order)
     _document(pdf, conv, intent, title, created)
+    _subset_tags(pdf)
     buf = io.BytesIO()
     pdf.remove_unreferenced_resources()
     pdf.save(buf, force_version="1.4", compress_streams=True,
              object_stream_mode=pikepdf.ObjectStreamMode.disable, deterministic_id=True)
     return buf.getvalue(), reports
+
+
+def ordered(data: bytes, order: list[int]) -> bytes:
+    """A converted PDF (its pages the distinct faces) with its pages in `order`, each an
+    index of its pages: the page tree written in one pass, a page printed again a copy of
+    its dictionary (its content and resources shared). Everything else is kept."""
+    import pikepdf
+
+    pdf = pikepdf.open(io.BytesIO(data))
+    _order(pdf, order)
+    buf = io.BytesIO()
+    pdf.save(buf, force_version="1.4", compress_streams=True,
+             object_stream_mode=pikepdf.ObjectStreamMode.disable, deterministic_id=True)
+    return buf.getvalue()
+
+
+def _order(pdf, order: list[int]) -> None:
+    """The document's page tree made `order` (indexes of its pages), in one pass."""
+    import pikepdf
+
+    distinct = [p.obj for p in pdf.pages]
+    root = pdf.Root.Pages
+    used: set[int] = set()
+    kids = []
+    for i in order:
+        page = distinct[i]
+        if i in used:  # printed again: its own page object, the same content
+            page = pdf.make_indirect(pikepdf.Dictionary({k: v for k, v in page.items()}))
+        used.add(i)
+        page.Parent = root
+        kids.append(page)
+    root.Kids = pikepdf.Array(kids)
+    root.Count = len(kids)
+
+
+def _subset_tags(pdf) -> None:
+    """Each font subset its own tag (reportlab numbers each font's subsets from AAAAAA, so
+    two fonts' first subsets share one; PDF asks a tag a subset): six capitals from the
+    digest of the subset's font file, the same for the same subset every time."""
+    import hashlib
+    import re
+
+    import pikepdf
+
+    for obj in pdf.objects:
+        if not isinstance(obj, pikepdf.Dictionary) or str(obj.get("/Type")) != "/Font":
+            continue
+        name = str(obj.get("/BaseFont", ""))
+        descriptor = obj.get("/FontDescriptor")
+        if not re.fullmatch(r"/[A-Z]{6}\+.+", name) or descriptor is None:
+            continue
+        file = next((descriptor[k] for k in ("/FontFile2", "/FontFile3", "/FontFile")
+                     if k in descriptor), None)
+        if file is None:
+            continue
+        digest = hashlib.sha256(file.read_raw_bytes() + name.encode()).digest()
+        tag = "".join(chr(65 + b % 26) for b in digest[:6])
+        new = pikepdf.Name(f"/{tag}+{name[8:]}")
+        obj.BaseFont = new
+        descriptor.FontName = new
 
 
 def _image(pdf, obj, conv: Converter, done: dict):
@@ -889,7 +1014,8 @@ def _image(pdf, obj, conv: Converter, done: dict):
 def _document(pdf, conv: Converter, intent: Intent, title: str, created) -> None:
     import pikepdf
 
-    when = (created or datetime.now(timezone.utc)).strftime("D:%Y%m%d%H%M%SZ")
+    when = (created or datetime.now(timezone.utc)).astimezone(timezone.utc).strftime(
+        "D:%Y%m%d%H%M%SZ")
     profile = pikepdf.Stream(pdf, conv.profile.data)
     profile.N = 4
     oi = pikepdf.Dictionary(

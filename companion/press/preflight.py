@@ -47,6 +47,7 @@ RULES = {
     "compression": "no LZW compression",
     "streams": "every content stream can be unpacked and read",
     "values": "every value the rules read is of its kind (a number where a number is due)",
+    "ink": "no colour or picture pixel over the total ink asked (--ink-limit)",
 }
 # Inline pictures may name their colour space in short (ISO 32000-1, table 93).
 INLINE_SPACES = {"/G": "/DeviceGray", "/RGB": "/DeviceRGB", "/CMYK": "/DeviceCMYK",
@@ -427,9 +428,11 @@ def _open(data: bytes):
                              f"({plain_message(e)})") from None
 
 
-def check(data: bytes, bleed: float | None = None) -> list[Problem]:
+def check(data: bytes, bleed: float | None = None,
+          ink_limit: float | None = None) -> list[Problem]:
     """The problems of a PDF (its bytes) against the rules; `bleed` (points): the least
-    bleed a page needs beyond its TrimBox, None: any."""
+    bleed a page needs beyond its TrimBox, None: any; `ink_limit`: the most total ink
+    (0..4) a colour or a picture's pixel may have, None: any."""
     import pikepdf
 
     if len(data) > MAX_BYTES:
@@ -449,7 +452,16 @@ def check(data: bytes, bleed: float | None = None) -> list[Problem]:
             c.add("boxes", "document", "no page")
         for n, page in enumerate(pdf.pages, 1):
             _guarded(c, f"page {n}", c.page, n, page)
+        if ink_limit is not None:  # issue 51's rule: companion.press.ink
+            _guarded(c, "document", _ink, c, pdf, ink_limit)
         return c.problems
+
+
+def _ink(checker, pdf, limit: float) -> None:
+    from companion.press import ink
+
+    for rule, where, what in ink.rule(pdf, limit):
+        checker.add(rule, where, what)
 
 
 def _guarded(checker, where, step, *args):
@@ -465,12 +477,13 @@ def _guarded(checker, where, step, *args):
         checker.add("streams", where, f"a part that cannot be read ({plain_message(e)})")
 
 
-def _check_lines(data: bytes, bleed: float | None) -> list[str]:
+def _check_lines(data: bytes, bleed: float | None,
+                 ink_limit: float | None = None) -> list[str]:
     """In the bounded worker: the problems as lines (they pickle)."""
-    return [str(p) for p in check(data, bleed)]
+    return [str(p) for p in check(data, bleed, ink_limit)]
 
 
-def check_file(path, bleed: float | None = None) -> list[str]:
+def check_file(path, bleed: float | None = None, ink_limit: float | None = None) -> list[str]:
     """A designer's PDF checked in a bounded worker (companion.files.bounded): its problems
     as lines."""
     from pathlib import Path
@@ -479,5 +492,25 @@ def check_file(path, bleed: float | None = None) -> list[str]:
 
     path = Path(path)
     data = designer_files.read_bytes(path, MAX_BYTES, "PDF")
-    return bounded.run(_check_lines, data, bleed, source=str(path), what="PDF",
+    return bounded.run(_check_lines, data, bleed, ink_limit, source=str(path), what="PDF",
                        seconds=120.0)
+
+
+def _most_ink(data: bytes) -> tuple[float, str]:
+    """In the bounded worker: the most total ink of a PDF (its bytes) and where."""
+    from companion.press import ink
+
+    with _open(data) as pdf:
+        got = ink.measure(pdf)
+    return got.most, got.where
+
+
+def most_ink_file(path) -> tuple[float, str]:
+    """A PDF's most total ink (0..4) and where, read in a bounded worker (a designer's
+    file), for `companion preflight --ink-limit`'s report."""
+    from pathlib import Path
+
+    from companion.files import bounded, designer_files
+
+    data = designer_files.read_bytes(Path(path), MAX_BYTES, "PDF")
+    return bounded.run(_most_ink, data, source=str(path), what="PDF", seconds=120.0)

@@ -274,6 +274,27 @@ class Recorder:
         return out
 
 
+    def safe_zone(self, safe: float, who: str) -> list[Problem]:
+        """Each text nearer the trim than `safe` (points): a shop's safe zone (`who`
+        names it), held apart from the build's own limit (presets.toml's safe_zone)."""
+        out, seen = [], set()
+        for m in self.measures:
+            if m.exempt or m.face not in self.sizes:
+                continue
+            w, h = self.sizes[m.face]
+            x0, y0, x1, y1 = m.box
+            near = min(x0, y0, w - x1, h - y1)
+            if near < safe - 0.01:
+                shown_mm = int(near / (72 / 25.4) * 100) / 100  # 3.099 shows as 3.09
+                zone = f"{safe / (72 / 25.4):.3f}".rstrip("0").rstrip(".")
+                what = (f"{shown_mm:.2f} mm from the trim, inside the safe zone {who} asks "
+                        f"({zone} mm)")
+                key = (m.face, m.field, m.text)
+                if key not in seen:
+                    seen.add(key)
+                    out.append(Problem(m.face, m.field, m.text, what))
+        return out
+
     def _stamps_over_texts(self, seen: set) -> list[Problem]:
         """A version stamp (field "stamp") must leave every text of its face clear: the
         game's `stamp_corner` says where its cards leave room."""
