@@ -10,6 +10,7 @@ import click
 
 from companion.commands.common import Failure
 from companion import interrupt
+from companion.files import inputs
 from companion.errors import CompanionError, escape
 
 EXIT_BAD_INPUT = 2
@@ -70,6 +71,7 @@ def main(argv: list[str] | None = None) -> None:
     if argv is None:  # the process's own command line: Ctrl+C is ours to say (interrupt.py)
         interrupt.install()
     interrupt.forget()
+    inputs.forget()
     try:
         _main(argv)
     finally:
