@@ -229,3 +229,58 @@ def test_build_out_holding_the_game_file_is_refused(starter, cli):
     r = cli("build", starter, "--out", folder.parent)
     assert r.code == 2, r.err
     assert starter.is_file()
+
+
+# ---- --out . : the shell's folder stays ------------------------------------------------
+
+def _cwd_alive(folder: Path, inode: int) -> None:
+    assert os.stat(".").st_ino == inode  # the folder the shell stands in, not a new one
+    assert Path.cwd() == folder and folder.is_dir()
+
+
+@pytest.mark.parametrize("out", [".", "./"])
+def test_build_out_dot_writes_into_the_current_folder_and_leaves_it(tmp_path, cli,
+                                                                    monkeypatch, out):
+    here = tmp_path / "here"
+    here.mkdir()
+    monkeypatch.chdir(here)
+    inode = os.stat(".").st_ino
+    r = cli("build", "covenia", "--out", out, "--only", "tokens")
+    assert r.code == 0, r.err
+    _cwd_alive(here, inode)
+    assert (here / "manifest.json").is_file() and (here / "tokens.pdf").is_file()
+    assert not [p for p in here.parent.iterdir() if p.name.startswith(".here.")]
+    # again, a smaller kit: its files replace the old ones, the files it lists no more go
+    r = cli("build", "covenia", "--out", out, "--only", "scorebook")
+    assert r.code == 0, r.err
+    _cwd_alive(here, inode)
+    assert (here / "scorebook.pdf").is_file() and not (here / "tokens.pdf").exists()
+
+
+def test_export_png_out_dot_writes_into_the_current_folder_and_leaves_it(tmp_path, cli,
+                                                                         monkeypatch):
+    here = tmp_path / "here"
+    here.mkdir()
+    monkeypatch.chdir(here)
+    inode = os.stat(".").st_ino
+    r = cli("export", "lugvanion", "png", "--out", ".")
+    assert r.code == 0, r.err
+    _cwd_alive(here, inode)
+    assert (here / "manifest.json").is_file() and list(here.rglob("*.png"))
+
+
+def test_export_into_a_folder_holding_the_current_one_keeps_it(tmp_path, cli, monkeypatch):
+    out = tmp_path / "png"
+    assert cli("export", "lugvanion", "png", "--out", out).code == 0
+    inner = next(p for p in out.iterdir() if p.is_dir())
+    monkeypatch.chdir(inner)
+    inode = os.stat(".").st_ino
+    r = cli("export", "lugvanion", "png", "--out", "..")
+    assert r.code == 0, r.err
+    _cwd_alive(inner, inode)
+    assert list(inner.glob("*.png"))
+
+
+def test_build_out_root_is_one_line(cli):
+    r = cli("build", "covenia", "--out", "/")
+    assert r.code == 2 and len(r.err.strip().splitlines()) == 1

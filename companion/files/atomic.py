@@ -97,8 +97,11 @@ def kit_folder(out: Path, kind: str = "kit"):
     earlier output of the same `kind` whole (so files a smaller --only build no longer
     lists go too): "kit" for a build, the format for an export ("png"). On any failure
     `out` is left exactly as it was."""
-    out = Path(out)
     guard_folder(out)
+    out = Path(os.path.abspath(out))  # `.` has no name to put a staging folder beside
+    if out == out.parent:
+        raise CompanionError("is the root folder: give a folder for the kit",
+                             source=str(out), field="--out")
     try:
         out.parent.mkdir(parents=True, exist_ok=True)
         with lock.held(out, "building this kit"):
@@ -110,7 +113,10 @@ def kit_folder(out: Path, kind: str = "kit"):
             stage.mkdir()
             try:
                 yield stage
-                _swap(stage, out)
+                if _holds_cwd(out):  # the shell's folder stays where it is
+                    _fill_in_place(stage, out)
+                else:
+                    _swap(stage, out)
                 interrupt.wrote(out)
             finally:
                 shutil.rmtree(stage, ignore_errors=True)
@@ -228,6 +234,41 @@ def _swap(stage: Path, out: Path) -> None:
     if old.exists():
         _carry_exports(old, out)
         shutil.rmtree(old, ignore_errors=True)
+
+
+def _holds_cwd(folder: Path) -> bool:
+    """`folder` is the current folder or holds it (`--out .`, `--out ..`)."""
+    try:
+        return Path.cwd().resolve().is_relative_to(folder.resolve())
+    except OSError:  # the current folder is gone already
+        return False
+
+
+def _fill_in_place(stage: Path, out: Path) -> None:
+    """A kit put into the folder a shell stands in, without swapping the folder (which
+    would leave the shell in a deleted one): each new file renamed over its old one in
+    turn, the manifest last, then the old kit's files the new one does not list removed
+    (an export inside kept, as a swap keeps it). A folder holding the current one is
+    filled in the same way, never removed."""
+    new = sorted(stage.iterdir(), key=lambda p: (p.name == KIT_MARK, p.name))
+    for item in new:
+        target = out / item.name
+        if target.is_dir() and not target.is_symlink() and _holds_cwd(target):
+            if item.is_dir():
+                _fill_in_place(item, target)
+            continue  # a file cannot take the shell's folder's place: it stays
+        if target.is_dir() and not target.is_symlink():
+            shutil.rmtree(target)
+        os.replace(item, target)
+    names = {p.name for p in new}
+    kept = set(_nested_outputs(out))
+    for old in out.iterdir():
+        if old.name in names or old.name.startswith(".") or old in kept or _holds_cwd(old):
+            continue
+        if old.is_dir() and not old.is_symlink():
+            shutil.rmtree(old)
+        else:
+            old.unlink()
 
 
 def _in_cache(path: Path) -> bool:
