@@ -41,7 +41,6 @@ A game closed before version, seat, faction, minutes and the figures were record
 those cells empty. A cell a spreadsheet would run as a formula (= + - @ first) is led by
 a quote."""
 
-import csv
 import io
 from functools import lru_cache
 
@@ -49,6 +48,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
+from companion.files import csv_cells
 from companion.files.csv_cells import safe
 from companion.web.errors import WebError
 from companion.web.games import Web, idempotency_key
@@ -124,7 +124,7 @@ def _text(v) -> str:
 
 def as_csv(history: list[dict]) -> str:
     out = io.StringIO()
-    w = csv.writer(out, lineterminator="\r\n")
+    w = csv_cells.writer(out)
     ids = categories(history)
     w.writerow([*CSV_FIELDS, *(cell(f"score:{i}") for i in ids)])
     for g in history:
