@@ -109,6 +109,7 @@ class Store:
             {"id": i, "date": closed, "game": game, **json.loads(record)}
             for i, closed, game, record in conn.execute(
                 "SELECT id, closed, game, record FROM history ORDER BY id")]
+        self.history_changes = 0  # bumped after each change of the history (reports' key)
         # A flipped byte must not pass for a table: each value has its one shape.
         if (not _TOKEN.fullmatch(self.token) or len(self._next_seed) != 32
                 or self.tie_rule not in ("extra", "redraw")
@@ -472,6 +473,7 @@ class Store:
         if game == "lugvanion":
             self.closed_draws = len(self.draws)
         self.history.append(entry)
+        self.history_changes += 1
         return entry
 
     def remove_history(self, game_id: int, key: tuple[str, str] | None = None) -> dict:
@@ -488,6 +490,7 @@ class Store:
                 self.conn.execute("INSERT INTO answered VALUES (?, ?, ?)",
                                   (key[0], key[1], json.dumps({"removed": game_id})))
         self.history.remove(entry)
+        self.history_changes += 1
         return entry
 
 
