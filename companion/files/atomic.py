@@ -98,6 +98,7 @@ def kit_folder(out: Path, kind: str = "kit"):
     lists go too): "kit" for a build, the format for an export ("png"). On any failure
     `out` is left exactly as it was."""
     guard_folder(out)
+    given = str(out)  # as the user named it, in the line a Ctrl+C gets
     out = Path(os.path.abspath(out))  # `.` has no name to put a staging folder beside
     if out == out.parent:
         raise CompanionError("is the root folder: give a folder for the kit",
@@ -114,10 +115,11 @@ def kit_folder(out: Path, kind: str = "kit"):
             try:
                 yield stage
                 if _holds_cwd(out):  # the shell's folder stays where it is
-                    _fill_in_place(stage, out)
+                    with interrupt.held_back():
+                        _fill_in_place(stage, out)
+                        interrupt.wrote(given)
                 else:
-                    _swap(stage, out)
-                interrupt.wrote(out)
+                    _swap(stage, out, given)
             finally:
                 shutil.rmtree(stage, ignore_errors=True)
     except OSError as e:
@@ -216,24 +218,30 @@ def _refuse_other_kind(out: Path, kind: str) -> None:
                          source=str(out), field="--out")
 
 
-def _swap(stage: Path, out: Path) -> None:
+def _swap(stage: Path, out: Path, said: str | None = None) -> None:
+    """The new kit in, recorded as written (interrupt.wrote) in the same block Ctrl+C
+    does not cut, with the old kit's exports carried over; then the old kit removed,
+    where Ctrl+C may come (the new kit is in place, and said to be)."""
     # In one step where the system can: a kill at any moment leaves a whole kit in place.
-    if out.exists() and _exchange(stage, out):
-        _carry_exports(stage, out)
-        shutil.rmtree(stage, ignore_errors=True)
-        return
-    old = out.with_name(f".{out.name}.old-{os.getpid()}")
-    if out.exists():
-        os.rename(out, old)
-    try:
-        os.rename(stage, out)
-    except OSError:
-        if old.exists():
-            os.rename(old, out)
-        raise
-    if old.exists():
-        _carry_exports(old, out)
-        shutil.rmtree(old, ignore_errors=True)
+    with interrupt.held_back():
+        if out.exists() and _exchange(stage, out):
+            interrupt.wrote(said or out)
+            _carry_exports(stage, out)
+            old = stage
+        else:
+            old = out.with_name(f".{out.name}.old-{os.getpid()}")
+            if out.exists():
+                os.rename(out, old)
+            try:
+                os.rename(stage, out)
+            except OSError:
+                if old.exists():
+                    os.rename(old, out)
+                raise
+            interrupt.wrote(said or out)
+            if old.exists():
+                _carry_exports(old, out)
+    shutil.rmtree(old, ignore_errors=True)
 
 
 def _holds_cwd(folder: Path) -> bool:
@@ -314,10 +322,11 @@ def replaced(path: Path, update: bool = False):
         if st is not None and stat.S_ISREG(st.st_mode):
             os.chmod(tmp, stat.S_IMODE(st.st_mode))
         _sync(tmp)
-        os.replace(tmp, target)
+        with interrupt.held_back():  # in place and said so, or neither
+            os.replace(tmp, target)
+            if not _in_cache(target):  # an output of the user's: said if Ctrl+C comes now
+                interrupt.wrote(path)
         _sync(target.parent)
-        if not _in_cache(target):  # an output of the user's: said if Ctrl+C comes now
-            interrupt.wrote(path)
     except OSError as e:
         raise _os_error(e, path) from None
     finally:
