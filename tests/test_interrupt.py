@@ -241,3 +241,35 @@ def test_ctrl_c_at_many_moments_around_the_swap_says_truly_what_is_on_disk(tmp_p
             seen[where, delay] = "written"
     # the moments right after the landing were caught inside the command, and said so
     assert "written" in seen.values(), seen
+
+
+@pytest.mark.parametrize("args, typed", [(["score", "covenia"], ""),
+                                         (["score", "covenia"], "2\nAna\n"),
+                                         (["coverta", "round", "ledger.toml"], "")])
+def test_end_of_input_at_a_question_is_no_answer_exit_1(tmp_path, args, typed):
+    p = subprocess.run([sys.executable, "-m", "companion", *args], input=typed, cwd=tmp_path,
+                       env=dict(os.environ, PYTHONPATH=str(ROOT)), capture_output=True,
+                       text=True, timeout=120)
+    assert p.returncode == 1, p.stderr
+    assert p.stderr.splitlines()[-1] == "companion: no answer: nothing was written"
+    assert "interrupted" not in p.stderr and "Traceback" not in p.stderr
+    assert sorted(f.name for f in tmp_path.iterdir()) == []
+
+
+def test_ctrl_c_at_a_question_is_still_an_interrupt(tmp_path):
+    p = subprocess.Popen([sys.executable, "-m", "companion", "score", "covenia"],
+                         cwd=tmp_path, env=dict(os.environ, PYTHONPATH=str(ROOT)),
+                         stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
+                         stderr=subprocess.PIPE)
+    try:
+        asked = b""
+        while not asked.endswith(b": "):  # the question, asked: the child's own words
+            ch = p.stderr.read(1)
+            assert ch, asked
+            asked += ch
+        p.send_signal(signal.SIGINT)
+        err = p.stderr.read().decode()
+        assert p.wait(timeout=60) == 130
+    finally:
+        p.kill()
+    assert err.splitlines()[-1] == "companion: interrupted; nothing was written"
