@@ -284,3 +284,23 @@ def test_export_into_a_folder_holding_the_current_one_keeps_it(tmp_path, cli, mo
 def test_build_out_root_is_one_line(cli):
     r = cli("build", "covenia", "--out", "/")
     assert r.code == 2 and len(r.err.strip().splitlines()) == 1
+
+
+# ---- the table's files -------------------------------------------------------------------
+
+def test_serve_qr_pdf_onto_the_table_file_is_refused_before_any_work(tmp_path):
+    table = tmp_path / "t.sqlite3"
+    r = run("serve", "--data", table, "--players", "red,blue", "--host", "127.0.0.1",
+            "--qr-pdf", table, timeout=60)
+    assert r.returncode == 2 and "--qr-pdf" in r.stderr
+    assert "one of this command's inputs" in r.stderr
+    assert not table.exists()  # not even made
+
+
+def test_serve_data_that_is_a_fifo_is_refused_and_ends(tmp_path):
+    fifo = tmp_path / "t.sqlite3"
+    os.mkfifo(fifo)
+    r = run("serve", "--data", fifo, "--players", "red,blue", "--host", "127.0.0.1",
+            timeout=60)
+    assert r.returncode == 2 and "not a regular file" in r.stderr
+    assert stat.S_ISFIFO(os.lstat(fifo).st_mode)

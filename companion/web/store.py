@@ -182,6 +182,9 @@ class Store:
             if not os.path.lexists(path):
                 Path(path).parent.mkdir(parents=True, exist_ok=True)
                 _create(Path(path), _new_table(players or default_players, tie_rule))
+            elif not os.path.isfile(path):  # a FIFO would hold its lock's open for ever
+                raise CompanionError("not a table-companion table (not a regular file)",
+                                     source=str(path))
         except sqlite3.DatabaseError as e:
             raise CompanionError(f"cannot make a new table ({e})", source=str(path)) from None
         except OSError as e:
