@@ -304,3 +304,19 @@ def test_serve_data_that_is_a_fifo_is_refused_and_ends(tmp_path):
             timeout=60)
     assert r.returncode == 2 and "not a regular file" in r.stderr
     assert stat.S_ISFIFO(os.lstat(fifo).st_mode)
+
+
+def test_a_regular_file_under_dev_shm_is_replaced_not_written_into(scored, tmp_path):
+    shm = Path("/dev/shm")
+    if not shm.is_dir():
+        pytest.skip("no /dev/shm here")
+    game, scores = scored
+    target = shm / f"companion-test-{os.getpid()}.pdf"
+    target.write_bytes(b"x" * 5_000_000)  # longer than the pad: no tail may stay
+    try:
+        r = run("score", game, scores, "--pdf", target)
+        assert r.returncode == 0, r.stderr
+        data = target.read_bytes()
+        assert data.startswith(b"%PDF-") and data.rstrip().endswith(b"%%EOF")
+    finally:
+        target.unlink(missing_ok=True)

@@ -9,10 +9,11 @@ never removes another's staging folder.
 Every output goes through `guard` first (kit_folder and replaced call it; a command calls
 it too, before any work): never over one of the command's inputs, never a device, FIFO
 or socket renamed over. A character device or a FIFO is written through (/dev/null,
-/dev/stdout, a pipe), so is any path under /dev or /proc; a socket, a disk device or a
-folder where a file goes is refused."""
+/dev/stdout, a pipe), so is a name for an open stream (/dev/fd/N, /proc/self/fd/N); a
+socket, a disk device or a folder where a file goes is refused."""
 
 import os
+import re
 import secrets
 import shutil
 import stat
@@ -45,16 +46,19 @@ def _is_input(path: Path) -> bool:
     return me is not None and me in read.values()
 
 
+_STREAM = re.compile(r"/dev/(stdout|stderr|fd/\d+)|/proc/[^/]+/fd/\d+")
+
+
 def _under_system(path: Path) -> bool:
     """/dev/stdout, /dev/fd/3, /proc/self/fd/1: a name for an open stream, whatever it
     leads to (a terminal, a pipe, the file a shell redirected to)."""
-    return os.path.abspath(path).startswith(("/dev/", "/proc/"))
+    return _STREAM.fullmatch(os.path.abspath(path)) is not None
 
 
 def guard(path, field: str | None = None, update: bool = False) -> str:
     """The one check of a file output, made before any work: REPLACE (write aside, rename
-    over) or THROUGH (write into it as it stands: a character device, a FIFO, a name under
-    /dev or /proc); a CompanionError for one of the command's inputs (by its device and
+    over) or THROUGH (write into it as it stands: a character device, a FIFO, a name for
+    an open stream such as /dev/stdout); a CompanionError for one of the command's inputs (by its device and
     inode, and by its resolved path: unless `update`, a file the command rewrites on
     purpose), a folder, a socket or a disk device."""
     path = Path(path)
@@ -370,6 +374,8 @@ def _copy_into(source: Path, path: Path) -> None:
             return
     fifo = stat.S_ISFIFO(st.st_mode)
     flags = os.O_WRONLY | (os.O_NONBLOCK if fifo else 0)
+    if stat.S_ISREG(st.st_mode):
+        flags |= os.O_TRUNC  # /dev/fd/3 a shell redirected to a file: it holds this alone
     try:
         fd = os.open(path, flags)
     except OSError as e:
