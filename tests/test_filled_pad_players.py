@@ -78,3 +78,24 @@ def test_an_explanation_too_long_for_any_page_is_refused_naming_the_limit():
               "pad_rows": 3}
     with pytest.raises(CompanionError, match="player 1 does not fit under the pad's table"):
         filled_pad.pages(filled, 1, {}, 100.0, (500.0, 300.0))
+
+
+def test_a_pad_of_rounds_and_factions_splits_every_row_by_page(starter, cli, tmp_path):
+    from tests.test_own_score_pad import TIDE_GAME, TIDEWRIGHT, _scoring
+
+    _scoring(starter, TIDEWRIGHT, TIDE_GAME)
+    sides = ("Otters", "Crabs", "Gulls", "Seals")
+    scores = tmp_path / "s.toml"
+    scores.write_text("\n".join(
+        f'[[players]]\nname = "Q{i}"\nfaction = "{sides[i % 4]}"\ncrowns = [{i % 4}, 1, 0]\n'
+        f"pearls = [1, {i % 3}, 0]\nboats = [0, 1, {i % 2}]\nhand = [0, 0, {i % 5}]\n"
+        for i in range(1, 21)), encoding="utf-8")
+    pdf = tmp_path / "pad.pdf"
+    r = cli("score", starter, scores, "--pdf", pdf)
+    assert r.code == 0, r.err
+    text = _text(pdf)
+    assert _pages(pdf) == 3  # 8 + 8 + 4
+    words = text.split()
+    assert all(f"Q{i}" in words or f"Q{i}:" in words or any(w.startswith(f"Q{i}")
+                                                          for w in words)
+               for i in range(1, 21))
