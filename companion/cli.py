@@ -10,9 +10,11 @@ import click
 
 from companion.commands.common import Failure
 from companion import interrupt
+from companion.files import inputs
 from companion.errors import CompanionError, escape
 
 EXIT_BAD_INPUT = 2
+NO_ANSWER = "no answer: nothing was written"  # the input ended at a question: exit 1
 
 # A group named alone (`companion`, `companion score`): click 8.2+ raises this usage error
 # with the help as its message (exit 2); click 8.1 printed the help and exited 0.
@@ -70,6 +72,7 @@ def main(argv: list[str] | None = None) -> None:
     if argv is None:  # the process's own command line: Ctrl+C is ours to say (interrupt.py)
         interrupt.install()
     interrupt.forget()
+    inputs.forget()
     try:
         _main(argv)
     finally:
@@ -96,9 +99,11 @@ def _main(argv: list[str] | None) -> None:
         hint = f" (see: {e.ctx.command_path} --help)" if e.ctx else ""
         _say(f"{e.format_message()}{hint}")
         sys.exit(EXIT_BAD_INPUT)
-    except click.exceptions.Abort:  # no more input at a question (or a caller's Ctrl+C)
-        _say("aborted: no answer" if isinstance(sys.exc_info()[1].__context__, EOFError)
-             else interrupt.line())
+    except click.exceptions.Abort:  # the input ended at a question, or a caller's Ctrl+C
+        if isinstance(sys.exc_info()[1].__context__, EOFError):  # Ctrl+D: no answer
+            _say(NO_ANSWER)
+            sys.exit(1)
+        _say(interrupt.line())
         sys.exit(interrupt.EXIT)
     except click.ClickException as e:
         _say(e.format_message())

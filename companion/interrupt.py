@@ -20,10 +20,32 @@ class Interrupted(BaseException):
 
 
 _written: list[str] = []
+_held = [0, False]  # [blocks holding Ctrl+C back, whether one came meanwhile]
 
 
 def stop(signum=None, frame=None):
+    if _held[0]:
+        _held[1] = True  # said when the block ends (held_back)
+        return
     raise Interrupted
+
+
+class held_back:
+    """A block Ctrl+C does not cut in two: one that came inside it is raised at its end.
+    Around a step that puts an output in place and records it (`wrote`), so that the
+    line said is true whatever the moment: the old output and "nothing was written", or
+    the new one and "had already been written whole". Only around steps that cannot
+    wait on anything (renames, never a write into a pipe)."""
+
+    def __enter__(self):
+        _held[0] += 1
+
+    def __exit__(self, *exc):
+        _held[0] -= 1
+        if not _held[0] and _held[1]:
+            _held[1] = False
+            raise Interrupted
+        return False
 
 
 def install() -> None:
@@ -46,11 +68,13 @@ def _uncaught(kind, value, tb) -> None:
 def forget() -> None:
     """A new command (a caller may run several in one process)."""
     _written.clear()
+    _held[:] = [0, False]
 
 
 def wrote(path) -> None:
     """`path` is in place, whole: said if Ctrl+C comes before the command ends."""
-    _written.append(str(path))
+    if str(path) not in _written:
+        _written.append(str(path))
 
 
 def line() -> str:

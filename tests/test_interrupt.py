@@ -118,10 +118,9 @@ def test_ctrl_c_right_after_the_swap_says_the_new_kit_is_in_place(tmp_path, monk
     monkeypatch.setattr(interrupt, "_written", [])
     real = atomic._swap
 
-    def swap_then_ctrl_c(stage, out):
-        real(stage, out)
+    def swap_then_ctrl_c(stage, out, said=None):
+        real(stage, out, said)  # the new kit in, recorded as written: then Ctrl+C comes
         monkeypatch.setattr(atomic, "_swap", real)  # once
-        interrupt.wrote(out)  # as kit_folder does right after: then Ctrl+C comes
         interrupt.stop()
     monkeypatch.setattr(atomic, "_swap", swap_then_ctrl_c)
     kit = tmp_path / "kit"
@@ -162,3 +161,115 @@ def test_ctrl_c_under_watch_says_only_our_own_words(tmp_path):
     assert p.wait(60) == 0
     assert lines[-1] == "stopped watching; the last good kit is in place\n", lines
     assert not [x for x in lines if "KeyboardInterrupt" in x or "Traceback" in x], lines
+
+
+# The moments around the kit's swap, measured from the child's own lines: it prints
+# "swapping" as the swap begins and "exchanged" the moment the new kit is in (the
+# rename that puts it there has returned), and sends itself SIGINT `delay` seconds after
+# the one named (an alarm: no thread of the test's own, no scheduling of the test's
+# process between). A delay of -1: no signal.
+SWAP_CHILD = """import os, sys
+sys.argv[0] = "companion"
+import companion  # takes Ctrl+C over, as the command line's first line does
+import signal
+import ctypes  # (imported here: its import is no moment of the swap)
+where, delay = sys.argv.pop(1), float(sys.argv.pop(1))
+from companion.files import atomic
+
+def alarm(line):
+    print(line, file=sys.stderr, flush=True)
+    if line == where and delay >= 0:
+        signal.signal(signal.SIGALRM, lambda *a: os.kill(os.getpid(), signal.SIGINT))
+        signal.setitimer(signal.ITIMER_REAL, max(delay, 1e-6))
+
+real_swap, real_exchange = atomic._swap, atomic._exchange
+def swap(stage, out, *said):
+    alarm("swapping")
+    real_swap(stage, out, *said)
+def exchange(a, b):
+    done = real_exchange(a, b)
+    alarm("exchanged")
+    return done
+atomic._swap, atomic._exchange = swap, exchange
+from companion.__main__ import main
+try:
+    main()
+finally:
+    signal.setitimer(signal.ITIMER_REAL, 0)
+"""
+
+
+def _swap_child(folder: Path, where: str, delay: float, *args: str) -> tuple[int, list[str]]:
+    env = dict(os.environ, PYTHONPATH=str(ROOT), TABLE_COMPANION_CACHE=str(folder / "cache"))
+    p = subprocess.run([sys.executable, "-c", SWAP_CHILD, where, str(delay), *args],
+                       cwd=folder, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                       text=True, stdin=subprocess.DEVNULL, timeout=300)
+    return p.returncode, p.stderr.splitlines()
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="renameat2: Linux")
+def test_ctrl_c_at_many_moments_around_the_swap_says_truly_what_is_on_disk(tmp_path):
+    """Issue 50: Ctrl+C as the new kit lands said "nothing was written" while it was in
+    place. Every moment, from the swap's start to past the new kit's landing: the line
+    names the kit on disk, old or new, and it is whole."""
+    build = ["build", "covenia", "--only", "aids", "--out", "kit"]
+    code, lines = _swap_child(tmp_path, "none", -1, *build, "--paper", "letter")
+    assert code == 0, lines
+    moments = [("swapping", d) for d in (0, 1e-4, 5e-4, 2e-3)] + \
+        [("exchanged", d) for d in (0, 1e-5, 3e-5, 1e-4, 3e-4, 1e-3, 3e-3)]
+    seen = {}
+    for where, delay in moments:
+        before = paper(tmp_path / "kit")
+        wanted = "a4" if before == "letter" else "letter"
+        code, lines = _swap_child(tmp_path, where, delay, *build, "--paper", wanted)
+        assert lines[0] == "swapping", lines
+        said = [ln for ln in lines if ln.startswith("companion:")]
+        now = paper(tmp_path / "kit")  # a whole kit, old or new
+        assert now in (before, wanted)
+        assert not [f for f in tmp_path.iterdir() if f.name.startswith(".kit.")]
+        if code == 0:
+            assert now == wanted and not said, lines
+            seen[where, delay] = "finished"
+            continue
+        assert code == 130 and len(said) == 1 and "Traceback" not in "".join(lines), lines
+        if said[0] == "companion: interrupted; nothing was written":
+            assert now == before, (where, delay, lines)
+            seen[where, delay] = "nothing"
+        else:
+            assert said[0] == "companion: interrupted; kit had already been written whole"
+            assert now == wanted, (where, delay, lines)
+            seen[where, delay] = "written"
+    # the moments right after the landing were caught inside the command, and said so
+    assert "written" in seen.values(), seen
+
+
+@pytest.mark.parametrize("args, typed", [(["score", "covenia"], ""),
+                                         (["score", "covenia"], "2\nAna\n"),
+                                         (["coverta", "round", "ledger.toml"], "")])
+def test_end_of_input_at_a_question_is_no_answer_exit_1(tmp_path, args, typed):
+    p = subprocess.run([sys.executable, "-m", "companion", *args], input=typed, cwd=tmp_path,
+                       env=dict(os.environ, PYTHONPATH=str(ROOT)), capture_output=True,
+                       text=True, timeout=120)
+    assert p.returncode == 1, p.stderr
+    assert p.stderr.splitlines()[-1] == "companion: no answer: nothing was written"
+    assert "interrupted" not in p.stderr and "Traceback" not in p.stderr
+    assert sorted(f.name for f in tmp_path.iterdir()) == []
+
+
+def test_ctrl_c_at_a_question_is_still_an_interrupt(tmp_path):
+    p = subprocess.Popen([sys.executable, "-m", "companion", "score", "covenia"],
+                         cwd=tmp_path, env=dict(os.environ, PYTHONPATH=str(ROOT)),
+                         stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
+                         stderr=subprocess.PIPE)
+    try:
+        asked = b""
+        while not asked.endswith(b": "):  # the question, asked: the child's own words
+            ch = p.stderr.read(1)
+            assert ch, asked
+            asked += ch
+        p.send_signal(signal.SIGINT)
+        err = p.stderr.read().decode()
+        assert p.wait(timeout=60) == 130
+    finally:
+        p.kill()
+    assert err.splitlines()[-1] == "companion: interrupted; nothing was written"

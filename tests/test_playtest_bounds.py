@@ -8,6 +8,7 @@ import sys
 
 import pytest
 
+from companion.errors import CompanionError
 from companion.files import csv_cells, plays, spreadsheet
 from companion.rules import playtest as rules
 from tests.playtest_data import HEADER
@@ -106,6 +107,24 @@ def test_two_histories_pasted_together_without_seats_are_refused(game, tmp_path)
     assert r.returncode == 2 and len(r.stderr.splitlines()) == 1, r.stderr
     assert 'play "7" (row 26) has 4 players and play "1" (row 2) 8' in r.stderr
     assert "two histories pasted together?" in r.stderr
+
+
+@pytest.mark.parametrize("second_head", [
+    HEAD,  # the same history twice, each with its header
+    "id,date,game,player,score,won",  # the second without its seat column
+    ' ID , Game,WON,player',  # another order, spaces, another case
+])
+def test_a_second_header_row_is_refused_naming_its_row(game, tmp_path, second_head):  # noqa: F811
+    first = [row(1, 1, won=1), row(1, 2), row(1, 3), row(1, 4)]
+    said = refused(game, tmp_path, [*first, second_head, *first],
+                   "row 6: is a second header row")
+    assert "two histories pasted together?" in said
+
+
+def test_a_second_header_row_of_another_game_is_refused_too():
+    text = "id,game,won\n1,tidepool,1\n1,tidepool,0\nid,game,won\n1,other,1\n"
+    with pytest.raises(CompanionError, match="row 4: is a second header row"):
+        plays.read_text(text, "h.csv", "tidepool")
 
 
 def test_plays_of_one_count_without_seats_are_read():

@@ -1,6 +1,7 @@
 """`companion playtest`: what a game's recorded plays say, as a PDF report (and JSON)."""
 
 import json
+import os
 import re
 from pathlib import Path
 
@@ -75,14 +76,15 @@ def report(game, history, out, as_json, version, lang):
         have = ", ".join(shown(v) for v in sorted(known, key=rules.version_key))
         raise CompanionError(f"no plays of version {shown(version)} (have {have})",
                              field="--version")
-    summary = rules.summary(recorded, version, about.players)
     folder = Path(out) if out else paths.output() / f"{found.id}-playtest"
     name = "playtest-report.pdf" if version is None else \
         f"playtest-report-{re.sub(r'[^A-Za-z0-9._-]', '_', version)}.pdf"
+    pdf = folder / name
+    _guard(folder, pdf)
+    summary = rules.summary(recorded, version, about.players)
     from companion.playtest import report, words
 
     folder.mkdir(parents=True, exist_ok=True)
-    pdf = folder / name
     count = report.write(pdf, summary, about, Path(history).name, lang)
     seconds = time.perf_counter() - started
     if as_json:
@@ -105,6 +107,17 @@ def report(game, history, out, as_json, version, lang):
     click.echo(words.text("console", "report", lang, pdf=pdf, pages=count,
                           plays=summary["plays"], judged=judged,
                           seconds=words.decimal(seconds, lang)))
+
+
+def _guard(folder: Path, pdf: Path) -> None:
+    """--out names a folder (made if missing); the report in it is checked as every
+    output is, before any work (companion.files.atomic.guard)."""
+    from companion.files import atomic
+
+    if os.path.lexists(folder) and not folder.is_dir():
+        raise CompanionError("is not a folder: give a folder for the report (nothing was "
+                             "written)", source=str(folder), field="--out")
+    atomic.guard(pdf, "--out")
 
 
 def _about(path: Path, lang: str):

@@ -79,6 +79,10 @@ N of those, one a round); with [game] factions, each player's faction:
         if set(table) - {"players"}:
             raise CompanionError("unknown field (a score file holds [[players]])",
                                  source=source, field=sorted(set(table) - {"players"})[0])
+        if pdf:  # every input read, nothing yet worked out nor written
+            from companion.files import atomic
+
+            atomic.guard(pdf, "--pdf")
         sides = factions(data)
         try:  # a player's faction (the phones record it) is checked, not scored
             players, chosen = with_factions(table.get("players"), sides, rules)
@@ -165,6 +169,10 @@ def score_covenia(file, as_json, lang, pdf, paper, save):
     else:
         text, source = common.read_input(file)
         table = parse_toml(text, source)
+    if pdf:  # every input read, nothing yet worked out nor written
+        from companion.files import atomic
+
+        atomic.guard(pdf, "--pdf")
     try:
         result = sc.score(table)  # before anything is written: only what scores is saved
     except ScoreError as e:

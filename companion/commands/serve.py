@@ -88,6 +88,11 @@ def serve(host, port, players, data, tie_rule, names, qr_pdf, paper, lang, own):
                              field="--host")
     network.ip_family(host)
     data = Path(data or paths.output() / "lugvanion-table.sqlite3")
+    if qr_pdf:  # never over the table itself (a new one too), nor a device renamed over
+        from companion.files import atomic, inputs
+
+        inputs.note(data)
+        atomic.guard(qr_pdf, "--qr-pdf")
     # SIGTERM stops the server as Ctrl+C does: the table is closed, its log folded in.
     previous = signal.signal(signal.SIGTERM, _interrupt)
     try:

@@ -371,11 +371,36 @@ def _add_one(files, ctx, data, engine, backs, pics, name: str, spec, derived: di
     _place(files, spec, component, ctx)
 
 
+BOXES = "boxes.pdf"  # the kit's own file of tuck boxes (companion.kit.boxes)
+MAX_NAME = 200  # characters of a file name: under every file system's 255 bytes' limit
+
+
 def _pdf_name(spec, default: str) -> str:
     """A component's `file`: "tiles" is tiles.pdf (a PDF named without its extension opens
-    nowhere)."""
+    nowhere). A plain file name in the kit's folder: a game file travels between
+    designers, and building one never writes outside its kit."""
     path = spec.get("file", str, default)
-    return path if path.lower().endswith(".pdf") else f"{path}.pdf"
+    if "file" in spec.table:
+        _plain_name(spec, path)
+    path = path if path.lower().endswith(".pdf") else f"{path}.pdf"
+    if path.casefold() == BOXES:
+        raise spec.error("file", f"{shown(path)} is the kit's own file of tuck boxes: "
+                                 "give another name")
+    return path
+
+
+def _plain_name(spec, path: str) -> None:
+    if any(ord(c) < 32 or 127 <= ord(c) < 160 for c in path):
+        raise spec.error("file", f"{shown(path)} holds a control character: give a plain "
+                                 "file name (cards.pdf)")
+    if "/" in path or "\\" in path or (len(path) > 1 and path[1] == ":"):
+        raise spec.error("file", f"{shown(path)} names a folder: give a plain file name, "
+                                 "written in the kit's folder (cards.pdf)")
+    if not path.strip() or path.startswith("."):
+        raise spec.error("file", f"{shown(path)} is no file name: give a plain one that "
+                                 "does not start with a dot (cards.pdf)")
+    if len(path) > MAX_NAME:
+        raise spec.error("file", f"over {MAX_NAME} characters: give a shorter file name")
 
 
 def _place_pages(files: list, spec, component, faces: list, ctx) -> None:

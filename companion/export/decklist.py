@@ -7,9 +7,9 @@ A text a spreadsheet would take for a formula is written with an apostrophe befo
 (companion.files.csv_cells, as every CSV the tool writes): a card list is someone's data,
 and opening it must run nothing."""
 
-import csv
 import io
 
+from companion.files import csv_cells
 from companion.files.csv_cells import safe
 
 TAKES: set[str] = set()
@@ -52,7 +52,7 @@ def rows(decks) -> list[list[str]]:
 
 def text(decks) -> str:
     buf = io.StringIO()
-    csv.writer(buf, lineterminator="\r\n").writerows(rows(decks))
+    csv_cells.writer(buf).writerows(rows(decks))  # the header too: columns are data
     return buf.getvalue()
 
 

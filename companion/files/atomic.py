@@ -4,9 +4,16 @@ killed command leaves the previous output as it was and no partial file behind.
 A kit is a folder: it is built whole in a staging folder beside it, then swapped in by
 two renames (old kit aside, new kit in). A build killed between the two is undone by the
 next one, which puts the old kit back. Builds of one kit folder hold its lock, so one
-never removes another's staging folder."""
+never removes another's staging folder.
+
+Every output goes through `guard` first (kit_folder and replaced call it; a command calls
+it too, before any work): never over one of the command's inputs, never a device, FIFO
+or socket renamed over. A character device or a FIFO is written through (/dev/null,
+/dev/stdout, a pipe), so is a name for an open stream (/dev/fd/N, /proc/self/fd/N); a
+socket, a disk device or a folder where a file goes is refused."""
 
 import os
+import re
 import secrets
 import shutil
 import stat
@@ -15,7 +22,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from companion import interrupt
-from companion.files import lock
+from companion.files import inputs, lock
 from companion.errors import CompanionError
 
 KIT_MARK = "manifest.json"  # a folder holding it is a kit: ours to replace
@@ -25,13 +32,81 @@ def _os_error(e: OSError, where: Path) -> CompanionError:
     return CompanionError(f"cannot write ({e.strerror or e})", source=str(where))
 
 
+THROUGH = "through"  # guard's verdict: written into the file as it stands, not renamed over
+REPLACE = "replace"  # a regular file, or none yet: written aside and renamed over
+
+
+def _is_input(path: Path) -> bool:
+    read = inputs.of_command()
+    if not read:
+        return False
+    if os.path.realpath(path) in read:
+        return True
+    me = inputs.identity(path)
+    return me is not None and me in read.values()
+
+
+_STREAM = re.compile(r"/dev/(stdout|stderr|fd/\d+)|/proc/[^/]+/fd/\d+")
+
+
+def _under_system(path: Path) -> bool:
+    """/dev/stdout, /dev/fd/3, /proc/self/fd/1: a name for an open stream, whatever it
+    leads to (a terminal, a pipe, the file a shell redirected to)."""
+    return _STREAM.fullmatch(os.path.abspath(path)) is not None
+
+
+def guard(path, field: str | None = None, update: bool = False) -> str:
+    """The one check of a file output, made before any work: REPLACE (write aside, rename
+    over) or THROUGH (write into it as it stands: a character device, a FIFO, a name for
+    an open stream such as /dev/stdout); a CompanionError for one of the command's inputs (by its device and
+    inode, and by its resolved path: unless `update`, a file the command rewrites on
+    purpose), a folder, a socket or a disk device."""
+    path = Path(path)
+    if not update and _is_input(path):
+        raise CompanionError("is one of this command's inputs: give another file (nothing "
+                             "was written)", source=str(path), field=field)
+    try:
+        st = os.stat(path)
+    except (OSError, ValueError):
+        return REPLACE  # none yet (or a dangling link: its target is made)
+    mode = st.st_mode
+    if stat.S_ISREG(mode):
+        return THROUGH if _under_system(path) else REPLACE
+    if stat.S_ISCHR(mode) or stat.S_ISFIFO(mode):
+        return THROUGH
+    what = ("a folder" if stat.S_ISDIR(mode) else "a socket" if stat.S_ISSOCK(mode)
+            else "a disk device" if stat.S_ISBLK(mode) else "not a regular file")
+    raise CompanionError(f"is {what}, not a file: give a file name (nothing was written)",
+                         source=str(path), field=field)
+
+
+def guard_folder(out: Path, field: str | None = "--out") -> None:
+    """The check of a kit's or an export's folder, before any work: not a file nor a
+    device, and holding none of the command's inputs (the swap would take them away)."""
+    out = Path(out)
+    if os.path.lexists(out) and not out.is_dir():
+        raise CompanionError("is a file, not a folder for the kit", source=str(out),
+                             field=field)
+    real = Path(os.path.realpath(out))
+    for read in inputs.of_command():
+        if Path(read).is_relative_to(real):
+            raise CompanionError(f"holds {read}, one of this command's inputs: give "
+                                 "another folder (nothing was written)", source=str(out),
+                                 field=field)
+
+
 @contextmanager
 def kit_folder(out: Path, kind: str = "kit"):
     """Yield an empty folder; when the block succeeds it becomes `out`, replacing the
     earlier output of the same `kind` whole (so files a smaller --only build no longer
     lists go too): "kit" for a build, the format for an export ("png"). On any failure
     `out` is left exactly as it was."""
-    out = Path(out)
+    guard_folder(out)
+    given = str(out)  # as the user named it, in the line a Ctrl+C gets
+    out = Path(os.path.abspath(out))  # `.` has no name to put a staging folder beside
+    if out == out.parent:
+        raise CompanionError("is the root folder: give a folder for the kit",
+                             source=str(out), field="--out")
     try:
         out.parent.mkdir(parents=True, exist_ok=True)
         with lock.held(out, "building this kit"):
@@ -43,8 +118,12 @@ def kit_folder(out: Path, kind: str = "kit"):
             stage.mkdir()
             try:
                 yield stage
-                _swap(stage, out)
-                interrupt.wrote(out)
+                if _holds_cwd(out):  # the shell's folder stays where it is
+                    with interrupt.held_back():
+                        _fill_in_place(stage, out)
+                        interrupt.wrote(given)
+                else:
+                    _swap(stage, out, given)
             finally:
                 shutil.rmtree(stage, ignore_errors=True)
     except OSError as e:
@@ -89,9 +168,6 @@ def _refuse_foreign(out: Path) -> None:
     manifest.json, or nothing but outputs that do."""
     if not out.exists():
         return
-    if not out.is_dir():
-        raise CompanionError("is a file, not a folder for the kit", source=str(out),
-                             field="--out")
     visible = [p for p in out.iterdir() if not p.name.startswith(".")]
     ours = (out / KIT_MARK).is_file() or set(visible) <= set(_nested_outputs(out))
     if visible and not ours:
@@ -146,24 +222,65 @@ def _refuse_other_kind(out: Path, kind: str) -> None:
                          source=str(out), field="--out")
 
 
-def _swap(stage: Path, out: Path) -> None:
+def _swap(stage: Path, out: Path, said: str | None = None) -> None:
+    """The new kit in, recorded as written (interrupt.wrote) in the same block Ctrl+C
+    does not cut, with the old kit's exports carried over; then the old kit removed,
+    where Ctrl+C may come (the new kit is in place, and said to be)."""
     # In one step where the system can: a kill at any moment leaves a whole kit in place.
-    if out.exists() and _exchange(stage, out):
-        _carry_exports(stage, out)
-        shutil.rmtree(stage, ignore_errors=True)
-        return
-    old = out.with_name(f".{out.name}.old-{os.getpid()}")
-    if out.exists():
-        os.rename(out, old)
+    with interrupt.held_back():
+        if out.exists() and _exchange(stage, out):
+            interrupt.wrote(said or out)
+            _carry_exports(stage, out)
+            old = stage
+        else:
+            old = out.with_name(f".{out.name}.old-{os.getpid()}")
+            if out.exists():
+                os.rename(out, old)
+            try:
+                os.rename(stage, out)
+            except OSError:
+                if old.exists():
+                    os.rename(old, out)
+                raise
+            interrupt.wrote(said or out)
+            if old.exists():
+                _carry_exports(old, out)
+    shutil.rmtree(old, ignore_errors=True)
+
+
+def _holds_cwd(folder: Path) -> bool:
+    """`folder` is the current folder or holds it (`--out .`, `--out ..`)."""
     try:
-        os.rename(stage, out)
-    except OSError:
-        if old.exists():
-            os.rename(old, out)
-        raise
-    if old.exists():
-        _carry_exports(old, out)
-        shutil.rmtree(old, ignore_errors=True)
+        return Path.cwd().resolve().is_relative_to(folder.resolve())
+    except OSError:  # the current folder is gone already
+        return False
+
+
+def _fill_in_place(stage: Path, out: Path) -> None:
+    """A kit put into the folder a shell stands in, without swapping the folder (which
+    would leave the shell in a deleted one): each new file renamed over its old one in
+    turn, the manifest last, then the old kit's files the new one does not list removed
+    (an export inside kept, as a swap keeps it). A folder holding the current one is
+    filled in the same way, never removed."""
+    new = sorted(stage.iterdir(), key=lambda p: (p.name == KIT_MARK, p.name))
+    for item in new:
+        target = out / item.name
+        if target.is_dir() and not target.is_symlink() and _holds_cwd(target):
+            if item.is_dir():
+                _fill_in_place(item, target)
+            continue  # a file cannot take the shell's folder's place: it stays
+        if target.is_dir() and not target.is_symlink():
+            shutil.rmtree(target)
+        os.replace(item, target)
+    names = {p.name for p in new}
+    kept = set(_nested_outputs(out))
+    for old in out.iterdir():
+        if old.name in names or old.name.startswith(".") or old in kept or _holds_cwd(old):
+            continue
+        if old.is_dir() and not old.is_symlink():
+            shutil.rmtree(old)
+        else:
+            old.unlink()
 
 
 def _in_cache(path: Path) -> bool:
@@ -173,16 +290,22 @@ def _in_cache(path: Path) -> bool:
 
 
 @contextmanager
-def replaced(path: Path):
+def replaced(path: Path, update: bool = False):
     """Yield a temporary path beside `path`; once the block succeeds it becomes `path` in
     one rename, on disk (the file and its folder synced) before this returns. On failure
-    the old file stays as it was.
+    the old file stays as it was. `guard` decides first: one of the command's inputs is
+    refused (unless `update`: the file is rewritten on purpose, as a ledger is), a device
+    or a FIFO written through (`through`).
 
     A file the user owns is treated as hers: a symlink is followed (its target is
     replaced, the link stays: a shared ledger gets the round); the file's mode is kept
     (600 stays 600); a read-only file is refused, not replaced; a file with other names
     (hard links) is replaced with a note that those keep the old content."""
     path = Path(path)
+    if not _in_cache(path) and guard(path, update=update) == THROUGH:
+        with through(path) as tmp:
+            yield tmp
+        return
     target = Path(os.path.realpath(path)) if path.is_symlink() else path
     try:
         st = os.stat(target)
@@ -203,10 +326,11 @@ def replaced(path: Path):
         if st is not None and stat.S_ISREG(st.st_mode):
             os.chmod(tmp, stat.S_IMODE(st.st_mode))
         _sync(tmp)
-        os.replace(tmp, target)
+        with interrupt.held_back():  # in place and said so, or neither
+            os.replace(tmp, target)
+            if not _in_cache(target):  # an output of the user's: said if Ctrl+C comes now
+                interrupt.wrote(path)
         _sync(target.parent)
-        if not _in_cache(target):  # an output of the user's: said if Ctrl+C comes now
-            interrupt.wrote(path)
     except OSError as e:
         raise _os_error(e, path) from None
     finally:
@@ -214,6 +338,68 @@ def replaced(path: Path):
             tmp.unlink(missing_ok=True)
         except OSError:
             pass
+
+
+@contextmanager
+def through(path: Path):
+    """Yield a temporary path (in the temporary folder: never beside a device, in /dev);
+    once the block succeeds its bytes are written into `path` as it stands: a device stays
+    a device, a FIFO a FIFO. A FIFO nothing reads is refused rather than waited on;
+    /dev/full fails as a full disk does."""
+    import tempfile
+
+    fd, name = tempfile.mkstemp(prefix="companion-", suffix=".tmp")
+    os.close(fd)
+    tmp = Path(name)
+    try:
+        yield tmp
+        _copy_into(tmp, path)
+        interrupt.wrote(path)
+    except OSError as e:
+        raise _os_error(e, path) from None
+    finally:
+        tmp.unlink(missing_ok=True)
+
+
+def _copy_into(source: Path, path: Path) -> None:
+    import errno
+
+    st = os.stat(path)
+    for stream in (sys.stdout, sys.stderr):  # /dev/stdout: this command's own output
+        if _is_stream(stream, st):
+            stream.flush()  # in order: what was printed, then the file
+            with open(source, "rb") as f:
+                shutil.copyfileobj(f, stream.buffer)
+            stream.buffer.flush()
+            return
+    fifo = stat.S_ISFIFO(st.st_mode)
+    flags = os.O_WRONLY | (os.O_NONBLOCK if fifo else 0)
+    if stat.S_ISREG(st.st_mode):
+        flags |= os.O_TRUNC  # /dev/fd/3 a shell redirected to a file: it holds this alone
+    try:
+        fd = os.open(path, flags)
+    except OSError as e:
+        if e.errno == errno.ENXIO:  # a FIFO with no reader: waiting could be forever
+            raise CompanionError("is a pipe (FIFO) that nothing reads: nothing was written",
+                                 source=str(path)) from None
+        raise
+    try:
+        if fifo:
+            os.set_blocking(fd, True)
+        with open(source, "rb") as f:
+            while chunk := f.read(1 << 20):
+                view = memoryview(chunk)
+                while view:
+                    view = view[os.write(fd, view):]
+    finally:
+        os.close(fd)
+
+
+def _is_stream(stream, st: os.stat_result) -> bool:
+    try:
+        return hasattr(stream, "buffer") and os.path.samestat(os.fstat(stream.fileno()), st)
+    except (OSError, ValueError, AttributeError):  # no descriptor (a test's capture)
+        return False
 
 
 def _sync(path: Path) -> None:
@@ -242,7 +428,7 @@ def write_aside(target: Path, data: bytes) -> None:
         tmp.unlink(missing_ok=True)
 
 
-def write_text(path: Path, text: str) -> None:
-    """One file written whole or not at all."""
-    with replaced(path) as tmp:
+def write_text(path: Path, text: str, update: bool = False) -> None:
+    """One file written whole or not at all (`update`: see `replaced`)."""
+    with replaced(path, update) as tmp:
         tmp.write_text(text, encoding="utf-8")

@@ -9,12 +9,39 @@ from pathlib import Path
 
 _read: ContextVar[dict | None] = ContextVar("files_read", default=None)
 
+# Every file the command has read, by its resolved path: {path: (device, inode)}, so that
+# no output is written over one of them (companion.files.atomic.guard), by any name.
+_command: dict[str, tuple[int, int] | None] = {}
+
 
 def note(path) -> None:
+    if str(path) == "-":
+        return
+    p = Path(path).resolve()
+    if str(p) not in _command:
+        _command[str(p)] = identity(p)
     files = _read.get()
-    if files is not None and str(path) != "-":
-        p = Path(path).resolve()
+    if files is not None:
         files.setdefault(p, stamp(p))
+
+
+def identity(path) -> tuple[int, int] | None:
+    """A file's (device, inode), whatever name reaches it; None if there is none."""
+    try:
+        st = os.stat(path)
+    except (OSError, ValueError):
+        return None
+    return st.st_dev, st.st_ino
+
+
+def of_command() -> dict[str, tuple[int, int] | None]:
+    """The files read since the command began: {resolved path: (device, inode)}."""
+    return _command
+
+
+def forget() -> None:
+    """A new command (a caller may run several in one process)."""
+    _command.clear()
 
 
 def stamp(path: Path) -> int | None:

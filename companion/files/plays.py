@@ -21,7 +21,8 @@ MAX_VERSIONS and versions of MAX_VERSION characters, numbers within MAX_NUMBER, 
 within MAX_MINUTES. A history whose plays have different player counts but no seats is
 refused: it is most often two histories pasted together, their plays sharing ids (a
 play of 4 and one of 4 read as one of 8); one player named twice in a play is refused
-for the same reason."""
+for the same reason, and so is a second header row anywhere in the file, whatever its
+columns."""
 
 import csv
 import io
@@ -106,6 +107,11 @@ def read_text(text: str, name: str, game: str) -> list[Play]:
                                      source=name)
             if not any(c.strip() for c in cells):
                 continue
+            if _a_header(cells):
+                raise CompanionError(
+                    "is a second header row (id, game, won, ...): two histories pasted "
+                    "together? Keep each table's history apart, or remove the row and "
+                    "check the plays after it", source=f"{name}, row {n}")
             _read_row(cells, n, name, header, col, cats, rounds, game, plays, seen)
     except csv.Error as e:
         raise CompanionError(f"cannot read ({e})", source=f"{name}, row {n}") from None
@@ -132,6 +138,12 @@ def _round_columns(col: dict, name: str) -> list[str]:
         raise CompanionError(f"round:{gap} is missing between the round columns",
                              source=f"{name}, row 1")
     return [f"{ROUND}{k}" for k in range(1, len(numbers) + 1)]
+
+
+def _a_header(cells: list[str]) -> bool:
+    """A row naming the required columns, in any order: another history's header."""
+    names = {c.strip().casefold() for c in cells}
+    return all(h in names for h in REQUIRED)
 
 
 def _one_count_without_seats(plays: dict, name: str) -> None:

@@ -1118,15 +1118,15 @@ def rows_of(entries: list[dict]) -> list[list] | None:
 def write(path: Path, tabs: dict[str, list[list]]) -> None:
     """Writes tabs {name: rows} as one XLSX file (a tab each) or, for .csv, the one tab
     (its formula-like text cells led by a quote: companion.files.csv_cells)."""
+    from companion.files import csv_cells
     from companion.files.atomic import replaced
-    from companion.files.csv_cells import safe
 
     with replaced(path) as tmp:
         if path.suffix == ".csv":
             (rows,) = tabs.values()
             with open(tmp, "w", newline="", encoding="utf-8") as f:
-                csv.writer(f).writerows([["" if v is None else safe(v) for v in r]
-                                         for r in rows])
+                csv_cells.writer(f).writerows([["" if v is None else v for v in r]
+                                               for r in rows])
             return
         import xlsxwriter
 

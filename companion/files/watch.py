@@ -83,6 +83,7 @@ def _attempt(build, say) -> dict[Path, int | None] | None:
     so the next build draws afresh."""
     from companion.files import kept
 
+    inputs.forget()  # each rebuild a command of its own: its outputs guarded by its inputs
     with inputs.noted() as files:
         try:
             build()

@@ -260,7 +260,8 @@ def _keep(cached: Path, data: bytes, url: str, target: str) -> None:
         cached.parent.mkdir(parents=True, exist_ok=True)
         with atomic.replaced(cached) as tmp:
             Path(tmp).write_bytes(data)
-        cached.with_suffix(".json").write_text(json.dumps({"url": url, "csv": target}))
+        atomic.write_aside(cached.with_suffix(".json"),
+                           json.dumps({"url": url, "csv": target}).encode())
     except (OSError, CompanionError):
         pass  # a cache we cannot write: this build reads the web, the next one too
 

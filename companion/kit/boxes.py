@@ -5,11 +5,12 @@ vector lines and a few words a box: a kit without decks gets no file and no work
 import msgspec
 
 from companion.errors import CompanionError, shown
+from companion.engine.components import BOXES
 from companion.press import tuck_box
 from companion.text.typography import number
 from companion.text.units import parse_length, to_mm
 
-PATH = "boxes.pdf"
+PATH = BOXES  # no component may take its name (companion.engine.components)
 
 
 class Deck(msgspec.Struct):

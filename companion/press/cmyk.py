@@ -12,7 +12,7 @@ from pathlib import Path
 
 import msgspec
 
-from companion.errors import CompanionError
+from companion.errors import CompanionError, escape
 from companion.files import paths
 
 DEFAULT = "cgats-tr003.icc"
@@ -53,7 +53,8 @@ def _read(data: bytes) -> str:
     except (OSError, ImageCms.PyCMSError):
         raise Failed("LittleCMS cannot convert to it (its tables are missing or cut "
                      "short)") from None
-    return (info.profile_description or "").strip()[:200] or "CMYK profile"
+    # a designer's text, printed in guide.txt and on the terminal: no control character
+    return escape((info.profile_description or "").strip()[:200]) or "CMYK profile"
 
 
 def load(path: Path | None = None) -> Profile:

@@ -42,13 +42,12 @@ def _drain(buffer) -> None:
 
 def prompt(text: str, default: str = "") -> str:
     """Ask `text` on standard error and return the line typed (`default` for an empty
-    line); re-asks a line that is not plain text. End of input aborts, as click's does."""
+    line); re-asks a line that is not plain text. End of input raises EOFError."""
     while True:
         click.echo(f"{text} [{default}]: " if default else f"{text}: ", nl=False, err=True)
         line = _read_line()
         if line is None:
-            click.echo("", err=True)
-            raise click.Abort()
+            raise EOFError  # (click ends the line) no answer: exit 1, not as a Ctrl+C
         if len(line) > MAX_LINE or not plain(line):
             click.echo(NOT_TEXT, err=True)
             continue

@@ -65,7 +65,7 @@ def add_round(path: Path, seen: Ledger | None, players: list[str], entry: dict
                     source=str(path), field="players")
             text, table = appended(now, players, entry)
             result = scored(table, str(path))
-            write_text(path, text)
+            write_text(path, text, update=True)  # the round added to the ledger read
             return result
     except CompanionError as e:
         side = keep_aside(path, players, entry, number, e.message)

@@ -109,6 +109,7 @@ class Store:
             {"id": i, "date": closed, "game": game, **json.loads(record)}
             for i, closed, game, record in conn.execute(
                 "SELECT id, closed, game, record FROM history ORDER BY id")]
+        self.history_changes = 0  # bumped after each change of the history (reports' key)
         # A flipped byte must not pass for a table: each value has its one shape.
         if (not _TOKEN.fullmatch(self.token) or len(self._next_seed) != 32
                 or self.tie_rule not in ("extra", "redraw")
@@ -181,6 +182,9 @@ class Store:
             if not os.path.lexists(path):
                 Path(path).parent.mkdir(parents=True, exist_ok=True)
                 _create(Path(path), _new_table(players or default_players, tie_rule))
+            elif not os.path.isfile(path):  # a FIFO would hold its lock's open for ever
+                raise CompanionError("not a table-companion table (not a regular file)",
+                                     source=str(path))
         except sqlite3.DatabaseError as e:
             raise CompanionError(f"cannot make a new table ({e})", source=str(path)) from None
         except OSError as e:
@@ -473,6 +477,7 @@ class Store:
         if game == "lugvanion":
             self.closed_draws = len(self.draws)
         self.history.append(entry)
+        self.history_changes += 1
         return entry
 
     def remove_history(self, game_id: int, key: tuple[str, str] | None = None) -> dict:
@@ -489,6 +494,7 @@ class Store:
                 self.conn.execute("INSERT INTO answered VALUES (?, ?, ?)",
                                   (key[0], key[1], json.dumps({"removed": game_id})))
         self.history.remove(entry)
+        self.history_changes += 1
         return entry
 
 

@@ -45,7 +45,7 @@ A game closed before version, seat, faction, minutes and the figures were record
 those cells empty. A cell a spreadsheet would run as a formula (= + - @ first) is led by
 a quote."""
 
-import csv
+import asyncio
 import io
 from functools import lru_cache
 
@@ -53,6 +53,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
+from companion.files import csv_cells
 from companion.files.csv_cells import safe
 from companion.web.errors import WebError
 from companion.web.games import Web, idempotency_key
@@ -157,7 +158,7 @@ def _text(v) -> str:
 
 def as_csv(history: list[dict]) -> str:
     out = io.StringIO()
-    w = csv.writer(out, lineterminator="\r\n")
+    w = csv_cells.writer(out)
     ids = categories(history)
     rounds = _rounds_of(history)
     w.writerow([*CSV_FIELDS, *(cell(f"score:{i}") for i in ids),
@@ -187,20 +188,55 @@ def as_csv(history: list[dict]) -> str:
     return out.getvalue()
 
 
+JSON = {"ensure_ascii": False, "allow_nan": False, "separators": (",", ":")}  # as JSONResponse
+
+
+class Reports:
+    """What the history gives (its JSON, its CSV, a game's playtest figures), worked out
+    once per state of the history, in a thread off the event loop (as the PDFs are): a
+    flood of report requests costs one piece of work, and the other phones' requests
+    are answered meanwhile. Every request for a state awaits the same work."""
+
+    MOST = 64  # kinds of report kept for one state (a game and version each)
+
+    def __init__(self, store):
+        self.store = store
+        self.state: int | None = None
+        self.made: dict = {}
+
+    async def get(self, key, work):
+        """work(history) in a thread, once for `key` and the history as it is now."""
+        state = self.store.history_changes  # read before the copy: at worst made again
+        if state != self.state or len(self.made) >= self.MOST:
+            self.made, self.state = {}, state
+        made = self.made.get(key)
+        if made is None:
+            history = list(self.store.history)  # one step under the GIL: whole
+            made = self.made[key] = asyncio.ensure_future(asyncio.to_thread(work, history))
+            made.add_done_callback(lambda f: f.cancelled() or f.exception())
+        return await asyncio.shield(made)
+
+
+def _json(games: list[dict]) -> bytes:
+    import json
+
+    return json.dumps({"games": [recorded(g) for g in games], "players": players(games)},
+                      **JSON).encode("utf-8")
+
+
 def routes(web: Web) -> list:
     store = web.store
+    reports = Reports(store)
 
     async def get_history(request: Request):
         web.table(request)
-        games = await web.run(lambda: list(store.history))
-        return JSONResponse({"games": [recorded(g) for g in games],
-                             "players": players(games)})
+        return Response(await reports.get("json", _json), media_type="application/json")
 
     async def get_csv(request: Request):
         web.table(request)
-        games = await web.run(lambda: list(store.history))
-        return Response(as_csv(games), media_type="text/csv; charset=utf-8", headers={
-            "Content-Disposition": 'attachment; filename="table-history.csv"'})
+        return Response(await reports.get("csv", as_csv),
+                        media_type="text/csv; charset=utf-8", headers={
+                            "Content-Disposition": 'attachment; filename="table-history.csv"'})
 
     def remove(game_id: int, key: str | None) -> tuple[dict, bool]:
         request = f"remove {game_id}"

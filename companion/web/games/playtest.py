@@ -10,16 +10,19 @@ A history entry carries, besides players, scores and winners, what a play record
 {category id: points}}). A game closed before they were recorded counts with its seats
 and factions unknown."""
 
+import json
 import math
+from functools import partial
 
 from starlette.requests import Request
-from starlette.responses import JSONResponse
+from starlette.responses import Response
 from starlette.routing import Route
 
 from companion.files import plays
 from companion.rules import playtest as rules
 from companion.web.errors import WebError
 from companion.web.games import Web
+from companion.web.games.history import JSON, Reports
 
 MAX_GAME = 100
 
@@ -71,8 +74,13 @@ def summary(history: list[dict], game: str, version: str | None = None) -> dict:
     return rules.rounded(rules.summary(plays, version))
 
 
+def _answer(history: list[dict], game: str, version: str | None) -> bytes:
+    return json.dumps({"game": game, **summary(history, game, version)},
+                      **JSON).encode("utf-8")
+
+
 def routes(web: Web) -> list:
-    store = web.store
+    reports = Reports(web.store)
 
     async def get_playtest(request: Request):
         web.table(request)
@@ -83,7 +91,7 @@ def routes(web: Web) -> list:
         version = request.query_params.get("version")
         if version is not None and (len(version) > MAX_GAME or not version.isprintable()):
             raise WebError(400, "version", "a version as the game file writes it, or all")
-        history = await web.run(lambda: list(store.history))
-        return JSONResponse({"game": game, **summary(history, game, version)})
+        return Response(await reports.get(("playtest", game, version), partial(
+            _answer, game=game, version=version)), media_type="application/json")
 
     return [Route("/t/{token}/api/playtest", get_playtest)]
