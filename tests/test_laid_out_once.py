@@ -145,13 +145,15 @@ def test_svglibs_version_is_read_as_its_metadata_gives_it():
 
 def _digest_as_one_text(engine: Engine, kind: str, scope: dict, pic, w: float, h: float,
                         bleed: float) -> str:
-    """The digest as it was first written: json.dumps of every fact, sorted."""
-    kinds_json, names, words = face_mod._kind_facts(engine, kind)
+    """The digest as defined (issue 49: the whole resolved input): json.dumps of every
+    fact, sorted."""
+    kinds_json, names, _ = face_mod._kind_facts(engine, kind)
     what = {
         "kinds": kinds_json,
         "fields": {key: face_mod._pruned(v, names[1])
                    for key, v in face_mod._plain(scope, names[0]).items()},
-        "palette": {n: c.hexval() for n, c in sorted(engine.palette.items()) if n in words},
+        "palette": {n: c.hexval() for n, c in sorted(engine.palette.items())},
+        "lang": engine.lang,
         "size": [round(w, 4), round(h, 4), round(bleed, 4)],
         "ink_saver": grounds.saving(),
         "picture": None if pic is None else [face_mod._picture_digest(pic),
@@ -160,9 +162,7 @@ def _digest_as_one_text(engine: Engine, kind: str, scope: dict, pic, w: float, h
              "anchor": pic.spec.anchor})],
     }
     if engine.icons:
-        said = json.dumps(what["fields"], ensure_ascii=False, default=str)
-        what["icons"] = {n: i.digest for n, i in sorted(engine.icons.items())
-                         if n in words or f'"{n}"' in said or f":{n}:" in said}
+        what["icons"] = {n: i.digest for n, i in sorted(engine.icons.items())}
     if engine.fonts:
         what["fonts"] = {r: f.digest for r, f in sorted(engine.fonts.items())}
     blob = "{" + ", ".join(f"{json.dumps(k)}: {v if k == 'kinds' else face_mod._json(v)}"

@@ -115,9 +115,10 @@ class Engine(msgspec.Struct, frozen=True):
                                  f"{', '.join(self.kinds) or 'none'})", source=self.source)
         scope = self._scope(fields, pic, read)
         draw = partial(_draw, self, kind, scope, pic, label, origins or {})
-        if _has_images(self, kind):  # its pictures' bytes: its digest is of what it draws
-            return Face(draw, key=key)
-        return Face(draw, key=key, digest=partial(_digest, self, kind, scope, pic))
+        digest = partial(_digest, self, kind, scope, pic)
+        if _has_images(self, kind):  # its pictures' bytes: and of what it draws
+            digest = partial(_with_drawing, digest, draw)
+        return Face(draw, key=key, digest=digest)
 
 
 def _draw(engine: Engine, kind: str, scope: dict, pic, label: str, origins: dict,
@@ -211,27 +212,36 @@ def _entry_of(field: str | None, origins: dict):
 
 def _digest(engine: Engine, kind: str, scope: dict, pic, w: float, h: float,
             bleed: float) -> str:
-    # json.dumps(what, sort_keys=True) of
-    #   {"kinds": the kind's facts (written once a kind, put in as they are),
-    #    "fields": only what the kind names (a text or colour it does not print changes
-    #              nothing), "palette": the colours its words name,
-    #    "size": [w, h, bleed] rounded, "ink_saver", "picture": its digest and placing,
-    #    "icons": those it may print (named by the kind, a field or :icon: in a text),
-    #    "fonts": the game's own, whichever roles the face draws with}
+    # json.dumps(what, sort_keys=True) of the whole resolved input (issue 49):
+    #   {"kinds": the kind and those it nests, whole (every field of every element),
+    #    "fields": the card's values of every name the kind's values hold (in braces or
+    #              bare: found mechanically, never listed by hand; a field no value of the
+    #              kind names changes nothing), "palette": the game's colours, all,
+    #    "size": [w, h, bleed] rounded, "ink_saver", "lang", "picture": its content's
+    #    digest and placing, "icons" and "fonts": the game's own, all, by their content}
+    # with our code as it is (companion.kit.drawings.code_version) where it is kept
     # its parts that are the same for every face of a kind worked out once (_digest_facts)
     names, head, icons, tail = _digest_facts(engine, kind)
     keys = names[1]
     fields = _JSON({key: _pruned(v, keys) if isinstance(v, (list, dict)) else v
                     for key, v in _plain(scope, names[0]).items()})
     parts = ['{"fields": ', fields, head]
-    if icons is not None:  # which of them its fields name: "name" or :name: (in any order)
-        parts += [', "icons": ', _JSON({n: d for n, d, by_kind in icons if by_kind or
-                                        f'"{n}"' in fields or f":{n}:" in fields})]
+    if icons is not None:
+        parts += [', "icons": ', icons]
     parts += [', "ink_saver": ', "true" if grounds.saving() else "false", tail,
               ', "picture": ', "null" if pic is None else _picture_part(pic),
               ', "size": ', _size_part(w, h, bleed), "}"]
     blob = "".join(parts)
     return hashlib.sha256(blob.encode("utf-8", "surrogatepass")).hexdigest()[:16]
+
+
+def _with_drawing(digest, draw, w: float, h: float, bleed: float) -> str:
+    """A face with image elements: its input's digest and that of what it draws (the
+    pictures' content, which only drawing finds: companion.draw.digest)."""
+    from companion.draw import digest as drawn
+
+    both = f"{digest(w, h, bleed)} {drawn.drawn(draw, w, h, bleed)}"
+    return hashlib.sha256(both.encode()).hexdigest()[:16]
 
 
 @lru_cache(maxsize=256)
@@ -249,10 +259,11 @@ def _digest_facts(engine: Engine, kind: str) -> tuple:
         kinds_json, names, words = _kind_facts(engine, kind)
         head = "" if not engine.fonts else ', "fonts": ' + _JSON(
             {r: f.digest for r, f in sorted(engine.fonts.items())})
-        icons = None if not engine.icons else tuple(
-            (n, i.digest, n in words) for n, i in sorted(engine.icons.items()))
-        palette = {n: c.hexval() for n, c in sorted(engine.palette.items()) if n in words}
-        tail = f', "kinds": {kinds_json}, "palette": {_JSON(palette)}'
+        icons = None if not engine.icons else _JSON(
+            {n: i.digest for n, i in sorted(engine.icons.items())})
+        palette = {n: c.hexval() for n, c in sorted(engine.palette.items())}
+        tail = (f', "kinds": {kinds_json}, "lang": {_JSON(engine.lang)}, '
+                f'"palette": {_JSON(palette)}')
         engine.facts[fact] = (names, head, icons, tail)
     return engine.facts[fact]
 
@@ -265,7 +276,7 @@ def _json(value) -> str:
 _JSON = json.JSONEncoder(sort_keys=True, ensure_ascii=False, default=str).encode
 
 
-_NAME = re.compile(r"\{([A-Za-z_][\w.]*)")
+_TOKEN = re.compile(r"[A-Za-z_][\w.]*")
 _WORD = re.compile(r"[A-Za-z_][\w-]*")
 
 
@@ -293,10 +304,10 @@ def _named(specs: list) -> tuple[tuple[set, set], set]:
             for v2 in v:
                 walk(v2, key)
         elif isinstance(v, str):
-            names.update(_NAME.findall(v))
             words.update(_WORD.findall(v))
-            if key in ("when", "repeat"):
-                names.update(w for w in re.findall(r"[A-Za-z_][\w.]*", v))
+            # every name its text holds, in braces or bare (a condition, a table's rows):
+            # a field it may read, whatever key holds it (none listed by hand)
+            names.update(_TOKEN.findall(v))
     walk(specs)
     parts = {p for n in names for p in n.split(".")} | elements.ITEM_KEYS
     return (names, parts), words

@@ -13,9 +13,9 @@ import msgspec
 from msgspec import Struct, structs
 
 from companion.draw import art
-from companion.files import data as data_mod, paths
+from companion.files import data as data_mod, kept, paths
 from companion.kit import boxes, drawings, faces, stamp
-from companion.press import presets
+from companion.press import presets, written
 from companion.files.atomic import kit_folder
 from companion.files.data import load_fields, load_toml, read_text
 from companion.errors import CompanionError, shown
@@ -144,7 +144,12 @@ def build(name: str, opts: Options, progress: Callable[[str], None] = lambda _: 
     from companion.draw import card as faces_ink
 
     with faces_ink.ink_saver(opts.ink == "saver"):
-        return _build(name, opts, progress, warn)
+        try:
+            return _build(name, opts, progress, warn)
+        except written.Dangling as e:  # our bug: said in one line, the kit drawn cold
+            warn(e.line())
+            with kept.drawn_cold():
+                return _build(name, opts, progress, warn)
 
 
 def folder(name: str, opts: Options) -> Path:
