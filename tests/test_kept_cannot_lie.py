@@ -137,3 +137,51 @@ def test_an_export_made_again_into_its_folder_after_an_opacity_edit_and_a_new_fo
     new_bold_face(game)
     warm = outcome(run(*args, "--out", e, cache=cache))
     same_as_cold(tmp_path, warm, e, *args, what=f"{fmt} after a font replaced")
+
+
+# ---- the check of our own output (companion.press.written) -----------------------------
+
+def test_the_check_finds_each_kind_of_name_a_page_uses_and_its_resources_lack():
+    from companion.press import written
+
+    code = "q /Gca0.5 gs /Sh1 sh /FormXob.ab Do /CS0 cs BT /F2+0 7.5 Tf (a) Tj ET Q"
+    used = written.names_used(code)
+    assert used == {"gs": {"Gca0.5"}, "sh": {"Sh1"}, "Do": {"FormXob.ab"}, "cs": {"CS0"},
+                    "Tf": {"F2+0"}}
+    assert written.missing(used, {"Gca0.5"}, {"FormXob.ab"}, {"Sh1": "Sh1"}, {"CS0": 1},
+                           {"F2"}, {"Sh1": object()}) == []
+    assert written.missing(used, set(), set(), {}, {}, set(), {}) == [
+        "Do FormXob.ab", "Tf F2+0", "cs CS0", "gs Gca0.5", "sh Sh1"]
+    assert written.missing(used, {"Gca0.5"}, {"FormXob.ab"}, {"Sh1": "Sh1"}, {"CS0": 1},
+                           {"F2"}, {}) == ["sh Sh1"]  # on the page, in no object
+
+
+def test_a_dangling_name_is_one_line_and_the_kit_drawn_again_cold(tmp_path, cache,
+                                                                   monkeypatch):
+    """Our bug made on purpose: the page's bookkeeping loses its gradients' shadings while
+    kept drawings are put back. The page's check finds it, the build says so in one line
+    and draws the whole kit again cold: a kit that every viewer prints, as a build
+    without the bug."""
+    from companion import kit
+    from companion.files import kept
+    from companion.press import pdf
+    from tests.differential import pdf_pixels
+
+    game = her_game(tmp_path, cache)
+    warnings: list[str] = []
+    kit.build(str(game), kit.Options(only=["cards"], out=tmp_path / "right"),
+              warn=warnings.append)
+    right = pdf_pixels(tmp_path / "right" / "cards.pdf")
+    real = pdf._Canvas._setShadingUsed
+
+    def losing(c, page):
+        if not kept.cold:
+            c._shadingUsed = {}
+        real(c, page)
+    monkeypatch.setattr(pdf._Canvas, "_setShadingUsed", losing)
+    monkeypatch.setenv("TABLE_COMPANION_CACHE", str(tmp_path / "other-cache"))
+    said: list[str] = []
+    kit.build(str(game), kit.Options(only=["cards"], out=tmp_path / "kit"), warn=said.append)
+    bugs = [line for line in said if "our bug" in line]
+    assert len(bugs) == 1 and "\n" not in bugs[0] and "drawn again cold" in bugs[0], said
+    assert pdf_pixels(tmp_path / "kit" / "cards.pdf") == right

@@ -5,7 +5,7 @@ Where each label lies is companion.press.label_sheets' arithmetic."""
 
 import msgspec
 
-from companion.draw import text
+from companion.draw import forms as xobjects, text
 from companion.draw.sheets import Card, _path
 from companion.press.imposition import Placed
 from companion.press.label_sheets import LabelSheet
@@ -86,9 +86,9 @@ def render(c, cards: list[Card], sheet: LabelSheet, words: AlignWords, bar: floa
             w, h = box.w, box.h
             face = card.front
             if face.key is not None and face.key not in forms:  # copies alike: drawn once
-                c.beginForm(face.key, 0, 0, w, h)
+                xobjects.begin(c, face.key, (0, 0, w, h))  # its resources given, and checked
                 face.draw(c, w, h, 0.0)
-                c.endForm()
+                xobjects.end(c, face.key)
                 forms.add(face.key)
             c.saveState()
             c.transform(*Placed(box).matrix)
