@@ -148,6 +148,8 @@ def build(name: str, opts: Options, progress: Callable[[str], None] = lambda _: 
             return _build(name, opts, progress, warn)
         except written.Dangling as e:  # our bug: said in one line, the kit drawn cold
             warn(e.line())
+            if kept.in_process:  # what this process kept goes too
+                kept.in_process.clear()
             with kept.drawn_cold():
                 return _build(name, opts, progress, warn)
 

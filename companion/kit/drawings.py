@@ -184,6 +184,8 @@ class Keeper:
     def kept(self, face, w: float, h: float, bleed: float) -> bool:
         """Puts the face's kept drawing back, if one fits this document; whether it did
         (else nothing is written)."""
+        if kept.cold:  # drawn again cold (companion.press.written): nothing put back
+            return False
         key = (face.kept, round(w, 4), round(h, 4), round(bleed, 4))
         got = self.new.get(key)
         if got is None and self.old is not None:
