@@ -31,6 +31,11 @@ def _shown(value) -> str:
     return json.dumps(msgspec.to_builtins(value), sort_keys=True, default=str)
 
 
+def _other(new, old) -> bool:
+    """Whether `new` is another input than `old` (0.0 and -0.0 are one rotation)."""
+    return _shown(new) != _shown(old) and (new != old or type(new) is not type(old))
+
+
 def _of(t, depth: int = 2):
     """A strategy for values of the declared type `t` (msgspec's field types: unions,
     literals, annotated numbers, lists, tables, structs), nested `depth` deep at most."""
@@ -84,7 +89,7 @@ def test_any_one_field_of_any_element_changed_changes_the_faces_key(starter):
         base = _element(data, kind)
         field = data.draw(st.sampled_from(msgspec.structs.fields(kind)))
         old = getattr(base, field.name)
-        new = data.draw(_of(field.type).filter(lambda v: _shown(v) != _shown(old)))
+        new = data.draw(_of(field.type).filter(lambda v: _other(v, old)))
         changed = msgspec.structs.replace(base, **{field.name: new})
         assert _key(engine, base) != _key(engine, changed), (kind.__name__, field.name)
     check()
@@ -113,8 +118,24 @@ def test_every_option_reaching_the_drawing_changes_the_key(starter):
     assert base != _key(engine, text, size=(181.0, 252.0, 0.0))
     with grounds.ink_saver(True):
         assert base != _key(engine, text)
-    palette = {**engine.palette, "accent": engine.palette["ink"]}
+    palette = {**engine.palette, "ink": engine.palette["accent"]}  # the text's colour
     assert base != _key(msgspec.structs.replace(engine, palette=palette, facts={}), text)
+
+
+def test_a_colour_or_an_icon_a_card_names_in_a_field_is_part_of_its_key(starter):
+    """What a face may print: a colour or an icon named by the kind or by a card's field
+    (`colour = "{tone}"`, tone = "accent"); another colour or icon of the game is not."""
+    engine = _engine(starter)
+    text = schema.Text(text="{title} :{mark}:", x=0.1, y=0.1, colour="{tone}")
+    scope = {"title": "Gull", "tone": "accent", "mark": "shell"}
+    base = _key(engine, text, scope)
+    other = {**engine.palette, "accent": engine.palette["ink"]}
+    assert base != _key(msgspec.structs.replace(engine, palette=other, facts={}), text, scope)
+    unused = {**engine.palette, "night": engine.palette["ink"]}
+    assert base == _key(msgspec.structs.replace(engine, palette=unused, facts={}), text, scope)
+    icons = dict(engine.icons)
+    icons["shell"] = msgspec.structs.replace(icons["shell"], digest="0" * 16)
+    assert base != _key(msgspec.structs.replace(engine, icons=icons, facts={}), text, scope)
 
 
 @pytest.mark.parametrize("what", ["picture", "font", "icon"])
@@ -131,7 +152,7 @@ def test_any_byte_of_a_file_a_face_reads_changes_its_key(starter, what):
     starter.write_text(text.replace("[titles]", '[fonts]\ntitle = "f.ttf"\n\n[titles]', 1),
                        encoding="utf-8")
     image = schema.Image(file="p.png", x=0.1, y=0.1, w=0.5, h=0.5)
-    title = schema.Text(text="{title}", x=0.1, y=0.1, font="title")
+    title = schema.Text(text="{title} :shell:", x=0.1, y=0.1, font="title")
 
     def key() -> str:
         engine = _engine(starter)
@@ -149,8 +170,8 @@ def test_any_byte_of_a_file_a_face_reads_changes_its_key(starter, what):
         shutil.copy(FONTS / "DejaVuSans.ttf", folder / "f.ttf")
         assert (folder / "f.ttf").read_bytes() != raw
     else:
-        icons = sorted((folder / "icons").glob("*.svg"))
-        icons[0].write_text(icons[0].read_text(encoding="utf-8").replace(
+        shell = folder / "icons" / "shell.svg"
+        shell.write_text(shell.read_text(encoding="utf-8").replace(
             "</svg>", '<circle cx="1" cy="1" r="1"/></svg>'), encoding="utf-8")
     assert key() != before
 

@@ -147,12 +147,11 @@ def _digest_as_one_text(engine: Engine, kind: str, scope: dict, pic, w: float, h
                         bleed: float) -> str:
     """The digest as defined (issue 49: the whole resolved input): json.dumps of every
     fact, sorted."""
-    kinds_json, names, _ = face_mod._kind_facts(engine, kind)
+    kinds_json, names, words = face_mod._kind_facts(engine, kind)
     what = {
         "kinds": kinds_json,
         "fields": {key: face_mod._pruned(v, names[1])
                    for key, v in face_mod._plain(scope, names[0]).items()},
-        "palette": {n: c.hexval() for n, c in sorted(engine.palette.items())},
         "lang": engine.lang,
         "size": [round(w, 4), round(h, 4), round(bleed, 4)],
         "ink_saver": grounds.saving(),
@@ -161,8 +160,12 @@ def _digest_as_one_text(engine: Engine, kind: str, scope: dict, pic, w: float, h
             {"box": [pic.box.x, pic.box.y, pic.box.w, pic.box.h], "fit": pic.spec.fit,
              "anchor": pic.spec.anchor})],
     }
+    said = json.dumps(what["fields"], sort_keys=True, ensure_ascii=False, default=str)
+    what["palette"] = {n: c.hexval() for n, c in sorted(engine.palette.items())
+                       if n in words or face_mod._names_colour(said, n)}
     if engine.icons:
-        what["icons"] = {n: i.digest for n, i in sorted(engine.icons.items())}
+        what["icons"] = {n: i.digest for n, i in sorted(engine.icons.items())
+                         if n in words or f'"{n}"' in said or f":{n}:" in said}
     if engine.fonts:
         what["fonts"] = {r: f.digest for r, f in sorted(engine.fonts.items())}
     blob = "{" + ", ".join(f"{json.dumps(k)}: {v if k == 'kinds' else face_mod._json(v)}"

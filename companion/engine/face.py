@@ -216,23 +216,37 @@ def _digest(engine: Engine, kind: str, scope: dict, pic, w: float, h: float,
     #   {"kinds": the kind and those it nests, whole (every field of every element),
     #    "fields": the card's values of every name the kind's values hold (in braces or
     #              bare: found mechanically, never listed by hand; a field no value of the
-    #              kind names changes nothing), "palette": the game's colours, all,
-    #    "size": [w, h, bleed] rounded, "ink_saver", "lang", "picture": its content's
-    #    digest and placing, "icons" and "fonts": the game's own, all, by their content}
+    #              kind names changes nothing),
+    #    "palette", "icons": the game's colours and icons (by their content) a word of
+    #              the kind names, or a card's field (a value that is the name, in a mix,
+    #              :icon: in a text): what it may print (a changed icon reprints only the
+    #              cards that may show it),
+    #    "fonts": the game's own, all, by their content, "lang", "ink_saver",
+    #    "size": [w, h, bleed] rounded, "picture": its content's digest and placing}
     # with our code as it is (companion.kit.drawings.code_version) where it is kept
     # its parts that are the same for every face of a kind worked out once (_digest_facts)
-    names, head, icons, tail = _digest_facts(engine, kind)
+    names, head, icons, palette, tail = _digest_facts(engine, kind)
     keys = names[1]
     fields = _JSON({key: _pruned(v, keys) if isinstance(v, (list, dict)) else v
                     for key, v in _plain(scope, names[0]).items()})
     parts = ['{"fields": ', fields, head]
     if icons is not None:
-        parts += [', "icons": ', icons]
+        parts += [', "icons": ', _JSON({n: d for n, d, by_kind in icons if by_kind or
+                                        f'"{n}"' in fields or f":{n}:" in fields})]
     parts += [', "ink_saver": ', "true" if grounds.saving() else "false", tail,
+              ', "palette": ', _JSON({n: c for n, c, by_kind in palette
+                                      if by_kind or _names_colour(fields, n)}),
               ', "picture": ', "null" if pic is None else _picture_part(pic),
               ', "size": ', _size_part(w, h, bleed), "}"]
     blob = "".join(parts)
     return hashlib.sha256(blob.encode("utf-8", "surrogatepass")).hexdigest()[:16]
+
+
+def _names_colour(fields: str, name: str) -> bool:
+    """Whether a card's fields (as JSON) may name the colour `name`: a value that is the
+    name, or names it in a mix ("mix(paper, accent, 0.5)")."""
+    return name in fields and (f'"{name}"' in fields or f"({name}," in fields
+                               or f" {name}," in fields or f" {name})" in fields)
 
 
 def _with_drawing(digest, draw, w: float, h: float, bleed: float) -> str:
@@ -253,18 +267,19 @@ def _size_part(w: float, h: float, bleed: float) -> str:
 def _digest_facts(engine: Engine, kind: str) -> tuple:
     """What every face of a kind digests alike, worked out once a kind: (the fields it
     names, the digest's "fonts" part, the game's icons as (name, digest, whether the kind
-    names it) or None, its "kinds" and "palette" parts)."""
+    names it) or None, its colours as (name, value, whether the kind names it), its
+    "kinds" and "lang" parts)."""
     fact = ("digest", kind)  # beside the kinds' own facts (_kind_facts)
     if fact not in engine.facts:
         kinds_json, names, words = _kind_facts(engine, kind)
         head = "" if not engine.fonts else ', "fonts": ' + _JSON(
             {r: f.digest for r, f in sorted(engine.fonts.items())})
-        icons = None if not engine.icons else _JSON(
-            {n: i.digest for n, i in sorted(engine.icons.items())})
-        palette = {n: c.hexval() for n, c in sorted(engine.palette.items())}
-        tail = (f', "kinds": {kinds_json}, "lang": {_JSON(engine.lang)}, '
-                f'"palette": {_JSON(palette)}')
-        engine.facts[fact] = (names, head, icons, tail)
+        # a colour or an icon it may print: named by a word of the kind, else by a field
+        icons = None if not engine.icons else tuple(
+            (n, i.digest, n in words) for n, i in sorted(engine.icons.items()))
+        palette = tuple((n, c.hexval(), n in words) for n, c in sorted(engine.palette.items()))
+        tail = f', "kinds": {kinds_json}, "lang": {_JSON(engine.lang)}'
+        engine.facts[fact] = (names, head, icons, palette, tail)
     return engine.facts[fact]
 
 
