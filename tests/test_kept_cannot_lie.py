@@ -4,8 +4,8 @@ pictures pixel by pixel, poppler and pdfium silent (tests/differential.py).
 
 1. a plain rebuild after an image's opacity was changed, then a quantity;
 2. a font file of her family replaced under the same name while `--watch` runs;
-3. `png` and `tts` exported again into the same folder after an opacity change and after
-   a font replaced under the same name."""
+3. `png` and `tts` exported again into the same folder after an opacity change, after
+   a font replaced under the same name and after a gradient's colours changed."""
 
 import shutil
 from pathlib import Path
@@ -137,6 +137,10 @@ def test_an_export_made_again_into_its_folder_after_an_opacity_edit_and_a_new_fo
     new_bold_face(game)
     warm = outcome(run(*args, "--out", e, cache=cache))
     same_as_cold(tmp_path, warm, e, *args, what=f"{fmt} after a font replaced")
+    edit(game, 'start = "night", end = "sand", angle = 30', 'start = "sand", end = "ink", '
+         'angle = 90')  # 49b's F1: a gradient's colours and angle
+    warm = outcome(run(*args, "--out", e, cache=cache))
+    same_as_cold(tmp_path, warm, e, *args, what=f"{fmt} after a gradient edit")
 
 
 # ---- the check of our own output (companion.press.written) -----------------------------

@@ -4,8 +4,9 @@ symbols, badges and grounds; a rule text drawn run by run is most of a face's co
 
 What is put back is exact, so the PDF is byte for byte the one drawing it again gives:
 - its PDF operators, as the canvas's code lines, with the XObjects, colour spaces and
-  shadings they name (one canvas only: every name is its document's; its transparency
-  states too, named once a document by companion.press.pdf, so on any of its pages);
+  shadings they name, read from those operators (companion.press.written: on any page,
+  whatever that page had already); one canvas only; its transparency states and
+  shadings are named by their content (companion.press.pdf);
 - the canvas's state it leaves (font, colours, line width...: reportlab's
   STATE_ATTRIBUTES), since what the next element writes may depend on it; the state it
   began in is part of its key, for the same reason;
