@@ -189,3 +189,17 @@ def test_a_dangling_name_is_one_line_and_the_kit_drawn_again_cold(tmp_path, cach
     bugs = [line for line in said if "our bug" in line]
     assert len(bugs) == 1 and "\n" not in bugs[0] and "drawn again cold" in bugs[0], said
     assert pdf_pixels(tmp_path / "kit" / "cards.pdf") == right
+
+
+def test_words_in_a_cards_text_that_look_like_an_operator_are_no_dangling_name(tmp_path,
+                                                                               cache):
+    """A text string reading "and/or Do" or "/x gs" is words, not a name used: the check
+    reads the code again without its strings before it calls anything our bug."""
+    from companion import kit
+
+    game = her_game(tmp_path, cache)
+    edit(game.parent / "cards.csv", "Regrows what it loses.",
+         r"Draw and/or Do it: /Gca0.7 gs \(/Sh1 sh) (see /x cs)")
+    said: list[str] = []
+    kit.build(str(game), kit.Options(only=["cards"], out=tmp_path / "kit"), warn=said.append)
+    assert not [line for line in said if "our bug" in line], said

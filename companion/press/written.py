@@ -7,15 +7,18 @@ line (Dangling) and the output drawn again cold by the caller, never a silent pa
 one viewer prints and another drops.
 
 A walk of the operators as written: one regular expression over a page's code, the same
-text reportlab writes as its stream."""
+text reportlab writes as its stream (its texts' strings left out where a name seems
+missing: "and/or Do" in a card's text is words)."""
 
 import re
 
 from companion.errors import CompanionError
 
-# a name and the operator using it (a font: its size between); not inside a text's string
-# is not told apart: a string reading "/x gs" is a false alarm, costing a cold redraw
+# a name and the operator using it (a font: its size between); a text's string reading
+# "and/or Do" matches too: where a name is found missing, the code is read again without
+# its strings (reportlab escapes a string's brackets), so only a real one is reported
 _USED = re.compile(r"/([^\s/\[\]()<>{}%]+)(?: -?[\d.]+)? (gs|sh|Do|cs|CS|Tf)\b")
+_STRING = re.compile(r"\((?:[^()\\]|\\.)*\)", re.S)
 _DEVICE = frozenset({"DeviceRGB", "DeviceCMYK", "DeviceGray", "Pattern"})
 
 
@@ -79,8 +82,12 @@ def _check(c, code: str, states, xobjects, shadings, colours, where: str) -> Non
     if not used:
         return
     doc = c._doc
-    lacking = missing(used, _keys(states), _keys(xobjects), shadings, colours,
-                      {v.lstrip('/') for v in doc.fontMapping.values()}, doc.idToObject)
+    fonts = {v.lstrip("/") for v in doc.fontMapping.values()}
+    lacking = missing(used, _keys(states), _keys(xobjects), shadings, colours, fonts,
+                      doc.idToObject)
+    if lacking:  # a text's words, or a name really missing
+        lacking = missing(names_used(_STRING.sub("()", code)), _keys(states),
+                          _keys(xobjects), shadings, colours, fonts, doc.idToObject)
     if lacking:
         raise Dangling(f"our bug: {where} of {_named(c)} names "
                        f"{', '.join(lacking[:3])} that its resources lack; drawn again cold "
@@ -100,8 +107,8 @@ def resources_of(code: list[str], c) -> tuple[dict, dict]:
     text = "\n".join(code)
     if " sh" not in text and " cs" not in text and " CS" not in text:  # most drawings
         return {}, {}
-    used = names_used(text)
-    shadings = {n: c._shadingUsed.get(n, n) for n in used.get("sh", ())}
+    used = names_used(text)  # those the canvas has: not a text's words ("/Sh1 sh")
+    shadings = {n: c._shadingUsed[n] for n in used.get("sh", ()) if n in c._shadingUsed}
     colours = {n: c._colorsUsed[n] for op in ("cs", "CS") for n in used.get(op, ())
                if n in c._colorsUsed}
     return colours, shadings
