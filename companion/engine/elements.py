@@ -255,13 +255,18 @@ def _card_of(d: Drawing, el) -> str | None:
     return None
 
 
+TAG = schema._Element.__struct_config__.tag_field  # "type": the schema's own tag
+TAGS = frozenset(t.__struct_config__.tag for t in schema.ELEMENTS)  # "text", "rect"...
+
+
 def _read_by(spec) -> list:
     names: list = []
 
     def walk(v, key=None):
         if isinstance(v, dict):
             for k, x in v.items():
-                walk(x, k)
+                if not (k == TAG and x in TAGS):  # an element's type: no field read
+                    walk(x, k)
         elif isinstance(v, (list, tuple)):
             for x in v:
                 walk(x, key)

@@ -314,7 +314,8 @@ def _named(specs: list) -> tuple[tuple[set, set], set]:
     def walk(v, key=None):
         if isinstance(v, dict):
             for k2, v2 in v.items():
-                walk(v2, k2)
+                if not (k2 == elements.TAG and v2 in elements.TAGS):  # no field read
+                    walk(v2, k2)
         elif isinstance(v, list):
             for v2 in v:
                 walk(v2, key)

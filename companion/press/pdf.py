@@ -109,8 +109,10 @@ class _Canvas(Canvas):
         written.check_page(self, page)
 
     def _setExtGState(self, obj):
-        # joined once: the states' search and the check of the page (written.check_page)
-        code = "\n".join(self._code)
+        # its lines joined once, each once (a page repeats most: a picture's Do, a state's
+        # gs on every card), for the states' search and the page's check
+        # (written.check_page): both ask which names its lines hold, not where
+        code = "\n".join(set(self._code))
         self._joined = obj, code
         named = self._extgstate._c
         if not named:

@@ -46,7 +46,8 @@ def missing(used: dict, states, xobjects, shadings, colours, fonts, defined) -> 
 
 
 def _joined(c, obj) -> str:
-    """The code of the page or form `obj`, as the canvas joined it (pdf._Canvas)."""
+    """The code of the page or form `obj`, as the canvas joined it (pdf._Canvas: each
+    line once, in any order: what is asked is which names its lines hold)."""
     got = c.__dict__.pop("_joined", None)
     if got is not None and got[0] is obj:
         return got[1]
@@ -82,7 +83,7 @@ def _check(c, code: str, states, xobjects, shadings, colours, where: str) -> Non
     if not used:
         return
     doc = c._doc
-    fonts = {v.lstrip("/") for v in doc.fontMapping.values()}
+    fonts = _fonts(doc)
     lacking = missing(used, _keys(states), _keys(xobjects), shadings, colours, fonts,
                       doc.idToObject)
     if lacking:  # a text's words, or a name really missing
@@ -92,6 +93,15 @@ def _check(c, code: str, states, xobjects, shadings, colours, where: str) -> Non
         raise Dangling(f"our bug: {where} of {_named(c)} names "
                        f"{', '.join(lacking[:3])} that its resources lack; drawn again cold "
                        "(please report it)")
+
+
+def _fonts(doc) -> set:
+    """The fonts' names a document defines ("F1"), worked out again only when it has more."""
+    got = doc.__dict__.get("_companion_fonts")
+    if got is None or got[0] != len(doc.fontMapping):
+        got = doc._companion_fonts = (len(doc.fontMapping),
+                                      {v.lstrip("/") for v in doc.fontMapping.values()})
+    return got[1]
 
 
 def _named(c) -> str:
