@@ -564,12 +564,13 @@ def test_every_build_from_kept_work_renders_as_a_cold_build(drawn, tmp_path_fact
         same_as_cold(tmp, warm, e, "export", game, fmt, *dpi, *lang, what=f"export {fmt}")
 
 
-def test_a_kept_drawings_transparency_states_join_a_document_only_under_free_names():
-    from companion.kit.drawings import _agree
+def test_a_transparency_state_is_named_by_its_content_so_no_name_means_two_states():
+    """Issue 49: a state's name is the state itself, the same in every document; two
+    states never share one (names given in the order met did, across documents)."""
+    from companion.press.pdf import state_name
 
-    here = {("ca", 0.5): "gRLs0", ("CA", 0.5): "gRLs1"}
-    assert _agree(here, {})
-    assert _agree(here, dict(here))
-    assert _agree(here, {("ca", 0.5): "gRLs0", ("ca", 0.3): "gRLs2"})  # a new one, free
-    assert not _agree(here, {("ca", 0.3): "gRLs0"})  # gRLs0 is another state here
-    assert not _agree(here, {("ca", 0.5): "gRLs2"})  # this state is gRLs0 here
+    states = [("ca", 0.5), ("CA", 0.5), ("ca", 0.3), ("ca", 0.05), ("BM", "/Multiply"),
+              ("OP", "true"), ("op", "true"), ("OPM", 1), ("ca", 0.30000000000000004)]
+    names = [state_name(t) for t in states]
+    assert len(set(names)) == len(states)
+    assert state_name(("ca", 0.5)) == "Gca0.5"

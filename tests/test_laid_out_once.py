@@ -145,13 +145,14 @@ def test_svglibs_version_is_read_as_its_metadata_gives_it():
 
 def _digest_as_one_text(engine: Engine, kind: str, scope: dict, pic, w: float, h: float,
                         bleed: float) -> str:
-    """The digest as it was first written: json.dumps of every fact, sorted."""
+    """The digest as defined (issue 49: the whole resolved input): json.dumps of every
+    fact, sorted."""
     kinds_json, names, words = face_mod._kind_facts(engine, kind)
     what = {
         "kinds": kinds_json,
         "fields": {key: face_mod._pruned(v, names[1])
                    for key, v in face_mod._plain(scope, names[0]).items()},
-        "palette": {n: c.hexval() for n, c in sorted(engine.palette.items()) if n in words},
+        "lang": engine.lang,
         "size": [round(w, 4), round(h, 4), round(bleed, 4)],
         "ink_saver": grounds.saving(),
         "picture": None if pic is None else [face_mod._picture_digest(pic),
@@ -159,8 +160,10 @@ def _digest_as_one_text(engine: Engine, kind: str, scope: dict, pic, w: float, h
             {"box": [pic.box.x, pic.box.y, pic.box.w, pic.box.h], "fit": pic.spec.fit,
              "anchor": pic.spec.anchor})],
     }
+    said = json.dumps(what["fields"], sort_keys=True, ensure_ascii=False, default=str)
+    what["palette"] = {n: c.hexval() for n, c in sorted(engine.palette.items())
+                       if n in words or face_mod._names_colour(said, n)}
     if engine.icons:
-        said = json.dumps(what["fields"], ensure_ascii=False, default=str)
         what["icons"] = {n: i.digest for n, i in sorted(engine.icons.items())
                          if n in words or f'"{n}"' in said or f":{n}:" in said}
     if engine.fonts:

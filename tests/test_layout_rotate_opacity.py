@@ -84,7 +84,7 @@ def test_an_elements_own_colours_cannot_make_it_opaque_and_opacities_multiply():
     dark = im.convert("L").getextrema()[0]
     assert 170 < dark < 205, dark  # black at a quarter: about 191
     assert "/ca" not in ops  # the states are named: gs operators, not inline
-    assert re.search(r"/gRLs\d+ gs", ops)
+    assert re.search(r"/Gca0\.25 gs", ops)  # named by its content (issue 49)
 
 
 def test_opacity_and_rotate_leave_the_next_element_as_it_was():

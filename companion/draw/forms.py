@@ -24,6 +24,7 @@ What reportlab leaves to us (its 5.x beginForm/endForm, read in its source):
 from reportlab.pdfbase.pdfdoc import PDFResourceDictionary
 from reportlab.pdfgen.canvas import ExtGState
 
+from companion.press import written
 from companion.text import fit
 
 _UNSET = object()  # a transparency value no drawing sets: the first one set is written
@@ -55,6 +56,7 @@ def begin(c, name: str, bbox) -> None:
 def end(c, name: str) -> None:
     """The form begun by `begin` ended, given every resource its drawing names."""
     shading, colours = dict(c._shadingUsed), dict(c._colorsUsed)
+    code = "\n".join(c._code)  # what the form draws, checked once it is written
     c.endForm()
     doc = c._doc
     form = doc.idToObject[doc.getXObjectName(name)]
@@ -65,6 +67,7 @@ def end(c, name: str) -> None:
         resources.XObject = form.XObjects
     if getattr(form, "ExtGState", None):
         resources.ExtGState = form.ExtGState
-    resources.setShading(shading)
+    resources.setShading(shading)  # what its code names (companion.press.written checks)
     resources.setColorSpace(colours)
     form.Resources = resources
+    written.check_form(c, name, form, code)

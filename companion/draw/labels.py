@@ -5,7 +5,7 @@ Where each label lies is companion.press.label_sheets' arithmetic."""
 
 import msgspec
 
-from companion.draw import text
+from companion.draw import forms as xobjects, text
 from companion.draw.sheets import Card, _path
 from companion.press.imposition import Placed
 from companion.press.label_sheets import LabelSheet
@@ -98,9 +98,9 @@ def render(c, cards: list[Card], sheet: LabelSheet, words: AlignWords, bar: floa
             face = card.front
             b = sheet.bleed
             if face.key is not None and face.key not in forms:  # copies alike: drawn once
-                c.beginForm(face.key, -b, -b, w + b, h + b)
+                xobjects.begin(c, face.key, (-b, -b, w + b, h + b))  # its resources given
                 _face(c, face, sheet, w, h)
-                c.endForm()
+                xobjects.end(c, face.key)
                 forms.add(face.key)
             c.saveState()
             c.transform(*Placed(box).matrix)

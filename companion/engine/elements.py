@@ -9,6 +9,7 @@ from contextvars import ContextVar
 import msgspec
 from reportlab.pdfgen.canvas import ExtGState
 
+from companion.press.pdf import NamedStates
 from companion.scoped import Scoped
 from companion.draw import card, symbols, text as plain
 from companion.text import fit
@@ -217,16 +218,14 @@ _NOT_REUSED = frozenset({schema.Image, schema.Nested, schema.Corners})
 _NAMES: dict = {}  # id(element) -> (the element, the fields it reads)
 _BRACED = re.compile(r"\{([A-Za-z_][\w.]*)")
 _WORD = re.compile(r"[A-Za-z_][\w.]*")
-# The keys whose text names a card's fields bare: conditions (`when`, a table's `strong`)
-# and lists read by name (`repeat`, a table's `rows` and `columns`, a list's `marks`).
-_BARE = frozenset({"when", "repeat", "strong", "rows", "columns", "marks", "of"})
 
 
 def _key(d: Drawing, el, scope: dict) -> tuple:
     """What an element's drawing depends on: the element, the face's size and the game's
     (kinds, colours, placeholder), the ink mode, and the card's values of the fields it
-    reads (named in braces, in `when` and `repeat`; those a value read names in braces in
-    turn), as a face's digest has them (companion.engine.face)."""
+    reads (every name its values hold, braced or bare, whatever the key: none listed by
+    hand; those a value read names in braces in turn), as a face's digest has them
+    (companion.engine.face)."""
     got = _NAMES.get(id(el))
     if got is None or got[0] is not el:
         if len(_NAMES) > 10_000:  # a watching process's past builds' kinds
@@ -256,21 +255,23 @@ def _card_of(d: Drawing, el) -> str | None:
     return None
 
 
+TAG = schema._Element.__struct_config__.tag_field  # "type": the schema's own tag
+TAGS = frozenset(t.__struct_config__.tag for t in schema.ELEMENTS)  # "text", "rect"...
+
+
 def _read_by(spec) -> list:
     names: list = []
 
     def walk(v, key=None):
         if isinstance(v, dict):
             for k, x in v.items():
-                walk(x, k)
+                if not (k == TAG and x in TAGS):  # an element's type: no field read
+                    walk(x, k)
         elif isinstance(v, (list, tuple)):
             for x in v:
                 walk(x, key)
-        elif isinstance(v, str):
-            found = _BRACED.findall(v)
-            if key in _BARE:  # a condition, or fields named without braces
-                found += _WORD.findall(v)
-            names.extend(n for n in _prefixes(found) if n not in names)
+        elif isinstance(v, str):  # every name it holds, braced or bare, whatever its key
+            names.extend(n for n in _prefixes(_WORD.findall(v)) if n not in names)
     walk(spec)
     return names
 
@@ -297,7 +298,7 @@ def _frozen(v):
     return t.__name__, repr(v)
 
 
-class _Faded(ExtGState):
+class _Faded(NamedStates):
     """The canvas's transparency state while an element with `opacity` draws: every
     opacity set inside (a colour's, an icon's) is multiplied by the element's, so its
     own colours cannot make it opaque again; nested opacities multiply."""

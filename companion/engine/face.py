@@ -112,9 +112,10 @@ class Engine(msgspec.Struct, frozen=True):
                                  f"{', '.join(self.kinds) or 'none'})", source=self.source)
         scope = self._scope(fields, pic, read)
         draw = partial(_draw, self, kind, scope, pic, label, origins or {})
-        if _has_images(self, kind):  # its pictures' bytes: its digest is of what it draws
-            return Face(draw, key=key)
-        return Face(draw, key=key, digest=partial(_digest, self, kind, scope, pic))
+        digest = partial(_digest, self, kind, scope, pic)
+        if _has_images(self, kind):  # its pictures' bytes: and of what it draws
+            digest = partial(_with_drawing, digest, draw)
+        return Face(draw, key=key, digest=digest)
 
 
 def _draw(engine: Engine, kind: str, scope: dict, pic, label: str, origins: dict,
@@ -208,27 +209,50 @@ def _entry_of(field: str | None, origins: dict):
 
 def _digest(engine: Engine, kind: str, scope: dict, pic, w: float, h: float,
             bleed: float) -> str:
-    # json.dumps(what, sort_keys=True) of
-    #   {"kinds": the kind's facts (written once a kind, put in as they are),
-    #    "fields": only what the kind names (a text or colour it does not print changes
-    #              nothing), "palette": the colours its words name,
-    #    "size": [w, h, bleed] rounded, "ink_saver", "picture": its digest and placing,
-    #    "icons": those it may print (named by the kind, a field or :icon: in a text),
-    #    "fonts": the game's own, whichever roles the face draws with}
+    # json.dumps(what, sort_keys=True) of the whole resolved input (issue 49):
+    #   {"kinds": the kind and those it nests, whole (every field of every element),
+    #    "fields": the card's values of every name the kind's values hold (in braces or
+    #              bare: found mechanically, never listed by hand; a field no value of the
+    #              kind names changes nothing),
+    #    "palette", "icons": the game's colours and icons (by their content) a word of
+    #              the kind names, or a card's field (a value that is the name, in a mix,
+    #              :icon: in a text): what it may print (a changed icon reprints only the
+    #              cards that may show it),
+    #    "fonts": the game's own, all, by their content, "lang", "ink_saver",
+    #    "size": [w, h, bleed] rounded, "picture": its content's digest and placing}
+    # with our code as it is (companion.kit.drawings.code_version) where it is kept
     # its parts that are the same for every face of a kind worked out once (_digest_facts)
-    names, head, icons, tail = _digest_facts(engine, kind)
+    names, head, icons, palette, tail = _digest_facts(engine, kind)
     keys = names[1]
     fields = _JSON({key: _pruned(v, keys) if isinstance(v, (list, dict)) else v
                     for key, v in _plain(scope, names[0]).items()})
     parts = ['{"fields": ', fields, head]
-    if icons is not None:  # which of them its fields name: "name" or :name: (in any order)
+    if icons is not None:
         parts += [', "icons": ', _JSON({n: d for n, d, by_kind in icons if by_kind or
                                         f'"{n}"' in fields or f":{n}:" in fields})]
     parts += [', "ink_saver": ', "true" if grounds.saving() else "false", tail,
+              ', "palette": ', _JSON({n: c for n, c, by_kind in palette
+                                      if by_kind or _names_colour(fields, n)}),
               ', "picture": ', "null" if pic is None else _picture_part(pic),
               ', "size": ', _size_part(w, h, bleed), "}"]
     blob = "".join(parts)
     return hashlib.sha256(blob.encode("utf-8", "surrogatepass")).hexdigest()[:16]
+
+
+def _names_colour(fields: str, name: str) -> bool:
+    """Whether a card's fields (as JSON) may name the colour `name`: a value that is the
+    name, or names it in a mix ("mix(paper, accent, 0.5)")."""
+    return name in fields and (f'"{name}"' in fields or f"({name}," in fields
+                               or f" {name}," in fields or f" {name})" in fields)
+
+
+def _with_drawing(digest, draw, w: float, h: float, bleed: float) -> str:
+    """A face with image elements: its input's digest and that of what it draws (the
+    pictures' content, which only drawing finds: companion.draw.digest)."""
+    from companion.draw import digest as drawn
+
+    both = f"{digest(w, h, bleed)} {drawn.drawn(draw, w, h, bleed)}"
+    return hashlib.sha256(both.encode()).hexdigest()[:16]
 
 
 @lru_cache(maxsize=256)
@@ -240,17 +264,19 @@ def _size_part(w: float, h: float, bleed: float) -> str:
 def _digest_facts(engine: Engine, kind: str) -> tuple:
     """What every face of a kind digests alike, worked out once a kind: (the fields it
     names, the digest's "fonts" part, the game's icons as (name, digest, whether the kind
-    names it) or None, its "kinds" and "palette" parts)."""
+    names it) or None, its colours as (name, value, whether the kind names it), its
+    "kinds" and "lang" parts)."""
     fact = ("digest", kind)  # beside the kinds' own facts (_kind_facts)
     if fact not in engine.facts:
         kinds_json, names, words = _kind_facts(engine, kind)
         head = "" if not engine.fonts else ', "fonts": ' + _JSON(
             {r: f.digest for r, f in sorted(engine.fonts.items())})
+        # a colour or an icon it may print: named by a word of the kind, else by a field
         icons = None if not engine.icons else tuple(
             (n, i.digest, n in words) for n, i in sorted(engine.icons.items()))
-        palette = {n: c.hexval() for n, c in sorted(engine.palette.items()) if n in words}
-        tail = f', "kinds": {kinds_json}, "palette": {_JSON(palette)}'
-        engine.facts[fact] = (names, head, icons, tail)
+        palette = tuple((n, c.hexval(), n in words) for n, c in sorted(engine.palette.items()))
+        tail = f', "kinds": {kinds_json}, "lang": {_JSON(engine.lang)}'
+        engine.facts[fact] = (names, head, icons, palette, tail)
     return engine.facts[fact]
 
 
@@ -262,7 +288,7 @@ def _json(value) -> str:
 _JSON = json.JSONEncoder(sort_keys=True, ensure_ascii=False, default=str).encode
 
 
-_NAME = re.compile(r"\{([A-Za-z_][\w.]*)")
+_TOKEN = re.compile(r"[A-Za-z_][\w.]*")
 _WORD = re.compile(r"[A-Za-z_][\w-]*")
 
 
@@ -285,15 +311,16 @@ def _named(specs: list) -> tuple[tuple[set, set], set]:
     def walk(v, key=None):
         if isinstance(v, dict):
             for k2, v2 in v.items():
-                walk(v2, k2)
+                if not (k2 == elements.TAG and v2 in elements.TAGS):  # no field read
+                    walk(v2, k2)
         elif isinstance(v, list):
             for v2 in v:
                 walk(v2, key)
         elif isinstance(v, str):
-            names.update(_NAME.findall(v))
             words.update(_WORD.findall(v))
-            if key in ("when", "repeat"):
-                names.update(w for w in re.findall(r"[A-Za-z_][\w.]*", v))
+            # every name its text holds, in braces or bare (a condition, a table's rows):
+            # a field it may read, whatever key holds it (none listed by hand)
+            names.update(_TOKEN.findall(v))
     walk(specs)
     parts = {p for n in names for p in n.split(".")} | elements.ITEM_KEYS
     return (names, parts), words

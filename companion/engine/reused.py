@@ -4,8 +4,9 @@ symbols, badges and grounds; a rule text drawn run by run is most of a face's co
 
 What is put back is exact, so the PDF is byte for byte the one drawing it again gives:
 - its PDF operators, as the canvas's code lines, with the XObjects, colour spaces and
-  shadings they name (one canvas only: every name is its document's; its transparency
-  states too, named once a document by companion.press.pdf, so on any of its pages);
+  shadings they name, read from those operators (companion.press.written: on any page,
+  whatever that page had already); one canvas only; its transparency states and
+  shadings are named by their content (companion.press.pdf);
 - the canvas's state it leaves (font, colours, line width...: reportlab's
   STATE_ATTRIBUTES), since what the next element writes may depend on it; the state it
   began in is part of its key, for the same reason;
@@ -24,7 +25,8 @@ from operator import attrgetter
 import msgspec
 
 from companion.draw import art
-from companion.press import pdf
+from companion.files import kept
+from companion.press import pdf, written
 from companion.engine import undefined
 from companion.text import fit
 
@@ -55,7 +57,7 @@ def draw(c, key, work, notes, card: str | None = None) -> None:
     most a canvas for each key and canvas state it starts in: the second drawing is kept,
     and put back at every later one."""
     rec = fit.current()
-    if rec is None or rec._face is None or "record" in rec.__dict__:
+    if rec is None or rec._face is None or "record" in rec.__dict__ or kept.cold:
         work()  # no face under way, or inside an element being kept (one level only)
         return
     d = c.__dict__
@@ -120,7 +122,6 @@ def _drawn(c, rec, work, notes, card) -> _Drawn | None:
     n0, f0, g0, m0, y0 = len(code), len(forms), len(face.grounds), len(rec.measures), \
         len(rec.symbols)
     starts0, sizes0 = len(rec._starts), len(rec.sizes)
-    colours0, shadings0 = set(c._colorsUsed), set(c._shadingUsed)
     images0, matrix, ext = c._currentPageHasImages, c._currentMatrix, c._extgstate
     ext0, names0, depth = dict(ext._d), len(ext._c), len(c.state_stack)
     own: list = []  # how many of its grounds lay before each text it measured
@@ -154,10 +155,9 @@ def _drawn(c, rec, work, notes, card) -> _Drawn | None:
             and (card is not None or log is None or not pictures)):
         return None
     measures = rec.measures[m0:]
+    colours, shadings = written.resources_of(code[n0:], c)  # what it names, on any page
     return _Drawn(
-        code=code[n0:], forms=forms[f0:],
-        colours={k: v for k, v in c._colorsUsed.items() if k not in colours0},
-        shadings={k: v for k, v in c._shadingUsed.items() if k not in shadings0},
+        code=code[n0:], forms=forms[f0:], colours=colours, shadings=shadings,
         images=bool(c._currentPageHasImages and not images0),
         end={a: v for a, v, was in zip(_STATE, _STATE_OF(c), start) if v is not was},
         grounds=face.grounds[g0:],

@@ -16,6 +16,7 @@ Kept light: reportlab and pypdfium2 are imported by the writers, when they write
 import importlib
 import json
 import shutil
+import sys
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Callable
@@ -207,7 +208,21 @@ def export(game: str, fmt: str, opts: Options, progress: Progress | None = None)
 
 
 def write(ctx: Context, progress: Progress | None = None) -> dict:
-    """Writes a planned export (see `plan`), whole or not at all."""
+    """Writes a planned export (see `plan`), whole or not at all. A page of ours naming
+    what its resources lack (companion.press.written: our bug) is said in one line and
+    the export is made again cold, nothing reused."""
+    from companion.files import kept
+    from companion.press import written
+
+    try:
+        return _write(ctx, progress)
+    except written.Dangling as e:
+        print(f"companion: warning: {e.line()}", file=sys.stderr)
+        with kept.drawn_cold():
+            return _write(ctx, progress)
+
+
+def _write(ctx: Context, progress: Progress | None) -> dict:
     from companion.files.atomic import kit_folder
 
     module = writer(ctx.format)

@@ -150,7 +150,8 @@ def run(ctx, pages: list[Page], jobs: list[raster.Job], what: str,
                       [[tkey(t), t.x, t.y, t.w, t.h] for t in job.tiles]])
 
     index_key = _hash(["index", ctx.format, str(ctx.out)])
-    old_pictures, old_tiles = _index(kept.read(INDEX, index_key))
+    # drawn again cold (companion.press.written found a dangling name): nothing reused
+    old_pictures, old_tiles = _index(None if kept.cold else kept.read(INDEX, index_key))
     new_pictures: dict[str, tuple] = {}
     new_tiles: dict[str, str] = {}
     todo: list[tuple[raster.Job, str]] = []

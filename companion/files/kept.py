@@ -11,6 +11,7 @@ import gc
 import marshal
 import os
 import zlib
+from contextlib import contextmanager
 
 from companion.files import atomic, paths
 
@@ -24,6 +25,23 @@ MOST = 64
 # (companion.export.reuse), is under 50 MB (4096 x 4096 RGB pixels, compressed); a larger
 # file is not one of ours, and is worked out again rather than read whole.
 LARGEST = 512 * 1024 * 1024
+
+
+# Set while an output is drawn again cold (companion.press.written found a name of ours
+# left dangling in what was written): nothing kept is read back, from the cache folder or
+# from this process, and no drawing is put back (companion.engine.reused).
+cold = False
+
+
+@contextmanager
+def drawn_cold():
+    """Within the block, everything is drawn anew: nothing kept is read or put back."""
+    global cold
+    was, cold = cold, True
+    try:
+        yield
+    finally:
+        cold = was
 
 
 def _file(folder: str, key: str):

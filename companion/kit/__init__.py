@@ -13,9 +13,9 @@ import msgspec
 from msgspec import Struct, structs
 
 from companion.draw import art
-from companion.files import data as data_mod, paths
+from companion.files import data as data_mod, kept, paths
 from companion.kit import boxes, cut_files, drawings, errata, faces, printer, stamp, swap
-from companion.press import cut_paths, gutterfold, presets
+from companion.press import cut_paths, gutterfold, presets, written
 from companion.files.atomic import kit_folder
 from companion.files.data import load_fields, load_toml, read_text
 from companion.errors import CompanionError, shown
@@ -162,7 +162,14 @@ def build(name: str, opts: Options, progress: Callable[[str], None] = lambda _: 
     from companion.draw import card as faces_ink
 
     with faces_ink.ink_saver(opts.ink == "saver"):
-        return _build(name, opts, progress, warn)
+        try:
+            return _build(name, opts, progress, warn)
+        except written.Dangling as e:  # our bug: said in one line, the kit drawn cold
+            warn(e.line())
+            if kept.in_process:  # what this process kept goes too
+                kept.in_process.clear()
+            with kept.drawn_cold():
+                return _build(name, opts, progress, warn)
 
 
 def folder(name: str, opts: Options) -> Path:

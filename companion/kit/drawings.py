@@ -17,20 +17,24 @@ put back: the texts it measured and the symbols it placed (companion.text.fit), 
 pictures it printed (companion.draw.art's log), the names its layout used
 (companion.engine.undefined). So every face's problems are still reported.
 
-A kept drawing is put back only where everything it names is what it named when drawn
-(issue 41), else the face is drawn again:
-- transparency states: named once a document (companion.press.pdf), kept with the
-  drawing, and put back only where each name is free or the same state, and where the
-  canvas is at PDF's default transparency, as it was drawn;
-- shadings and colour spaces (a gradient's "Sh1", named in the order a document meets
-  them, another shading in another document), and XObjects whose resources name them:
-  put back in the document they were drawn in only, never in the next build's;
+A kept drawing carries what it names (issue 49), read from its own operators, never from
+what was new to the page when it was drawn, and each resource is named by its content
+(companion.press.pdf), so no name can mean two things or be left undefined:
+- transparency states: named by their content ("Gca0.5"); put back where the canvas is
+  at PDF's default transparency, as it was drawn;
+- shadings: named by their content's digest ("Sh" + digest), the objects brought along
+  and registered in the new document; a face naming one is not kept in the cache folder
+  (a PDF object is not kept across runs): drawn again there;
+- colour spaces, and XObjects whose resources name one: named in the order a document
+  meets them, so put back in the document they were drawn in only;
 - fonts: the last document's are named again only if this run knows every one of them
   (a designer's font is registered under its file's digest: replaced or no longer named,
   the whole snapshot is dropped, not half of it);
-- what it draws: its key is the face's digest (the content of the game's fonts, icons
-  and pictures, never their names), and the cache folder's file is of our code, our
-  bundled fonts and data as they are.
+- what it draws: its key is the face's digest (companion.kit.faces, companion.engine.face:
+  the whole resolved input and the content of every file it reads), and the cache
+  folder's file is of our code, our bundled fonts and data as they are.
+Every page and form written is checked to define each name it uses
+(companion.press.written); a name left dangling redraws the whole output cold.
 
 A build that fails keeps nothing new: what it drew is kept only once its PDF is saved.
 
@@ -51,6 +55,7 @@ from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 
 from companion.files import kept
+from companion.press import written
 from companion.engine import undefined
 from companion.text import fit
 
@@ -118,13 +123,13 @@ class Keeper:
     (and keeps it). One a file of the kit, on its canvas; `commit` once the PDF is saved."""
 
     def __init__(self, context: str, path: str, c, recorder, notes, pictures):
-        self.files = _store(context)
+        self.files = None if kept.cold else _store(context)  # cold: nothing put back
         self.path = path
         self.c, self.rec, self.notes, self.pictures = c, recorder, notes, pictures
         self.key = hashlib.sha256("\0".join((code_version(), context, path)).encode(
             "utf-8", "surrogatepass")).hexdigest()[:32]
         self.old = self.files.get(path) if self.files is not None else None
-        if self.old is None:  # the last run's, from the cache folder
+        if self.old is None and not kept.cold:  # the last run's, from the cache folder
             self.old = _decoded(kept.read(FOLDER, self.key))
         self.new: dict = {}  # key -> Drawn, used in this build
         self.found: dict = {}  # an XObject placed -> (the objects it and those it names are,
@@ -154,8 +159,6 @@ class Keeper:
             if (state is not None) != isinstance(font, TTFont):
                 return False
             fonts[ps] = font
-        if not _agree(c._extgstate._c, snap.states):
-            return False
         for ps, internal, state in snap.fonts:
             if ps in doc.fontMapping:
                 continue
@@ -181,12 +184,14 @@ class Keeper:
     def kept(self, face, w: float, h: float, bleed: float) -> bool:
         """Puts the face's kept drawing back, if one fits this document; whether it did
         (else nothing is written)."""
+        if kept.cold:  # drawn again cold (companion.press.written): nothing put back
+            return False
         key = (face.kept, round(w, 4), round(h, 4), round(bleed, 4))
         got = self.new.get(key)
         if got is None and self.old is not None:
             got = self.old.faces.get(key)
-            if got is not None and (got.local or got.colours or got.shadings):
-                got = None  # names this document's shading or colour Sh1 may be another's
+            if got is not None and (got.local or got.colours):
+                got = None  # names a colour space of its own document's
         if got is None or not self._fits(got) or not self._has(got):
             return False
         self._put_back(got)
@@ -203,18 +208,17 @@ class Keeper:
                    for name in map(doc.getXObjectName, got.forms))
 
     def _fits(self, got: Drawn) -> bool:
-        """Whether every transparency state it names has that name here, and the canvas
-        is at PDF's default transparency, as it was drawn (a `gs` reportlab leaves out
-        where the state is already set would be missing)."""
-        ext = self.c._extgstate
-        return _plain(ext) and _agree(ext._c, got.states)
+        """Whether the canvas is at PDF's default transparency, as it was drawn (a `gs`
+        reportlab leaves out where the state is already set would be missing). Its
+        states are named by their content (companion.press.pdf): each name is its state
+        in any document."""
+        return _plain(self.c._extgstate)
 
     # ---- a face drawn anew, and kept -----------------------------------------------
 
     def _draw(self, face, w, h, bleed) -> Drawn:
         c, rec, notes, log = self.c, self.rec, self.notes, self.pictures
         code0, forms0 = len(c._code), len(c._formsinuse)
-        colours0, shadings0 = set(c._colorsUsed), set(c._shadingUsed)
         images0 = c._currentPageHasImages
         m0, y0, s0, z0 = len(rec.measures), len(rec.symbols), len(rec._starts), len(rec.sizes)
         heard, log.heard = log.heard, []
@@ -249,10 +253,12 @@ class Keeper:
         added = len(rec.sizes) - z0
         sizes = list(reversed([(k, rec.sizes[k]) for k, _ in zip(reversed(rec.sizes),
                                                                   range(added))]))
+        code = c._code[code0:]
+        colours, shadings = written.resources_of(code, c)
+        for name in shadings:  # named by its content (companion.press.pdf): brought along
+            objects[name] = doc.idToObject[name]
         return Drawn(
-            code=c._code[code0:], forms=forms, objects=objects,
-            colours={k: v for k, v in c._colorsUsed.items() if k not in colours0},
-            shadings={k: v for k, v in c._shadingUsed.items() if k not in shadings0},
+            code=code, forms=forms, objects=objects, colours=colours, shadings=shadings,
             images=bool(c._currentPageHasImages and not images0),
             states=self._states(),
             measures=rec.measures[m0:],
@@ -277,7 +283,7 @@ class Keeper:
         doc = c._doc
         for name, obj in got.objects.items():
             if name not in doc.idToObject:
-                _register(doc, name, obj)
+                _register(doc, name, _fresh(obj) if name in got.shadings else obj)
         if got.states:
             c._extgstate._c.update(got.states)
         c._code.extend(got.code)
@@ -387,15 +393,6 @@ def _decoded(value) -> Kept | None:
         return None
 
 
-def _agree(names: dict, states: dict) -> bool:
-    """Whether transparency `states` ((key, value) -> name) may join a document's `names`:
-    each state named as there, or new under a name no other state has there."""
-    if not states or states == names:
-        return True
-    taken = {n: t for t, n in names.items()}
-    return all(names.get(t, n) == n and taken.get(n, t) == t for t, n in states.items())
-
-
 def _plain(ext) -> bool:
     """Whether a canvas's transparency is PDF's default (no alpha, blend or overprint
     set), as at a face's start on a sheet."""
@@ -403,11 +400,11 @@ def _plain(ext) -> bool:
 
 
 def _names_own(obj) -> bool:
-    """Whether an XObject's resources name a shading or a colour space: objects its
-    document named in order (Sh1...), another in another document."""
+    """Whether an XObject's resources name a colour space: one its document named in
+    order, another in another document (a shading is named by its content and brought
+    along: _refs)."""
     resources = getattr(obj, "Resources", None)
-    return resources is not None and bool(
-        getattr(resources, "Shading", None) or getattr(resources, "ColorSpace", None))
+    return resources is not None and bool(getattr(resources, "ColorSpace", None))
 
 
 def _register(doc, name: str, obj) -> None:
@@ -417,6 +414,23 @@ def _register(doc, name: str, obj) -> None:
     doc.idToObjectNumberAndVersion[name] = (n, 0)
     doc.numberToId[n] = name
     doc.idToObject[name] = obj
+
+
+def _fresh(obj):
+    """A shading for another document: a copy whose objects (its colour function) carry
+    no name the last document gave them as it saved."""
+    obj = copy.deepcopy(obj)
+    seen, todo = set(), [obj]
+    while todo:
+        o = todo.pop()
+        if id(o) in seen or not hasattr(o, "__dict__"):
+            continue
+        seen.add(id(o))
+        o.__dict__.pop("__InternalName__", None)
+        for v in vars(o).values():
+            todo.extend(v if isinstance(v, (list, tuple)) else
+                        v.values() if isinstance(v, dict) else [v])
+    return obj
 
 
 def _objects_of(doc, name: str, out: dict) -> None:
@@ -438,6 +452,8 @@ def _refs(obj) -> list[str]:
     if resources is not None and getattr(resources, "XObject", None) is not None:
         names += [getattr(v, "name", None) for v in
                   getattr(resources.XObject, "dict", {}).values()]
+    if resources is not None and getattr(resources, "Shading", None):
+        names += list(resources.Shading)  # a gradient in an icon's form: by its content
     smask = getattr(obj, "smask", None)
     if smask is not None:
         names.append(getattr(smask, "name", None))

@@ -1,15 +1,16 @@
 """Opening a PDF canvas the same way everywhere: embedded fonts only, compressed pages,
 and print hints (duplex, no scaling) that home printers honour."""
 
+import hashlib
 from functools import lru_cache
 from operator import attrgetter
 
 from reportlab import rl_config
 from reportlab.pdfbase import pdfdoc
 from reportlab.pdfbase.pdfdoc import PDFDictionary
-from reportlab.pdfgen.canvas import Canvas
+from reportlab.pdfgen.canvas import Canvas, ExtGState
 
-from companion.press import fonts
+from companion.press import fonts, written
 
 # ASCII85 around every stream is what makes pictures slow and large (DESIGN.md): off, so a
 # JPEG's bytes go into the PDF as they are.
@@ -32,27 +33,91 @@ STATE = tuple(a for a in Canvas.STATE_ATTRIBUTES if a not in ("_currentMatrix", 
 state_of = attrgetter(*STATE)
 
 
+def state_name(state: tuple) -> str:
+    """A transparency state's name, made of the state itself (("ca", 0.5): "Gca0.5"):
+    the same name for the same state in every document, page and form, and two states
+    never one name, whatever was drawn, kept or put back before (issue 49)."""
+    key, value = state
+    return f"G{key}{str(value).lstrip('/')}"
+
+
+def shading_name(shading) -> str:
+    """A shading's name, the digest of its content (its coordinates, colours, function):
+    a gradient is the same object under the same name in any document (issue 49)."""
+    return "Sh" + hashlib.sha256(repr(_content(shading)).encode()).hexdigest()[:16]
+
+
+def _content(obj):
+    if isinstance(obj, (list, tuple)):
+        return tuple(map(_content, obj))
+    if isinstance(obj, dict):
+        return tuple(sorted((str(k), _content(v)) for k, v in obj.items()))
+    if hasattr(obj, "__dict__"):
+        return type(obj).__name__, _content(vars(obj))
+    return repr(obj)
+
+
+class NamedStates(ExtGState):
+    """reportlab's transparency states, each named by its content (state_name): reportlab
+    names them in the order met ("gRLs0"), another state in another document or page."""
+
+    def set(self, canv, a, v):
+        d = self.defaults[a]
+        if isinstance(d, bool):
+            v, shown = bool(v), self._boolTransform
+        elif a in self.pdfNameValues:
+            if v not in self.allowed[a]:
+                raise ValueError(f"ExtGstate[{a!r}] = {v!r} not in allowed values")
+            shown = self._pdfNameTransform
+        else:
+            shown = self._identityTransform
+        if v != self._d.get(a, d) or (a == "op" and self.getValue("OP") != d):
+            self._d[a] = v
+            t = a, shown(v)
+            name = self._c.get(t)
+            if name is None:
+                name = self._c[t] = state_name(t)
+            canv._code.append(f"/{name} gs")
+
+
 class _Canvas(Canvas):
-    """reportlab's canvas, its transparency states named once a document: reportlab names
-    them afresh on every page (and a form), so a drawing written on one page and put back
-    on another (companion.engine.reused, companion.kit.drawings) would name a state that
-    page lacks, or another one. One table of names for the whole document, so a name means
-    the same state wherever it is written; each page's and form's resources list the
-    states its operators name (each `gs` is a line of its own: reportlab's
-    ExtGState.set), whether written there or put back."""
+    """reportlab's canvas, every resource its drawings name named by its content
+    (transparency states: state_name; shadings: shading_name; pictures and icons are
+    forms named by their digests already), so a drawing written on one page and put back
+    on another, or in another document (companion.engine.reused, companion.kit.drawings),
+    names what it named when drawn, or nothing at all. Each page's and form's resources
+    list what its operators name, and the written page is checked to define every name
+    it uses (companion.press.written): a dangling name raises, never a silent page."""
 
     def init_graphics_state(self):
         ext = self.__dict__.get("_extgstate")
         super().init_graphics_state()
-        if ext is not None:
-            self._extgstate._c = ext._c
+        fresh = NamedStates()
+        fresh._c = ext._c if ext is not None else {}
+        self._extgstate = fresh
+
+    def _addShading(self, shading):
+        name = shading_name(shading)
+        if name not in self._doc.idToObject:
+            self._doc.Reference(shading, name)
+        self._shadingUsed[name] = name
+        return name
+
+    def _setShadingUsed(self, page):
+        """As reportlab's, then the page checked: the last of its resources set."""
+        super()._setShadingUsed(page)
+        written.check_page(self, page)
 
     def _setExtGState(self, obj):
+        # its lines joined once, each once (a page repeats most: a picture's Do, a state's
+        # gs on every card), for the states' search and the page's check
+        # (written.check_page): both ask which names its lines hold, not where
+        code = "\n".join(set(self._code))
+        self._joined = obj, code
         named = self._extgstate._c
         if not named:
             obj.ExtGState = None
             return
-        code = "\n".join(self._code)  # one C-speed search a state, not a Python loop a line
         if " gs" not in code:  # most pages: one search for them all
             obj.ExtGState = None
             return
