@@ -15,17 +15,18 @@ any warm PDF.
 
 By default a fixed seed runs a few short sequences (cheap). The `differential` marker
 (.ci/run runs it) runs COMPANION_DIFFERENTIAL_STEPS=N steps in all (200 unless set), in
-sequences of 20; COMPANION_DIFFERENTIAL_NEW=1 draws new sequences instead of the seed's."""
+sequences of 20; COMPANION_DIFFERENTIAL_NEW=1 draws new sequences instead of the seeds'."""
 
-import math
+import itertools
 import os
+import random
 import subprocess
 import tempfile
 from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, Phase, settings
+from hypothesis import HealthCheck, Phase, seed, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import (RuleBasedStateMachine, initialize, precondition, rule,
                                  run_state_machine_as_test)
@@ -36,7 +37,7 @@ from tests.edit_sequences_game import Game, _row, write
 from tests.watching import watching
 
 STEPS = int(os.environ.get("COMPANION_DIFFERENTIAL_STEPS") or 200)
-NEW = os.environ.get("COMPANION_DIFFERENTIAL_NEW") == "1"  # other sequences than the seed's
+NEW = os.environ.get("COMPANION_DIFFERENTIAL_NEW") == "1"  # other sequences than the seeds'
 FORMATS = ("png", "tts", "cards-pdf", "pdfx")
 EXPORT_EVERY = 1  # steps between two exports compared (each one format, in turn)
 SINCE_EVERY = 3  # steps between two --changed-since compared
@@ -277,16 +278,20 @@ class EditSequences(RuleBasedStateMachine):
 
 def _settings(sequences: int, steps: int) -> settings:
     return settings(max_examples=sequences, stateful_step_count=steps, deadline=None,
-                    derandomize=not NEW, database=None,
+                    derandomize=True, database=None,
                     suppress_health_check=list(HealthCheck),
                     # no shrinking: each step is a dozen runs; a failure says its steps
                     phases=[Phase.explicit, Phase.generate])
 
 
-def _run(sequences: int, steps: int) -> list[int]:
-    """Runs the sequences: how many steps each made."""
+def _run(sequences: int, steps: int, drawn_by: int | None = None) -> list[int]:
+    """Runs the sequences (`drawn_by`: a seed, else the test's own): how many steps each
+    made."""
     RAN.clear()
-    run_state_machine_as_test(EditSequences, settings=_settings(sequences, steps))
+    machine = EditSequences
+    if drawn_by is not None:
+        machine = seed(drawn_by)(type(f"EditSequences{drawn_by}", (EditSequences,), {}))
+    run_state_machine_as_test(machine, settings=_settings(sequences, steps))
     print(f"edit sequences: {len(RAN)} sequences, {sum(RAN)} steps in all {RAN}")
     return list(RAN)
 
@@ -300,6 +305,13 @@ def test_a_few_edit_sequences_build_watch_and_export_as_cold():
 @pytest.mark.differential
 def test_many_edit_sequences_build_watch_and_export_as_cold():
     """COMPANION_DIFFERENTIAL_STEPS steps at least (200 unless set; .ci/run runs it), in
-    sequences of 20."""
-    ran = _run(math.ceil(STEPS / 19) + 1, 20)
-    assert sum(ran) >= STEPS, ran
+    sequences of 20, two a seed (seeds 1, 2, ... or, with COMPANION_DIFFERENTIAL_NEW=1,
+    from a random one, printed)."""
+    first = random.randrange(10**6) if NEW else 1
+    print(f"edit sequences: seeds from {first}")
+    ran: list[int] = []
+    for n in itertools.count(first):
+        if sum(ran) >= STEPS:
+            break
+        ran += _run(2, 20, drawn_by=n)
+    print(f"edit sequences: {len(ran)} sequences, {sum(ran)} steps in all")
