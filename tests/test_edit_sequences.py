@@ -20,6 +20,7 @@ set), in sequences of up to 19; COMPANION_DIFFERENTIAL_NEW=1 draws new sequences
 import itertools
 import os
 import random
+import shutil
 import subprocess
 import tempfile
 from dataclasses import replace
@@ -127,7 +128,6 @@ class EditSequences(RuleBasedStateMachine):
         try:
             self._stop_watch()
         finally:
-            import shutil
             shutil.rmtree(self.tmp, ignore_errors=True)
 
     # ---- the check after each edit ------------------------------------------------
