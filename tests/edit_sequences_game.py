@@ -267,7 +267,7 @@ def game_file(g: Game) -> str:
         band_opacity=g.band_opacity, image_opacity=g.image_opacity, rotate=g.rotate,
         icon_colour=g.icon_colour,
         version=f'version = "{g.version}"' if g.version else "",
-        when=f'when = "{g.when}"' if g.when else "")
+        when=f"when = '{g.when}'" if g.when else "")  # a literal: the condition's quotes
 
 
 def cards_csv(g: Game) -> str:

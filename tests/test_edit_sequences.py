@@ -154,10 +154,12 @@ class EditSequences(RuleBasedStateMachine):
                                                          f"{outcome(cold)} cold")
         assert _warnings(warm.stderr, self.kit) == _warnings(cold.stderr, cold_out), \
             self._say(f"build warnings: {warm.stderr} warm, {cold.stderr} cold")
-        if outcome(cold)[0] == 0:
-            cold_seen = seen(cold_out)
-            self._same("build", self.kit, cold_seen)
-            self._same("the watcher's kit", self.watched, cold_seen, self._watched_seen())
+        # Every edit drawn is one the game takes (a refused one would leave the watcher
+        # watching only the files read before the error, and the next edit unseen).
+        assert outcome(cold)[0] == 0, self._say(f"an edit the game refuses: {cold.stderr}")
+        cold_seen = seen(cold_out)
+        self._same("build", self.kit, cold_seen)
+        self._same("the watcher's kit", self.watched, cold_seen, self._watched_seen())
         if self.steps % SINCE_EVERY == 0:
             self._changed_since()
         if self.steps == 1:  # exported, one edit, exported again: every format
@@ -262,7 +264,7 @@ class EditSequences(RuleBasedStateMachine):
 
     @rule(title=st.sampled_from(NEW_TITLES), tide=st.booleans(), qty=st.integers(1, 2))
     def card_added(self, title, tide, qty):
-        if any(r["title"] == title for r in self.g.rows):
+        while any(r["title"] == title for r in self.g.rows):  # ids stay apart
             title += " II"
         row = (_row("tide", title, "Everyone passes a card.", str(qty), "", "", "") if tide
                else _row("creature", title, "Small and many.", str(qty), "1", "shell",
