@@ -5,6 +5,7 @@ it (a process's own memos, a font registered, are part of what a warm run is); p
 rendered small by pdfium and poppler, and either saying anything is a failure."""
 
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -16,6 +17,8 @@ from PIL import Image
 
 from tests import needs
 
+# A time a run reports of itself (pdfx's manifest: "seconds_converting"): not its output.
+TIMED = re.compile(r'("seconds[a-z_]*": )[0-9.e-]+')
 SCALE = 0.15  # of 72 dpi: a card is ~25 x 35 pixels, enough to see a mark gone or moved
 
 
@@ -79,7 +82,7 @@ def image_pixels(path: Path) -> tuple:
 def seen(folder: Path) -> dict[str, object]:
     """What a kit or an export folder shows, file by file: a PDF's pages' pixels, a
     picture's pixels, a text file's text (its folder's path taken out, so two folders
-    compare), and the files' names."""
+    compare, the seconds it took out), and the files' names."""
     out: dict[str, object] = {}
     for path in sorted(p for p in folder.rglob("*") if p.is_file()):
         rel = path.relative_to(folder).as_posix()
@@ -92,7 +95,7 @@ def seen(folder: Path) -> dict[str, object]:
             text = path.read_text(encoding="utf-8", errors="replace")
             for place in (str(folder.resolve()), str(folder)):
                 text = text.replace(place, "<out>")
-            out[rel] = text
+            out[rel] = TIMED.sub(r"\1<s>", text)
     return out
 
 

@@ -216,3 +216,80 @@ def test_the_set_up_line_of_the_aid_is_carried_by_the_set_up_cards_alone(tmp_pat
     declaration) it is reported."""
     said = warnings(tmp_path, None, card_size="mini-usa", only=["aids"])
     assert len(said) == 1 and "· aid.front[0] · en:" in said[0], said
+
+
+# ---- what the check costs: skipped where the size is never read, kept by face digest ----
+
+def _counting_draws(monkeypatch) -> list[str]:
+    """The faces the coverage check draws on its scratch canvas, as they are drawn."""
+    from companion.engine import coverage
+
+    drawn: list[str] = []
+    inside: list[bool] = []
+    real_wrap, real_printed = coverage.fit.Recorder.wrap, coverage.printed
+
+    def wrap(self, draw, label, *more):
+        if inside:  # not the build's own faces
+            drawn.append(label)
+        return real_wrap(self, draw, label, *more)
+
+    def printed(*args):
+        inside.append(True)
+        try:
+            return real_printed(*args)
+        finally:
+            inside.pop()
+    monkeypatch.setattr(coverage.fit.Recorder, "wrap", wrap)
+    monkeypatch.setattr(coverage, "printed", printed)
+    return drawn
+
+
+def test_a_layout_that_never_reads_the_card_size_is_not_laid_out_again_at_poker(
+        tmp_path, monkeypatch):
+    """No `card.w` or `card.h` anywhere in the game file (and no game code): the same
+    words at every size, so a mini build lays nothing out again at poker."""
+    from companion.engine import coverage
+
+    sized = tides(tmp_path)
+    assert coverage.reads_size({"kinds": {"a": [{"when": "card.w < 140"}]}})
+    assert coverage.reads_size({"kinds": {"a": [{"y": "0.5 * card.h"}]}})
+    assert not coverage.reads_size({"kinds": {"a": [{"when": "w < 140", "text": "{cards}"}]}})
+    plain = tmp_path / "plain.toml"  # the mini versions left out: nothing reads the size
+    plain.write_text("\n[[kinds.".join(
+        part for part in sized.read_text(encoding="utf-8").split("\n[[kinds.")
+        if "card.w < 140" not in part).replace('when = "card.w >= 140"', ""),
+        encoding="utf-8")
+    assert "card.w" not in plain.read_text(encoding="utf-8")
+    drawn = _counting_draws(monkeypatch)
+    assert warnings(tmp_path, plain, game="tides", card_size="mini-euro") == []
+    assert drawn == []  # skipped
+    said = warnings(tmp_path, sized, game="tides", card_size="mini-euro")
+    assert len(said) == 1 and drawn  # the file reads the size: checked
+
+
+def test_each_poker_faces_measures_are_kept_under_its_digest_and_a_changed_face_redrawn(
+        tmp_path, monkeypatch):
+    """A second build draws no poker face again (their measures kept in the cache folder,
+    each under the face's digest); an edited card's face alone is drawn again; the
+    warnings are those of a build that kept nothing."""
+    monkeypatch.setenv("TABLE_COMPANION_CACHE", str(tmp_path / "cache"))
+    path = tides(tmp_path)
+    drawn = _counting_draws(monkeypatch)
+    first = warnings(tmp_path, path, game="tides", card_size="mini-euro")
+    poker = list(drawn)
+    assert len(first) == 1 and poker
+    drawn.clear()
+    assert warnings(tmp_path, path, game="tides", card_size="mini-euro") == first
+    assert drawn == []  # all kept
+    path.write_text(path.read_text(encoding="utf-8").replace(
+        "Steal a card from a rival.", "Steal two cards from a rival."), encoding="utf-8")
+    drawn.clear()
+    again = warnings(tmp_path, path, game="tides", card_size="mini-euro")
+    assert again == [first[0].replace("Steal a card from a rival.",
+                                      "Steal two cards from a rival.")]
+    assert drawn == ["cards 1 front"]
+    # a fresh cache: the same warnings, every face drawn
+    monkeypatch.setenv("TABLE_COMPANION_CACHE", str(tmp_path / "cold"))
+    drawn.clear()
+    assert warnings(tmp_path, path, game="tides", card_size="mini-euro") == again
+    assert sorted(drawn) == sorted(poker)

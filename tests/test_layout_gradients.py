@@ -98,3 +98,60 @@ def test_ink_saver_pales_a_backgrounds_gradient_unless_it_is_a_cue(cue, paled):
         _, im = drawn(table, "k", {})
     r, g, b = px(im, 100, 150)
     assert (g > 100) == paled and r > 240, (r, g, b)
+
+
+# ---- the contrast check over a gradient (issue 49) ------------------------------------
+
+def _contrast_warnings(tmp_path, name: str, **band) -> list[str]:
+    """The contrast warnings of a designer's game whose creatures' title (`paper`) lies on
+    a gradient band (tests/edit_sequences_game.py) of `band`'s colours and angle."""
+    from companion.kit import Options, build
+    from tests.edit_sequences_game import Game, write
+
+    folder = tmp_path / name
+    write(folder, Game(**band))
+    said: list[str] = []
+    build(str(folder / "tide.toml"), Options(out=tmp_path / f"{name}-kit"), warn=said.append)
+    return [w for w in said if "contrast" in w]
+
+
+def test_a_paper_title_on_a_dark_gradient_band_is_no_contrast_problem_even_strict(tmp_path):
+    """A dark band (accent to night) under a paper title: once read as the paper under
+    the band, "contrast 1.00:1", and --strict failed."""
+    from companion.kit import Options, build
+    from tests.edit_sequences_game import Game, write
+
+    assert _contrast_warnings(tmp_path, "dark", band_start="accent", band_end="night") == []
+    write(tmp_path / "strict", Game(band_start="accent", band_end="night"))
+    build(str(tmp_path / "strict" / "tide.toml"), Options(out=tmp_path / "s", strict=True))
+
+
+def test_a_paper_title_over_the_light_end_of_a_gradient_is_a_contrast_problem(tmp_path):
+    """Measured against what lies under it: a band all light, or dark at the left and
+    light at the right under a title that runs across it, is low contrast; the same band
+    turned dark at the right alone is not (a left-aligned title in the band's left part)."""
+    from companion.errors import CompanionError
+    from companion.kit import Options, build
+    from tests.edit_sequences_game import Game, write
+
+    light = _contrast_warnings(tmp_path, "light", band_start="paper", band_end="sand")
+    assert any("“Hermit Crab”" in w and "contrast 1.0" in w for w in light), light
+    across = _contrast_warnings(tmp_path, "across", band_start="night", band_end="paper",
+                                band_angle=0)
+    assert any("“Hermit Crab”" in w for w in across), across
+    write(tmp_path / "strict", Game(band_start="paper", band_end="sand"))
+    with pytest.raises(CompanionError, match="contrast"):
+        build(str(tmp_path / "strict" / "tide.toml"), Options(out=tmp_path / "s", strict=True))
+    assert _contrast_warnings(tmp_path, "vertical", band_start="night", band_end="accent",
+                              band_angle=90) == []
+
+
+def test_a_gradients_least_contrasting_part_under_a_text_is_its_ground():
+    from companion.text import fit
+
+    black, white = (0.0, 0.0, 0.0), (1.0, 1.0, 1.0)
+    gradient = ((0.0, 0.0), (100.0, 0.0), black, white)  # black at x 0, white at x 100
+    assert fit._least_apart(gradient, (0, 0, 10, 10), white) == pytest.approx(black, abs=0.11)
+    assert fit._least_apart(gradient, (0, 0, 100, 10), white) == white  # over its white end
+    assert fit._least_apart(gradient, (0, 0, 100, 10), black) == black
+    assert fit._least_apart(gradient, (-50, 0, -10, 10), white) == black  # extended beyond

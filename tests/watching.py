@@ -29,11 +29,15 @@ class Watch:
 
 
 @contextmanager
-def watching(*args: str):
-    """`companion build ARGS --watch`, stopped with Ctrl+C at the end (which exits 0)."""
+def watching(*args: str, cache=None):
+    """`companion build ARGS --watch`, stopped with Ctrl+C at the end (which exits 0); its
+    cache folder `cache` if given."""
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    if cache is not None:
+        env["TABLE_COMPANION_CACHE"] = str(cache)
     proc = subprocess.Popen([sys.executable, "-m", "companion", "build", *args, "--watch"],
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                            env={**os.environ, "PYTHONUNBUFFERED": "1"})
+                            env=env)
     try:
         yield Watch(proc)
     finally:

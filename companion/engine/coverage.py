@@ -16,11 +16,22 @@ and the poker field (or list of fields) it stands for:
 
 Any other is reported like a text that breaks the text limits (a warning; an error under
 --strict), with its words and the poker face that prints it. A build with
---changed-since prints part of the kit: it is not checked."""
+--changed-since prints part of the kit: it is not checked.
 
+What it costs is kept: a game whose layout never reads the card's size (no game code of
+its own, no `card.w` or `card.h` anywhere in its file) prints the same words at every size,
+and is not laid out again; each poker face's measures are kept under the face's digest
+(the complete resolved input it draws, the face engine's own), in the watching process
+and in the cache folder, so only a face that changed is drawn again on the scratch canvas."""
+
+import hashlib
 import io
 
+import msgspec
+
 from companion.draw import art
+from companion.engine import bind
+from companion.files import kept
 from companion.press import presets
 from companion.files.data import Fields
 from companion.text import fit
@@ -66,12 +77,36 @@ def _fold(s: str) -> str:
     return " ".join(s.split()).casefold()
 
 
-def printed(files) -> list[fit.Measure]:
+def reads_size(table) -> bool:
+    """Whether a game file's layout may read the card's size: `card.w` or `card.h` in any
+    of its strings (a condition, a text, a length), at any depth."""
+    stack = [table]
+    while stack:
+        v = stack.pop()
+        if isinstance(v, str):
+            if bind.CARD_W in v or bind.CARD_H in v:
+                return True
+        elif isinstance(v, dict):
+            stack.extend(v.keys())
+            stack.extend(v.values())
+        elif isinstance(v, (list, tuple)):
+            stack.extend(v)
+    return False
+
+
+FOLDER = "coverage"  # each poker face's measures, in the cache folder (companion.files.kept)
+
+
+def printed(files, kept_measures: dict | None = None) -> list[fit.Measure]:
     """What the card files print, each distinct face drawn once on a scratch canvas (a
-    missing picture as a placeholder: the build itself reports those)."""
+    missing picture as a placeholder: the build itself reports those). `kept_measures`:
+    {a face's digest: its measures}, read for the faces found there and filled with the
+    others."""
     from companion.engine.parts import CardFile
     from companion.press.pdf import open_canvas
 
+    old = {} if kept_measures is None else dict(kept_measures)
+    new: dict = {}
     # One scratch canvas for every face, each drawn in a state of its own: what is drawn
     # once per PDF (a designer's icon) is drawn once here too.
     c = open_canvas(io.BytesIO(), (1, 1), "coverage", "")
@@ -88,11 +123,41 @@ def printed(files) -> list[fit.Measure]:
                             continue
                         seen.add(face.key or id(face))
                         label = f"{comp.id} {face.key}" if face.key else f"{comp.id} {n} {side}"
+                        digest = face.digest(w, h, 0.0) if face.digest is not None else None
+                        if digest is not None and (digest in old or digest in new):
+                            got = old[digest] if digest in old else new[digest]
+                            new[digest] = got
+                            rec.measures.extend(msgspec.convert(
+                                {**m, "face": label}, fit.Measure) for m in got)
+                            continue
+                        start = len(rec.measures)
                         c.saveState()
                         rec.wrap(face.draw, label)(c, w, h, 0.0)
                         c.restoreState()
                         del c._code[:]  # never written: only the measures are kept
+                        if digest is not None:
+                            new[digest] = [msgspec.to_builtins(m)
+                                           for m in rec.measures[start:]]
+    if kept_measures is not None:
+        kept_measures.clear()
+        kept_measures.update(new)  # the faces of this build: the next one's
     return rec.measures
+
+
+def _kept_printed(kit, files, code: str) -> list[fit.Measure]:
+    """printed(files), each face's measures kept: in the watching process if it is one,
+    else in the cache folder under our code (`code`) and the game's name and size."""
+    store = kept.in_process
+    if store is not None and FOLDER in store:
+        return printed(files, store[FOLDER])
+    key = hashlib.sha256("\0".join((code, FOLDER, kit.name, FULL)).encode()).hexdigest()
+    measures = kept.read(FOLDER, key)
+    measures = measures if isinstance(measures, dict) else {}
+    out = printed(files, measures)
+    kept.keep(FOLDER, key, measures)
+    if store is not None:
+        store[FOLDER] = measures
+    return out
 
 
 def missing(full: list[fit.Measure], small: list[fit.Measure], carries: dict[str, list[str]],
@@ -120,10 +185,15 @@ def missing(full: list[fit.Measure], small: list[fit.Measure], carries: dict[str
     return out
 
 
-def check(kit, measured: fit.Recorder) -> list[fit.Problem]:
-    """The build's coverage problems: none at FULL or larger; else what the kit laid out
-    at FULL prints that this build (`measured`) does not."""
+def check(kit, measured: fit.Recorder, code: str = "") -> list[fit.Problem]:
+    """The build's coverage problems: none at FULL or larger, nor where the layout never
+    reads the card's size (`kit.by_size` false: the same words at every size); else what
+    the kit laid out at FULL prints that this build (`measured`) does not. `code`: our
+    code's version, what the measures kept in the cache folder are of ("": none kept)."""
     carries = declared(kit.ctx.data)  # a wrong table fails at every size
-    if kit.at_size is None or not smaller(kit.ctx.card, presets.card_size(FULL)):
+    if kit.at_size is None or not kit.by_size or \
+            not smaller(kit.ctx.card, presets.card_size(FULL)):
         return []
-    return missing(printed(kit.at_size(FULL)), measured.measures, carries, kit.ctx.card_name)
+    files = kit.at_size(FULL)
+    full = _kept_printed(kit, files, code) if code else printed(files)
+    return missing(full, measured.measures, carries, kit.ctx.card_name)

@@ -366,10 +366,11 @@ def _gradient(d: Drawing, g: schema.Gradient, scope, path, x, y, w, h, paled=Fal
     half = (abs(w * dx) + abs(h * dy)) / 2  # the box's extent along the gradient
     cx, cy = x + w / 2, y + h / 2
     c = d.c
+    ends = ((cx - dx * half, cy - dy * half), (cx + dx * half, cy + dy * half))
+    fit.gradient(c, (x, y, w, h), ends, start, end)  # a ground for the contrast check
     c.saveState()
     c.clipPath(path, stroke=0, fill=0)
-    c.linearGradient(cx - dx * half, cy - dy * half, cx + dx * half, cy + dy * half,
-                     (start, end), extend=True)
+    c.linearGradient(*ends[0], *ends[1], (start, end), extend=True)
     c.restoreState()
 
 

@@ -184,7 +184,7 @@ def _put_back(c, rec, got: _Drawn, notes, card) -> None:
             grounds.extend(got.grounds[laid:before])
             laid = max(laid, before)
             rec.measures.append(msgspec.structs.replace(
-                m, face=face.label, ground=rec._ground_under(m.box)))
+                m, face=face.label, ground=rec._ground_under(m.box, tuple(m.ink))))
         grounds.extend(got.grounds[laid:])
         rec.symbols.extend((face.label, name, box, rec._drawn, m0 + k)
                            for name, box, k in got.symbols)

@@ -100,6 +100,9 @@ class Kit(Struct):
     game_name: str
     author: str  # the credits, as the PDFs' author
     at_size: Callable[[str], list] | None = None  # its files laid out at another card size
+    # whether its layout may read the card's size (a game's own code; `card.w` or
+    # `card.h` in its file): else it prints the same words at every size
+    by_size: bool = True
 
     def card_components(self) -> list[tuple["CardFile", Component]]:
         return [(f, comp) for f in self.files if isinstance(f, CardFile) for comp in f.components]
@@ -109,6 +112,7 @@ def prepare(name: str, opts: Options) -> Kit:
     """Reads and checks everything a build or an export needs, and lays the game out; draws
     nothing, writes nothing."""
     from companion import games
+    from companion.engine import coverage
     from companion.games import drawn
 
     game = games.find(name)
@@ -149,7 +153,8 @@ def prepare(name: str, opts: Options) -> Kit:
     return Kit(game.id, opts, ctx, lay_out(ctx, check=True), game_info.get("name", str),
                _credits(game_info, opts.lang),
                lambda size: lay_out(structs.replace(ctx, card=presets.card_size(size),
-                                                    card_name=size)))
+                                                    card_name=size)),
+               game.module is not None or coverage.reads_size(data.table))
 
 
 def build(name: str, opts: Options, progress: Callable[[str], None] = lambda _: None,
@@ -349,7 +354,8 @@ def _build_noted(name: str, opts: Options, progress, warn, notes) -> dict:
         progress("manifest.json")
         problems = [p.line(name, opts.lang) for p in measured.problems()]
         if not opts.changed_since:  # a whole kit: every line of the full size on its cards
-            problems += [p.line(name, opts.lang) for p in coverage.check(kit, measured)]
+            problems += [p.line(name, opts.lang) for p in coverage.check(
+                kit, measured, drawings.code_version() if keeping else "")]
         undefined_names = notes.lines()
         if undefined_names and opts.strict:
             raise CompanionError(f"{len(undefined_names)} names in the layout name nothing "

@@ -12,7 +12,7 @@ from contextvars import ContextVar
 from functools import lru_cache
 
 import msgspec
-from reportlab.graphics.transform import inverse, mmult
+from reportlab.graphics.transform import inverse, mmult, transformPoint
 
 from companion.scoped import Scoped
 
@@ -194,9 +194,10 @@ class Recorder:
             return
         x0, y0, x1, y1 = self._to_face(c, *box)
         m = self._relative(c._currentMatrix)
+        ink = _rgb(c._fillColorObj)
         self.measures.append(Measure(
             self._face.label, field or "text", text, size * _scale(m), (x0, y0, x1, y1), fits,
-            bold, _rgb(c._fillColorObj), self._ground_under((x0, y0, x1, y1)),
+            bold, ink, self._ground_under((x0, y0, x1, y1), ink),
             exempt=bool(self._exempt), apart=self._apart))
 
     def symbol(self, c, name: str, x: float, y: float, r: float) -> None:
@@ -208,10 +209,27 @@ class Recorder:
         self.symbols.append((self._face.label, name, self._to_face(c, x - k, y - k, x + k, y + k),
                              self._drawn, len(self.measures)))
 
-    def _ground_under(self, box):
+    def gradient(self, c, box: tuple, ends: tuple, start, end) -> None:
+        """A linear gradient laid over `box` (x, y, w, h in the canvas's units): from
+        `start` at ends[0] to `end` at ends[1] (points), each colour extended beyond."""
+        if self._face is None:
+            return
+        x, y, w, h = box
+        m = self._relative(c._currentMatrix)
+        a, b = (transformPoint(m, p) for p in ends)
+        start, end = _rgb(start), _rgb(end)
+        self._face.grounds.append((*self._to_face_by(c._currentMatrix, x, y, x + w, y + h),
+                                   _mix(start, end, 0.5), (a, b, start, end)))
+
+    def _ground_under(self, box, ink=None):
+        """The colour under a text's box (its centre's ground); on a gradient, the colour
+        of the part under the box that stands out least from `ink`."""
         cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
-        for x0, y0, x1, y1, rgb in reversed(self._face.grounds):
+        for ground in reversed(self._face.grounds):
+            x0, y0, x1, y1, rgb = ground[:5]
             if x0 <= cx <= x1 and y0 <= cy <= y1:
+                if len(ground) > 5 and ink is not None:
+                    return _least_apart(ground[5], box, ink)
                 return rgb
         return None
 
@@ -431,6 +449,14 @@ def luminance(rgb) -> float:
     return 0.2126 * r + 0.7152 * g + 0.0722 * b
 
 
+def gradient(c, box: tuple, ends: tuple, start, end) -> None:
+    """A linear gradient drawn on `c` (companion.engine.elements): a ground under the
+    texts drawn over it, each measured against its least contrasting part."""
+    rec = _recorder.get()
+    if rec is not None:
+        rec.gradient(c, box, ends, start, end)
+
+
 def contrast(a, b) -> float:
     """The WCAG contrast ratio of two colours (1 to 21)."""
     la, lb = sorted((luminance(a), luminance(b)), reverse=True)
@@ -442,6 +468,25 @@ def _contrast(a: tuple, b: tuple) -> float:
     """contrast(a, b), worked out once for each pair: a kit's texts use a few inks on a
     few grounds, each measured on every card."""
     return contrast(a, b)
+
+
+def _mix(a: tuple, b: tuple, t: float) -> tuple[float, float, float]:
+    return tuple(x + (y - x) * t for x, y in zip(a, b))
+
+
+def _least_apart(gradient: tuple, box: tuple, ink: tuple) -> tuple[float, float, float]:
+    """Of a linear gradient's colours under `box` (at its corners, its centre, and where
+    the gradient's own ends fall inside it), the one of least contrast with `ink`."""
+    (ax, ay), (bx, by), start, end = gradient
+    dx, dy = bx - ax, by - ay
+    length = dx * dx + dy * dy
+    x0, y0, x1, y1 = box
+    ts = {0.0, 1.0} if not length else {
+        min(1.0, max(0.0, ((x - ax) * dx + (y - ay) * dy) / length))
+        for x, y in ((x0, y0), (x0, y1), (x1, y0), (x1, y1), ((x0 + x1) / 2, (y0 + y1) / 2))}
+    lo, hi = min(ts), max(ts)  # the stretch of the gradient under the box, its ends
+    colours = [_mix(start, end, t) for t in (lo, hi, (lo + hi) / 2)]
+    return min(colours, key=lambda g: contrast(ink, g))
 
 
 def _rgb(colour) -> tuple[float, float, float]:
