@@ -193,6 +193,12 @@
     return el("p", "changed", t("changed_by", { phone: phone, time: clock(s.at) }));
   }
 
+  // French elides "de" before a vowel: "le plus d’Anguilles" (companion/text/typography.py
+  // does the same for the pad and `companion score`).
+  function elide(text) {
+    return lang() === "fr" ? text.replace(/(^|[\s(])([Dd])e (?=[AEIOUaeiouÀÂÄÉÈÊËÎÏÔÖÙÛÜàâäéèêëîïôöùûüŒœÆæ])/g, "$1$2\u2019") : text;
+  }
+
   function clock(iso) {
     var d = new Date(iso);
     if (isNaN(d.getTime())) return iso;
@@ -1544,9 +1550,9 @@
     who.appendChild(el("h2", null, g.name[lang()]));
     who.appendChild(el("p", "help", t(g.wins === "lowest" ? "own_wins_lowest" : "own_wins_highest")));
     if (g.tiebreak.length) {
-      who.appendChild(el("p", "help", t("own_tiebreak", { categories: listing(g.tiebreak.map(function (x) {
+      who.appendChild(el("p", "help", elide(t("own_tiebreak", { categories: listing(g.tiebreak.map(function (x) {
         return g.categories.filter(function (c) { return c.id === x; })[0].name[lang()];
-      })) })));
+      })) }))));
     }
     if (g.rounds > 1) who.appendChild(el("p", "help", t("own_rounds", { rounds: g.rounds })));
     whoIs(who, m.name, "own-" + id, null, function (i) { return "own-" + id + "-seat-" + i; },
@@ -1557,6 +1563,8 @@
       var edit = form("panel entry", function () { ownSave(id); });
       edit.id = "own-" + id + "-entry";
       edit.appendChild(entryHead("own-" + id, m, function () { ownDelete(id); }));
+      var stamp = changedLine(d && d.changed, m.name);
+      if (stamp) edit.appendChild(stamp);
       edit.appendChild(el("p", "help", t("own_enter")));
       var faction = factionChoice(id, m);
       if (faction) edit.appendChild(faction);
