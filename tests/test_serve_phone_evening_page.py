@@ -83,12 +83,23 @@ BROKEN = """(names) => {
                 found.push(name);
                 const tops = new Set(boxes.map(b => Math.round(b.top / 4)));
                 if (tops.size > 1) broken.push(name + ' in <' + host.tagName.toLowerCase()
-                                               + ' class="' + host.className + '">');
+                                               + ' class="' + host.className + '"> of .'
+                                               + (host.parentElement.className || '?') + ': '
+                                               + n.data.slice(0, 50));
             }
         }
     }
     return {found: found.length, broken: broken};
 }"""
+
+
+GEMS = """[[scoring]]
+id = "gems"
+name = "Gems"
+score = "majority"
+award = [6, 3]
+
+"""
 
 
 @pytest.fixture
@@ -103,6 +114,10 @@ def long_names(tmp_path):
 
     with contextlib.redirect_stdout(io.StringIO()), contextlib.suppress(SystemExit):
         main(["new", "tidepool", str(tmp_path / "tidepool")])
+    game = tmp_path / "tidepool" / "tidepool.toml"
+    text = game.read_text(encoding="utf-8")
+    end = text.index("# Where each component goes")  # a majority: lines that name players
+    game.write_text(text[:end] + GEMS + text[end:], encoding="utf-8")
     s = Server(tmp_path / "t.sqlite3", "--name", "table.lan",
                "--players", ",".join(f"{c}={n}" for c, n in
                                      zip(("red", "blue", "yellow", "green"), LONG)),
@@ -114,6 +129,10 @@ def long_names(tmp_path):
                         "hand": {"yellow": [9 + i % 2]}}).raise_for_status()
     httpx.post(s.api("coverta/rounds"), json={"hands": dict(zip(LONG, (0, 3, 5, 1)))},
                headers={"Idempotency-Key": "names"}).raise_for_status()
+    for i, name in enumerate(LONG):
+        httpx.put(s.api(f"games/tidepool/players/{name}"),
+                  json={"creatures": i + 1, "pairs": i, "gems": (3, 3, 1, 0)[i]}
+                  ).raise_for_status()
     yield s
     s.stop()
 
@@ -123,7 +142,7 @@ def long_names(tmp_path):
 def test_no_name_breaks_inside_a_word(browser, long_names, size, locale):  # noqa: F811
     page = phone(browser, long_names, size, locale)
     seen = 0
-    for game in ("Lugvanion", "Covenia", "Coverta"):
+    for game in ("Lugvanion", "Covenia", "Coverta", "tidepool"):
         page.locator("#picker").get_by_role("button", name=game).click()
         page.wait_for_timeout(200)
         page.locator("details").evaluate_all("ds => ds.forEach(d => d.open = true)")
@@ -131,8 +150,16 @@ def test_no_name_breaks_inside_a_word(browser, long_names, size, locale):  # noq
         shot(page, f"names-{game.lower()}-{size}-{locale[:2]}")
         assert got["broken"] == [], (game, got["broken"])
         seen += got["found"]
-    assert seen >= 12  # the long names were there to measure, in every game
-    assert page.evaluate("document.documentElement.scrollWidth") <= PHONES[size][0]
+    assert seen >= 16  # the long names were there to measure, in every game
+    wide = page.evaluate("""(w) => [...document.querySelectorAll('body *')]
+        .filter(e => e.getBoundingClientRect().right > w + 1 && !e.closest('[hidden]'))
+        .map(e => e.tagName + '.' + e.className + '#' + e.id + ':' + e.getBoundingClientRect().right).slice(0, 8)""", PHONES[size][0])
+    assert wide == []
+    over = page.evaluate("""() => [...document.querySelectorAll('body *')].filter(e =>
+        e.scrollWidth > e.clientWidth + 1 && getComputedStyle(e).overflowX === 'visible'
+        && !e.closest('[hidden]')).map(e => e.tagName + '.' + e.className + ':' + e.scrollWidth
+        + '/' + e.clientWidth + ' ' + e.textContent.slice(0, 40)).slice(0, 8)""")
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONES[size][0], over
     assert page.problems == []
 
 

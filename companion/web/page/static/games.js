@@ -184,6 +184,24 @@
     me.dirty = true;
   }
 
+  // An element holding a sentence that names players (a majority's "first with ..."): each
+  // player's name in it is whole or cut with an ellipsis (shown whole on a tap), never
+  // broken inside the word on a narrow phone.
+  function named(tag, cls, text) {
+    var node = el(tag, cls);
+    var names = tablePlayers().filter(function (n) { return n.length > 3; })
+      .sort(function (a, b) { return b.length - a.length; });
+    if (!names.length) { node.textContent = text; return node; }
+    var pattern = new RegExp("(" + names.map(function (n) {
+      return n.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+    }).join("|") + ")");
+    text.split(pattern).forEach(function (piece, i) {
+      if (i % 2) node.appendChild(el("span", "cut", piece)).title = piece;
+      else if (piece) node.appendChild(document.createTextNode(piece));
+    });
+    return node;
+  }
+
   // Which phone changed an entry last, and when (the table's stamp), or nothing.
   function changedLine(stamps, name) {
     var s = stamps && stamps[name];
@@ -634,7 +652,7 @@
       }), d.score.winners));
       board.appendChild(scrolling(scoreTable(d.score)));
       var w = d.score.winners;
-      var line = el("p", "winner", t(w.length === 1 ? "winner" : "winners", { names: listing(w) }));
+      var line = named("p", "winner", t(w.length === 1 ? "winner" : "winners", { names: listing(w) }));
       line.id = "covenia-winner";
       board.appendChild(line);
       board.appendChild(explanations(d));
@@ -800,7 +818,7 @@
       more.appendChild(el("summary", null, p.name + " · " + p.total));
       var list = el("ul", "steps");
       Object.keys(p.rows).forEach(function (row) {
-        list.appendChild(el("li", null, t("explained_row", {
+        list.appendChild(named("li", null, t("explained_row", {
           row: t(row === "bonus" ? "row_bonus" : "clan_" + row),
           points: p.rows[row].points, text: p.rows[row].text })));
       });
@@ -1048,7 +1066,7 @@
       return [p, d.score.totals[p]];
     }), d.score.winners));
     board.appendChild(scrolling(table));
-    var lead = el("p", "winner", t("leader", { names: listing(d.score.winners) }));
+    var lead = named("p", "winner", t("leader", { names: listing(d.score.winners) }));
     lead.id = "coverta-leader";
     board.appendChild(lead);
     var actions = el("div", "actions");
@@ -1454,7 +1472,7 @@
         box.appendChild(el("h4", null, c.name[lang()] + (n > 1 ? ", " + ownRoundLabel(id, k) : "")));
         var list = el("ul", "steps");
         texts.forEach(function (text, i) {
-          var li = el("li", null, t("own_said", { name: d.score.players[i].name, text: text }));
+          var li = named("li", null, t("own_said", { name: d.score.players[i].name, text: text }));
           li.setAttribute("data-player", d.score.players[i].name);
           list.appendChild(li);
         });
@@ -1502,7 +1520,7 @@
     score.players.forEach(function (p) {
       var body = table.appendChild(el("tbody", score.winners.indexOf(p.name) >= 0 ? "won" : ""));
       var tr = el("tr", "who");
-      var th = el("th", null, p.name);
+      var th = nameHead(p.name);
       th.scope = "row";
       tr.appendChild(th);
       tr.appendChild(el("td", "sum", String(p.total)));
@@ -1533,7 +1551,7 @@
       more.appendChild(el("summary", null, t("own_how", { name: p.name, total: p.total })));
       var list = el("ul", "steps");
       OWN[id].categories.forEach(function (c) {
-        list.appendChild(el("li", null, t("explained_row", {
+        list.appendChild(named("li", null, t("explained_row", {
           row: c.name[lang()], points: p.points[c.id],
           text: d.explained[lang()].players[i][c.id] })));
       });
@@ -1590,7 +1608,7 @@
         board.appendChild(tie);
       });
       var w = d.score.winners;
-      var line = el("p", "winner", t(w.length === 1 ? "winner" : "winners", { names: listing(w) }));
+      var line = named("p", "winner", t(w.length === 1 ? "winner" : "winners", { names: listing(w) }));
       line.id = "own-" + id + "-winner";
       board.appendChild(line);
       board.appendChild(ownExplained(id, d));
