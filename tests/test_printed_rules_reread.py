@@ -198,8 +198,8 @@ def test_vengeance_card_one_prints_gate_and_the_other_seven_stay_to_come(kit, la
             "card I is a Gate, since the set-up puts the demon on Gate I",
             "Decided where the rulebook is ambiguous: the card the demon leaves gives its next "
             "position, and the card it reaches is the one the winning type may activate."]),
-    ("fr", ["il n’y a pas d’ordre de jeu (la main la plus rapide prend la dernière carte d’une "
-            "pile)",
+    ("fr", ["personne ne joue avant l’autre (la main la plus rapide prend la dernière carte "
+            "d’une pile)",
             "un sortilège s’annonce quand il est dévoilé, même s’il agit en fin de tour",
             "la carte I est une Porte, puisque la mise en place y pose le démon",
             "Tranché là où la règle est ambiguë : la carte que le démon quitte indique sa "

@@ -68,32 +68,11 @@ def panel(c, w, h, inset, fill, radius=None) -> None:
     c.roundRect(inset, inset, w - 2 * inset, h - 2 * inset, r, stroke=0, fill=1)
 
 
-def double_frame(c, w, h, stroke) -> None:
-    """The gold double frame of a card back."""
-    c.setStrokeColor(stroke)
-    c.setLineWidth(max(0.8, w * 0.01))
-    inset = 0.07 * w
-    c.roundRect(inset, inset, w - 2 * inset, h - 2 * inset, inset, stroke=1, fill=0)
-    c.setLineWidth(max(0.4, w * 0.004))
-    c.roundRect(inset * 1.45, inset * 1.45, w - 2.9 * inset, h - 2.9 * inset, inset * 0.7,
-                stroke=1, fill=0)
-
-
 def disc(c, cx, cy, r, bleed, fill) -> None:
     """A token's ground: a disc of `fill` running `bleed` past its cut line at r, so a cut
     a little off the line still shows no paper."""
     c.setFillColor(ground(fill))
     c.circle(cx, cy, r + bleed, stroke=0, fill=1)
-
-
-def cut_circle(c, cx, cy, r) -> None:
-    """A token's cut line: a thin dashed grey circle on its edge."""
-    c.saveState()
-    c.setStrokeColorRGB(0.55, 0.55, 0.55)
-    c.setLineWidth(0.3)
-    c.setDash(2, 1.5)
-    c.circle(cx, cy, r, stroke=1, fill=0)
-    c.restoreState()
 
 
 BULLET = "• "
@@ -160,24 +139,6 @@ def aid(c, w, h, *, title: str, lines: list[str], ink, accent, size: float,
             field=lines_field)
 
 
-def emblem_back(c, w, h, bleed, *, fill, frame, emblem, symbol: str, name: str, word: str,
-                word_ink, word_field: str, name_field: str = "game.name") -> None:
-    """A card back: a framed field with a symbol, the game's name and the card type; the
-    fields name the data keys of the name and the word, for the text-limit reports."""
-    from companion.draw import symbols
-
-    fill, frame, emblem, word_ink = on_back(fill, frame, emblem, word_ink)
-    background(c, w, h, bleed, fill)
-    double_frame(c, w, h, frame)
-    c.setFillColor(emblem)
-    symbols.draw(c, symbol, w / 2, h * 0.58, 0.15 * w)
-    c.setFillColor(word_ink)
-    text.line(c, name.upper(), w / 2, h * 0.38, "bold", 0.1 * w, align="center", max_w=0.72 * w,
-              field=name_field)
-    text.line(c, word, w / 2, h * 0.31, "regular", 0.06 * w, align="center", max_w=0.72 * w,
-              field=word_field)
-
-
 # ---- the designer's pictures (companion.draw.art; which card gets which: engine/pictures.py) ----
 
 class Pic(msgspec.Struct, frozen=True):
@@ -227,17 +188,6 @@ def picture_disc(c, cx, cy, r, w, h, bleed, pic: Pic | None) -> bool:
     c.clipPath(p, stroke=0, fill=0)
     art.draw(c, w, h, bleed, pic.box, pic.spec)
     c.restoreState()
-    return True
-
-
-def picture_back(c, w, h, bleed, pic: Pic | None, fill) -> bool:
-    """A card back with a picture is the picture alone, in its box (the whole back and its
-    bleed, or smaller) on a plain ground of `fill`, which shows through a transparent or
-    letterboxed picture. True if so (the back draws nothing else)."""
-    if pic is None:
-        return False
-    background(c, w, h, bleed, fill)
-    art.draw(c, w, h, bleed, pic.box, pic.spec)
     return True
 
 

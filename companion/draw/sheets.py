@@ -211,7 +211,7 @@ def crop_marks(c, grid: Grid) -> None:
 
 
 # A shaped piece's cut line: as thin, grey and dashed as a round token's drawn by its kind
-# (companion/draw/card.py cut_circle), over its face's edge.
+# (CUT_GREY, CUT_WIDTH, CUT_DASH), over its face's edge.
 CUT_GREY, CUT_WIDTH, CUT_DASH = 0.55, 0.3, (2, 1.5)
 
 

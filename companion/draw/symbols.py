@@ -287,15 +287,3 @@ def draw(c, name: str, cx: float, cy: float, r: float) -> None:
         icon.draw(c, cx, cy, r)
     else:
         SYMBOLS[name](c, cx, cy, r)
-
-
-def rotated(c, cx, cy, angle_deg, fn):
-    """Run fn() with the canvas turned by angle_deg about (cx, cy)."""
-    c.saveState()
-    c.translate(cx, cy)
-    c.rotate(angle_deg)
-    c.translate(-cx, -cy)
-    fn()
-    c.restoreState()
-
-

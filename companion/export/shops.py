@@ -177,7 +177,3 @@ class Picture(msgspec.Struct, frozen=True):
 def picture(trim: tuple[float, float], bleed: float, dpi: float) -> Picture:
     w, h = trim
     return Picture(trim, (bleed, bleed), (pixels(w + 2 * bleed, dpi), pixels(h + 2 * bleed, dpi)))
-
-
-def shop_picture(card: ShopCard, dpi: int) -> Picture:
-    return Picture(card.trim, card_bleed(card, dpi), card.image)

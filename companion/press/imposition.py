@@ -339,7 +339,3 @@ def plan_grid(page_w: float, page_h: float, card_w: float, card_h: float,
     y0 = low_y + (page_h - edge - low_y - grid_h) / 2
     return Grid(page_w, page_h, card_w, card_h, bleed, gap, turn, cols, rows, x0, y0,
                 band, side, s, shape)
-
-
-def sheets_needed(count: int, grid: Grid) -> int:
-    return -(-count // grid.per_sheet)
