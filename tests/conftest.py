@@ -1,5 +1,6 @@
 import io
 import json
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -12,6 +13,12 @@ from hypothesis import HealthCheck, settings
 settings.register_profile("suite", deadline=None,
                           suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile("suite")
+
+# As the `companion` command does (companion/__main__.py): numpy imported by a test (cut
+# files, legibility) must start no OpenBLAS thread, or every later test's bounded worker
+# would come from the fork server, which sees neither a test's environment nor its
+# monkeypatches.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 from companion.cli import main  # noqa: E402
 
