@@ -5,6 +5,7 @@ printer's marks), and every refusal in a designer's words: a device or a pipe is
 a file that is not a PDF says what it looks like, no Python insides in a message."""
 
 import io
+import json
 import os
 import subprocess
 import sys
@@ -264,21 +265,32 @@ def _five_thousand_pages_share_one_stream(pdf):
         pdf.pages[-1].obj.Contents = stream
 
 
+# Run from a small fresh interpreter, not forked from pytest: a child forked from a large
+# process carries that process's peak memory into its own (the kernel keeps it at exec).
+_MEASURE = """
+import json, os, sys
+pid = os.fork()
+if pid == 0:
+    fd = os.open(sys.argv[2], os.O_WRONLY | os.O_CREAT | os.O_TRUNC)
+    os.dup2(fd, 2)
+    null = os.open(os.devnull, os.O_RDWR)
+    os.dup2(null, 1)
+    os.dup2(null, 0)
+    os.execv(sys.executable, [sys.executable, "-m", "companion", "preflight", sys.argv[1]])
+_, status, usage = os.wait4(pid, 0)
+print(json.dumps([os.waitstatus_to_exitcode(status), usage.ru_utime + usage.ru_stime,
+                  usage.ru_maxrss / 1024]))
+"""
+
+
 def _measured(path) -> tuple[int, str, float, float]:
     """The command's exit, its error output, and its CPU seconds and peak MB, children
-    included (the bounded worker is its child)."""
+    included (the bounded worker is its child), as measured by a small launcher."""
     err = path.with_suffix(".err")
-    pid = os.fork()
-    if pid == 0:
-        fd = os.open(err, os.O_WRONLY | os.O_CREAT | os.O_TRUNC)
-        os.dup2(fd, 2)
-        null = os.open(os.devnull, os.O_RDWR)
-        os.dup2(null, 1)
-        os.dup2(null, 0)
-        os.execv(sys.executable, [sys.executable, "-m", "companion", "preflight", str(path)])
-    _, status, usage = os.wait4(pid, 0)
-    return (os.waitstatus_to_exitcode(status), err.read_text(), usage.ru_utime +
-            usage.ru_stime, usage.ru_maxrss / 1024)
+    out = subprocess.run([sys.executable, "-c", _MEASURE, str(path), str(err)],
+                         capture_output=True, text=True, check=True, timeout=600)
+    code, cpu, peak = json.loads(out.stdout)
+    return code, err.read_text(), cpu, peak
 
 
 @pytest.mark.hostile
