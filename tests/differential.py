@@ -111,6 +111,12 @@ def differences(warm: dict, cold: dict) -> list[str]:
             pages = [i + 1 for i, (x, y) in enumerate(zip(a, b)) if x != y]
             found.append(f"{name}: {len(a)} pages warm, {len(b)} cold, pages differing "
                          f"{pages[:10]}")
+        elif isinstance(a, str) and isinstance(b, str):
+            import difflib
+
+            lines = [d for d in difflib.unified_diff(b.splitlines(), a.splitlines(), "cold",
+                                                     "warm", n=0, lineterm="")][2:8]
+            found.append(f"{name}: differs: " + " | ".join(x[:160] for x in lines))
         else:
             found.append(f"{name}: differs")
     return found
