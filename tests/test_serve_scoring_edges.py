@@ -221,10 +221,11 @@ def test_history_csv_has_lugvanion_guilds_won_and_the_governor(tmp_path):
     finally:
         s.stop()
     assert r.status_code == 200
-    # the eight columns, then what a play records, then a column per category
+    # the eight columns, then what a play records, then a column per category, then each
+    # player's running total after each round of a game scored in rounds (issue 53)
     assert r.text.splitlines()[0] == (
         "id,date,game,player,score,won,guilds,governor,version,seat,faction,minutes,"
-        "score:forge,score:jewellery,score:herbalism,score:academy,score:round1")
+        "score:forge,score:jewellery,score:herbalism,score:academy,score:round1,round:1")
     rows = list(csv.DictReader(io.StringIO(r.text)))
     got = [(x["game"], x["player"], x["score"], x["won"], x["guilds"], x["governor"],
             x["seat"], x["faction"], x["score:forge"], x["score:round1"]) for x in rows]
