@@ -164,3 +164,66 @@ def test_the_printed_region_is_the_rgb_pages_colours(conv):
     got = back.getpixel((back.width // 2, back.height // 2))
     want = rgb.getpixel((50, 50))
     assert max(abs(a - b) for a, b in zip(got, want)) < 14, (got, want)
+
+
+def _kept_drawing_pages() -> bytes:
+    """Four pages drawing one form (a kept drawing: a ground, text, a line), then a veil
+    over the form's ground: the form alone, after another font (so the page names the
+    form's font otherwise), twice, and moved."""
+    import tempfile
+    from pathlib import Path
+
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "pages.pdf"
+        c = open_canvas(path, (100, 100), "t", "us")
+        c.beginForm("kept")
+        _ground(c)
+        c.setFillColorRGB(0.17, 0.13, 0.2)
+        c.setFont("Helvetica", 9)
+        c.drawString(12, 50, "Kept")
+        c.setStrokeColorRGB(0.2, 0.4, 0.6)
+        c.line(10, 10, 90, 40)
+        c.endForm()
+        for page in range(4):
+            if page == 1:
+                c.saveState()
+                c.setFont("Courier", 8)
+                c.drawString(5, 95, "first")
+                c.restoreState()
+            if page == 3:
+                c.translate(3, 4)
+            c.doForm("kept")
+            if page == 2:
+                c.doForm("kept")
+            c.setFillColor(Color(0.1, 0.3, 0.8, alpha=0.5))  # over the form's ground
+            c.rect(60, 50, 25, 30, stroke=0, fill=1)
+            c.showPage()
+        c.save()
+        return path.read_bytes()
+
+
+def test_a_form_drawn_on_many_pages_is_converted_once_and_writes_what_walking_it_writes(
+        conv, monkeypatch):
+    """A kept drawing on every page is walked once for each state it is drawn in (here:
+    in place, and moved) and put back elsewhere with the page's own names; the file is
+    the one walking every form again writes, byte for byte."""
+    from datetime import datetime, timezone
+
+    data = _kept_drawing_pages()
+    when = datetime(2024, 1, 1, tzinfo=timezone.utc)
+    walks = []
+    walk = pdfx._Page._form_walk
+    monkeypatch.setattr(pdfx._Page, "_form_walk", lambda self, *a: (walks.append(1),
+                                                                      walk(self, *a)))
+    once, reports = pdfx.convert(data, conv, INTENT, "t", 300, created=when)
+    assert len(walks) == 2  # five forms drawn: in place (4 times), moved (once)
+    monkeypatch.setattr(pdfx._Page, "_form_key", lambda self, form, depth: None)
+    walks.clear()
+    every, again = pdfx.convert(data, conv, INTENT, "t", 300, created=when)
+    assert len(walks) == 5
+    assert once == every and reports == again
+    assert [r.blended for r in reports] == [1, 1, 1, 1]  # over the form's ground, put back
+    with pikepdf.open(io.BytesIO(once)) as pdf:  # page 2 names the form's font F2
+        fonts = [sorted(str(f.BaseFont) for _, f in p.obj.Resources.Font.items())
+                 for p in pdf.pages]
+        assert len({len(f) for f in fonts}) == 2

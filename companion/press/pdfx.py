@@ -2,6 +2,8 @@
 every colour CMYK, nothing transparent, an output intent. pikepdf rewrites what reportlab
 cannot write: it reads each page's operators, forms drawn in place (their operators put
 into the page, so one pass sees everything in the order it prints), and writes them again.
+A form drawn again in the state it was converted in (a kept drawing on many faces) is
+converted once and put back (`_Recording`, `_Trace`).
 
 Colour: each `rg`/`RG` colour, each RGB picture, each gradient's colours turned into CMYK
 by companion.press.cmyk (LittleCMS, the profile of the output intent); pure black is black
@@ -125,7 +127,6 @@ class Item(msgspec.Struct):
     at: int  # its place in the operators written
     flat: tuple | None = None  # an opaque rectangle of one RGB colour: that colour
     transparent: bool = False
-    start: int = 0  # the first operator of it (its path's first), for dropping it
     render: int = 0  # a text's rendering mode, put back after it is dropped
 
 
@@ -148,6 +149,83 @@ class _Names:
             self.rgb[kind][got] = obj
             self.cmyk[kind][got] = converted
         return got
+
+
+class _Recording:
+    """A form's walk as recorded: the operators it wrote (both streams), their states, the
+    marks, the resources it named, and the page's state after it."""
+
+    def __init__(self, page, res):
+        self.base = len(res)  # resources from outside the form: the last `base`
+        self.start = len(page.ops)
+        self.items = len(page.items)
+        self.stack = list(page.stack)
+        self.blended = page.report.blended
+        self.lookups: list = []  # (kind, name, what the page's resources gave)
+        self.names: list = []  # (kind, obj, converted, key, name, its operator's place)
+        self.pure = True
+        self.text = False  # a BT: where the text is after it is the form's
+
+    def named(self, page, call) -> None:
+        if page.path:  # a name inside a path: marks inserted before it would move it
+            self.pure = False
+        self.names.append(call + (len(page.ops) - self.start,))
+
+    def done(self, page) -> "_Trace | None":
+        """The trace, or None when what was written depends on more than its key (what
+        is under a mark, a state popped from outside the form, inserted marks)."""
+        n = self.start
+        if not self.pure or page.path or page.clipping or page.in_text or \
+                len(page.stack) != len(self.stack) or \
+                any(a is not b for a, b in zip(page.stack, self.stack)) or \
+                page.report.blended != self.blended or \
+                len(page.ops) != len(page.rgb_ops) or len(page.ops) != len(page.safe):
+            return None
+        items = [msgspec.structs.replace(i, at=i.at - n) for i in page.items[self.items:]]
+        return _Trace(page.ops[n:], page.rgb_ops[n:], page.safe[n:], items, self.lookups,
+                      self.names, page.st.copy(), (page.tm, page.tlm) if self.text else None)
+
+
+class _Trace(msgspec.Struct):
+    ops: list
+    rgb_ops: list
+    safe: list
+    items: list
+    lookups: list
+    names: list
+    st: State
+    text: tuple | None  # (tm, tlm) after it, or None: the form has no BT
+
+    def fits(self, page, res) -> bool:
+        """The page's resources give what they gave when it was recorded."""
+        for kind, name, was in self.lookups:
+            got = _find(res, kind, name)
+            if got is None or _ident(got) != was:
+                return False
+        return True
+
+    def replay(self, page) -> None:
+        n = len(page.ops)
+        ops, rgb = self.ops, self.rgb_ops
+        for kind, obj, converted, key, old, at in self.names:
+            new = page.names.name(kind, obj, converted, key)
+            if new != old:
+                if ops is self.ops:
+                    ops, rgb = list(ops), list(rgb)
+                ins = ops[at]
+                again = page.pk.ContentStreamInstruction(
+                    [page.pk.Name(new)] + list(ins.operands)[1:], ins.operator)
+                ops[at] = again
+                if rgb[at] is ins:
+                    rgb[at] = again
+        page.ops.extend(ops)
+        page.rgb_ops.extend(rgb)
+        page.safe.extend(self.safe)
+        page.items.extend(msgspec.structs.replace(i, at=i.at + n) for i in self.items)
+        page.st = self.st.copy()
+        if self.text is not None:
+            page.tm, page.tlm = self.text
+        page._ins = None
 
 
 # ---- one page --------------------------------------------------------------------------
@@ -173,6 +251,7 @@ class _Page:
         self.tm = IDENTITY
         self.tlm = IDENTITY
         self._ins = None  # (instruction, its operands, its operator's name) being read
+        self._rec: _Recording | None = None  # a form's walk being recorded
 
     # the two streams
     def emit(self, rgb, cmyk=None):
@@ -254,7 +333,7 @@ class _Page:
         self.emit(self.op(operands, name))
 
     def op_gs(self, operands, name, res, depth):
-        gs = _find(res, "/ExtGState", operands[0])
+        gs = self.find(res, "/ExtGState", operands[0])
         if gs is None:
             raise Unsupported(f"an unknown graphics state {operands[0]}")
         if "/ca" in gs:
@@ -274,7 +353,7 @@ class _Page:
                                         if k not in ("/ca", "/CA", "/SMask", "/BM", "/AIS",
                                                      "/TR", "/TR2")})
             clean = self.cache[key] = self.pdf.make_indirect(clean)
-        n = self.names.name("/ExtGState", gs, clean, key=key)
+        n = self.name("/ExtGState", gs, clean, key)
         self.emit(self.op([_name(self.pk, n)], name))
 
     # colour
@@ -426,7 +505,7 @@ class _Page:
             else:
                 self.emit(self.op(operands, name))
             self.items.append(Item(box, len(self.ops) - 1,
-                                   self.st.fill if flat_rect else None, False, start))
+                                   self.st.fill if flat_rect else None, False))
             return
         colour = self.st.fill if fills else self.st.stroke
         ground = self._ground(box)
@@ -444,10 +523,10 @@ class _Page:
             self._restore_colour(fills)
             self.report.blended += 1
             self.items.append(Item(box, len(self.ops) - 1, mixed if flat_rect else None,
-                                   False, start))
+                                   False))
             return
         self.emit(self.op(operands, name))
-        self.items.append(Item(box, len(self.ops) - 1, None, True, start))
+        self.items.append(Item(box, len(self.ops) - 1, None, True))
 
     op_F = op_f_star = op_B = op_B_star = op_b = op_b_star = op_S = op_s = op_f
 
@@ -482,6 +561,8 @@ class _Page:
     def _ground(self, box):
         """The colour under `box` if the last mark under it is one opaque flat rectangle
         covering it (and no other mark since touches it); else None."""
+        if self._rec is not None:  # what is under a form's mark is the page's
+            self._rec.pure = False
         for item in reversed(self.items):
             if _overlap(item.box, box):
                 if item.flat is not None and not item.transparent and _inside(box, item.box):
@@ -490,7 +571,15 @@ class _Page:
         return None
 
     # text
+    def _text_read(self):
+        """A text operator reading where the text is: outside BT, that is where the page
+        left it, so what a form writes then is not its own."""
+        if self._rec is not None and not self.in_text:
+            self._rec.pure = False
+
     def op_BT(self, operands, name, res, depth):
+        if self._rec is not None:
+            self._rec.text = True
         self.in_text = True
         self.tm = self.tlm = IDENTITY
         self.emit(self.op(operands, name))
@@ -504,6 +593,7 @@ class _Page:
         self.emit(self.op(operands, name))
 
     def op_Td(self, operands, name, res, depth):
+        self._text_read()
         tx, ty = float(operands[0]), float(operands[1])
         if name == "TD":
             self.st.leading = -ty
@@ -517,6 +607,7 @@ class _Page:
         self.emit(self.op(operands, name))
 
     def op_T_star(self, operands, name, res, depth):
+        self._text_read()
         self.tm = self.tlm = mmult(self.tlm, (1, 0, 0, 1, 0, -self.st.leading))
         self.emit(self.op(operands, name))
 
@@ -525,14 +616,15 @@ class _Page:
         self.emit(self.op(operands, name))
 
     def op_Tf(self, operands, name, res, depth):
-        font = _find(res, "/Font", operands[0])
+        font = self.find(res, "/Font", operands[0])
         if font is None:
             raise Unsupported(f"an unknown font {operands[0]}")
         self.st.font_size = float(operands[1])
-        n = self.names.name("/Font", font, font)
+        n = self.name("/Font", font, font)
         self.emit(self.op([_name(self.pk, n), operands[1]], name))
 
     def op_Tj(self, operands, name, res, depth):
+        self._text_read()
         if name in ("'", '"'):
             self.tm = self.tlm = mmult(self.tlm, (1, 0, 0, 1, 0, -self.st.leading))
         text = operands[-1]
@@ -573,8 +665,7 @@ class _Page:
             self.items.append(Item(box, len(self.ops) - 1))
             return
         self.emit(self.op(operands, name))
-        self.items.append(Item(box, len(self.ops) - 1, None, True, len(self.ops) - 1,
-                               self.st.render))
+        self.items.append(Item(box, len(self.ops) - 1, None, True, self.st.render))
 
     op_TJ = op_Tj
 
@@ -585,7 +676,7 @@ class _Page:
 
     # pictures, forms, gradients
     def op_Do(self, operands, name, res, depth):
-        x = _find(res, "/XObject", operands[0])
+        x = self.find(res, "/XObject", operands[0])
         if x is None:
             raise Unsupported(f"an unknown object {operands[0]}")
         sub = str(x.get("/Subtype"))
@@ -598,13 +689,41 @@ class _Page:
                     self.st.clip)
         masked = "/SMask" in x or ("/Mask" in x and not bool(x.get("/ImageMask", False)))
         transparent = self.st.masked or self.st.ca < 1.0 or masked
-        n = self.names.name("/XObject", x, _Lazy(x))
+        n = self.name("/XObject", x, _Lazy(x))
         self.emit(self.op([_name(self.pk, n)], name))
         if box is not None:
-            self.items.append(Item(box, len(self.ops) - 1, None, transparent,
-                                   len(self.ops) - 1))
+            self.items.append(Item(box, len(self.ops) - 1, None, transparent))
 
     def _form(self, form, res, depth):
+        """A form drawn in place. A form drawn again in the same state (a kept drawing on
+        many faces) is converted once: its walk recorded, then put back with the page's
+        own resource names and places."""
+        key = self._form_key(form, depth)
+        if key is not None:
+            trace = self.cache.get(key)
+            if trace is not None and trace.fits(self, res):
+                trace.replay(self)
+                return
+            self._rec = _Recording(self, res)
+        try:
+            self._form_walk(form, res, depth)
+            if key is not None:
+                trace = self._rec.done(self)
+                if trace is not None:
+                    self.cache[key] = trace
+        finally:
+            if key is not None:
+                self._rec = None
+
+    def _form_key(self, form, depth):
+        """What a form's conversion depends on, or None when it is not to be kept: within
+        another form being recorded, inside a path or text, or a direct object."""
+        if self._rec is not None or self.path or self.clipping or self.in_text or \
+                not form.is_indirect:
+            return None
+        return ("form", form.objgen, msgspec.structs.astuple(self.st), self.depth, depth)
+
+    def _form_walk(self, form, res, depth):
         P = self.pk
         self.op_q([], "q", None, depth)
         m = form.get("/Matrix")
@@ -618,15 +737,32 @@ class _Page:
         self.walk(form, (form.get("/Resources", P.Dictionary()),) + res, depth + 1)
         self.op_Q([], "Q", None, depth)
 
+    def find(self, res: tuple, kind: str, name):
+        """A named resource (`_find`); one found outside the recorded form's own
+        resources noted in its recording (another page may name another object so)."""
+        got = _find(res, kind, name)
+        if self._rec is not None and got is not None and \
+                _find(res[:len(res) - self._rec.base], kind, name) is None:
+            self._rec.lookups.append((kind, str(name), _ident(got)))
+        return got
+
+    def name(self, kind: str, obj, converted, key=None) -> str:
+        """The page's name for a resource (`_Names.name`), noted in the form being
+        recorded with the place of the operator that will carry it."""
+        n = self.names.name(kind, obj, converted, key)
+        if self._rec is not None:
+            self._rec.named(self, (kind, obj, converted, key, n))
+        return n
+
     def op_sh(self, operands, name, res, depth):
-        sh = _find(res, "/Shading", operands[0])
+        sh = self.find(res, "/Shading", operands[0])
         if sh is None:
             raise Unsupported(f"an unknown gradient {operands[0]}")
-        n = self.names.name("/Shading", sh, self._shading(sh))
+        n = self.name("/Shading", sh, self._shading(sh))
         box = self.st.clip or _page_box(self.page)
         self.emit(self.op([_name(self.pk, n)], name))
         transparent = self.st.masked or self.st.ca < 1.0
-        self.items.append(Item(box, len(self.ops) - 1, None, transparent, len(self.ops) - 1))
+        self.items.append(Item(box, len(self.ops) - 1, None, transparent))
 
     def _shading(self, sh):
         key = ("sh", sh.objgen if sh.is_indirect else id(sh))
@@ -706,11 +842,16 @@ def _find(resources: tuple, kind: str, name):
     return None
 
 
+def _ident(obj):
+    """What tells one resource from another: its object number, or its own text."""
+    return obj.objgen if obj.is_indirect else bytes(obj.unparse(resolved=True))
+
+
 def _named(pdf) -> dict:
-    """Every named resource of the document's pages, by kind: a reportlab canvas names
-    its graphics states for the whole document, and a form drawn on many pages may name
-    one its own resources lack (they were taken when the form began; poppler then says
-    "ExtGState 'gRLs0' is unknown" and draws it opaque)."""
+    """Every named resource of the document's pages, by kind: where a name is looked up
+    last. A reportlab canvas names its graphics states for the whole document, so a form
+    drawn on many pages may name a state its own resources lack (they were taken when the
+    form began); the first page naming it gives it."""
     out: dict = {}
     for page in pdf.pages:
         res = page.obj.get("/Resources", {})
