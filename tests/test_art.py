@@ -124,7 +124,7 @@ def test_a_png_is_converted_once_and_kept_in_the_cache(tmp_path):
     pic = quadrants(tmp_path / "q.png", fmt="PNG")
     one_card_pdf(tmp_path / "a.pdf", [art.Spec(pic)])
     cached = list((tmp_path / "cache" / "images").iterdir())
-    assert len(cached) == 1 and cached[0].suffix == ".jpg"
+    assert len(cached) == 1 and cached[0].suffix == ".flate"  # lossless: deflated
     stamp = cached[0].stat().st_mtime_ns
     from companion.files import images
 
@@ -166,8 +166,9 @@ def test_a_transparent_picture_is_cached_ready_for_the_pdf_and_never_decoded_aga
                         lambda *a, **k: pytest.fail("decoded again"))
     one_card_pdf(tmp_path / "b.pdf", [art.Spec(pic), art.Spec(pic, "contain")])
     (xobject,) = images_in(tmp_path / "b.pdf")  # drawn twice, stored once
-    assert xobject["/Filter"] == ["/DCTDecode"] and "/SMask" in xobject
-    colour, alpha = images.picture(pic).streams()
+    assert xobject["/Filter"] == ["/FlateDecode"] and "/SMask" in xobject  # a PNG: lossless
+    codec, colour, alpha = images.picture(pic).streams()
+    assert codec == "FlateDecode"
     assert xobject._data == colour and xobject["/SMask"].get_object()._data == alpha
     assert xobject["/SMask"]["/Filter"] == ["/FlateDecode"]
 
@@ -175,19 +176,54 @@ def test_a_transparent_picture_is_cached_ready_for_the_pdf_and_never_decoded_aga
 def test_what_the_alpha_hides_does_not_darken_an_edge(tmp_path):
     im = Image.new("RGBA", (320, 320), (0, 0, 0, 0))  # hidden black around a red square
     im.paste((230, 40, 40, 255), (80, 80, 240, 240))
-    im.save(tmp_path / "edge.png")
+    im.save(tmp_path / "edge.webp", "WEBP", quality=90)  # lossy: its colour cached as a JPEG
     from companion.files import images
 
-    colour, _ = images.picture(tmp_path / "edge.png").streams()
+    codec, colour, _ = images.picture(tmp_path / "edge.webp").streams()
+    assert codec == "DCTDecode"
     shown = Image.open(io.BytesIO(colour)).convert("RGB")
     for x in range(80, 84):  # the visible pixels right at the edge keep their red
         assert close(shown.getpixel((x, 160)), (230, 40, 40), tol=25)
 
 
-def test_a_png_saved_with_alpha_but_opaque_all_over_is_cached_as_a_jpeg(tmp_path):
+def test_a_png_saved_with_alpha_but_opaque_all_over_is_cached_without_alpha(tmp_path):
     Image.new("RGBA", (300, 200), (10, 200, 30, 255)).save(tmp_path / "opaque.png")
     one_card_pdf(tmp_path / "a.pdf", [art.Spec(tmp_path / "opaque.png")])
-    assert [f.suffix for f in (tmp_path / "cache" / "images").iterdir()] == [".jpg"]
+    (cached,) = (tmp_path / "cache" / "images").iterdir()
+    (xobject,) = images_in(tmp_path / "a.pdf")
+    assert cached.suffix == ".flate" and "/SMask" not in xobject
+
+
+@pytest.mark.parametrize("name,save,lossless", [
+    ("p.png", {}, True), ("p.gif", {}, True), ("p.tiff", {}, True),
+    ("p.webp", {"lossless": True}, True), ("p.webp", {"quality": 80}, False),
+    ("p.jpg", {"quality": 95}, False)])
+def test_a_lossless_picture_is_deflated_a_lossy_one_a_jpeg(tmp_path, name, save, lossless):
+    """Each format as pillow saves it: lossless ones (PNG, GIF, TIFF, lossless WebP) go
+    into the PDF deflated, lossy ones (JPEG, lossy WebP) as a JPEG."""
+    im = Image.new("RGB", (64, 48), (250, 250, 250))
+    im.paste((200, 0, 0), (10, 10, 40, 30))
+    (im.convert("P") if name.endswith(".gif") else im).save(tmp_path / name, **save)
+    one_card_pdf(tmp_path / "a.pdf", [art.Spec(tmp_path / name)])
+    (xobject,) = images_in(tmp_path / "a.pdf")
+    filters = xobject["/Filter"] if isinstance(xobject["/Filter"], list) else [
+        xobject["/Filter"]]
+    assert filters == (["/FlateDecode"] if lossless else ["/DCTDecode"])
+
+
+def test_a_cache_file_of_the_earlier_form_is_not_read_as_this_one(tmp_path):
+    """Before, a PNG was cached as a JPEG under its content's digest: such a file, left in
+    the cache, is not taken for the picture (its name says the form it was written in)."""
+    import hashlib
+
+    from companion.files import images
+
+    pic = quadrants(tmp_path / "q.png", fmt="PNG")
+    digest = hashlib.sha256(pic.read_bytes()).hexdigest()
+    folder = tmp_path / "cache" / "images"
+    folder.mkdir(parents=True)
+    Image.open(pic).convert("RGB").save(folder / f"{digest}.jpg", quality=92)  # form 2's
+    assert images.picture(pic).streams()[0] == "FlateDecode"
 
 
 def test_a_damaged_cache_file_is_one_error_naming_it(tmp_path):

@@ -424,3 +424,53 @@ def test_the_docs_give_the_profile_version_the_file_has():
     version = f"{data[8]}.{data[9] >> 4}.{data[9] & 15}"  # the ICC header's bytes 8-9
     docs = (Path(__file__).resolve().parents[1] / "docs" / "pdfx.md").read_text(encoding="utf-8")
     assert f"ICC version {version}" in docs
+
+
+def _hard_edges() -> Image.Image:
+    """A picture of hard edges: one-pixel lines and blocks of saturated colours on white,
+    where a JPEG at quality 92 was off by up to 85 of 255."""
+    from PIL import ImageDraw
+
+    im = Image.new("RGB", (300, 60), (255, 255, 255))
+    d = ImageDraw.Draw(im)
+    for i, colour in enumerate([(0, 0, 0), (230, 20, 20), (20, 160, 40), (20, 40, 220),
+                                (250, 220, 0), (200, 0, 200)]):
+        d.rectangle((i * 50 + 5, 5, i * 50 + 30, 40), fill=colour)
+        d.line((i * 50 + 35, 0, i * 50 + 35, 59), fill=colour)
+        d.point([(i * 50 + 40 + k, 50 + k % 3) for k in range(8)], fill=colour)
+    return im
+
+
+def test_a_designers_lossless_picture_is_in_the_kit_pixel_for_pixel_and_in_the_press_file(
+        tmp_path, cli):
+    """Her PNG of hard edges, built into the kit: the picture in the PDF is deflated and
+    its pixels are hers, every one; her half-transparent PNG keeps its colour and alpha
+    exactly. The press file's picture is the shop's CMYK of her exact pixels."""
+    from pikepdf import PdfImage
+
+    game = pdfx_game.make(tmp_path / "vocab")
+    mine = _hard_edges()
+    mine.save(tmp_path / "vocab" / "art" / "dark.png")
+    moon = Image.open(tmp_path / "vocab" / "art" / "moon.png").convert("RGBA")
+    r = cli("build", game, "--out", tmp_path / "kit", "--only", "cards")
+    assert r.code == 0, r.out + r.err
+    with pikepdf.open(tmp_path / "kit" / "cards.pdf") as pdf:
+        pictures = {(int(x.Width), int(x.Height)): x for x in pdf.objects
+                    if isinstance(x, pikepdf.Stream) and str(x.get("/Subtype")) == "/Image"
+                    and str(x.get("/ColorSpace")) == "/DeviceRGB"}
+        dark = pictures[(300, 60)]
+        assert str(dark.Filter) == "/FlateDecode" or list(dark.Filter) == ["/FlateDecode"]
+        assert PdfImage(dark).as_pil_image().convert("RGB").tobytes() == mine.tobytes()
+        shown = pictures[moon.size]
+        assert PdfImage(shown).as_pil_image().convert("RGB").tobytes() == \
+            moon.convert("RGB").tobytes()
+        assert PdfImage(shown.SMask).as_pil_image().tobytes() == \
+            moon.getchannel("A").tobytes()
+    m = export.export(str(game), "pdfx", export.Options(out=tmp_path / "x", only=["cards"]))
+    limit = shops.shop("drivethrucards").press.ink_limit
+    want = cmyk.Converter(cmyk.load(), ink.Rules(limit)).picture(mine).tobytes()
+    with pikepdf.open(tmp_path / "x" / m["components"][0]["path"]) as pdf:
+        (printed,) = [x for x in pdf.objects if isinstance(x, pikepdf.Stream)
+                      and str(x.get("/Subtype")) == "/Image"
+                      and (int(x.Width), int(x.Height)) == (300, 60)]
+        assert PdfImage(printed).as_pil_image().tobytes() == want

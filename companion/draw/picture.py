@@ -1,10 +1,10 @@
 """How a cached picture goes into the PDF. A JPEG (or a picture the cache made a JPEG) is
-handed to reportlab by path: its bytes pass straight through. A picture with transparency
-is cached as its two streams ready (colour as a JPEG, alpha deflated): reportlab given a
-PNG would decode it and deflate colour and alpha again on every build (~50 ms a picture),
-so this registers the streams as the PDF's image under the name reportlab's drawImage
-gives that path, and drawImage then finds it and only places it. Stored once per PDF
-either way."""
+handed to reportlab by path: its bytes pass straight through. A lossless picture, or one
+with transparency, is cached as its streams ready (colour deflated or a JPEG, alpha
+deflated): reportlab given a PNG would decode it and deflate colour and alpha again on
+every build (~50 ms a picture), so this registers the streams as the PDF's image under the
+name reportlab's drawImage gives that path, and drawImage then finds it and only places
+it. Stored once per PDF either way."""
 
 from pathlib import Path
 
@@ -35,13 +35,14 @@ def _register(c, pic) -> None:
     doc = c._doc
     if doc.idToObject.get(doc.getXObjectName(name)) is not None:
         return
-    colour, alpha = pic.streams()
-    image = _xobject(name, pic, "DeviceRGB", "DCTDecode", colour)
-    smask = _xobject(name + "a", pic, "DeviceGray", "FlateDecode", alpha)
-    smask._decode = [0, 1]
+    codec, colour, alpha = pic.streams()
+    image = _xobject(name, pic, "DeviceRGB", codec, colour)
     doc.Reference(image, doc.getXObjectName(name))
     doc.addForm(name, image)
-    image.smask = doc.Reference(smask, doc.getXObjectName(smask.name))
+    if alpha:
+        smask = _xobject(name + "a", pic, "DeviceGray", "FlateDecode", alpha)
+        smask._decode = [0, 1]
+        image.smask = doc.Reference(smask, doc.getXObjectName(smask.name))
 
 
 def _xobject(name: str, pic, space: str, codec: str, stream: bytes) -> PDFImageXObject:

@@ -1,10 +1,14 @@
 """The one image cache. Pictures go into PDFs by file path (reportlab then stores each path
 once and never decodes it again), always a file in the user's cache folder named by its
 content's digest: a JPEG copied as it is (its bytes pass straight into the PDF), anything
-else converted once by pillow: an opaque picture to a JPEG (quality 92); one with
-transparency to its colour as that same JPEG and its alpha deflated, lossless, in one
-.flate file: the two streams as the PDF stores them, which draw/picture.py puts in without
-decoding anything. Two files with the same content are one
+else converted once by pillow. A lossless picture (PNG, GIF, TIFF, lossless WebP...) stays
+lossless: its colour deflated (what a PDF's FlateDecode reads), and its alpha beside it if
+some of it is see-through, in one .flate file: the streams as the PDF stores them, which
+draw/picture.py puts in without decoding anything. A picture already lossy (a JPEG turned
+by its EXIF, JPEG 2000, lossy WebP) becomes a JPEG (quality 92), its alpha, if any,
+deflated beside it in a .flate file. Every cache file's name holds the form it is written
+in (CACHE_FORM): one of an earlier form is never read as this one. Two files with the same
+content are one
 picture in the PDF, and a picture edited in place is a new picture (what a face draws,
 hence its manifest digest, changes with it).
 
@@ -29,7 +33,12 @@ from companion.errors import CompanionError
 
 JPEG_QUALITY = 92
 ORIENTATION = 0x0112  # the EXIF tag saying how a camera held the picture
-FLATE_MAGIC = b"table-companion-picture-2"  # then the colour's length; a newline; colour, alpha
+# then width, height, the colour's codec (DCT or Flate) and its length; a newline; the
+# colour, then the alpha (none: opaque)
+FLATE_MAGIC = b"table-companion-picture-3"
+CACHE_FORM = "3"  # in every cache file's name (form 2: every picture not a JPEG was a JPEG)
+CODECS = {b"DCT": "DCTDecode", b"Flate": "FlateDecode"}
+LOSSY = {"JPEG", "MPO", "JPEG2000"}  # formats whose pixels are a lossy coding's already
 # A tarot card (70 x 120 mm) at 1200 dpi with its 1/8 in bleed is 3607 x 5969 = 21.5 million
 # pixels: the most any card here needs. 24 million (a 6000 x 4000 camera photo) leaves room
 # and keeps the decoded picture near 100 MB, a few times that while it is converted.
@@ -56,14 +65,15 @@ class Picture(msgspec.Struct, frozen=True):
     source: Path  # the designer's file
     deflated: bool = False  # a .flate file: colour and alpha streams, see `streams`
 
-    def streams(self) -> tuple[bytes, bytes]:
-        """A transparent picture's two streams: its colour (a JPEG), its alpha (deflated
-        8-bit grey)."""
+    def streams(self) -> tuple[str, bytes, bytes]:
+        """A .flate file's streams: its colour's PDF filter (DCTDecode or FlateDecode), its
+        colour (a JPEG or deflated 8-bit RGB), its alpha (deflated 8-bit grey; empty when
+        it is opaque)."""
         try:
             head, _, body = Path(self.path).read_bytes().partition(b"\n")
-            magic, colour = head.split()
-            if magic == FLATE_MAGIC and 0 < int(colour) < len(body):
-                return body[:int(colour)], body[int(colour):]
+            magic, _, _, codec, colour = head.split()
+            if magic == FLATE_MAGIC and codec in CODECS and 0 < int(colour) <= len(body):
+                return CODECS[codec], body[:int(colour)], body[int(colour):]
         except (OSError, ValueError):
             pass
         raise CompanionError("a damaged picture cache file: delete it", source=self.path)
@@ -72,6 +82,11 @@ class Picture(msgspec.Struct, frozen=True):
 def cache_folder() -> Path:
     """Where pictures ready for a PDF are kept: our cache's images/ (paths.cache)."""
     return paths.cache("images")
+
+
+def _target(digest: str, kind: str) -> Path:
+    """The cache file of a picture of content `digest`: "jpg" or "flate"."""
+    return cache_folder() / f"{digest}-{CACHE_FORM}.{kind}"
 
 
 def picture(path: Path) -> Picture:
@@ -144,14 +159,29 @@ def _decoded(digest: str, path: str, data: bytes) -> tuple:
 
 def _cached(digest: str, path: Path) -> Picture | None:
     """The picture as a past build put it in the cache, found with nothing decoded: its
-    size from its JPEG's frame header (the .flate file's colour is one). None when it is
-    not there, or its frame header is not where it should be: the worker then looks."""
-    for kind in ("flate", "jpg"):
-        target = cache_folder() / f"{digest}.{kind}"
-        size = _jpeg_size(target, kind == "flate")
+    size from the .flate file's first line or the JPEG's frame header. None when it is
+    not there, or its size is not where it should be: the worker then looks."""
+    for kind, size_of in (("flate", _flate_size), ("jpg", _jpeg_size)):
+        target = _target(digest, kind)
+        size = size_of(target)
         if size:
             return Picture(str(target), *size, path, deflated=kind == "flate")
     return None
+
+
+def _flate_size(target: Path) -> tuple[int, int] | None:
+    """(width, height) from a .flate file's first line; None if there is no such file or
+    its first line is not ours."""
+    try:
+        with open(target, "rb") as f:
+            head = f.readline(len(FLATE_MAGIC) + 64).split()
+    except OSError:
+        return None
+    if len(head) != 5 or head[0] != FLATE_MAGIC or not (head[1].isdigit() and
+                                                         head[2].isdigit()):
+        return None
+    w, h = int(head[1]), int(head[2])
+    return (w, h) if 0 < w * h <= MAX_PIXELS else None
 
 
 _FRAMES = set(range(0xC0, 0xD0)) - {0xC4, 0xC8, 0xCC}  # SOF0-15: not DHT, JPG, DAC
@@ -161,15 +191,11 @@ _FRAMES = set(range(0xC0, 0xD0)) - {0xC4, 0xC8, 0xCC}  # SOF0-15: not DHT, JPG, 
 _SEGMENTS = (set(range(0xC0, 0xD0)) - {0xC8}) | {0xDB, 0xDD, 0xFE} | set(range(0xE0, 0xF0))
 
 
-def _jpeg_size(target: Path, flate: bool) -> tuple[int, int] | None:
+def _jpeg_size(target: Path) -> tuple[int, int] | None:
     """(width, height) from a cached JPEG's segments before its scan, the last frame header
     as pillow reads it; None if there is no such file or it is not so laid out."""
     try:
         with open(target, "rb") as f:
-            if flate:  # "MAGIC LENGTH\n", then the colour JPEG
-                head = f.readline(len(FLATE_MAGIC) + 24).split()
-                if len(head) != 2 or head[0] != FLATE_MAGIC:
-                    return None
             if f.read(2) != b"\xff\xd8":
                 return None
             size = None
@@ -219,15 +245,16 @@ def _prepared(digest: str, path: str, data: bytes) -> Picture:
                 return Picture(_jpeg(path, digest, data, im), *size, Path(path))
             if orientation in (5, 6, 7, 8):  # a quarter turn
                 size = size[::-1]
-            for kind in ("flate", "jpg") if alpha else ("jpg",):  # converted by a past build
-                target = cache_folder() / f"{digest}.{kind}"
+            lossless = not _lossy(fmt, data)
+            for kind in ("flate", "jpg") if alpha or lossless else ("jpg",):  # a past build's
+                target = _target(digest, kind)
                 if target.is_file():
                     return Picture(str(target), *size, Path(path), deflated=kind == "flate")
             if turned:
                 from PIL import ImageOps
 
                 im = ImageOps.exif_transpose(im)
-            target = _convert(im, cache_folder() / digest, alpha, path)
+            target = _convert(im, digest, alpha, lossless, path)
             return Picture(str(target), *size, Path(path), deflated=target.suffix == ".flate")
     except (Image.DecompressionBombError, Image.DecompressionBombWarning):
         raise _too_many_pixels(path, data) from None
@@ -300,7 +327,7 @@ def _jpeg(path: str, digest: str, data: bytes, im) -> str:
     .jpg. A cache that cannot be written: the file itself, if its name says .jpg.
     It is decoded once before it enters the cache (an eighth of its size, which reads
     every byte of it: a file cut short is refused here, not printed half grey)."""
-    target = cache_folder() / f"{digest}.jpg"
+    target = _target(digest, "jpg")
     if not target.is_file():
         im.draft(im.mode, (max(1, im.width // 8), max(1, im.height // 8)))
         im.load()
@@ -313,9 +340,25 @@ def _jpeg(path: str, digest: str, data: bytes, im) -> str:
     return str(target)
 
 
-def _convert(im, stem: Path, alpha: bool, path: str) -> Path:
-    """Converts once: a JPEG, with its alpha beside it (lossless) if some of it is
-    see-through."""
+def _lossy(fmt: str, data: bytes) -> bool:
+    """Whether a picture's pixels come from a lossy coding already: JPEG, JPEG 2000, or a
+    WebP whose picture is a VP8 chunk (a lossless one's is VP8L)."""
+    if fmt in LOSSY:
+        return True
+    if fmt != "WEBP":
+        return False
+    at = 12  # RIFF, its size, WEBP; then chunks: a fourcc, a size, the data (even-padded)
+    for _ in range(64):  # VP8X, ICCP, ANIM, ALPH come before it: a few
+        fourcc, size = data[at:at + 4], int.from_bytes(data[at + 4:at + 8], "little")
+        if fourcc in (b"VP8 ", b"VP8L") or len(fourcc) < 4:
+            return fourcc == b"VP8 "
+        at += 8 + size + (size & 1)
+    return False
+
+
+def _convert(im, digest: str, alpha: bool, lossless: bool, path: str) -> Path:
+    """Converts once: deflated if the picture is lossless, else a JPEG; with its alpha
+    beside it (deflated) if some of it is see-through."""
     import zlib
 
     if im.mode in ("I", "I;16", "I;16B", "I;16L", "I;16N"):  # 16-bit grey: scaled, not clipped
@@ -329,15 +372,31 @@ def _convert(im, stem: Path, alpha: bool, path: str) -> Path:
         rgba = im.convert("RGBA")
         mask = rgba.getchannel("A")
         if mask.getextrema() != (255, 255):  # else saved with alpha but opaque all over
-            colour = _jpeg_bytes(_hidden_filled(rgba))
-            target = stem.with_suffix(".flate")
-            _write(target, b"%s %d\n" % (FLATE_MAGIC, len(colour)) + colour
-                   + zlib.compress(mask.tobytes()))
-            return target
+            if lossless:
+                return _flate(digest, im.size, b"Flate", _deflated(rgba),
+                              zlib.compress(mask.tobytes()))
+            return _flate(digest, im.size, b"DCT", _jpeg_bytes(_hidden_filled(rgba)),
+                          zlib.compress(mask.tobytes()))
         im = rgba
-    target = stem.with_suffix(".jpg")
+    if lossless:
+        return _flate(digest, im.size, b"Flate", _deflated(im), b"")
+    target = _target(digest, "jpg")
     _write(target, _jpeg_bytes(im))
     return target
+
+
+def _flate(digest: str, size: tuple, codec: bytes, colour: bytes, alpha: bytes) -> Path:
+    target = _target(digest, "flate")
+    _write(target, b"%s %d %d %s %d\n" % (FLATE_MAGIC, *size, codec, len(colour))
+           + colour + alpha)
+    return target
+
+
+def _deflated(im) -> bytes:
+    """The colour as FlateDecode reads it: 8-bit RGB, row by row, deflated."""
+    import zlib
+
+    return zlib.compress(im.convert("RGB").tobytes(), 6)
 
 
 def _jpeg_bytes(im) -> bytes:
