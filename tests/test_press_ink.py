@@ -474,3 +474,60 @@ def test_a_designers_lossless_picture_is_in_the_kit_pixel_for_pixel_and_in_the_p
                       and str(x.get("/Subtype")) == "/Image"
                       and (int(x.Width), int(x.Height)) == (300, 60)]
         assert PdfImage(printed).as_pil_image().tobytes() == want
+
+
+def _subset_tags(pdf_path) -> list[str]:
+    with pikepdf.open(pdf_path) as pdf:
+        return sorted(str(o.BaseFont)[1:] for o in pdf.objects
+                      if isinstance(o, pikepdf.Dictionary) and str(o.get("/Type")) == "/Font"
+                      and "/FontDescriptor" in o)
+
+
+def test_two_subsets_of_one_font_in_a_file_have_tags_of_their_own_made_of_what_they_hold(
+        tmp_path):
+    """PDF 32000-1 9.6.4: a subset's tag is six capitals, another for another subset in
+    the file. Text of more characters than one subset holds (Latin, Greek, Cyrillic):
+    two subsets of one font, two tags (reportlab's were AAAAAA and AAAAAB, every font's
+    first AAAAAA), none of them a number; the same text saved again, the same tags."""
+    import re
+
+    from companion.press import fonts
+    from companion.press.pdf import open_canvas
+
+    text = "".join(map(chr, [*range(0x21, 0x7F), *range(0xC0, 0x17F), *range(0x391, 0x3A2),
+                             *range(0x3A3, 0x3CA), *range(0x410, 0x450)]))
+    tags = []
+    for n in (1, 2):
+        c = open_canvas(tmp_path / f"t{n}.pdf", (900, 300), "t", "t")
+        c.setFont(fonts.font("regular"), 6)
+        for row in range(0, len(text), 120):
+            c.drawString(10, 280 - row / 6, text[row:row + 120])
+        c.setFont(fonts.font("bold"), 6)
+        c.drawString(10, 20, "Covenia")
+        c.showPage()
+        c.save()
+        tags.append(_subset_tags(tmp_path / f"t{n}.pdf"))
+    names = tags[0]
+    assert tags[0] == tags[1]  # a rebuild: the same tags
+    regular = [t for t in names if t.endswith("+DejaVuSans")]
+    assert len(regular) == 2 and len(names) == 3
+    assert all(re.fullmatch(r"[A-Z]{6}\+\S+", t) for t in names)
+    assert len({t[:6] for t in names}) == 3 and not {"AAAAAA", "AAAAAB"} & {t[:6] for t in names}
+
+
+def test_every_font_subset_in_a_built_kit_has_a_tag_of_its_own(tmp_path, cli):
+    """pdffonts of Covenia's kit: in each file, each subset a tag of its own; a rebuild
+    writes the same tags."""
+    import subprocess
+
+    builds = []
+    for n in (1, 2):
+        r = cli("build", "covenia", "--out", tmp_path / f"k{n}")
+        assert r.code == 0, r.out + r.err
+        builds.append({pdf.name: _subset_tags(pdf) for pdf in (tmp_path / f"k{n}").glob("*.pdf")})
+    assert builds[0] == builds[1] and builds[0]
+    for name in builds[0]:
+        listed = subprocess.run(["pdffonts", tmp_path / "k1" / name], capture_output=True,
+                                text=True, check=True).stdout.splitlines()[2:]
+        tags = [line.split("+")[0] for line in listed]
+        assert tags and len(set(tags)) == len(tags) and "AAAAAA" not in tags, (name, listed)

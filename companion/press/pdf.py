@@ -25,6 +25,46 @@ if not hasattr(pdfdoc.PDFName, "cache_info"):
 DUPLEX = {"long": "DuplexFlipLongEdge", "short": "DuplexFlipShortEdge", "none": "Simplex"}
 
 
+def subset_tag(name: bytes, codes) -> bytes:
+    """A font subset's tag (PDF 32000-1 9.6.4: six capitals, another for another subset
+    in one file), made of the subset itself: its font's name and the characters it holds,
+    in their order. The same subset has the same tag in every build."""
+    digest = hashlib.sha256(name + b"\0" + repr(list(codes)).encode()).digest()
+    return bytes(65 + b % 26 for b in digest[:6])
+
+
+def _tag_subsets() -> None:
+    """reportlab tags each font's subsets by their number (AAAAAA, AAAAAB...), so every
+    font's first subset is AAAAAA: while it writes a font's subsets, its numbering
+    (ttfonts.SUBSETN, read there at each call) gives subset_tag instead."""
+    from reportlab.pdfbase import ttfonts
+
+    if getattr(ttfonts.TTFont.addObjects, "tagged", False):
+        return
+    plain, number = ttfonts.TTFont.addObjects, ttfonts.SUBSETN
+    adding: list = []  # (font, document) being written
+
+    def add_objects(self, doc):
+        adding.append((self, doc))
+        try:
+            plain(self, doc)
+        finally:
+            adding.pop()
+
+    def tagged(n, *rest):
+        if not adding:
+            return number(n, *rest)
+        font, doc = adding[-1]
+        return subset_tag(font.face.name + font.face.subfontNameX, font.state[doc].subsets[n])
+
+    add_objects.tagged = True
+    ttfonts.TTFont.addObjects = add_objects
+    ttfonts.SUBSETN = tagged
+
+
+_tag_subsets()
+
+
 # What a canvas knows of its graphics state (font, colours, line width...), but for its
 # matrix and transparency: what the operators written next may depend on. A drawing
 # written once and put back again (companion.engine.reused, a sheet's calibration bar)

@@ -1058,7 +1058,6 @@ def convert(data: bytes, conv: Converter, intent: Intent, title: str, dpi: float
     if order is not None:
         _order(pdf, order)
     _document(pdf, conv, intent, title, created)
-    _subset_tags(pdf)
     buf = io.BytesIO()
     pdf.remove_unreferenced_resources()
     pdf.save(buf, force_version="1.4", compress_streams=True,
@@ -1097,33 +1096,6 @@ def _order(pdf, order: list[int]) -> None:
         kids.append(page)
     root.Kids = pikepdf.Array(kids)
     root.Count = len(kids)
-
-
-def _subset_tags(pdf) -> None:
-    """Each font subset its own tag (reportlab numbers each font's subsets from AAAAAA, so
-    two fonts' first subsets share one; PDF asks a tag a subset): six capitals from the
-    digest of the subset's font file, the same for the same subset every time."""
-    import hashlib
-    import re
-
-    import pikepdf
-
-    for obj in pdf.objects:
-        if not isinstance(obj, pikepdf.Dictionary) or str(obj.get("/Type")) != "/Font":
-            continue
-        name = str(obj.get("/BaseFont", ""))
-        descriptor = obj.get("/FontDescriptor")
-        if not re.fullmatch(r"/[A-Z]{6}\+.+", name) or descriptor is None:
-            continue
-        file = next((descriptor[k] for k in ("/FontFile2", "/FontFile3", "/FontFile")
-                     if k in descriptor), None)
-        if file is None:
-            continue
-        digest = hashlib.sha256(file.read_raw_bytes() + name.encode()).digest()
-        tag = "".join(chr(65 + b % 26) for b in digest[:6])
-        new = pikepdf.Name(f"/{tag}+{name[8:]}")
-        obj.BaseFont = new
-        descriptor.FontName = new
 
 
 def _image(pdf, obj, conv: Converter, done: dict):
