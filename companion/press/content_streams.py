@@ -6,6 +6,7 @@ costs no Python object each.
 
     reader = Reader(budget=32_000_000)
     seen = reader.read(stream)        # a Seen: the watched operators, each kind once
+    Reader(budget, ink=True)          # also the most total ink a colour has, objects drawn
 
 A stream that cannot be unpacked is `Undecodable` (the check names it); a file past a
 bound is a CompanionError naming the bound."""
@@ -22,6 +23,7 @@ WATCHED = "rg RG cs CS PS BI ID EI"
 # Spelled out, for a count made before parsing: more than this many in one stream (as
 # bytes, so text and names holding "rg" count too) is refused, not parsed into objects.
 MAX_WATCHED = 250_000
+BUDGET = 32_000_000  # drawing operators unpacked in one document (the preflight's, docs/pdfx.md)
 MAX_DRAWN = 1_000_000  # content streams drawn, pages times streams (a stream once a time)
 # An unpacked stream can be at most this many times its packed size (LZW's codes, 12 bits,
 # stand for at most 4,096 bytes; Flate's for 1,032; RunLength's for 128): a filter chain
@@ -31,6 +33,10 @@ GROWTH = {"/FlateDecode": 1_032, "/LZWDecode": 4_096, "/RunLengthDecode": 128,
 SHORT_NAMES = {"/Fl": "/FlateDecode", "/LZW": "/LZWDecode", "/RL": "/RunLengthDecode",
                "/A85": "/ASCII85Decode", "/AHx": "/ASCIIHexDecode"}
 _WATCHED_BYTES = (b"rg", b"RG", b"cs", b"CS", b"PS", b"BI")
+# The operators the ink measure (issue 51, companion.press.ink) reads too: colours in CMYK
+# and grey, and the objects drawn; counted as operators (a name between delimiters).
+INK_WATCHED = "k K g G sc scn SC SCN Do"
+_INK_OPERATOR = re.compile(rb"(?<![^\s\]\)>])(?:[kKgG]|scn?|SCN?|Do)(?=[\s/\[(<%]|$)")
 _OBJECT_AT = re.compile(r"<[^<>]* object at 0x[0-9a-fA-F]+>:?\s*")
 
 
@@ -41,13 +47,21 @@ class Undecodable(Exception):
 class Seen:
     """What one content stream does that a check reads, each kind once."""
 
-    __slots__ = ("rgb", "spaces", "inline_spaces", "postscript")
+    __slots__ = ("rgb", "spaces", "inline_spaces", "postscript", "ink", "drawn")
 
     def __init__(self):
         self.rgb: set[str] = set()  # "rg", "RG"
         self.spaces: dict[str, tuple[str, object]] = {}  # repr -> (operator, operand)
         self.inline_spaces: dict[str, object] = {}  # repr -> an inline picture's /CS
         self.postscript = False
+        # read with ink=True: the most total ink (0..4) a colour set here has and what set
+        # it ("a colour", "a grey"); the names of the objects drawn (Do), in order
+        self.ink: tuple[float, str] = (0.0, "")
+        self.drawn: dict[str, None] = {}
+
+    def colour(self, total: float, what: str) -> None:
+        if total > self.ink[0] + 1e-9:
+            self.ink = (total, what)
 
 
 def plain_message(text: str) -> str:
@@ -146,10 +160,12 @@ class Reader:
     """Content streams read once each, within one budget of unpacked bytes for the
     document and MAX_DRAWN streams drawn."""
 
-    def __init__(self, budget: int):
+    def __init__(self, budget: int, ink: bool = False):
         import pikepdf
 
         self.pk = pikepdf
+        self.ink = ink
+        self.watched = f"{WATCHED} {INK_WATCHED}" if ink else WATCHED
         self.left = budget
         self.budget = budget
         self.drawn = 0
@@ -179,17 +195,21 @@ class Reader:
             raise CompanionError(f"{where}: over {self.budget:,} bytes of drawing operators "
                                  "once unpacked, the most this preflight reads in this file")
         self.left -= len(data)
-        if sum(data.count(t) for t in _WATCHED_BYTES) > MAX_WATCHED:
+        if sum(data.count(t) for t in _WATCHED_BYTES) > MAX_WATCHED or \
+                self.ink and _more_than(_INK_OPERATOR.finditer(data), MAX_WATCHED):
             raise CompanionError(f"{where}: over {MAX_WATCHED:,} colour operators in one "
                                  "content stream, the most this preflight reads")
         copy = self.pk.Stream(self._scratch, data)
         try:
-            instructions = self.pk.parse_content_stream(copy, WATCHED)
+            instructions = self.pk.parse_content_stream(copy, self.watched)
         except self.pk.PdfError as e:
             raise Undecodable(f"its operators cannot be read ({plain_message(e)})") from None
         seen = Seen()
+        spaces = {"cs": "/DeviceGray", "CS": "/DeviceGray"}  # what sc/SC are in, for ink
         for operands, operator in instructions:
             op = str(operator)
+            if op in _INK_OPERATORS:
+                _ink(seen, op, operands, spaces)
             if op in ("rg", "RG"):
                 seen.rgb.add(op)
             elif op in ("cs", "CS") and operands:
@@ -203,3 +223,33 @@ class Reader:
                     cs = None
                 seen.inline_spaces.setdefault(repr(cs), cs)
         return seen
+
+
+_INK_OPERATORS = frozenset(INK_WATCHED.split() + ["cs", "CS"])
+
+
+def _ink(seen: Seen, op: str, operands, spaces: dict) -> None:
+    """One operator's part in the ink measure: a CMYK colour's total ink, a grey's black
+    ink, the colour space sc/SC set colours in, an object drawn."""
+    try:
+        if op in ("k", "K") and len(operands) == 4:
+            seen.colour(sum(float(v) for v in operands), "a colour")
+        elif op in ("g", "G") and len(operands) == 1:
+            seen.colour(1.0 - float(operands[0]), "a grey")
+        elif op in ("cs", "CS") and operands:
+            spaces[op] = str(operands[0])
+        elif op in ("sc", "scn", "SC", "SCN"):
+            if spaces["cs" if op[0] == "s" else "CS"] == "/DeviceCMYK" and len(operands) == 4:
+                seen.colour(sum(float(v) for v in operands), "a colour")
+        elif op == "Do" and operands:
+            seen.drawn[str(operands[0])] = None
+    except (TypeError, ValueError):  # not numbers: the colour is not measured (the
+        pass  # colour rule reads the spaces; this one, the numbers)
+
+
+def _more_than(matches, most: int) -> bool:
+    """Whether an iterator gives more than `most` items (read no further)."""
+    for n, _ in enumerate(matches, 1):
+        if n > most:
+            return True
+    return False

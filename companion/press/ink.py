@@ -150,77 +150,77 @@ def picture_max(im) -> float:
 
 # ---- a PDF's total ink (the preflight's rule) ------------------------------------------
 
-MEASURED = "k K g G cs CS sc scn SC SCN Do"  # the operators the measure reads
-
-
 class Measure(msgspec.Struct):
     most: float = 0.0  # total ink, 0..4
     where: str = ""  # "page 3 (a colour)", "page 3 (a picture)"
 
 
-def measure(pdf, max_pixels: int = 50_000_000) -> Measure:
+MAX_DEPTH = 12  # forms in forms: the preflight's bound
+
+
+def measure(pdf, reader=None, max_pixels: int = 50_000_000) -> Measure:
     """The most total ink on any page of an open pikepdf document: every k/K, sc/scn in
-    DeviceCMYK, g/G (black ink), every CMYK picture's pixels. Pictures past `max_pixels`
-    all told are not decoded (the preflight's bounds)."""
+    DeviceCMYK, g/G (black ink), every CMYK picture's pixels. Content streams are read
+    by the preflight's bounded reader (`reader`: a content_streams.Reader(ink=True), the
+    preflight's own when it measures; each stream unpacked and parsed once, within its
+    budget), each form and picture measured once; pictures past `max_pixels` all told
+    are not decoded (the preflight's bounds)."""
     import pikepdf
     from pikepdf import PdfImage
 
+    from companion.press import content_streams
+
+    if reader is None:
+        reader = content_streams.Reader(content_streams.BUDGET, ink=True)
     got = Measure()
-    seen: set = set()
+    seen: set = set()  # forms and pictures measured
     pixels = 0
 
     def note(value: float, where: str):
         if value > got.most + 1e-9:
             got.most, got.where = value, where
 
-    def walk(content, resources, where, depth):
+    def walk(stream, resources, where, depth):
         nonlocal pixels
-        if depth > 12:
+        try:
+            read = reader.read(stream, where)
+        except content_streams.Undecodable:  # the preflight's streams rule names it
             return
-        spaces = {"fill": "/DeviceGray", "stroke": "/DeviceGray"}
-        # only the operators that set a colour or draw an object: parsed, the rest skipped
-        for operands, op in pikepdf.parse_content_stream(content, MEASURED):
-            name = str(op)
-            if name in ("k", "K") and len(operands) == 4:
-                note(sum(float(v) for v in operands), f"{where} (a colour)")
-            elif name in ("g", "G") and operands:
-                note(1.0 - float(operands[0]), f"{where} (a grey)")
-            elif name in ("cs", "CS") and operands:
-                spaces["fill" if name == "cs" else "stroke"] = str(operands[0])
-            elif name in ("sc", "scn", "SC", "SCN"):
-                space = spaces["fill" if name in ("sc", "scn") else "stroke"]
-                if space == "/DeviceCMYK" and len(operands) == 4:
-                    note(sum(float(v) for v in operands), f"{where} (a colour)")
-            elif name == "Do" and operands:
-                x = resources.get("/XObject", {}).get(str(operands[0])) if resources else None
-                if x is None:
-                    continue
-                if str(x.get("/Subtype")) == "/Form":
+        if read.ink[1]:
+            note(read.ink[0], f"{where} ({read.ink[1]})")
+        xobjects = resources.get("/XObject") if isinstance(resources, pikepdf.Dictionary) \
+            else None
+        if not isinstance(xobjects, pikepdf.Dictionary):
+            return
+        for name in read.drawn:
+            x = xobjects.get(name)
+            if not isinstance(x, pikepdf.Stream) or not x.is_indirect or x.objgen in seen:
+                continue
+            seen.add(x.objgen)
+            if str(x.get("/Subtype")) == "/Form":
+                if depth < MAX_DEPTH:
                     walk(x, x.get("/Resources", resources), where, depth + 1)
-                elif str(x.get("/ColorSpace")) == "/DeviceCMYK" and x.objgen not in seen:
-                    seen.add(x.objgen)
-                    pixels += int(x.get("/Width", 0)) * int(x.get("/Height", 0))
-                    if pixels <= max_pixels:
-                        im = PdfImage(x).as_pil_image()
-                        if im.mode == "CMYK":
-                            note(picture_max(im), f"{where} (a picture)")
+            elif str(x.get("/ColorSpace")) == "/DeviceCMYK":
+                pixels += int(x.get("/Width", 0)) * int(x.get("/Height", 0))
+                if pixels <= max_pixels:
+                    im = PdfImage(x).as_pil_image()
+                    if im.mode == "CMYK":
+                        note(picture_max(im), f"{where} (a picture)")
 
-    pages_seen: set = set()
     for n, page in enumerate(pdf.pages, 1):
         contents = page.obj.get("/Contents")
-        key = contents.objgen if contents is not None and contents.is_indirect else None
-        if key is not None and key != (0, 0):
-            if key in pages_seen:  # the same printed page again: measured once
-                continue
-            pages_seen.add(key)
-        walk(page.obj, page.obj.get("/Resources", pikepdf.Dictionary()), f"page {n}", 0)
+        streams = contents if isinstance(contents, pikepdf.Array) else [contents]
+        resources = page.obj.get("/Resources", pikepdf.Dictionary())
+        for stream in streams:
+            if isinstance(stream, pikepdf.Stream):
+                walk(stream, resources, f"page {n}", 0)
     return got
 
 
-def rule(pdf, limit: float) -> list[tuple[str, str, str]]:
+def rule(pdf, limit: float, reader=None) -> list[tuple[str, str, str]]:
     """The preflight's ink rule on an open document: [(rule, where, what)] when its most
-    total ink is over `limit` (0..4), else []."""
-    got = measure(pdf)
+    total ink is over `limit` (0..4), else []. `reader`: the preflight's (see measure)."""
+    got = measure(pdf, reader)
     if got.most <= limit + 0.005:  # 0.5 %: the rounding of four values written to 4 places
         return []
     return [("ink", got.where.split(" (")[0], f"total ink {got.most * 100:.0f} %"

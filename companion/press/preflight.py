@@ -21,7 +21,7 @@ MAX_PAGES = 5_000
 # Drawing operators unpacked in one document, each content stream once however often it
 # is drawn: this much, and four times the file's own size beyond it (a page's operators
 # pack three to five times smaller; pictures are not operators).
-CONTENT_BYTES = 32_000_000
+CONTENT_BYTES = content_streams.BUDGET
 CONTENT_GROWTH = 4
 MAX_DEPTH = 12  # forms in forms, patterns in forms...
 ALLOWED_SPACES = {"/DeviceCMYK", "/DeviceGray", "/Pattern"}
@@ -65,14 +65,14 @@ class Problem(msgspec.Struct, frozen=True):
 
 
 class _Checker:
-    def __init__(self, pdf, bleed: float | None, content_budget: int):
+    def __init__(self, pdf, bleed: float | None, streams):
         import pikepdf
 
         self.pk, self.pdf, self.bleed = pikepdf, pdf, bleed
         self.problems: list[Problem] = []
         self.seen_fonts: set = set()
         self.seen_objects: set = set()
-        self.streams = content_streams.Reader(content_budget)
+        self.streams = streams  # a content_streams.Reader
 
     def add(self, rule, where, what):
         p = Problem(rule, where, what)
@@ -443,7 +443,7 @@ def check(data: bytes, bleed: float | None = None,
     except pikepdf.PasswordError:
         return [Problem("encryption", "document", "the file is encrypted")]
     with pdf:
-        c = _Checker(pdf, bleed, CONTENT_BYTES + CONTENT_GROWTH * len(data))
+        c = _Checker(pdf, bleed, _reader(data, ink=ink_limit is not None))
         _guarded(c, "document", c.document)
         if len(pdf.pages) > MAX_PAGES:
             raise CompanionError(f"{len(pdf.pages):,} pages: over {MAX_PAGES:,}, the most "
@@ -457,10 +457,16 @@ def check(data: bytes, bleed: float | None = None,
         return c.problems
 
 
+def _reader(data: bytes, ink: bool):
+    """The document's content-stream reader: its budget of unpacked bytes, and whether
+    it reads the ink measure's operators too (each stream then parsed once for both)."""
+    return content_streams.Reader(CONTENT_BYTES + CONTENT_GROWTH * len(data), ink=ink)
+
+
 def _ink(checker, pdf, limit: float) -> None:
     from companion.press import ink
 
-    for rule, where, what in ink.rule(pdf, limit):
+    for rule, where, what in ink.rule(pdf, limit, checker.streams):
         checker.add(rule, where, what)
 
 
@@ -501,7 +507,7 @@ def _most_ink(data: bytes) -> tuple[float, str]:
     from companion.press import ink
 
     with _open(data) as pdf:
-        got = ink.measure(pdf)
+        got = ink.measure(pdf, _reader(data, ink=True))
     return got.most, got.where
 
 
