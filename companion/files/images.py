@@ -393,10 +393,12 @@ def _flate(digest: str, size: tuple, codec: bytes, colour: bytes, alpha: bytes) 
 
 
 def _deflated(im) -> bytes:
-    """The colour as FlateDecode reads it: 8-bit RGB, row by row, deflated."""
+    """The colour as FlateDecode reads it: 8-bit RGB, row by row, deflated. Level 3: on a
+    grainy 750 x 1050 painting 0.04 s and 2.5 % larger than level 6's 0.12 s (level 1:
+    0.03 s, 13 % larger)."""
     import zlib
 
-    return zlib.compress(im.convert("RGB").tobytes(), 6)
+    return zlib.compress(im.convert("RGB").tobytes(), 3)
 
 
 def _jpeg_bytes(im) -> bytes:
