@@ -531,3 +531,31 @@ def test_every_font_subset_in_a_built_kit_has_a_tag_of_its_own(tmp_path, cli):
                                 text=True, check=True).stdout.splitlines()[2:]
         tags = [line.split("+")[0] for line in listed]
         assert tags and len(set(tags)) == len(tags) and "AAAAAA" not in tags, (name, listed)
+
+
+def test_a_designer_may_ask_for_a_jpeg_of_her_lossless_picture(tmp_path, cli):
+    """`jpeg = true` on an image: her PNG painting goes into the kit as a JPEG (a far
+    smaller file), cached under a name of its own; the same PNG on another element
+    without it stays deflated."""
+    game = pdfx_game.make(tmp_path / "vocab")
+    _hard_edges().save(tmp_path / "vocab" / "art" / "dark.png")
+    text = game.read_text(encoding="utf-8")
+    asked = pdfx_game.DARK_PICTURE.replace('fit = "stretch"\n', 'fit = "stretch"\njpeg = true\n', 1)
+    assert asked != pdfx_game.DARK_PICTURE
+    game.write_text(text.replace(pdfx_game.DARK_PICTURE, asked, 1), encoding="utf-8")
+    r = cli("build", game, "--out", tmp_path / "kit", "--only", "cards")
+    assert r.code == 0, r.out + r.err
+    with pikepdf.open(tmp_path / "kit" / "cards.pdf") as pdf:
+        (dark,) = [x for x in pdf.objects if isinstance(x, pikepdf.Stream)
+                   and str(x.get("/Subtype")) == "/Image"
+                   and (int(x.Width), int(x.Height)) == (300, 60)]
+        assert [str(f) for f in (dark.Filter if isinstance(dark.Filter, pikepdf.Array)
+                                 else [dark.Filter])] == ["/DCTDecode"]
+    game.write_text(text, encoding="utf-8")  # not asked: deflated, beside the JPEG
+    r = cli("build", game, "--out", tmp_path / "kit2", "--only", "cards")
+    assert r.code == 0, r.out + r.err
+    with pikepdf.open(tmp_path / "kit2" / "cards.pdf") as pdf:
+        (dark,) = [x for x in pdf.objects if isinstance(x, pikepdf.Stream)
+                   and str(x.get("/Subtype")) == "/Image"
+                   and (int(x.Width), int(x.Height)) == (300, 60)]
+        assert "/FlateDecode" in str(dark.Filter)

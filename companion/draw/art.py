@@ -37,6 +37,7 @@ class Spec(msgspec.Struct, frozen=True):
     anchor: str = "c"
     card: str = ""  # the card's name, for messages
     outside: bool = False  # the path leads out of the data file's folder
+    jpeg: bool = False  # kept as a JPEG even if the file is lossless (images.picture)
 
 
 class Box(msgspec.Struct, frozen=True):
@@ -60,7 +61,7 @@ class Log(msgspec.Struct):
     # while a drawing is kept (companion.kit.drawings): every note made, to make again
     # when it is put back
     heard: list | None = None
-    read: dict = msgspec.field(default_factory=dict)  # path -> its picture, read this build
+    read: dict = msgspec.field(default_factory=dict)  # (path, jpeg) -> its picture, this build
 
     def note(self, name: str, key: str, value) -> None:
         """One fact a drawing learnt about a picture, into `low` (where it prints smallest,
@@ -205,12 +206,12 @@ def noted(art: Spec):
     log = _log.get()
     if art.outside and log is not None:
         log.note("outside", str(art.path), art.card)
-    if log is not None and art.path in log.read:  # a thousand cards, a dozen pictures
-        return log.read[art.path]
+    if log is not None and (art.path, art.jpeg) in log.read:  # a thousand cards, a dozen pictures
+        return log.read[art.path, art.jpeg]
     try:
-        pic = images.picture(art.path)
+        pic = images.picture(art.path, art.jpeg)
         if log is not None:
-            log.read[art.path] = pic
+            log.read[art.path, art.jpeg] = pic
         return pic
     except CompanionError as e:
         if log is not None and log.draft:

@@ -643,7 +643,7 @@ def _image(d: Drawing, el: schema.Image, scope) -> None:
     p = Path(name)
     full = p if p.is_absolute() else base / p
     spec = art.Spec(full, el.fit, el.anchor, card,
-                    outside=not designer_files.inside(full, base))
+                    outside=not designer_files.inside(full, base), jpeg=el.jpeg)
     x, w = d.x(el.x, scope), d.x(el.w, scope)
     top, h = d.v(el.y, scope), d.v(el.h, scope)
     if w <= 0 or h <= 0:

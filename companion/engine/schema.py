@@ -246,6 +246,7 @@ class Image(_Element, tag="image"):
     h: Length = 0.3  # the box's height
     fit: Literal["cover", "contain", "stretch"] = "cover"  # how it fills the box
     anchor: Literal["c", "n", "ne", "e", "se", "s", "sw", "w", "nw"] = "c"  # the part kept when cropped: c (centre), n (top), sw (bottom left)...
+    jpeg: bool = False  # true: kept as a JPEG (quality 92) even if the file is lossless: a painting or photo saved as PNG makes a far smaller PDF
 
 
 class Badge(_Element, tag="badge"):

@@ -84,14 +84,16 @@ def cache_folder() -> Path:
     return paths.cache("images")
 
 
-def _target(digest: str, kind: str) -> Path:
-    """The cache file of a picture of content `digest`: "jpg" or "flate"."""
-    return cache_folder() / f"{digest}-{CACHE_FORM}.{kind}"
+def _target(digest: str, kind: str, asked: bool = False) -> Path:
+    """The cache file of a picture of content `digest`: "jpg" or "flate"; `asked`: a
+    lossless picture made a JPEG as its designer asked (a name of its own)."""
+    return cache_folder() / f"{digest}-{CACHE_FORM}{'j' if asked else ''}.{kind}"
 
 
-def picture(path: Path) -> Picture:
-    """The picture at `path`, ready for the PDF. Raises CompanionError if it cannot be
-    read as an image."""
+def picture(path: Path, jpeg: bool = False) -> Picture:
+    """The picture at `path`, ready for the PDF; `jpeg`: its designer asks for a JPEG
+    even if the file is lossless. Raises CompanionError if it cannot be read as an
+    image."""
     path = Path(path)
     inputs.note(path)
     try:
@@ -103,27 +105,28 @@ def picture(path: Path) -> Picture:
         raise CompanionError(f"cannot read ({e.strerror})", source=str(path)) from None
     digest = _digests.get(stamp)  # a file seen unchanged: not read and hashed again
     data = None
-    if digest is None or digest not in _seen:
+    if digest is None or (digest, jpeg) not in _seen:
         data = designer_files.read_bytes(path, MAX_BYTES, "picture")
         digest = _digests[stamp] = hashlib.sha256(data).hexdigest()
-    if digest not in _seen:  # the same content again (any name): the same picture
-        _seen[digest] = _cached(digest, path) or _entered(digest, path, data)
-    return _seen[digest]
+    key = (digest, jpeg)
+    if key not in _seen:  # the same content again (any name): the same picture
+        _seen[key] = _cached(digest, path, jpeg) or _entered(digest, path, data, jpeg)
+    return _seen[key]
 
 
-_seen: dict[str, Picture] = {}  # digest -> the picture, for this process
+_seen: dict[tuple, Picture] = {}  # (digest, jpeg asked) -> the picture, for this process
 _digests: dict[tuple, str] = {}  # (path, mtime, size, inode) -> digest, for this process
 _refused: dict[str, tuple] = {}  # digest -> (message, source): a --draft build asks once
 
 
-def _entered(digest: str, path: Path, data: bytes) -> Picture:
+def _entered(digest: str, path: Path, data: bytes, jpeg: bool) -> Picture:
     """The picture decoded, checked and converted into the cache by a bounded worker."""
     from companion.files import bounded
 
     if digest not in _refused:
         _pillow()
         try:
-            out = bounded.run(_decoded, digest, str(path), data, source=str(path),
+            out = bounded.run(_decoded, digest, str(path), data, jpeg, source=str(path),
                               what="picture", seconds=SECONDS, memory=MEMORY)
         except CompanionError as e:  # a bound tripped: the file's doing, whatever it holds
             if e.message.startswith("could not start a worker"):  # the system's: not kept
@@ -147,22 +150,25 @@ def _pillow() -> None:
     Image.preinit()
 
 
-def _decoded(digest: str, path: str, data: bytes) -> tuple:
+def _decoded(digest: str, path: str, data: bytes, jpeg: bool = False) -> tuple:
     """In the worker: ("ok", cache file, width, height, deflated), or ("refused", message,
     source) keeping our words for what is wrong with the file."""
     try:
-        p = _prepared(digest, path, data)
+        p = _prepared(digest, path, data, jpeg)
     except CompanionError as e:
         return ("refused", e.message, e.source)
     return ("ok", p.path, p.width, p.height, p.deflated)
 
 
-def _cached(digest: str, path: Path) -> Picture | None:
+def _cached(digest: str, path: Path, jpeg: bool = False) -> Picture | None:
     """The picture as a past build put it in the cache, found with nothing decoded: its
     size from the .flate file's first line or the JPEG's frame header. None when it is
     not there, or its size is not where it should be: the worker then looks."""
-    for kind, size_of in (("flate", _flate_size), ("jpg", _jpeg_size)):
-        target = _target(digest, kind)
+    kinds = [("flate", _flate_size, jpeg), ("jpg", _jpeg_size, jpeg)]
+    if jpeg:  # a lossy file's cache is the same whatever is asked
+        kinds.append(("jpg", _jpeg_size, False))
+    for kind, size_of, asked in kinds:
+        target = _target(digest, kind, asked)
         size = size_of(target)
         if size:
             return Picture(str(target), *size, path, deflated=kind == "flate")
@@ -221,7 +227,7 @@ def _jpeg_size(target: Path) -> tuple[int, int] | None:
     return None
 
 
-def _prepared(digest: str, path: str, data: bytes) -> Picture:
+def _prepared(digest: str, path: str, data: bytes, jpeg: bool = False) -> Picture:
     """In the worker: the picture checked from its header, decoded and converted into the
     cache (or found there, converted by a past build)."""
     import warnings
@@ -246,15 +252,17 @@ def _prepared(digest: str, path: str, data: bytes) -> Picture:
             if orientation in (5, 6, 7, 8):  # a quarter turn
                 size = size[::-1]
             lossless = not _lossy(fmt, data)
+            asked = jpeg and lossless  # a JPEG of a lossless file, as she asks
+            lossless = lossless and not jpeg
             for kind in ("flate", "jpg") if alpha or lossless else ("jpg",):  # a past build's
-                target = _target(digest, kind)
+                target = _target(digest, kind, asked)
                 if target.is_file():
                     return Picture(str(target), *size, Path(path), deflated=kind == "flate")
             if turned:
                 from PIL import ImageOps
 
                 im = ImageOps.exif_transpose(im)
-            target = _convert(im, digest, alpha, lossless, path)
+            target = _convert(im, digest, alpha, lossless, asked, path)
             return Picture(str(target), *size, Path(path), deflated=target.suffix == ".flate")
     except (Image.DecompressionBombError, Image.DecompressionBombWarning):
         raise _too_many_pixels(path, data) from None
@@ -356,7 +364,7 @@ def _lossy(fmt: str, data: bytes) -> bool:
     return False
 
 
-def _convert(im, digest: str, alpha: bool, lossless: bool, path: str) -> Path:
+def _convert(im, digest: str, alpha: bool, lossless: bool, asked: bool, path: str) -> Path:
     """Converts once: deflated if the picture is lossless, else a JPEG; with its alpha
     beside it (deflated) if some of it is see-through."""
     import zlib
@@ -373,20 +381,19 @@ def _convert(im, digest: str, alpha: bool, lossless: bool, path: str) -> Path:
         mask = rgba.getchannel("A")
         if mask.getextrema() != (255, 255):  # else saved with alpha but opaque all over
             if lossless:
-                return _flate(digest, im.size, b"Flate", _deflated(rgba),
+                return _flate(_target(digest, "flate"), im.size, b"Flate", _deflated(rgba),
                               zlib.compress(mask.tobytes()))
-            return _flate(digest, im.size, b"DCT", _jpeg_bytes(_hidden_filled(rgba)),
-                          zlib.compress(mask.tobytes()))
+            return _flate(_target(digest, "flate", asked), im.size, b"DCT",
+                          _jpeg_bytes(_hidden_filled(rgba)), zlib.compress(mask.tobytes()))
         im = rgba
     if lossless:
-        return _flate(digest, im.size, b"Flate", _deflated(im), b"")
-    target = _target(digest, "jpg")
+        return _flate(_target(digest, "flate"), im.size, b"Flate", _deflated(im), b"")
+    target = _target(digest, "jpg", asked)
     _write(target, _jpeg_bytes(im))
     return target
 
 
-def _flate(digest: str, size: tuple, codec: bytes, colour: bytes, alpha: bytes) -> Path:
-    target = _target(digest, "flate")
+def _flate(target: Path, size: tuple, codec: bytes, colour: bytes, alpha: bytes) -> Path:
     _write(target, b"%s %d %d %s %d\n" % (FLATE_MAGIC, *size, codec, len(colour))
            + colour + alpha)
     return target
