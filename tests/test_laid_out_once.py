@@ -82,8 +82,8 @@ def test_a_build_reads_each_picture_once_a_log_not_once_a_card(starter, monkeypa
             game.parent / "art" / f"p{i}.jpg")
     read = []
     real = images.picture
-    monkeypatch.setattr(images, "picture", lambda path: read.append(Path(path).name) or
-                        real(path))
+    monkeypatch.setattr(images, "picture", lambda path, *jpeg: read.append(Path(path).name)
+                        or real(path, *jpeg))
     warnings: list[str] = []
     kit.build(str(game), kit.Options(only=["cards"], out=tmp_path / "out"),
               warn=warnings.append)
