@@ -159,7 +159,8 @@ def test_lugvanion_aid_labels_the_partisans_return_a_house_rule(kits, lang, home
 @pytest.mark.parametrize("lang, note", [
     ("en", "House rule: the rulebook gives no amount here; we use 1 gold per "
            "partisan of yours."),
-    ("fr", "Règle maison : 1 or par partisan de votre couleur pour la seconde option"),
+    ("fr", "Règle maison : 1 or par partisan de votre couleur (la règle ne donne pas de "
+           "montant)."),
 ])
 def test_lugvanion_objectives_label_yours_only_a_house_rule(kits, lang, note):
     assert printed(kits, "lugvanion", lang).count(note) == 12  # every objective card
@@ -207,8 +208,8 @@ def test_lugvanion_french_says_sur_la_forge_not_en_forge(kits):
      "their spells, announced even if they act at turn’s end (a part whose pile is empty is "
      "lost; discards leave the game, the target witch picks them; artifacts and incantations "
      "are not ritual objects; a card worth 3 counts as one when removed)", None),
-    ("fr", "III. Résolvez (voir au dos). Le type gagnant décide de l’action et du déplacement "
-           "du démon, lu sur la carte qu’il quitte (règle maison).",
+    ("fr", "III. Résolvez (voir au dos). Le type gagnant fixe l’action et le déplacement du "
+           "démon, lu sur sa carte de départ (règle maison).",
      "leurs sortilèges, annoncés même s’ils agissent en fin de tour (pioche vide : cette "
      "partie du sortilège est perdue ; les défausses quittent la partie, au choix de la "
      "sorcière visée ; artéfacts et incantations ne sont pas des objets rituels ; retirée, "

@@ -57,9 +57,9 @@ PASS = {
     "en": "Say “pass”. Whoever has worked out your rules may lay a card in your row (house "
           "rule: until you have counted aloud to 5; the first card down counts). If nobody "
           "does, draw 1 card (empty deck: reveal a spare rule card).",
-    "fr": "Annoncez « je passe ». Qui a déduit vos consignes peut poser une carte dans votre "
-          "rangée (règle maison : tant que vous n’avez pas compté jusqu’à 5 ; la première "
-          "carte posée compte). Sinon, piochez 1 carte (pioche vide : révélez une consigne "
+    "fr": "Annoncez « je passe ». Qui a déduit vos consignes peut jouer à votre place (règle "
+          "maison : tant que vous n’avez pas compté jusqu’à 5 ; la première carte posée "
+          "compte). Sinon, piochez 1 carte (pioche vide : révélez une consigne "
           "non distribuée).",
 }
 NO_DRAW = {"en": "you draw nothing", "fr": "vous ne piochez pas"}
@@ -165,9 +165,9 @@ def test_covenia_guide_lists_the_empty_hand_under_decided_where_silent(kit, lang
             "their spells, announced even if they act at turn’s end",
             "the demon token on Gate I (card I is a Gate)."],
      "then moves to the position the card it stands on gives"),
-    ("fr", ["III. Résolvez (voir au dos). Le type gagnant décide de l’action et du déplacement "
-            "du démon, lu sur la carte qu’il quitte (règle maison).",
-            "Si le type gagnant active la carte atteinte (règle maison)",
+    ("fr", ["III. Résolvez (voir au dos). Le type gagnant fixe l’action et le déplacement du "
+            "démon, lu sur sa carte de départ (règle maison).",
+            "Si le type gagnant active la carte d’arrivée (règle maison)",
             "toutes en même temps, sans ordre (à la plus rapide la dernière carte d’une pile)",
             "leurs sortilèges, annoncés même s’ils agissent en fin de tour",
             "le jeton Démon sur la Porte I (la carte I est une Porte)."],
