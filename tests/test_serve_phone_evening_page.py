@@ -29,6 +29,11 @@ def plus(locale: str, name: str) -> str:
     return f"+ {name}"
 
 
+def frames(page) -> None:
+    """Two animation frames painted: whatever the last task changed is laid out."""
+    page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+
+
 def whole_in_view(page, selector: str) -> dict:
     """Where an element lies against the viewport, under the page's sticky bar."""
     return page.evaluate("""(sel) => {
@@ -55,7 +60,7 @@ def test_the_phone_that_draws_sees_its_result_wherever_its_vote_sat(browser, tab
     draw.click()
     expect(page.locator("#winner")).to_be_visible()
     expect(page.locator("#history li .num")).to_have_text("#1")  # the last redraw is done
-    page.wait_for_timeout(300)  # a late reflow (none expected) would show here
+    frames(page)  # a late reflow (none expected) would show here
     title = whole_in_view(page, "#result h2")
     winner = whole_in_view(page, "#winner")
     shot(page, f"drawer-{where}-{size}-{locale[:2]}")
@@ -144,7 +149,10 @@ def test_no_name_breaks_inside_a_word(browser, long_names, size, locale):  # noq
     seen = 0
     for game in ("Lugvanion", "Covenia", "Coverta", "tidepool"):
         page.locator("#picker").get_by_role("button", name=game).click()
-        page.wait_for_timeout(200)
+        section = page.locator(f"#game-{game.lower()}")
+        expect(section).to_be_visible()
+        if game != "Lugvanion":  # its entries drawn, the names in them (none in Lugvanion's)
+            expect(section).to_contain_text(LONG[0])
         page.locator("details").evaluate_all("ds => ds.forEach(d => d.open = true)")
         got = page.evaluate(BROKEN, list(LONG[:2]))
         shot(page, f"names-{game.lower()}-{size}-{locale[:2]}")
@@ -209,8 +217,10 @@ def test_a_stale_half_entered_bag_is_not_brought_back_in_a_new_game(browser, tab
     again.goto(lan_link(table))
     expect(again.locator(".live.on")).to_be_visible()
     expect(again.locator("#guilds .guild")).to_have_count(4)
-    again.wait_for_timeout(500)
+    # the table's state read (the guilds drawn from it) and the kept bag judged with it
     expect(again.locator("#vote")).to_be_hidden()
+    assert again.evaluate("() => Object.keys(localStorage)"
+                          ".filter(k => k.endsWith(':draft:lugvanion'))") == []
     shot(again, f"stale-bag-{size}-{locale[:2]}")
     assert again.problems == []
 
@@ -280,6 +290,7 @@ def test_end_this_game_can_be_undone_for_a_few_seconds(browser, table, locale): 
         httpx.put(table.api(f"covenia/players/{name}"),
                   json={"area": {"red": [1]}, "hand": {}}).raise_for_status()
     page = phone(browser, table, "320", locale, "Covenia")
+    page.clock.install()  # the countdown's seconds run when the test says, not the machine
     page.locator("#covenia-close").click()
     bar = page.locator("#closing")
     expect(bar).to_be_visible()
@@ -287,9 +298,11 @@ def test_end_this_game_can_be_undone_for_a_few_seconds(browser, table, locale): 
     shot(page, f"ending-{locale[:2]}")
     page.locator("#closing-undo").click()
     expect(bar).to_be_hidden()
-    page.wait_for_timeout(7000)  # past the countdown: nothing was sent
+    page.clock.run_for(7000)  # past the countdown: nothing was sent
     assert httpx.get(table.api("covenia")).json()["open"] is True
     page.locator("#covenia-close").click()
+    expect(bar).to_be_visible()
+    page.clock.run_for(7000)
     expect(page.locator("#covenia-totals")).to_have_count(0)  # ended once the bar ran out
     assert httpx.get(table.api("covenia")).json()["open"] is False
     assert page.problems == []
