@@ -32,29 +32,17 @@ def guide(kits, game, lang) -> str:
 
 # ---- Coverta -------------------------------------------------------------------------
 
-PASS = {
-    "en": "Say “pass”. House rule: you draw nothing and count aloud to 5; until then, whoever "
-          "has worked out your rules may lay a card in your row for you (the first card down "
-          "counts). Then the next player plays.",
-    "fr": "Dites « je passe ». Règle maison : vous ne piochez pas et comptez à voix haute "
-          "jusqu’à 5 ; d’ici là, qui a deviné vos consignes peut poser une carte dans votre "
-          "rangée (la première posée compte). Puis le joueur suivant joue.",
-}
-
-
-@pytest.mark.parametrize("lang", ["en", "fr"])
-def test_coverta_aid_says_what_a_pass_leads_to_as_a_house_rule(kits, lang):
-    assert PASS[lang] in printed(kits, "coverta", lang)
+# The pass itself (RULINGS V7): tests/test_printed_rules_reread.py, at poker and mini size.
 
 
 @pytest.mark.parametrize("lang, decided", [
-    ("en", ["after “pass” you draw nothing and count aloud to 5, the time the others have to "
-            "lay a card in your row for you",
+    ("en", ["after “pass”, whoever has worked out your rules may lay a card in your row until "
+            "you have counted aloud to 5",
             "a row found faulty when its owner runs out of cards brings the usual penalties "
             "and play goes on",
             "a card marked with a token still counts as the last card laid for the next one"]),
-    ("fr", ["après « je passe », on ne pioche pas et on compte à voix haute jusqu’à 5, le temps "
-            "laissé aux autres pour poser une carte dans sa rangée",
+    ("fr", ["après « je passe », qui a déduit vos consignes peut poser une carte dans votre "
+            "rangée tant que vous n’avez pas compté à voix haute jusqu’à 5",
             "une rangée fautive quand son joueur n’a plus de cartes entraîne les pénalités "
             "habituelles et le jeu continue",
             "une carte marquée d’un jeton compte toujours comme la dernière carte posée pour "
@@ -171,7 +159,8 @@ def test_lugvanion_aid_labels_the_partisans_return_a_house_rule(kits, lang, home
 @pytest.mark.parametrize("lang, note", [
     ("en", "House rule: the rulebook gives no amount here; we use 1 gold per "
            "partisan of yours."),
-    ("fr", "Règle maison : 1 or par partisan à vous pour la seconde option"),
+    ("fr", "Règle maison : 1 or par partisan de votre couleur (la règle ne donne pas de "
+           "montant)."),
 ])
 def test_lugvanion_objectives_label_yours_only_a_house_rule(kits, lang, note):
     assert printed(kits, "lugvanion", lang).count(note) == 12  # every objective card
@@ -181,7 +170,8 @@ def test_lugvanion_objectives_label_yours_only_a_house_rule(kits, lang, note):
     ("en", ["1 gold per partisan of yours in that guild, your own colour only",
             "after a vote the 8 partisans go back to their owners",
             "Each is printed as a house rule."]),
-    ("fr", ["1 or par partisan à vous sur la guilde, de votre couleur seulement",
+    ("fr", ["1 or par partisan de votre couleur sur la guilde (les autres couleurs ne "
+            "comptent pas)",
             "après un vote, chacun reprend ses partisans",
             "Chacun est imprimé comme règle maison."]),
 ])
@@ -207,22 +197,23 @@ def test_lugvanion_french_says_sur_la_forge_not_en_forge(kits):
         assert f"en {guild}" not in text and f"guilde {guild}" not in text, guild
     for on in ("sur la Forge", "sur la Joaillerie", "sur l’Herboristerie", "sur l’Académie"):
         assert f"Gratuit : 1 partisan {on}" in text, on
-        assert f"par partisan à vous {on}." in text, on
+        assert f"par partisan de votre couleur {on}." in text, on
 
 
 # ---- Vengeance -----------------------------------------------------------------------
 
 @pytest.mark.parametrize("lang, step, spells, gone", [
-    ("en", "III. Resolve (see the back). The demon does its card’s action for the winning "
-           "type, then moves to the position the card it stands on gives.",
-     "their spells (a part whose pile is empty is lost; discards leave the game, the target "
-     "witch picks them; artifacts and incantations are not ritual objects; a card worth 3 "
-     "counts as one when removed)", None),
-    ("fr", "III. Résolvez (voir au dos). Le démon fait l’action de sa carte pour le type "
-           "gagnant, puis va où l’envoie la carte qu’il occupe.",
-     "leurs sortilèges (une partie dont la pile est vide est perdue ; les défausses quittent "
-     "la partie, au choix de la sorcière visée ; artéfacts et incantations ne sont pas des "
-     "objets rituels ; retirée, une carte qui en vaut 3 compte pour une)", "qui l’a la marque"),
+    ("en", "III. Resolve (see the back). The winning type decides the demon’s action and its "
+           "move, given by the card it leaves (house rule).",
+     "their spells, announced even if they act at turn’s end (a part whose pile is empty is "
+     "lost; discards leave the game, the target witch picks them; artifacts and incantations "
+     "are not ritual objects; a card worth 3 counts as one when removed)", None),
+    ("fr", "III. Résolvez (voir au dos). Le type gagnant fixe l’action et le déplacement du "
+           "démon, lu sur sa carte de départ (règle maison).",
+     "leurs sortilèges, annoncés même s’ils agissent en fin de tour (pioche vide : cette "
+     "partie du sortilège est perdue ; les défausses quittent la partie, au choix de la "
+     "sorcière visée ; artéfacts et incantations ne sont pas des objets rituels ; retirée, "
+     "une carte qui en vaut 3 compte pour une)", "qui l’a la marque"),
 ])
 def test_vengeance_aid_gives_the_demon_s_action_and_the_spells_general_rules(kits, lang, step,
                                                                             spells, gone):

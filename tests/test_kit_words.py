@@ -56,7 +56,8 @@ def test_every_player_gets_the_same_full_two_sided_aid(kits, game, lang, front, 
 @pytest.mark.parametrize("lang,revote,resume,tie", [
     ("en", "A guild already held can be voted again", "Play resumes left of the player who",
      "put the 8 back in the bag and draw 5 afresh"),
-    ("fr", "Une guilde déjà tenue peut être revotée", "Le jeu reprend à gauche de qui",
+    ("fr", "Une guilde déjà remportée peut être remise au vote",
+     "Le jeu reprend à gauche du joueur qui a déclenché le vote",
      "remettez les 8 dans le sac et tirez-en 5 à nouveau"),
 ])
 def test_lugvanion_aid_says_guilds_change_hands_where_play_resumes_and_the_tie(
@@ -99,7 +100,7 @@ def test_french_kits_say_vous_not_tu(kits):
     text = flat(text_of(kits, "covenia", "fr")[0])
     for tu in ("Échange une", "Prends ", "Pose une", "Pioche une"):
         assert tu not in text
-    assert "Prenez à une adversaire" in text
+    assert "Prenez la plus petite ou la plus grande carte d’une adversaire" in text
 
 
 def test_english_guild_texts_say_in_the_guild(kits):

@@ -46,14 +46,15 @@ def printed(kits, game, lang, file="cards.pdf") -> str:
     ("covenia", "cards.pdf", "fr", "Prenez en main une autre carte du Temple", "une carte du Temple "),
     ("covenia", "cards.pdf", "en", "Take a rival’s lowest or highest card in hand (she holds 2+)",
      None),
-    ("covenia", "cards.pdf", "fr", "Prenez à une adversaire (2+ en main) sa plus petite ou plus "
-                                   "grande carte", "avec une adverse"),
+    ("covenia", "cards.pdf", "fr", "Prenez la plus petite ou la plus grande carte d’une "
+                                   "adversaire (au moins 2 en main)", "avec une adverse"),
     # The score book: the red tie rule and yellow's empty hand.
     ("covenia", "scorebook.pdf", "en", "most (ties too): 7 × cards", None),
-    ("covenia", "scorebook.pdf", "en", "cards × lowest card in hand (empty hand: 0)", None),
-    ("covenia", "scorebook.pdf", "fr", "le plus (ex aequo aussi) : 7 × cartes", None),
-    ("covenia", "scorebook.pdf", "fr", "cartes × plus petite carte en main (main vide : 0)",
-     "regardent"),
+    ("covenia", "scorebook.pdf", "en", "cards × lowest card in hand (house rule: empty hand 0)",
+     None),
+    ("covenia", "scorebook.pdf", "fr", "en tête (même ex aequo) : 7 × cartes", None),
+    ("covenia", "scorebook.pdf", "fr", "cartes × plus petite en main (règle maison : main vide "
+                                       "0)", "regardent"),
     # Coverta: whose penalty, which mistakes, which end.
     ("coverta", "cards.pdf", "en", "they take the last card back instead, with the penalties "
                                    "for their mistake (token, skip a turn, draw)", "pay for it"),
@@ -200,5 +201,5 @@ def test_a_mini_card_says_less_where_a_poker_card_says_it_all(tmp_path):
     assert "Free: 1 partisan in the Forge guild" in texts["poker"]
     assert "Free: 1 partisan on its guild" not in texts["poker"]
     assert "Free: 1 partisan on its guild" in texts["mini-euro"]
-    assert "House rule: your own, 1 gold each." in texts["mini-euro"]
+    assert "House rule: 1 gold per partisan." in texts["mini-euro"]
     assert "the rulebook gives no amount" in texts["poker"]

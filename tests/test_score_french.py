@@ -115,7 +115,7 @@ def test_coverta_check_names_a_fault_in_french_as_the_cards_print_it(tmp_path):
     row.write_text(ROW)
     code, out, err = run("coverta", "check", row, "--lang", "fr")
     assert code == 0, err
-    assert out.strip() == (f"Ana, carte C07{NNBSP}: consigne Parité (garder) enfreinte, pair "
+    assert out.strip() == (f"Ana, carte C07{NNBSP}: consigne Parité (maintien) enfreinte, pair "
                            "après impair (C12, posée juste avant)")
     code, out, _ = run("coverta", "check", row)
     assert out.strip() == ("C07 in Ana's row breaks keep:parity: it is even, and C12 laid "

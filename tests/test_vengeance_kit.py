@@ -60,6 +60,7 @@ def placeholder_count():
     n += 6 * DATA["spells"]["count_per_witch"]  # every spell text is to come
     n += DATA["demons"]["count"] * (1 + len(DATA["types"]))  # a name and one action per type
     n += DATA["gates"]["count"] * 5  # kind, requires, next, a Gate's passive and arrival
+    n -= "kind_first" in DATA["gates"]  # but card I's kind: a Gate (the set-up says so)
     n += DATA["solo"]["count"]
     return n
 

@@ -36,7 +36,7 @@ def kit(tmp_path_factory):
 SET_UP = {
     "en": ["Sit in a circle; each player takes an aid card.",
            "The 8 Vengeance & Gate cards in a circle, in order from 1 to 8; the demon token "
-           "on Gate I.",
+           "on Gate I (card I is a Gate).",
            "A demon card drawn at random, face up, its 3 chain tokens stacked on it",
            "Face up: one pile for each ritual object type (violet backs), the 13 artifacts "
            "shuffled, the 13 incantations shuffled.",
@@ -49,7 +49,7 @@ SET_UP = {
            "1 herb, 1 mineral, 1 potion, 1 artifact, 1 incantation. No hand limit."],
     "fr": ["Placez-vous en cercle ; chaque joueur prend une carte d’Aide.",
            "Les 8 cartes Vengeance & Porte en cercle, dans l’ordre de 1 à 8 ; le jeton Démon "
-           "sur la Porte I.",
+           "sur la Porte I (la carte I est une Porte).",
            "Une carte Démon tirée au hasard, face visible, ses 3 jetons Chaîne empilés dessus",
            "Face visible : une pile par type d’objet rituel (dos violet), les 13 artéfacts "
            "mélangés, les 13 incantations mélangées.",

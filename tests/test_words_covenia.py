@@ -77,17 +77,20 @@ def test_french_cards_name_the_rival_and_the_uncovered_card_as_the_rulebook_does
 @pytest.mark.parametrize("lang, ambiguous, silent, not_silent", [
     ("en", "Decided where the rulebook is ambiguous: a tie for the most red cards gives each "
            "tied player 7 per card; the bonus counts full rows of all five clans",
-     "Decided where the rulebook is silent: tied totals share the win.",
+     "Decided where the rulebook is silent: an empty hand scores 0 for yellow; tied totals "
+     "share the win.",
      "silent: a tie for the most red cards"),
     ("fr", "Tranché là où la règle est ambiguë : à égalité pour le plus de rouges, chaque ex "
            "aequo marque 7 par carte ; le bonus compte les lignes complètes des cinq clans",
-     "Tranché là où la règle se tait : des totaux égaux partagent la victoire.",
+     "Tranché là où la règle se tait : une main vide rapporte 0 au jaune ; des totaux égaux "
+     "partagent la victoire.",
      "se tait : à égalité pour le plus de rouges"),
 ])
 def test_the_print_guide_calls_ambiguous_what_the_rulebook_says_ambiguously(
         kits, lang, ambiguous, silent, not_silent):
     """RULINGS C3 and C6 settle what the rulebook says ambiguously (a red tie's 7 points,
-    a "line of different clans"); C8 what it does not say (a tie for the win)."""
+    a "line of different clans"); C4 and C8 what it does not say (an empty hand's yellow,
+    a tie for the win: both listed since issue 55)."""
     for size in SIZES:
         text = guide(kits, size, lang)
         assert ambiguous in text and silent in text

@@ -106,6 +106,9 @@ def with_scorepad(data, lang: str = "en"):
         then = words.text("tiebreak_then", lang)
         table["scorepad"] = {**table["scorepad"], "tiebreak_names": then.join(
             names[t] for t in rules.tiebreak)}
+        line = sheet.tiebreak_rule(rules, names, words, lang)  # elided in French
+        said = table["scorepad"].get("tiebreak")
+        table["scorepad"]["tiebreak"] = {**(said if isinstance(said, dict) else {}), lang: line}
     return Fields(table, data.source)
 
 

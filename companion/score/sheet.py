@@ -8,7 +8,7 @@ import functools
 from companion.files import paths
 from companion.files.data import Fields, load_toml
 from companion.errors import CompanionError
-from companion.text.typography import listing
+from companion.text.typography import elide, listing
 from companion.rules import sheet as scorer
 from companion.rules.errors import ScoreError
 
@@ -231,6 +231,15 @@ def tiebreaks(game: scorer.Rules, result: scorer.Result, labels: dict[str, str],
     return out
 
 
+def tiebreak_rule(game: scorer.Rules, labels: dict[str, str], pad: Fields, lang: str) -> str:
+    """The pad's line under the winning total of a game with a tie-break ("Tie: the most
+    Gems wins, then the most Cards wins; still tied, the win is shared"), its French
+    elided ("le plus d’Anguilles"); the pad and `companion score` print it alike."""
+    then = pad.text("tiebreak_then", lang)
+    named = then.join(labels[t] for t in game.tiebreak)
+    return elide(pad.text("tiebreak", lang).replace("{tiebreak_names}", named), lang)
+
+
 def _deciding(tiebreak: tuple[str, ...], tied: list) -> tuple[str, ...]:
     """The tie-break categories that order the tied players: the first ones, up to the
     last that tells any of them apart (all of them when none does)."""
@@ -251,7 +260,12 @@ def report(game: scorer.Rules, result: scorer.Result, data: Fields, lang: str,
     width = max(len(v) for v in labels.values()) + 2
     cols = [max(6, len(p.name) + 2) for p in result.players]
     title = data.sub("game").get("name", str)
-    head = f"{title}: {pad.text('highest' if game.wins == 'highest' else 'lowest', lang)}"
+    wins = "highest" if game.wins == "highest" else "lowest"
+    if game.tiebreak:  # the pad's two lines: who wins, then what breaks a tie
+        head = f"{title}: {pad.text(wins + '_tiebreak', lang)}{w.text('sep', lang)}" \
+            f"{tiebreak_rule(game, labels, pad, lang)}"
+    else:
+        head = f"{title}: {pad.text(wins, lang)}"
     if game.rounds > 1:
         head += w.text("sep", lang) + w.text("rounds", lang).format(rounds=game.rounds)
     out = [head, ""]

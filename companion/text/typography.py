@@ -54,6 +54,16 @@ def number(value: float, lang: str, digits: int = 2) -> str:
     return s.replace(".", ",") if lang == "fr" else s
 
 
+# French elides "de" before a vowel: "le plus d’Anguilles", not "le plus de Anguilles". An
+# h is left alone (an aspirated h keeps "de": "de Haricots").
+_ELIDED_DE = re.compile(r"\b([Dd])e (?=[AEIOUaeiouÀÂÄÉÈÊËÎÏÔÖÙÛÜàâäéèêëîïôöùûüŒœÆæ])")
+
+
+def elide(text: str, lang: str) -> str:
+    """A phrase written with a name after "de" (a designer's category) as French says it."""
+    return _ELIDED_DE.sub("\\1\u2019", text) if lang == "fr" else text
+
+
 def listing(items: list[str], conjunction: str) -> str:
     """['A', 'B', 'C'] -> 'A, B and C' (and 'A and B', 'A')."""
     items = list(items)

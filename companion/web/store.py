@@ -223,7 +223,8 @@ class Store:
 
     def state(self) -> dict:
         return {"players": self.players, **self.summary(), "tie_rule": self.tie_rule,
-                "draws": self.draws[self.closed_draws:]}
+                "draws": self.draws[self.closed_draws:],
+                "game": self.closed_draws}  # which Lugvanion game: the draws closed before it
 
     def table_players(self) -> list[str]:
         """The table's players by name, in seat order (the first player first): the
@@ -277,6 +278,30 @@ class Store:
             self.conn.execute("INSERT OR REPLACE INTO meta VALUES ('seats', ?)",
                               (json.dumps(order),))
         self.seats = list(order)
+
+    def entered_in(self, name: str) -> list[str]:
+        """The open games holding an entry of `name` (a Covenia or designer's game entry,
+        a name in a Coverta round)."""
+        def named(p) -> str | None:
+            return p.get("name") if isinstance(p, dict) else p
+
+        return [g for g, state in self.games.items()
+                if any(named(p) == name for p in state.get("players") or [])]
+
+    def replace_player(self, name: str, new: str | None) -> None:
+        """Rename a player a phone added (`new`), or remove her (`new` None), in the
+        table's players and its seat order; the caller has checked that she has no entry
+        in an open game and that `new` is no other player's."""
+        def swap(names: list[str]) -> list[str]:
+            return [new if n == name else n for n in names if n != name or new is not None]
+
+        added, seats = swap(self.added_players), swap(self.seats)
+        with _transaction(self.conn):
+            self.conn.execute("INSERT OR REPLACE INTO meta VALUES ('added_players', ?)",
+                              (json.dumps(added),))
+            self.conn.execute("INSERT OR REPLACE INTO meta VALUES ('seats', ?)",
+                              (json.dumps(seats),))
+        self.added_players, self.seats = added, seats
 
     def draw(self, guild: str, bag: dict[str, int], key: str,
              commitment: str | None = None) -> tuple[dict, bool]:

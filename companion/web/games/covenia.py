@@ -27,7 +27,8 @@ from starlette.routing import Route
 from companion.errors import shown
 from companion.web.errors import WebError, coded, why_of
 from companion.web.games import Web, idempotency_key, player_name, scored
-from companion.web.games.entries import etag, no_entry, precondition, require, tagged_entry
+from companion.web.games.entries import (etag, no_entry, phone_of, precondition, require,
+                                         stamped, tagged_entry)
 from companion.rules import covenia as scorer
 from companion.rules.errors import ScoreError
 
@@ -75,6 +76,7 @@ def view(state: dict, at_table: int = 0, scored: scorer.Result | None = None) ->
            "decks": state.get("decks"),
            "in_play": decks_in_play(state, at_table), "entries": state["players"],
            "etags": {p["name"]: etag(state, p) for p in state["players"]},
+           "changed": state.get("changed") or {},  # which phone changed each entry, when
            "score": None, "problem": None, "why": None}
     try:
         out["score"] = as_json(scored or scorer.score(score_file(state, at_table), rules(),
@@ -153,7 +155,8 @@ class Table:
         except Exception:  # noqa: BLE001 - never the stream's write: the phones ask instead
             return {k: v for k, v in update.items() if k != "explained"}
 
-    def put(self, name: str, body, cond, key: str | None) -> tuple[dict, bool]:
+    def put(self, name: str, body, cond, key: str | None, phone: str | None = None
+            ) -> tuple[dict, bool]:
         request = json.dumps({"put": name, "body": body}, sort_keys=True)
         done = self.store.replayed(key and f"{GAME}:{key}", request, "entry")
         if done is not None:  # a resend after a lost answer: saved the first time
@@ -182,7 +185,7 @@ class Table:
             players.append(entry)
         else:
             players[at] = entry
-        new = {**now, "players": players}
+        new = stamped({**now, "players": players}, name, phone, self.store.now())
         check(new)
         tag = etag(new, entry)
         self.store.save_game(GAME, new, key and (f"{GAME}:{key}", request, {"etag": tag}))
@@ -197,7 +200,7 @@ class Table:
         players = [p for p in now["players"] if p["name"] != name]
         if len(players) == len(now["players"]):
             raise no_entry(name)
-        new = {**now, "players": players}
+        new = stamped({**now, "players": players}, name, None, None)
         self.store.save_game(GAME, new if players or new.get("decks") else None,
                         key and (f"{GAME}:{key}", request, {}))
         return self.updated(new), True
@@ -279,7 +282,8 @@ class Table:
         name = player_name(request.path_params["name"])
         key = idempotency_key(request, "save", required=False)
         body = await self.web.body(request)
-        return await self.changed(self.put, name, body, precondition(request), key)
+        return await self.changed(self.put, name, body, precondition(request), key,
+                                  phone_of(request))
 
     async def delete_player(self, request: Request):
         self.web.table(request)

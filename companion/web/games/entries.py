@@ -9,6 +9,7 @@ holds. A request without them (a script) still works."""
 
 import hashlib
 import json
+import re
 
 from starlette.requests import Request
 
@@ -63,3 +64,19 @@ def require(cond: tuple[str | None, str | None], state: dict, name: str) -> None
                        f"{shown(name, 40)}'s entry changed since this phone read it "
                        "(saved or deleted elsewhere): nothing was written",
                        coded("entry_changed", player=name), {"entry": current, "etag": tag})
+
+
+def phone_of(request: Request) -> str | None:
+    """The phone that sends a change, as it names itself (X-Phone: a random id the page
+    keeps, 8 to 32 hex digits); None for a script, or a header of any other shape."""
+    said = request.headers.get("x-phone", "")
+    return said if re.fullmatch(r"[0-9a-f]{8,32}", said) else None
+
+
+def stamped(state: dict, name: str, phone: str | None, at: str | None) -> dict:
+    """`state` with who changed `name`'s entry last ("changed": {name: {"phone", "at"}}:
+    which phone, at what time), or without her stamp when `at` is None (her entry went)."""
+    marks = {k: v for k, v in (state.get("changed") or {}).items() if k != name}
+    if at is not None:
+        marks[name] = {"phone": phone, "at": at}
+    return {**state, "changed": marks}

@@ -30,7 +30,8 @@ from starlette.routing import Route
 from companion.errors import shown
 from companion.web.errors import WebError, coded, why_of
 from companion.web.games import Web, idempotency_key, player_name, scored
-from companion.web.games.entries import etag, no_entry, precondition, require, tagged_entry
+from companion.web.games.entries import (etag, no_entry, phone_of, precondition, require,
+                                         stamped, tagged_entry)
 from companion.rules import sheet as scorer
 from companion.rules.errors import ScoreError
 
@@ -56,6 +57,7 @@ def view(game: OwnGame, state: dict | None) -> dict:
     out = {"game": game.id, "id": state.get("id"), "open": bool(state["players"]),
            "entries": state["players"],
            "etags": {p["name"]: etag(state, p) for p in state["players"]},
+           "changed": state.get("changed") or {},  # which phone changed each entry, when
            "factions": _factions(game, state),
            "score": None, "problem": None, "why": None}
     if state["players"]:
@@ -203,7 +205,8 @@ def routes(web: Web) -> list:
         answer = view(game, {**now, "players": players})
         return {**{k: v for k, v in answer.items() if k != "etags"}, "saved": False}
 
-    def put(game: OwnGame, name: str, body, cond, key: str | None) -> tuple[dict, bool]:
+    def put(game: OwnGame, name: str, body, cond, key: str | None,
+            phone: str | None = None) -> tuple[dict, bool]:
         request = json.dumps({"put": name, "body": body}, sort_keys=True)
         done = store.replayed(key and f"{game.id}:{key}", request, "entry")
         if done is not None:  # a resend after a lost answer: saved the first time
@@ -221,7 +224,7 @@ def routes(web: Web) -> list:
             now = {**now, "factions": {**chosen, **({name: faction} if faction else {})}}
         require(cond, now, name)
         players = with_entry(now["players"], entry)
-        new = {**now, "players": players}
+        new = stamped({**now, "players": players}, name, phone, store.now())
         scored(scorer.entries, players, game.rules)  # one name once
         tag = etag(new, entry)
         store.save_game(game.id, new, key and (f"{game.id}:{key}", request, {"etag": tag}))
@@ -236,7 +239,7 @@ def routes(web: Web) -> list:
         players = [p for p in now["players"] if p["name"] != name]
         if len(players) == len(now["players"]):
             raise no_entry(name)
-        new = {**now, "players": players}
+        new = stamped({**now, "players": players}, name, None, None)
         store.save_game(game.id, new if players else None,
                         key and (f"{game.id}:{key}", request, {}))
         return shown_now(game, new), True
@@ -301,7 +304,7 @@ def routes(web: Web) -> list:
         name = player_name(request.path_params["name"])
         key = idempotency_key(request, "save", required=False)
         return await changed(game, put, name, await web.body(request), precondition(request),
-                             key)
+                             key, phone_of(request))
 
     async def delete_player(request: Request):
         web.table(request)

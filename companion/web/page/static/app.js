@@ -162,8 +162,21 @@
     if (on) waiting.splice(0).forEach(function (go) { go(); });
   }
 
+  // This phone's own id (random, kept on it): sent with every change, so that an entry
+  // says which phone changed it last ("this phone", or another's).
+  var phoneId = (function () {
+    var id = null;
+    try { id = localStorage.getItem("phone"); } catch (e) { /* private mode */ }
+    if (!/^[0-9a-f]{16}$/.test(id || "")) {
+      id = newKey().slice(0, 16);
+      try { localStorage.setItem("phone", id); } catch (e) { /* private mode */ }
+    }
+    return id;
+  })();
+
   function request(method, path, body, headers) {
     headers = Object.assign({}, headers || {});
+    if (method !== "GET") headers["X-Phone"] = phoneId;
     if (method !== "GET" && !headers["Idempotency-Key"]) headers["Idempotency-Key"] = newKey();
     var tries = 0;
     function attempt() {
@@ -325,7 +338,8 @@
   function keepVote() {
     if (!vote) { keep("draft:lugvanion", null); return; }
     var live = state.draws.length ? state.draws[state.draws.length - 1].id : 0;
-    keep("draft:lugvanion", { guild: vote.guild, bag: vote.bag, key: vote.key, after: live });
+    keep("draft:lugvanion", { guild: vote.guild, bag: vote.bag, key: vote.key, after: live,
+                              game: state.game });
   }
 
   function takeVote() {
@@ -336,7 +350,9 @@
     var drawnSince = state.draws.some(function (d) {  // its vote, drawn by another phone
       return d.id > (k.after || 0) && d.guild === k.guild && !d.undone;
     });
-    if ((k.after && !after) || drawnSince || state.governor) {
+    // A bag of another game (ended while this phone slept: it missed the "closed" event,
+    // and a game with no draw yet looks like any other) is not brought back.
+    if (k.game !== state.game || (k.after && !after) || drawnSince || state.governor) {
       keep("draft:lugvanion", null);
       return;
     }
@@ -455,13 +471,18 @@
 
   // A draw shown (made here or on another phone) comes into view, its title under the
   // page's bar (the result's scroll-margin-top): the vote it replaces may have been
-  // scrolled anywhere, and the page's content moved as it closed.
+  // scrolled anywhere, and the page's content moved as it closed. Once the winner is
+  // shown, the title and the winner both: the phone that drew sees its own result.
   function bringResult() {
     var box = document.getElementById("result");
     if (box.hidden || document.getElementById("game-lugvanion").hidden) return;
     var top = box.getBoundingClientRect().top;
     var bar = document.querySelector(".bar").getBoundingClientRect().bottom;
-    if (top < bar || top > window.innerHeight / 2) box.scrollIntoView({ block: "start" });
+    var win = document.getElementById("winner");
+    var below = !!win && win.getBoundingClientRect().bottom > window.innerHeight;
+    if (top < bar || top > window.innerHeight / 2 || below) {
+      box.scrollIntoView({ block: "start" });
+    }
   }
 
   function tick() {
@@ -471,6 +492,7 @@
     } else {
       shown.timer = null;
       render();
+      bringResult();
     }
   }
 
@@ -656,10 +678,17 @@
 
   // ---- start -------------------------------------------------------------------------
 
+  // A name cut short with an ellipsis (a chip, a total, a seat) shows whole on a tap, and
+  // short again on another.
+  document.addEventListener("click", function (e) {
+    var cut = e.target.closest && e.target.closest(".chip .name, .cut");
+    if (cut) cut.classList.toggle("whole");
+  });
+
   window.tableLang = function () { return lang; };
   // What games.js shares with this page: one way to talk to the table and to word it.
   window.tableApi = { request: request, why: why, t: t, keepFocus: keepFocus, newKey: newKey,
-                      kept: kept, keep: keep };
+                      kept: kept, keep: keep, phone: phoneId };
   document.getElementById("lang").addEventListener("click", function () {
     lang = lang === "en" ? "fr" : "en";
     try { localStorage.setItem("lang", lang); } catch (e) { /* private mode */ }

@@ -174,10 +174,86 @@
     var k = kept("draft:covenia"), d = data.covenia;
     if (!k || !d || k.name !== me.name) return;
     if (k.game && k.game !== d.id) { keep("draft:covenia", null); return; }  // it ended
+    // The draft began from an entry the table no longer holds (another phone saved or
+    // deleted it since): the draft is shown, and beside it the newer entry, said so.
+    var now = d.etags ? d.etags[me.name] || null : null;
+    me.older = (k.etag || null) !== now ? (entryOf(me.name) || { area: {}, hand: {} }) : null;
     me.area = copy(k.area); me.hand = copy(k.hand);
     me.etag = k.etag || null;
     me.game = d.id;
     me.dirty = true;
+  }
+
+  // An element holding a sentence that names players (a majority's "first with ..."): each
+  // player's name in it is whole or cut with an ellipsis (shown whole on a tap), never
+  // broken inside the word on a narrow phone.
+  function named(tag, cls, text) {
+    var node = el(tag, cls);
+    var names = tablePlayers().filter(function (n) { return n.length > 3; })
+      .sort(function (a, b) { return b.length - a.length; });
+    if (!names.length) { node.textContent = text; return node; }
+    var pattern = new RegExp("(" + names.map(function (n) {
+      return n.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+    }).join("|") + ")");
+    text.split(pattern).forEach(function (piece, i) {
+      if (i % 2) node.appendChild(el("span", "cut", piece)).title = piece;
+      else if (piece) node.appendChild(document.createTextNode(piece));
+    });
+    return node;
+  }
+
+  // Which phone changed an entry last, and when (the table's stamp), or nothing.
+  function changedLine(stamps, name) {
+    var s = stamps && stamps[name];
+    if (!s || !s.at) return null;
+    var phone = s.phone && s.phone === shared.phone ? t("this_phone")
+      : t("another_phone") + (s.phone ? " (" + s.phone.slice(0, 4) + ")" : "");
+    return el("p", "changed", t("changed_by", { phone: phone, time: clock(s.at) }));
+  }
+
+  // French elides "de" before a vowel: "le plus d’Anguilles" (companion/text/typography.py
+  // does the same for the pad and `companion score`).
+  function elide(text) {
+    return lang() === "fr" ? text.replace(/(^|[\s(])([Dd])e (?=[AEIOUaeiouÀÂÄÉÈÊËÎÏÔÖÙÛÜàâäéèêëîïôöùûüŒœÆæ])/g, "$1$2\u2019") : text;
+  }
+
+  function clock(iso) {
+    var d = new Date(iso);
+    if (isNaN(d.getTime())) return iso;
+    return d.toLocaleTimeString(lang() === "fr" ? "fr-FR" : "en-GB",
+                                { hour: "2-digit", minute: "2-digit" });
+  }
+
+  // An entry in a line: each clan's values, the area then the hand.
+  function entryWords(e) {
+    var parts = [];
+    ["area", "hand"].forEach(function (part) {
+      var clans = CLANS.filter(function (c) { return (e[part] || {})[c] && e[part][c].length; });
+      parts.push(t("part_" + part) + (lang() === "fr" ? "\u202f: " : ": ") + (clans.length
+        ? clans.map(function (c) { return t("clan_" + c) + " " + e[part][c].join(" "); }).join(", ")
+        : "—"));
+    });
+    return parts.join(" · ");
+  }
+
+  function olderNotice() {
+    var d = data.covenia;
+    var box = el("div", "notice");
+    box.id = "covenia-older";
+    var s = d && d.changed ? d.changed[me.name] : null;
+    box.appendChild(el("p", null, t("draft_older", { time: s && s.at ? clock(s.at) : "?" })));
+    var held = el("p", "steps", entryWords(me.older));
+    held.id = "covenia-older-entry";
+    box.appendChild(held);
+    var take = button(t("take_table"), "quiet", function () {
+      keep("draft:covenia", null);
+      takeTables(me.name);
+      me.older = null;
+      render();
+    });
+    take.id = "covenia-take-table";
+    box.appendChild(take);
+    return box;
   }
 
   function startEntry(name) {
@@ -325,7 +401,7 @@
     var table = el("table", "scores");
     var head = el("tr");
     head.appendChild(el("td"));  // the corner heads nothing
-    score.players.forEach(function (p) { head.appendChild(el("th", null, p.name)); });
+    score.players.forEach(function (p) { head.appendChild(nameHead(p.name)); });
     table.appendChild(head);
     CLANS.concat(["bonus", "total"]).forEach(function (row) {
       var tr = el("tr", row === "total" ? "total-row" : "");
@@ -447,13 +523,26 @@
     known.forEach(function (name, i) {
       var li = el("li");
       li.appendChild(el("span", "seat", String(i + 1)));
-      li.appendChild(el("span", "seat-name", name));
+      var shown = li.appendChild(el("span", "seat-name cut", name));
+      shown.title = name;
       if (i > 0) {
         var up = button("\u2191", "quiet small", function () { moveSeat(i); });
         up.id = prefix + "-seat-up-" + i;
         up.setAttribute("aria-label", t("seat_earlier", { name: name }));
         up.disabled = seating.busy;
         li.appendChild(up);
+      }
+      if (((data.players && data.players.named) || []).indexOf(name) < 0) {
+        var ren = button("\u270E", "quiet small", function () { changePlayer(name, true); });
+        ren.id = prefix + "-seat-rename-" + i;
+        ren.setAttribute("aria-label", t("rename_player", { name: name }));
+        ren.disabled = seating.busy;
+        li.appendChild(ren);
+        var rem = button("\u2715", "quiet small danger", function () { changePlayer(name, false); });
+        rem.id = prefix + "-seat-remove-" + i;
+        rem.setAttribute("aria-label", t("remove_player", { name: name }));
+        rem.disabled = seating.busy;
+        li.appendChild(rem);
       }
       list.appendChild(li);
     });
@@ -471,7 +560,33 @@
     seating.busy = true;
     render();
     request("PUT", "players/seats", { seats: order })
-      .then(function (a) { seating.busy = false; seating.error = ""; data.players = a; render(); })
+      .then(function (a) { seating.busy = false; seating.error = ""; setPlayers(a); render(); })
+      .catch(function (e) { seating.busy = false; seating.error = e.message; render(); });
+  }
+
+  function setPlayers(a) {
+    data.players = Object.assign({ named: (data.players || {}).named || [] }, a);
+  }
+
+  // A player added by mistake (a typo): renamed or removed while she has no entry in an
+  // open game (the table refuses otherwise, and says why); the table's link stays.
+  function changePlayer(name, rename) {
+    var body = null;
+    if (rename) {
+      var typed = window.prompt(t("rename_prompt", { name: name }), name);
+      if (typed === null || !typed.trim() || typed.trim() === name) return;
+      body = { name: typed };
+    } else if (!window.confirm(t("remove_confirm", { name: name }))) {
+      return;
+    }
+    seating.busy = true;
+    render();
+    request(rename ? "PUT" : "DELETE", "players/" + encodeURIComponent(name), rename ? body : undefined)
+      .then(function (a) {
+        seating.busy = false; seating.error = ""; setPlayers(a);
+        if (me.name === name) me.name = a.player || "";
+        render();
+      })
       .catch(function (e) { seating.busy = false; seating.error = e.message; render(); });
   }
 
@@ -488,6 +603,9 @@
       var edit = el("section", "panel entry");
       edit.id = "covenia-entry";
       edit.appendChild(entryHead("covenia", me, deleteEntry));
+      var mark = changedLine(d && d.changed, me.name);
+      if (mark) edit.appendChild(mark);
+      if (me.older && me.dirty) edit.appendChild(olderNotice());
       edit.appendChild(el("p", "help", t("area")));
       CLANS.forEach(function (c) {
         edit.appendChild(el("h3", "clan clan-" + c, t("clan_" + c)));
@@ -511,12 +629,21 @@
     else {
       var list = el("div", "names");
       list.id = "covenia-entries";
+      var marks = el("ul", "changed-list");
+      marks.id = "covenia-changed";
       d.entries.forEach(function (e, i) {
         var b = button(e.name, "quiet", function () { startEntry(e.name); });
         b.id = "entry-" + i;
         list.appendChild(b);
+        var line = changedLine(d.changed, e.name);
+        if (line) {
+          var item = marks.appendChild(el("li"));
+          item.appendChild(el("span", "cut", e.name)).title = e.name;
+          item.appendChild(line);
+        }
       });
       board.appendChild(list);
+      if (marks.firstChild) board.appendChild(marks);
     }
     board.appendChild(deckChooser(d));
     if (d && d.score) {
@@ -525,7 +652,7 @@
       }), d.score.winners));
       board.appendChild(scrolling(scoreTable(d.score)));
       var w = d.score.winners;
-      var line = el("p", "winner", t(w.length === 1 ? "winner" : "winners", { names: listing(w) }));
+      var line = named("p", "winner", t(w.length === 1 ? "winner" : "winners", { names: listing(w) }));
       line.id = "covenia-winner";
       board.appendChild(line);
       board.appendChild(explanations(d));
@@ -549,7 +676,8 @@
     list.setAttribute("aria-label", t("row_total"));
     rows.forEach(function (r) {
       var item = el("li", winners.indexOf(r[0]) >= 0 ? "lead" : "");
-      item.appendChild(el("span", "who", r[0]));
+      var who = item.appendChild(el("span", "who cut", r[0]));
+      who.title = r[0];
       item.appendChild(el("span", "points", String(r[1])));
       list.appendChild(item);
     });
@@ -565,7 +693,27 @@
     var box = el("div", "table-scroll");
     box.tabIndex = 0;  // a keyboard can scroll it too
     box.appendChild(table);
-    return box;
+    // Wider than the phone: a shade at its edge and a line say it scrolls (measured once
+    // it is on the page).
+    var wrap = el("div", "table-wrap");
+    wrap.appendChild(box);
+    var hint = wrap.appendChild(el("p", "scroll-hint", t("table_scrolls")));
+    hint.hidden = true;
+    window.requestAnimationFrame(function () {
+      var over = box.scrollWidth > box.clientWidth + 1;
+      box.classList.toggle("scrolls", over);
+      hint.hidden = !over;
+    });
+    return wrap;
+  }
+
+  // A player's name heading a column: whole, or cut short with an ellipsis and shown
+  // whole on a tap (never broken inside a word).
+  function nameHead(name) {
+    var th = el("th");
+    var cut = th.appendChild(el("span", "cut", name));
+    cut.title = name;
+    return th;
   }
 
   // The decks in play (PUT covenia/decks): A, B or both; "auto" is the score file's
@@ -670,7 +818,7 @@
       more.appendChild(el("summary", null, p.name + " · " + p.total));
       var list = el("ul", "steps");
       Object.keys(p.rows).forEach(function (row) {
-        list.appendChild(el("li", null, t("explained_row", {
+        list.appendChild(named("li", null, t("explained_row", {
           row: t(row === "bonus" ? "row_bonus" : "clan_" + row),
           points: p.rows[row].points, text: p.rows[row].text })));
       });
@@ -681,9 +829,55 @@
   }
 
   function end(game) {
-    if (!window.confirm(t("end_confirm"))) return;
-    request("POST", game + "/close", {}).then(function () { ended(game); resync(); })
-      .catch(function (e) { window.alert(t("error", { message: e.message })); resync(); });
+    closeLater(game, function () {
+      request("POST", game + "/close", {}).then(function () { ended(game); resync(); })
+        .catch(function (e) { window.alert(t("error", { message: e.message })); resync(); });
+    });
+  }
+
+  // "End this game" waits a few seconds, counted down in a bar with an Undo, before the
+  // table is asked to end it: a tap by mistake costs nothing. One game at a time.
+  var END_UNDO_S = 6;
+  var closing = null;  // { game, left, timer, then }
+
+  function closeLater(game, then) {
+    if (closing) return;
+    closing = { game: game, left: END_UNDO_S, timer: null, then: then };
+    countDown();
+  }
+
+  function countDown() {
+    showClosing();
+    closing.timer = setTimeout(function () {
+      closing.left -= 1;
+      if (closing.left > 0) { countDown(); return; }
+      var c = closing;
+      closing = null;
+      showClosing();
+      c.then();
+    }, 1000);
+  }
+
+  function undoClose() {
+    if (!closing) return;
+    clearTimeout(closing.timer);
+    closing = null;
+    showClosing();
+  }
+
+  function showClosing() {
+    var bar = document.getElementById("closing");
+    if (!bar) {
+      bar = document.body.appendChild(el("div", "closing"));
+      bar.id = "closing";
+      bar.setAttribute("role", "status");
+    }
+    clear(bar);
+    bar.hidden = !closing;
+    if (!closing) return;
+    bar.appendChild(el("span", null, t("ending", { n: closing.left })));
+    var undo = bar.appendChild(button(t("undo_end"), "primary", undoClose));
+    undo.id = "closing-undo";
   }
 
   // A game ended (here or on another phone): what this phone was entering for it goes.
@@ -856,7 +1050,7 @@
     table.id = "coverta-rounds";
     var head = el("tr");
     head.appendChild(el("td"));  // the corner heads nothing
-    players.forEach(function (p) { head.appendChild(el("th", null, p)); });
+    players.forEach(function (p) { head.appendChild(nameHead(p)); });
     table.appendChild(head);
     d.score.rounds.forEach(function (r, i) {
       var tr = el("tr", round.there && round.there.n === i + 1 ? "there" : "");
@@ -872,7 +1066,7 @@
       return [p, d.score.totals[p]];
     }), d.score.winners));
     board.appendChild(scrolling(table));
-    var lead = el("p", "winner", t("leader", { names: listing(d.score.winners) }));
+    var lead = named("p", "winner", t("leader", { names: listing(d.score.winners) }));
     lead.id = "coverta-leader";
     board.appendChild(lead);
     var actions = el("div", "actions");
@@ -1278,7 +1472,7 @@
         box.appendChild(el("h4", null, c.name[lang()] + (n > 1 ? ", " + ownRoundLabel(id, k) : "")));
         var list = el("ul", "steps");
         texts.forEach(function (text, i) {
-          var li = el("li", null, t("own_said", { name: d.score.players[i].name, text: text }));
+          var li = named("li", null, t("own_said", { name: d.score.players[i].name, text: text }));
           li.setAttribute("data-player", d.score.players[i].name);
           list.appendChild(li);
         });
@@ -1326,7 +1520,7 @@
     score.players.forEach(function (p) {
       var body = table.appendChild(el("tbody", score.winners.indexOf(p.name) >= 0 ? "won" : ""));
       var tr = el("tr", "who");
-      var th = el("th", null, p.name);
+      var th = nameHead(p.name);
       th.scope = "row";
       tr.appendChild(th);
       tr.appendChild(el("td", "sum", String(p.total)));
@@ -1357,7 +1551,7 @@
       more.appendChild(el("summary", null, t("own_how", { name: p.name, total: p.total })));
       var list = el("ul", "steps");
       OWN[id].categories.forEach(function (c) {
-        list.appendChild(el("li", null, t("explained_row", {
+        list.appendChild(named("li", null, t("explained_row", {
           row: c.name[lang()], points: p.points[c.id],
           text: d.explained[lang()].players[i][c.id] })));
       });
@@ -1374,9 +1568,9 @@
     who.appendChild(el("h2", null, g.name[lang()]));
     who.appendChild(el("p", "help", t(g.wins === "lowest" ? "own_wins_lowest" : "own_wins_highest")));
     if (g.tiebreak.length) {
-      who.appendChild(el("p", "help", t("own_tiebreak", { categories: listing(g.tiebreak.map(function (x) {
+      who.appendChild(el("p", "help", elide(t("own_tiebreak", { categories: listing(g.tiebreak.map(function (x) {
         return g.categories.filter(function (c) { return c.id === x; })[0].name[lang()];
-      })) })));
+      })) }))));
     }
     if (g.rounds > 1) who.appendChild(el("p", "help", t("own_rounds", { rounds: g.rounds })));
     whoIs(who, m.name, "own-" + id, null, function (i) { return "own-" + id + "-seat-" + i; },
@@ -1387,6 +1581,8 @@
       var edit = form("panel entry", function () { ownSave(id); });
       edit.id = "own-" + id + "-entry";
       edit.appendChild(entryHead("own-" + id, m, function () { ownDelete(id); }));
+      var stamp = changedLine(d && d.changed, m.name);
+      if (stamp) edit.appendChild(stamp);
       edit.appendChild(el("p", "help", t("own_enter")));
       var faction = factionChoice(id, m);
       if (faction) edit.appendChild(faction);
@@ -1412,7 +1608,7 @@
         board.appendChild(tie);
       });
       var w = d.score.winners;
-      var line = el("p", "winner", t(w.length === 1 ? "winner" : "winners", { names: listing(w) }));
+      var line = named("p", "winner", t(w.length === 1 ? "winner" : "winners", { names: listing(w) }));
       line.id = "own-" + id + "-winner";
       board.appendChild(line);
       board.appendChild(ownExplained(id, d));
@@ -1578,10 +1774,11 @@
     }
     clear(box);
     var b = button(t("end_game"), "quiet danger", function () {
-      if (!window.confirm(t("end_confirm"))) return;
-      request("POST", "lugvanion/close", {})
-        .then(function () { ending.error = ""; render(); resync(); })
-        .catch(function (e) { ending.error = e.message; render(); });
+      closeLater("lugvanion", function () {
+        request("POST", "lugvanion/close", {})
+          .then(function () { ending.error = ""; render(); resync(); })
+          .catch(function (e) { ending.error = e.message; render(); });
+      });
     });
     b.id = "lugvanion-close";
     box.appendChild(el("div", "actions")).appendChild(b);
@@ -1614,7 +1811,11 @@
       if (m.closed) ended(m.closed.game);
       load("history");
     });
-    source.addEventListener("players", function (e) { data.players = JSON.parse(e.data); render(); });
+    source.addEventListener("players", function (e) {
+      // an event may not carry what the table named at its start: kept from the last read
+      data.players = Object.assign({ named: (data.players || {}).named || [] }, JSON.parse(e.data));
+      render();
+    });
     // A turn resolved on any phone is shown on every phone.
     source.addEventListener("vengeance", function (e) {
       var m = JSON.parse(e.data);
