@@ -83,6 +83,10 @@ class Hub:
     def leave(self, q: asyncio.Queue) -> None:
         self.queues.discard(q)
 
+    def listening(self) -> bool:
+        """Whether any phone is on the live stream now."""
+        return bool(self.queues)
+
     def publish(self, event: str, data: dict | Callable[[], dict],
                 brief: dict | None = None) -> None:
         self.sequence += 1
@@ -221,141 +225,190 @@ def _count(colour: str, n: str) -> int:
     return int(n)
 
 
+class PhoneTable:
+    """The table's own routes, each a named method: the page and its files, the state,
+    Lugvanion's odds, draws and undos, and the live stream. Store calls run one at a time
+    on `worker`."""
+
+    def __init__(self, store: Store, look: Look):
+        self.store, self.look = store, look
+        self.worker = ThreadPoolExecutor(1, thread_name_prefix="table-store")
+        self.hub = Hub()
+        self.colours = [p["colour"] for p in store.players]
+        self.assets = Assets(PAGE / "static")
+        self.html = self.built_page()
+
+    def built_page(self) -> Asset:
+        """The page never changes while the table runs: built once, its files named by
+        their content's hash. "<" escaped so that no player name can close the script
+        element it sits in."""
+        setup = json.dumps({**self.look.for_page(), "players": self.store.players})
+        text = self.assets.linked((PAGE / "index.html").read_text(encoding="utf-8"))
+        return Asset.of(text.replace("{{setup}}", setup.replace("<", "\\u003c")).encode(),
+                        "text/html; charset=utf-8")
+
+    async def run(self, fn, *args):
+        try:
+            return await asyncio.get_running_loop().run_in_executor(self.worker,
+                                                                    partial(fn, *args))
+        except sqlite3.Error as e:  # a full disk, a file gone read-only: nothing was kept
+            raise unwritable(e) from None
+
+    def with_summary(self, change, *args):
+        """A change and the table it leaves, in one worker job: no other draw can come
+        between them, so each event carries its own draw's next commitment."""
+        return (*change(*args), self.store.summary())
+
+    def check_token(self, request: Request) -> None:
+        if not hmac.compare_digest(request.path_params["token"].encode(),
+                                   self.store.token.encode()):
+            raise WebError(404, "token", "no table here: scan the table's QR code again")
+
+    def for_games(self) -> Web:
+        """What each game's routes use of the table."""
+        return Web(self.store, self.run, self.hub.publish, self.check_token, _json_body,
+                   self.look.own, {g: self.look.texts[f"g_{g}"] for g in GAMES},
+                   self.hub.listening)
+
+    async def page(self, request: Request):
+        self.check_token(request)
+        response = self.html.response(request, "no-store")
+        response.headers["Content-Security-Policy"] = CSP
+        return response
+
+    async def static(self, request: Request):
+        return self.assets.serve(request, request.path_params["name"])
+
+    async def favicon(self, request: Request):  # asked for by browsers whatever the page says
+        return self.assets.serve(request, "icon.svg")
+
+    async def state(self, request: Request):
+        self.check_token(request)
+        return JSONResponse(await self.run(self.store.state))
+
+    async def odds(self, request: Request):
+        self.check_token(request)
+        bag = _bag_asked(request, self.colours)
+        try:
+            return JSONResponse(_odds(tuple(sorted(bag.items())), self.store.tie_rule))
+        except ScoreError as e:
+            raise WebError(400, e.field, e.message) from None
+
+    async def draw(self, request: Request):
+        self.check_token(request)
+        key = _draw_key(request)
+        guild, bag, commitment = _check_draw(await _json_body(request), self.store.guilds,
+                                             self.colours)
+        answer, made, summary = await self.run(self.with_summary, self.store.draw, guild,
+                                               bag, key, commitment)
+        if made:
+            self.hub.publish("draw", {"draw": answer, **summary})
+        return JSONResponse(answer)
+
+    async def undo(self, request: Request):
+        self.check_token(request)
+        draw_id = _undo_asked(await _json_body(request))
+        undone, made, summary = await self.run(self.with_summary, self.store.undo, draw_id)
+        if made:
+            self.hub.publish("undo", {"undone": undone["id"], **summary})
+        return JSONResponse({"undone": undone["id"], **summary})
+
+    async def events(self, request: Request):
+        self.check_token(request)
+        q = self.hub.join()
+        return EventSourceResponse(self.stream(q), ping=15,
+                                   headers={"X-Accel-Buffering": "no"})
+
+    async def stream(self, q: asyncio.Queue):
+        """A phone's live stream: the table's summary, then every change, until the hub
+        ends it (the phone fell too far behind) or the phone goes."""
+        try:
+            yield {"event": "hello", "data": json.dumps(await self.run(self.store.summary))}
+            while (message := await q.get()) is not None:
+                batch, ended = _waiting_after(message, q)
+                yield b"".join(batch)
+                if ended:
+                    break
+        finally:
+            self.hub.leave(q)
+
+    def routes(self) -> list:
+        return [
+            Route("/t/{token}", self.page),
+            Route("/t/{token}/", self.page),
+            Route("/t/{token}/api/state", self.state),
+            Route("/t/{token}/api/odds", self.odds),
+            Route("/t/{token}/api/draw", self.draw, methods=["POST"]),
+            Route("/t/{token}/api/undo", self.undo, methods=["POST"]),
+            Route("/t/{token}/api/events", self.events),
+            *game_routes(self.for_games()),
+            Route("/static/{name}", self.static),
+            Route("/favicon.ico", self.favicon),
+        ]
+
+
+def _waiting_after(message: bytes, q: asyncio.Queue) -> tuple[list[bytes], bool]:
+    """The message and what else is waiting, for one write: in a burst of changes a phone
+    costs one send, not one per change; and whether the hub ended the stream."""
+    batch, ended = [message], False
+    while not q.empty() and not ended:
+        more = q.get_nowait()
+        ended = more is None
+        if not ended:
+            batch.append(more)
+    return batch, ended
+
+
+def _bag_asked(request: Request, colours: list[str]) -> dict[str, int]:
+    """The bag of an odds request's query string (colour=count)."""
+    bag = {}
+    for colour, n in request.query_params.multi_items():
+        if colour not in colours:
+            raise WebError(400, "bag", f"unknown colour {shown(colour, 40)}")
+        bag[colour] = _count(colour, n)
+    return bag
+
+
+def _draw_key(request: Request) -> str:
+    """A draw's Idempotency-Key: required, one per draw."""
+    key = request.headers.get("idempotency-key", "")
+    if not key or len(key) > MAX_KEY or not key.isprintable():
+        raise WebError(400, "Idempotency-Key", f"send a header of 1 to {MAX_KEY} "
+                                               "printable characters, new for each draw")
+    return key
+
+
+def _undo_asked(body) -> int | None:
+    """The draw an undo names ({"id": N}); None: the last one."""
+    if not isinstance(body, dict) or set(body) - {"id"}:
+        raise WebError(400, "body", "send {} or {\"id\": N}")
+    draw_id = body.get("id")
+    if draw_id is not None and (isinstance(draw_id, bool) or not isinstance(draw_id, int)):
+        raise WebError(400, "id", "must be a whole number")
+    return draw_id
+
+
+async def _web_error(request: Request, e: WebError):
+    return JSONResponse(e.body(), e.status)
+
+
+async def _http_error(request: Request, e: HTTPException):
+    return JSONResponse({"error": e.detail}, e.status_code)
+
+
+def _middleware(allowed_hosts: list[str], port: int | None) -> list[Middleware]:
+    return [Middleware(_Headers), Middleware(_Served, hosts=allowed_hosts, port=port)]
+
+
 def create_app(store: Store, look: Look, allowed_hosts: list[str],
                port: int | None = None) -> Starlette:
     """The app for `store`, answering to `allowed_hosts` (names or IP addresses); POSTs
     with an Origin must come from one of them on `port` (None: any port)."""
-    worker = ThreadPoolExecutor(1, thread_name_prefix="table-store")
-    hub = Hub()
-    colours = [p["colour"] for p in store.players]
-
-    async def run(fn, *args):
-        try:
-            return await asyncio.get_running_loop().run_in_executor(worker, partial(fn, *args))
-        except sqlite3.Error as e:  # a full disk, a file gone read-only: nothing was kept
-            raise unwritable(e) from None
-
-    def with_summary(change, *args):
-        """A change and the table it leaves, in one worker job: no other draw can come
-        between them, so each event carries its own draw's next commitment."""
-        return (*change(*args), store.summary())
-
-    def table(request: Request) -> None:
-        if not hmac.compare_digest(request.path_params["token"].encode(),
-                                   store.token.encode()):
-            raise WebError(404, "token", "no table here: scan the table's QR code again")
-
-    # The page never changes while the table runs: built once, its files named by their
-    # content's hash. "<" escaped so that no player name can close the script element
-    # it sits in.
-    assets = Assets(PAGE / "static")
-    setup = json.dumps({**look.for_page(), "players": store.players})
-    html = Asset.of(assets.linked((PAGE / "index.html").read_text(encoding="utf-8")).replace(
-        "{{setup}}", setup.replace("<", "\\u003c")).encode(), "text/html; charset=utf-8")
-
-    async def page(request: Request):
-        table(request)
-        response = html.response(request, "no-store")
-        response.headers["Content-Security-Policy"] = CSP
-        return response
-
-    async def static(request: Request):
-        return assets.serve(request, request.path_params["name"])
-
-    async def favicon(request: Request):  # asked for by browsers whatever the page says
-        return assets.serve(request, "icon.svg")
-
-    async def state(request: Request):
-        table(request)
-        return JSONResponse(await run(store.state))
-
-    async def odds(request: Request):
-        table(request)
-        bag = {}
-        for colour, n in request.query_params.multi_items():
-            if colour not in colours:
-                raise WebError(400, "bag", f"unknown colour {shown(colour, 40)}")
-            bag[colour] = _count(colour, n)
-        try:
-            return JSONResponse(_odds(tuple(sorted(bag.items())), store.tie_rule))
-        except ScoreError as e:
-            raise WebError(400, e.field, e.message) from None
-
-    async def draw(request: Request):
-        table(request)
-        key = request.headers.get("idempotency-key", "")
-        if not key or len(key) > MAX_KEY or not key.isprintable():
-            raise WebError(400, "Idempotency-Key", f"send a header of 1 to {MAX_KEY} "
-                                                   "printable characters, new for each draw")
-        guild, bag, commitment = _check_draw(await _json_body(request), store.guilds, colours)
-        answer, made, summary = await run(with_summary, store.draw, guild, bag, key,
-                                          commitment)
-        if made:
-            hub.publish("draw", {"draw": answer, **summary})
-        return JSONResponse(answer)
-
-    async def undo(request: Request):
-        table(request)
-        body = await _json_body(request)
-        if not isinstance(body, dict) or set(body) - {"id"}:
-            raise WebError(400, "body", "send {} or {\"id\": N}")
-        draw_id = body.get("id")
-        if draw_id is not None and (isinstance(draw_id, bool) or not isinstance(draw_id, int)):
-            raise WebError(400, "id", "must be a whole number")
-        undone, made, summary = await run(with_summary, store.undo, draw_id)
-        if made:
-            hub.publish("undo", {"undone": undone["id"], **summary})
-        return JSONResponse({"undone": undone["id"], **summary})
-
-    async def events(request: Request):
-        table(request)
-        q = hub.join()
-
-        async def stream():
-            try:
-                yield {"event": "hello", "data": json.dumps(await run(store.summary))}
-                while (message := await q.get()) is not None:
-                    # What else is waiting goes in the same write: in a burst of
-                    # changes a phone costs one send, not one per change.
-                    batch, ended = [message], False
-                    while not q.empty() and not ended:
-                        more = q.get_nowait()
-                        ended = more is None
-                        if not ended:
-                            batch.append(more)
-                    yield b"".join(batch)
-                    if ended:
-                        break
-            finally:
-                hub.leave(q)
-
-        return EventSourceResponse(stream(), ping=15, headers={"X-Accel-Buffering": "no"})
-
-    async def web_error(request: Request, e: WebError):
-        return JSONResponse(e.body(), e.status)
-
-    async def http_error(request: Request, e: HTTPException):
-        return JSONResponse({"error": e.detail}, e.status_code)
-
-    routes = [
-        Route("/t/{token}", page),
-        Route("/t/{token}/", page),
-        Route("/t/{token}/api/state", state),
-        Route("/t/{token}/api/odds", odds),
-        Route("/t/{token}/api/draw", draw, methods=["POST"]),
-        Route("/t/{token}/api/undo", undo, methods=["POST"]),
-        Route("/t/{token}/api/events", events),
-        *game_routes(Web(store, run, hub.publish, table, _json_body, look.own,
-                         {g: look.texts[f"g_{g}"] for g in GAMES},
-                         lambda: bool(hub.queues))),
-        Route("/static/{name}", static),
-        Route("/favicon.ico", favicon),
-    ]
-    middleware = [Middleware(_Headers), Middleware(_Served, hosts=allowed_hosts, port=port)]
-    app = Starlette(routes=routes, middleware=middleware,
-                    exception_handlers={WebError: web_error, HTTPException: http_error},
-                    lifespan=partial(_lifespan, worker=worker))
-    app.state.hub = hub
+    table = PhoneTable(store, look)
+    app = Starlette(routes=table.routes(), middleware=_middleware(allowed_hosts, port),
+                    exception_handlers={WebError: _web_error, HTTPException: _http_error},
+                    lifespan=partial(_lifespan, worker=table.worker))
+    app.state.hub = table.hub
     return app
 
 

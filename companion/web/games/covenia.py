@@ -28,7 +28,7 @@ from companion.errors import shown
 from companion.web.errors import WebError, coded, why_of
 from companion.web.games import Web, idempotency_key, player_name, scored
 from companion.web.games.entries import (etag, no_entry, phone_of, precondition, require,
-                                         stamped, tagged_entry)
+                                         stamped, tagged_entry, with_etag)
 from companion.rules import covenia as scorer
 from companion.rules.errors import ScoreError
 
@@ -241,11 +241,6 @@ class Table:
             key and (f"{GAME}:{key}", "close"))
         return entry, self.shown_now(), True
 
-    def tagged(self, answer: dict) -> JSONResponse:
-        """The answer, the entry's ETag also in its header."""
-        tag = answer.get("etag")
-        return JSONResponse(answer, headers={"ETag": tag} if tag else None)
-
     def publish(self, answer: dict) -> None:
         """An update: with its figures (worked out when the write is made) if it is the
         last of its write to the phones, else brief (they follow it in the same write)."""
@@ -258,7 +253,7 @@ class Table:
         answer, made = await self.web.run(fn, *args)
         if made:
             self.publish(answer)
-        return self.tagged(answer)
+        return with_etag(answer)
 
     async def get_state(self, request: Request):
         self.web.table(request)
@@ -268,7 +263,7 @@ class Table:
         self.web.table(request)
         name = player_name(request.path_params["name"])
 
-        return self.tagged(await self.web.run(lambda: tagged_entry(self.state(), name)))
+        return with_etag(await self.web.run(lambda: tagged_entry(self.state(), name)))
 
     async def get_score(self, request: Request):
         from companion.score.covenia import as_json

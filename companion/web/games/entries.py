@@ -12,6 +12,7 @@ import json
 import re
 
 from starlette.requests import Request
+from starlette.responses import JSONResponse
 
 from companion.errors import shown
 from companion.web.errors import WebError, coded
@@ -80,3 +81,9 @@ def stamped(state: dict, name: str, phone: str | None, at: str | None) -> dict:
     if at is not None:
         marks[name] = {"phone": phone, "at": at}
     return {**state, "changed": marks}
+
+
+def with_etag(answer: dict) -> JSONResponse:
+    """The answer, the entry's ETag (if it has one) also in its header."""
+    tag = answer.get("etag")
+    return JSONResponse(answer, headers={"ETag": tag} if tag else None)

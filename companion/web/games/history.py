@@ -224,39 +224,51 @@ def _json(games: list[dict]) -> bytes:
                       **JSON).encode("utf-8")
 
 
-def routes(web: Web) -> list:
-    store = web.store
-    reports = Reports(store)
+def game_number(request: Request) -> int:
+    """The history's game named in the path."""
+    raw = request.path_params["id"]
+    if not (raw.isascii() and raw.isdigit() and len(raw) <= 9):
+        raise WebError(400, "id", "must be a game's number in the history")
+    return int(raw)
 
-    async def get_history(request: Request):
-        web.table(request)
-        return Response(await reports.get("json", _json), media_type="application/json")
 
-    async def get_csv(request: Request):
-        web.table(request)
-        return Response(await reports.get("csv", as_csv),
+class History:
+    """The table's history, each route a named method: its reports (JSON, CSV) worked
+    out once per state, and a game's removal."""
+
+    def __init__(self, web: Web):
+        self.web, self.store, self.reports = web, web.store, Reports(web.store)
+
+    def remove(self, game_id: int, key: str | None) -> tuple[dict, bool]:
+        request = f"remove {game_id}"
+        done = self.store.replayed(key and f"history:{key}", request, "removal")
+        if done is not None:  # a resend after a lost answer: removed the first time
+            return done, False
+        self.store.remove_history(game_id, key and (f"history:{key}", request))
+        return {"removed": game_id}, True
+
+    async def get_history(self, request: Request):
+        self.web.table(request)
+        return Response(await self.reports.get("json", _json), media_type="application/json")
+
+    async def get_csv(self, request: Request):
+        self.web.table(request)
+        return Response(await self.reports.get("csv", as_csv),
                         media_type="text/csv; charset=utf-8", headers={
                             "Content-Disposition": 'attachment; filename="table-history.csv"'})
 
-    def remove(game_id: int, key: str | None) -> tuple[dict, bool]:
-        request = f"remove {game_id}"
-        done = store.replayed(key and f"history:{key}", request, "removal")
-        if done is not None:  # a resend after a lost answer: removed the first time
-            return done, False
-        store.remove_history(game_id, key and (f"history:{key}", request))
-        return {"removed": game_id}, True
-
-    async def delete_game(request: Request):
-        web.table(request)
-        raw = request.path_params["id"]
-        if not (raw.isascii() and raw.isdigit() and len(raw) <= 9):
-            raise WebError(400, "id", "must be a game's number in the history")
+    async def delete_game(self, request: Request):
+        self.web.table(request)
+        game_id = game_number(request)
         key = idempotency_key(request, "removal", required=False)
-        answer, made = await web.run(remove, int(raw), key)
+        answer, made = await self.web.run(self.remove, game_id, key)
         if made:
-            web.publish("history", answer)
+            self.web.publish("history", answer)
         return JSONResponse(answer)
 
-    return [Route("/t/{token}/api/history", get_history),
-            Route("/t/{token}/api/history.csv", get_csv),
-            Route("/t/{token}/api/history/{id}", delete_game, methods=["DELETE"])]
+
+def routes(web: Web) -> list:
+    history = History(web)
+    return [Route("/t/{token}/api/history", history.get_history),
+            Route("/t/{token}/api/history.csv", history.get_csv),
+            Route("/t/{token}/api/history/{id}", history.delete_game, methods=["DELETE"])]

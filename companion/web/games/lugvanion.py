@@ -12,49 +12,60 @@ from companion.web.games import Web, idempotency_key
 GAME = "lugvanion"
 
 
-def routes(web: Web) -> list:
-    store = web.store
+class Table:
+    """Lugvanion's close at one table, a named method: the store and the streams."""
 
-    def who(colour: str | None) -> str | None:
-        for p in store.players:
+    def __init__(self, web: Web):
+        self.web, self.store = web, web.store
+
+    def who(self, colour: str | None) -> str | None:
+        """The player of a colour: her name, or the colour when she gave none."""
+        for p in self.store.players:
             if p["colour"] == colour:
                 return p["name"] or colour
         return colour
 
-    def close(key: str | None) -> tuple[dict, dict, bool]:
+    def record(self, holders: dict) -> dict:
+        """What the history keeps of the game: each guild's holder and the Governor."""
         from companion.web.games.history import ours
 
-        done = store.replayed(key and f"{GAME}:{key}", "close", "close")
-        if done is not None:  # a resend after a lost answer: closed the first time
-            return done, store.summary(), False
-        holders = store.holders()
-        if not any(holders.values()):
-            raise WebError(409, "game", "no guild is held yet: nothing to close",
-                           coded("no_guild"))
-        governor = store.summary()["governor"]
-        players = [p["name"] or p["colour"] for p in store.players]
+        who = self.who
+        governor = self.store.summary()["governor"]
+        players = [p["name"] or p["colour"] for p in self.store.players]
         scores = {name: 0 for name in players}
         for colour in holders.values():
             if colour is not None:
                 scores[who(colour)] += 1
-        entry = store.close_game(GAME, {
+        return {
             "players": players, "scores": scores,
             "winners": [who(governor)] if governor else [],
             "guilds": {g: who(c) for g, c in holders.items()}, "governor": who(governor),
             "version": ours(),
             "figures": {name: {g: int(who(c) == name) for g, c in holders.items()}
-                        for name in players}},
-            key and (f"{GAME}:{key}", "close"))
-        return entry, store.summary(), True
+                        for name in players}}
 
-    async def post_close(request: Request):
-        web.table(request)
+    def close(self, key: str | None) -> tuple[dict, dict, bool]:
+        done = self.store.replayed(key and f"{GAME}:{key}", "close", "close")
+        if done is not None:  # a resend after a lost answer: closed the first time
+            return done, self.store.summary(), False
+        holders = self.store.holders()
+        if not any(holders.values()):
+            raise WebError(409, "game", "no guild is held yet: nothing to close",
+                           coded("no_guild"))
+        entry = self.store.close_game(GAME, self.record(holders),
+                                      key and (f"{GAME}:{key}", "close"))
+        return entry, self.store.summary(), True
+
+    async def post_close(self, request: Request):
+        self.web.table(request)
         key = idempotency_key(request, "close", required=False)
-        await web.body(request)
-        entry, summary, made = await web.run(close, key)
+        await self.web.body(request)
+        entry, summary, made = await self.web.run(self.close, key)
         if made:
-            web.publish("closed", {"closed": entry, **summary})
-            web.publish("history", {"closed": entry})
+            self.web.publish("closed", {"closed": entry, **summary})
+            self.web.publish("history", {"closed": entry})
         return JSONResponse(entry)
 
-    return [Route("/t/{token}/api/lugvanion/close", post_close, methods=["POST"])]
+
+def routes(web: Web) -> list:
+    return [Route("/t/{token}/api/lugvanion/close", Table(web).post_close, methods=["POST"])]

@@ -31,7 +31,7 @@ from companion.errors import shown
 from companion.web.errors import WebError, coded, why_of
 from companion.web.games import Web, idempotency_key, player_name, scored
 from companion.web.games.entries import (etag, no_entry, phone_of, precondition, require,
-                                         stamped, tagged_entry)
+                                         stamped, tagged_entry, with_etag)
 from companion.rules import sheet as scorer
 from companion.rules.errors import ScoreError
 
@@ -158,187 +158,220 @@ def running_totals(rules, result) -> dict:
     return running(per)
 
 
-def routes(web: Web) -> list:
-    store, own = web.store, web.own
+def checked(game: OwnGame, body) -> None:
+    """A 400 unless the body is a JSON object (the figures, named by category)."""
+    if not isinstance(body, dict):
+        rounds = game.rules.rounds
+        raise WebError(400, "body", "must be a JSON object: a figure per category ("
+                       + ", ".join(c.id for c in game.rules.categories if c.written)
+                       + (f"), a list of {rounds}, one a round" if rounds > 1 else ")"))
 
-    def game_of(request: Request) -> OwnGame:
+
+def with_entry(players: list, entry: dict) -> list:
+    """The players with her entry in her place (or added at the end)."""
+    players = list(players)
+    at = next((i for i, p in enumerate(players) if p["name"] == entry["name"]), None)
+    if at is None:
+        if len(players) >= MAX_PLAYERS:
+            raise WebError(409, "players", f"a game holds up to {MAX_PLAYERS} players "
+                                           "(delete one first)",
+                           coded("own_full", most=MAX_PLAYERS))
+        players.append(entry)
+    else:
+        players[at] = entry
+    return players
+
+
+def entry_of(name: str, body: dict) -> dict:
+    """Her entry as the scorer reads it: the body's figures, under her name."""
+    return {**{k: v for k, v in body.items() if k != "name"}, "name": name}
+
+
+def preview(game: OwnGame, body, now: dict | None) -> dict:
+    """The table scored with her entry as she is typing it; nothing is saved."""
+    checked(game, body)
+    name = player_name(body.get("name"))
+    body, _, _ = faction_of(game, body)  # her faction is checked, not scored
+    entry = entry_of(name, body)
+    scored(scorer.entry, entry, game.rules)
+    now = now or {"players": [], "id": None}
+    players = with_entry(now["players"], entry)
+    scored(scorer.entries, players, game.rules)
+    answer = view(game, {**now, "players": players})
+    return {**{k: v for k, v in answer.items() if k != "etags"}, "saved": False}
+
+
+def sent_entry(game: OwnGame, name: str, body) -> tuple[dict, str | None, bool]:
+    """A PUT's entry, checked in the CLI's words, with faction_of's faction and whether
+    one was sent."""
+    checked(game, body)
+    if "name" in body and (not isinstance(body["name"], str)
+                           or player_name(body["name"]) != name):
+        raise WebError(400, "name", "the name is the one in the path")
+    body, faction, sent = faction_of(game, body)
+    entry = entry_of(name, body)
+    scored(scorer.entry, entry, game.rules)  # its numbers, in the CLI's words
+    return entry, faction, sent
+
+
+def with_faction(game: OwnGame, now: dict, name: str, faction: str | None) -> dict:
+    """The state with her faction beside her entry (the entry stays what the scorer
+    reads); none chosen: hers removed."""
+    chosen = {n: f for n, f in _factions(game, now).items() if n != name}
+    return {**now, "factions": {**chosen, **({name: faction} if faction else {})}}
+
+
+def closed_record(game: OwnGame, now: dict) -> dict:
+    """What the history keeps of the open game, scored as the CLI scores it."""
+    from companion.score.sheet import as_json
+
+    try:
+        result = scorer.score(game.rules, now["players"])
+        answer = as_json(result)
+    except ScoreError as e:
+        raise WebError(409, e.field or "players", e.message, why_of(e)) from None
+    return {
+        "players": [p["name"] for p in answer["players"]],
+        "scores": {p["name"]: p["total"] for p in answer["players"]},
+        "winners": answer["winners"], "result": answer, "entries": now["players"],
+        "version": game.version, "factions": _factions(game, now),
+        "figures": {p["name"]: dict(p["points"]) for p in answer["players"]},
+        "rounds": running_totals(game.rules, result)}
+
+
+class Tables:
+    """The designer's games served at one table (--game), each route a named method:
+    the game named in the path, its state in the store, the streams."""
+
+    def __init__(self, web: Web):
+        self.web, self.store, self.own = web, web.store, web.own
+
+    def game_of(self, request: Request) -> OwnGame:
         gid = request.path_params["game"]
-        if gid not in own:
+        if gid not in self.own:
             raise WebError(404, "game", f"no game {shown(gid, 40)} at this table (the games "
-                                        f"served with --game: {', '.join(own) or 'none'})")
-        return own[gid]
+                                        f"served with --game: {', '.join(self.own) or 'none'})")
+        return self.own[gid]
 
-    def shown_now(game: OwnGame, now: dict | None = None) -> dict:
-        return view(game, store.games.get(game.id) if now is None else now)
+    def state(self, game: OwnGame) -> dict | None:
+        return self.store.games.get(game.id)
 
-    def checked(game: OwnGame, body) -> None:
-        if not isinstance(body, dict):
-            rounds = game.rules.rounds
-            raise WebError(400, "body", "must be a JSON object: a figure per category ("
-                           + ", ".join(c.id for c in game.rules.categories if c.written)
-                           + (f"), a list of {rounds}, one a round" if rounds > 1 else ")"))
+    def shown_now(self, game: OwnGame, now: dict | None = None) -> dict:
+        return view(game, self.state(game) if now is None else now)
 
-    def with_entry(players: list, entry: dict) -> list:
-        """The players with her entry in her place (or added at the end)."""
-        players = list(players)
-        at = next((i for i, p in enumerate(players) if p["name"] == entry["name"]), None)
-        if at is None:
-            if len(players) >= MAX_PLAYERS:
-                raise WebError(409, "players", f"a game holds up to {MAX_PLAYERS} players "
-                                               "(delete one first)",
-                               coded("own_full", most=MAX_PLAYERS))
-            players.append(entry)
-        else:
-            players[at] = entry
-        return players
+    def entry(self, game: OwnGame, name: str) -> dict:
+        return tagged_entry(self.state(game) or {"players": []}, name)
 
-    def preview(game: OwnGame, body, now: dict | None) -> dict:
-        """The table scored with her entry as she is typing it; nothing is saved."""
-        checked(game, body)
-        name = player_name(body.get("name"))
-        body, _, _ = faction_of(game, body)  # her faction is checked, not scored
-        entry = {**{k: v for k, v in body.items() if k != "name"}, "name": name}
-        scored(scorer.entry, entry, game.rules)
-        now = now or {"players": [], "id": None}
-        players = with_entry(now["players"], entry)
-        scored(scorer.entries, players, game.rules)
-        answer = view(game, {**now, "players": players})
-        return {**{k: v for k, v in answer.items() if k != "etags"}, "saved": False}
-
-    def put(game: OwnGame, name: str, body, cond, key: str | None,
+    def put(self, game: OwnGame, name: str, body, cond, key: str | None,
             phone: str | None = None) -> tuple[dict, bool]:
         request = json.dumps({"put": name, "body": body}, sort_keys=True)
-        done = store.replayed(key and f"{game.id}:{key}", request, "entry")
+        done = self.store.replayed(key and f"{game.id}:{key}", request, "entry")
         if done is not None:  # a resend after a lost answer: saved the first time
-            return {**shown_now(game), "etag": done["etag"]}, False
-        checked(game, body)
-        if "name" in body and (not isinstance(body["name"], str)
-                               or player_name(body["name"]) != name):
-            raise WebError(400, "name", "the name is the one in the path")
-        body, faction, sent = faction_of(game, body)
-        entry = {**{k: v for k, v in body.items() if k != "name"}, "name": name}
-        scored(scorer.entry, entry, game.rules)  # its numbers, in the CLI's words
-        now = store.games.get(game.id) or {"players": [], "id": secrets.token_hex(8)}
-        if sent:  # her faction beside her entry (the entry stays what the scorer reads)
-            chosen = {n: f for n, f in _factions(game, now).items() if n != name}
-            now = {**now, "factions": {**chosen, **({name: faction} if faction else {})}}
+            return {**self.shown_now(game), "etag": done["etag"]}, False
+        entry, faction, sent = sent_entry(game, name, body)
+        now = self.state(game) or {"players": [], "id": secrets.token_hex(8)}
+        if sent:
+            now = with_faction(game, now, name, faction)
         require(cond, now, name)
         players = with_entry(now["players"], entry)
-        new = stamped({**now, "players": players}, name, phone, store.now())
+        new = stamped({**now, "players": players}, name, phone, self.store.now())
         scored(scorer.entries, players, game.rules)  # one name once
         tag = etag(new, entry)
-        store.save_game(game.id, new, key and (f"{game.id}:{key}", request, {"etag": tag}))
-        return {**shown_now(game, new), "etag": tag}, True
+        self.store.save_game(game.id, new,
+                             key and (f"{game.id}:{key}", request, {"etag": tag}))
+        return {**self.shown_now(game, new), "etag": tag}, True
 
-    def delete(game: OwnGame, name: str, cond, key: str | None) -> tuple[dict, bool]:
+    def delete(self, game: OwnGame, name: str, cond, key: str | None) -> tuple[dict, bool]:
         request = json.dumps({"delete": name})
-        if store.replayed(key and f"{game.id}:{key}", request, "entry") is not None:
-            return shown_now(game), False
-        now = store.games.get(game.id) or {"players": []}
+        if self.store.replayed(key and f"{game.id}:{key}", request, "entry") is not None:
+            return self.shown_now(game), False
+        now = self.state(game) or {"players": []}
         require(cond, now, name)
         players = [p for p in now["players"] if p["name"] != name]
         if len(players) == len(now["players"]):
             raise no_entry(name)
         new = stamped({**now, "players": players}, name, None, None)
-        store.save_game(game.id, new if players else None,
-                        key and (f"{game.id}:{key}", request, {}))
-        return shown_now(game, new), True
+        self.store.save_game(game.id, new if players else None,
+                             key and (f"{game.id}:{key}", request, {}))
+        return self.shown_now(game, new), True
 
-    def close(game: OwnGame, key: str | None) -> tuple[dict, dict, bool]:
-        from companion.score.sheet import as_json
-
-        done = store.replayed(key and f"{game.id}:{key}", "close", "close")
+    def close(self, game: OwnGame, key: str | None) -> tuple[dict, dict, bool]:
+        done = self.store.replayed(key and f"{game.id}:{key}", "close", "close")
         if done is not None:
-            return done, shown_now(game), False
-        now = store.games.get(game.id)
+            return done, self.shown_now(game), False
+        now = self.state(game)
         if not now or not now["players"]:
             raise WebError(409, "game", f"no {game.page['name']['en']} game is open",
                            coded("no_game"))
-        try:
-            result = scorer.score(game.rules, now["players"])
-            answer = as_json(result)
-        except ScoreError as e:
-            raise WebError(409, e.field or "players", e.message, why_of(e)) from None
-        entry = store.close_game(game.id, {
-            "players": [p["name"] for p in answer["players"]],
-            "scores": {p["name"]: p["total"] for p in answer["players"]},
-            "winners": answer["winners"], "result": answer, "entries": now["players"],
-            "version": game.version, "factions": _factions(game, now),
-            "figures": {p["name"]: dict(p["points"]) for p in answer["players"]},
-            "rounds": running_totals(game.rules, result)},
-            key and (f"{game.id}:{key}", "close"))
-        return entry, shown_now(game), True
+        entry = self.store.close_game(game.id, closed_record(game, now),
+                                      key and (f"{game.id}:{key}", "close"))
+        return entry, self.shown_now(game), True
 
-    def tagged(answer: dict) -> JSONResponse:
-        tag = answer.get("etag")
-        return JSONResponse(answer, headers={"ETag": tag} if tag else None)
-
-    async def changed(game: OwnGame, fn, *args):
-        answer, made = await web.run(fn, game, *args)
+    async def changed(self, game: OwnGame, fn, *args):
+        answer, made = await self.web.run(fn, game, *args)
         if made:
-            web.publish("own", {k: v for k, v in answer.items() if k != "etag"})
-        return tagged(answer)
+            self.web.publish("own", {k: v for k, v in answer.items() if k != "etag"})
+        return with_etag(answer)
 
-    async def list_games(request: Request):
-        web.table(request)
+    async def list_games(self, request: Request):
+        self.web.table(request)
         return JSONResponse({"games": [
-            *({"id": g, "own": False, "name": web.titles.get(g)} for g in BUNDLED),
-            *({"id": g.id, "own": True, "name": g.page["name"]} for g in own.values())]})
+            *({"id": g, "own": False, "name": self.web.titles.get(g)} for g in BUNDLED),
+            *({"id": g.id, "own": True, "name": g.page["name"]} for g in self.own.values())]})
 
-    async def get_state(request: Request):
-        web.table(request)
-        game = game_of(request)
-        return JSONResponse(await web.run(shown_now, game))
+    async def get_state(self, request: Request):
+        self.web.table(request)
+        return JSONResponse(await self.web.run(self.shown_now, self.game_of(request)))
 
-    async def get_player(request: Request):
-        web.table(request)
-        game = game_of(request)
+    async def get_player(self, request: Request):
+        self.web.table(request)
+        game = self.game_of(request)
         name = player_name(request.path_params["name"])
+        return with_etag(await self.web.run(self.entry, game, name))
 
-        return tagged(await web.run(
-            lambda: tagged_entry(store.games.get(game.id) or {"players": []}, name)))
-
-    async def put_player(request: Request):
-        web.table(request)
-        game = game_of(request)
+    async def put_player(self, request: Request):
+        self.web.table(request)
+        game = self.game_of(request)
         name = player_name(request.path_params["name"])
         key = idempotency_key(request, "save", required=False)
-        return await changed(game, put, name, await web.body(request), precondition(request),
-                             key, phone_of(request))
+        return await self.changed(game, self.put, name, await self.web.body(request),
+                                  precondition(request), key, phone_of(request))
 
-    async def delete_player(request: Request):
-        web.table(request)
-        game = game_of(request)
+    async def delete_player(self, request: Request):
+        self.web.table(request)
+        game = self.game_of(request)
         name = player_name(request.path_params["name"])
         key = idempotency_key(request, "delete", required=False)
-        return await changed(game, delete, name, precondition(request), key)
+        return await self.changed(game, self.delete, name, precondition(request), key)
 
-    async def post_preview(request: Request):
-        web.table(request)
-        game = game_of(request)
-        body = await web.body(request)
+    async def post_preview(self, request: Request):
+        self.web.table(request)
+        game = self.game_of(request)
+        body = await self.web.body(request)
         # Off the store's worker (nothing is written): a phone typing never queues saves.
-        return JSONResponse(await asyncio.to_thread(preview, game, body,
-                                                    store.games.get(game.id)))
+        return JSONResponse(await asyncio.to_thread(preview, game, body, self.state(game)))
 
-    async def post_close(request: Request):
-        web.table(request)
-        game = game_of(request)
+    async def post_close(self, request: Request):
+        self.web.table(request)
+        game = self.game_of(request)
         key = idempotency_key(request, "close", required=False)
-        await web.body(request)
-        entry, now, made = await web.run(close, game, key)
+        await self.web.body(request)
+        entry, now, made = await self.web.run(self.close, game, key)
         if made:
-            web.publish("own", now)
-            web.publish("history", {"closed": entry})
+            self.web.publish("own", now)
+            self.web.publish("history", {"closed": entry})
         return JSONResponse(entry)
 
+
+def routes(web: Web) -> list:
+    tables = Tables(web)
     base = "/t/{token}/api/games/{game}"
     return [
-        Route("/t/{token}/api/games", list_games),
-        Route(base, get_state),
-        Route(f"{base}/players/{{name:path}}", get_player, methods=["GET"]),
-        Route(f"{base}/players/{{name:path}}", put_player, methods=["PUT"]),
-        Route(f"{base}/players/{{name:path}}", delete_player, methods=["DELETE"]),
-        Route(f"{base}/preview", post_preview, methods=["POST"]),
-        Route(f"{base}/close", post_close, methods=["POST"]),
+        Route("/t/{token}/api/games", tables.list_games),
+        Route(base, tables.get_state),
+        Route(f"{base}/players/{{name:path}}", tables.get_player, methods=["GET"]),
+        Route(f"{base}/players/{{name:path}}", tables.put_player, methods=["PUT"]),
+        Route(f"{base}/players/{{name:path}}", tables.delete_player, methods=["DELETE"]),
+        Route(f"{base}/preview", tables.post_preview, methods=["POST"]),
+        Route(f"{base}/close", tables.post_close, methods=["POST"]),
     ]

@@ -79,19 +79,31 @@ def _answer(history: list[dict], game: str, version: str | None) -> bytes:
                       **JSON).encode("utf-8")
 
 
-def routes(web: Web) -> list:
-    reports = Reports(web.store)
+def asked(request: Request) -> tuple[str, str | None]:
+    """The game (?game=ID) and the version (?version=V; None: the latest) asked for."""
+    game = request.query_params.get("game", "")
+    if not game or len(game) > MAX_GAME or not game.isprintable():
+        raise WebError(400, "game", "name the game: ?game=ID (covenia, coverta, "
+                                    "lugvanion, or a designer's game's id)")
+    version = request.query_params.get("version")
+    if version is not None and (len(version) > MAX_GAME or not version.isprintable()):
+        raise WebError(400, "version", "a version as the game file writes it, or all")
+    return game, version
 
-    async def get_playtest(request: Request):
-        web.table(request)
-        game = request.query_params.get("game", "")
-        if not game or len(game) > MAX_GAME or not game.isprintable():
-            raise WebError(400, "game", "name the game: ?game=ID (covenia, coverta, "
-                                        "lugvanion, or a designer's game's id)")
-        version = request.query_params.get("version")
-        if version is not None and (len(version) > MAX_GAME or not version.isprintable()):
-            raise WebError(400, "version", "a version as the game file writes it, or all")
-        return Response(await reports.get(("playtest", game, version), partial(
+
+class Playtest:
+    """The playtest figures at one table, a named method: worked out once per state of
+    the history (history.Reports)."""
+
+    def __init__(self, web: Web):
+        self.web, self.reports = web, Reports(web.store)
+
+    async def get_playtest(self, request: Request):
+        self.web.table(request)
+        game, version = asked(request)
+        return Response(await self.reports.get(("playtest", game, version), partial(
             _answer, game=game, version=version)), media_type="application/json")
 
-    return [Route("/t/{token}/api/playtest", get_playtest)]
+
+def routes(web: Web) -> list:
+    return [Route("/t/{token}/api/playtest", Playtest(web).get_playtest)]

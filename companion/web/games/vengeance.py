@@ -46,14 +46,22 @@ def resolve(body) -> dict:
             "counts": r.counts, "winner": r.winner}
 
 
-def routes(web: Web) -> list:
-    async def post_resolve(request: Request):
-        web.table(request)
-        body = await web.body(request)
+class Resolver:
+    """Vengeance's turn resolver at one table, a named method: the streams."""
+
+    def __init__(self, web: Web):
+        self.web = web
+
+    async def post_resolve(self, request: Request):
+        self.web.table(request)
+        body = await self.web.body(request)
         answer = resolve(body)
         # Every phone at the table sees the turn resolved (and what it was asked).
-        web.publish("vengeance", {"asked": {k: body.get(k, [] if k in FIELDS[3:] else 0)
-                                            for k in FIELDS}, "answer": answer})
+        self.web.publish("vengeance", {"asked": {k: body.get(k, [] if k in FIELDS[3:] else 0)
+                                                 for k in FIELDS}, "answer": answer})
         return JSONResponse(answer)
 
-    return [Route("/t/{token}/api/vengeance/resolve", post_resolve, methods=["POST"])]
+
+def routes(web: Web) -> list:
+    return [Route("/t/{token}/api/vengeance/resolve", Resolver(web).post_resolve,
+                  methods=["POST"])]

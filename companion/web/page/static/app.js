@@ -688,7 +688,8 @@
   window.tableLang = function () { return lang; };
   // What games.js shares with this page: one way to talk to the table and to word it.
   window.tableApi = { request: request, why: why, t: t, keepFocus: keepFocus, newKey: newKey,
-                      kept: kept, keep: keep, phone: phoneId };
+                      kept: kept, keep: keep, phone: phoneId,
+                      el: el, button: button, clear: clear };  // games.js's DOM helpers
   document.getElementById("lang").addEventListener("click", function () {
     lang = lang === "en" ? "fr" : "en";
     try { localStorage.setItem("lang", lang); } catch (e) { /* private mode */ }

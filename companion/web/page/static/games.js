@@ -9,6 +9,8 @@
   var shared = window.tableApi;  // app.js: talking to the table, wording its refusals
   var request = shared.request, why = shared.why, newKey = shared.newKey;
   var kept = shared.kept, keep = shared.keep;  // what this phone keeps for this table
+  // app.js's words (in the page's language) and DOM helpers: one copy for both scripts.
+  var t = shared.t, el = shared.el, button = shared.button, clear = shared.clear;
   // A designer's games served with --game, by id: name, credits, wins, categories.
   var OWN = {};
   (setup.own || []).forEach(function (g) { OWN[g.id] = g; });
@@ -46,32 +48,6 @@
   try { me.name = me.name || localStorage.getItem("player") || ""; } catch (e) { /* private */ }
 
   function lang() { return window.tableLang ? window.tableLang() : "en"; }
-
-  function t(key, fields) {
-    var s = (setup.texts[key] || {})[lang()] || key;
-    return s.replace(/\{(\w+)\}/g, function (m, name) {
-      return fields && name in fields ? String(fields[name]) : m;
-    });
-  }
-
-  function el(tag, cls, text) {
-    var e = document.createElement(tag);
-    if (cls) e.className = cls;
-    if (text !== undefined && text !== null) e.textContent = text;
-    return e;
-  }
-
-  function button(text, cls, onClick) {
-    var b = el("button", cls, text);
-    b.type = "button";
-    b.addEventListener("click", onClick);
-    return b;
-  }
-
-  function clear(node) {
-    while (node.firstChild) node.removeChild(node.firstChild);
-    return node;
-  }
 
   function listing(names) {
     if (names.length < 2) return names.join("");
