@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from companion.rules.covenia import CLANS, parse
-from companion.score.covenia import score  # covenia.toml's [[scoring]], as the CLI scores
+from companion.score.covenia import ROWS, score  # covenia.toml's [[scoring]], as the CLI scores
 from companion.rules.errors import ScoreError
 
 RULEBOOK = tomllib.loads((Path(__file__).parent / "data" / "covenia-rulebook.toml").read_text())
@@ -23,71 +23,76 @@ def points(result, name):
 
 def test_rulebook_example_gives_emma_62_line_by_line():
     emma = points(score(RULEBOOK), "Emma")
-    got = {row: f.points for row, f in emma.figures.items()}
+    got = {row: emma.points[row] for row in ROWS}
     assert got == {"red": 21, "yellow": 10, "green": 3, "blue": 9, "purple": 9, "bonus": 10}
     assert emma.total == 62 and emma.rank == 1
-    reasons = {row: (f.reason.key, f.reason.numbers) for row, f in emma.figures.items()}
-    assert reasons["red"] == ("red_most", {"n": 3, "each": 7, "points": 21})
-    assert reasons["yellow"] == ("yellow", {"n": 2, "low": 5, "points": 10})
-    assert reasons["green"] == ("green", {"n": 1, "hand": 3, "points": 3})
-    assert reasons["blue"] == ("blue", {"values": [4, 5], "points": 9})
-    assert reasons["purple"] == ("purple", {"n": 3, "points": 9})
-    assert reasons["bonus"][1]["rows"] == 1 and reasons["bonus"][1]["shortest"] == ["green"]
+    # The reasons are the scoring language's: each row's kind and its numbers.
+    reasons = {row: emma.reasons[row][0] for row in ROWS}
+    assert reasons["red"] == ("most", {"n": 3, "each": 7, "with": [], "top": 3,
+                                       "points": 21})
+    assert reasons["yellow"] == ("times", {"n": 2, "by": 5, "times": "hand", "points": 10})
+    assert reasons["green"] == ("times", {"n": 1, "by": 3, "times": "hand_size", "points": 3})
+    assert reasons["blue"].key == "sum" and reasons["blue"].numbers["values"] == [4, 5]
+    assert reasons["purple"].key == "squared" and reasons["purple"].numbers["n"] == 3
+    bonus = reasons["bonus"]
+    assert bonus.key == "sets" and bonus.numbers["n"] == 1
+    assert [k for k, v in bonus.numbers["of"].items() if v == 1] == ["green"]
 
 
 def test_a_second_green_card_would_have_given_emma_ten_more():
     table = {**RULEBOOK, "players": [dict(RULEBOOK["players"][0]), RULEBOOK["players"][1]]}
     table["players"][0]["area"] = {**table["players"][0]["area"], "green": [3, 6]}
     emma = points(score(table), "Emma")
-    assert emma.figures["bonus"].points == 20  # (and green itself: 2 x 3 = 6)
+    assert emma.points["bonus"] == 20  # (and green itself: 2 x 3 = 6)
 
 
 def test_red_tie_gives_every_leader_seven_per_card():
     r = score({"players": [player("A", red=[1, 2]), player("B", red=[3, 4]),
                            player("C", red=[5])], "decks": "AB"})
-    assert [p.figures["red"].points for p in r.players] == [14, 14, 4]
-    assert r.players[0].figures["red"].reason.key == "red_tie"
-    assert r.players[2].figures["red"].reason.key == "red_other"
+    assert [p.points["red"] for p in r.players] == [14, 14, 4]
+    assert r.players[0].reasons["red"][0].numbers["with"] == ["B"]  # tied for the most
+    assert r.players[2].reasons["red"][0].key == "others"
 
 
 def test_nobody_with_red_means_zero_red_for_everyone():
     r = score({"players": [player("A", blue=[2]), player("B", green=[3])]})
-    assert [p.figures["red"].points for p in r.players] == [0, 0]
+    assert [p.points["red"] for p in r.players] == [0, 0]
 
 
 def test_yellow_with_an_empty_hand_scores_zero():
     r = score({"players": [player("A", yellow=[2, 5, 9]), player("B", hand={"red": [1]})]})
-    fig = points(r, "A").figures["yellow"]
-    assert fig.points == 0 and fig.reason.key == "yellow_empty_hand"
+    a = points(r, "A")
+    assert a.points["yellow"] == 0 and a.reasons["yellow"][0].numbers["by"] == 0
 
 
 def test_yellow_uses_the_lowest_hand_card_of_any_clan():
     r = score({"players": [player("A", {"blue": [8], "red": [3]}, yellow=[2, 5]), player("B")]})
-    assert points(r, "A").figures["yellow"].points == 6
+    assert points(r, "A").points["yellow"] == 6
 
 
 def test_green_with_an_empty_hand_scores_zero():
     r = score({"players": [player("A", green=[1, 2, 3]), player("B")]})
-    assert points(r, "A").figures["green"].points == 0
+    assert points(r, "A").points["green"] == 0
 
 
 def test_purple_is_squared_and_blue_is_the_sum():
     r = score({"players": [player("A", purple=[1, 2, 3, 4], blue=[2, 9]), player("B")]})
     a = points(r, "A")
-    assert (a.figures["purple"].points, a.figures["blue"].points) == (16, 11)
+    assert (a.points["purple"], a.points["blue"]) == (16, 11)
 
 
 def test_bonus_is_limited_by_the_shortest_column():
     area = {"red": [1, 2, 3], "yellow": [1, 2], "green": [1, 2, 3, 4], "blue": [7, 8],
             "purple": [5, 6, 9]}
     r = score({"players": [player("A", **area), player("B")]})
-    assert points(r, "A").figures["bonus"].points == 20
-    assert points(r, "A").figures["bonus"].reason.numbers["shortest"] == ["yellow", "blue"]
+    assert points(r, "A").points["bonus"] == 20
+    of = points(r, "A").reasons["bonus"][0].numbers["of"]
+    assert [k for k, v in of.items() if v == 2] == ["yellow", "blue_cards"]
 
 
 def test_a_missing_clan_means_no_bonus_at_all():
     r = score({"players": [player("A", red=[1], yellow=[1], green=[1], blue=[1]), player("B")]})
-    assert points(r, "A").figures["bonus"].points == 0
+    assert points(r, "A").points["bonus"] == 0
 
 
 def test_tied_totals_share_the_win_and_the_rank():
@@ -100,7 +105,7 @@ def test_tied_totals_share_the_win_and_the_rank():
 def test_french_clan_names_are_read_as_the_english_ones():
     r = score({"players": [player("A", {"jaune": [4]}, rouge=[1, 2], violet=[3]), player("B")]})
     a = points(r, "A")
-    assert (a.figures["red"].points, a.figures["purple"].points) == (14, 1)
+    assert (a.points["red"], a.points["purple"]) == (14, 1)
 
 
 def test_decks_default_to_one_for_two_players_and_both_for_more():
@@ -182,7 +187,7 @@ def end_states(draw):
 def test_any_legal_end_state_scores_and_the_total_is_the_sum_of_its_parts(table):
     r = score(table)
     for p in r.players:
-        assert p.total == sum(f.points for f in p.figures.values())
-        assert all(f.points >= 0 for f in p.figures.values())
+        assert p.total == sum(p.points[row] for row in ROWS)
+        assert all(p.points[row] >= 0 for row in ROWS)
         assert p.rank == 1 + sum(q.total > p.total for q in r.players)
     assert r.winners == [p.name for p in r.players if p.rank == 1]

@@ -51,7 +51,7 @@ def assert_scores_as_the_rulebook(table):
     want = by_the_rulebook(table)
     assert [p.name for p in got.players] == [w["name"] for w in want]
     for p, w in zip(got.players, want):
-        assert {r: p.figures[r].points for r in ROWS} == w["rows"], p.name
+        assert {r: p.points[r] for r in ROWS} == w["rows"], p.name
         assert (p.total, p.rank) == (w["total"], w["rank"]), p.name
     assert got.winners == [w["name"] for w in want if w["won"]]
 
@@ -144,9 +144,74 @@ def test_a_changed_multiplier_in_the_file_changes_the_points_and_their_words(tmp
                          player("B", red=[3])]}
     result = words.score(table, game)
     a, b = result.players
-    assert (a.figures["red"].points, b.figures["red"].points) == (16, 3)
-    assert a.figures["bonus"].points == 12
+    assert (a.points["red"], b.points["red"]) == (16, 3)
+    assert a.points["bonus"] == 12
     data = words.words()
     en, fr = (words.report(result, data, lang) for lang in ("en", "fr"))
     assert "2 × 8 = 16" in en and "1 × 3 = 3" in en and "1 × 12 = 12" in en
     assert "2 × 8 = 16" in fr and "1 × 3 = 3" in fr and "1 × 12 = 12" in fr
+
+
+# Every way a row is explained, in both languages, as the words read before Covenia was
+# worded from the engine's reasons (issue 56): a tie and a shortfall for red, an empty hand
+# for yellow and green, nothing counted in every row, a bonus and none.
+EVERY_WORDING = {"decks": "AB", "players": [
+    player("A", {"blue": [8], "red": [3]}, red=[1, 2], yellow=[2, 5], green=[1], blue=[4, 5],
+           purple=[1, 2, 3]),
+    player("B", red=[3, 4], yellow=[1], green=[2, 3]),
+    player("C", red=[5]),
+    player("D", {"green": [7]})]}
+NONE_EN = ["no red card: 0", "no yellow card: 0", "no green card: 0", "no blue card: 0",
+           "no purple card: 0"]
+NONE_FR = [f"aucune carte du clan {c} → 0" for c in ("rouge", "jaune", "vert", "bleu", "violet")]
+SAID = {
+    "en": [["2 red, tied for the most: 2 × 7 = 14", "2 yellow, lowest in hand 3: 2 × 3 = 6",
+            "1 green, 2 in hand: 1 × 2 = 2", "blue values 4 + 5 = 9",
+            "3 purple, squared: 3 × 3 = 9",
+            "rows of all five clans = shortest column (green) = 1: 1 × 10 = 10"],
+           ["2 red, tied for the most: 2 × 7 = 14", "1 yellow, but an empty hand: 0",
+            "2 green, 0 in hand: 2 × 0 = 0", *NONE_EN[3:],
+            "no row of all five clans (no blue/purple card): 0"],
+           ["1 red, short of the most (2): 1 × 4 = 4", *NONE_EN[1:],
+            "no row of all five clans (no yellow/green/blue/purple card): 0"],
+           [*NONE_EN, "no row of all five clans (no red/yellow/green/blue/purple card): 0"]],
+    "fr": [["rouges\u202f: 2, à égalité en tête → 2 × 7 = 14",
+            "jaunes\u202f: 2, plus petite carte en main 3 → 2 × 3 = 6",
+            "vertes\u202f: 1, main de 2 → 1 × 2 = 2", "valeurs bleues 4 + 5 = 9",
+            "violettes\u202f: 3, au carré → 3 × 3 = 9",
+            "lignes des cinq clans = colonne la plus courte (vert) = 1 → 1 × 10 = 10"],
+           ["rouges\u202f: 2, à égalité en tête → 2 × 7 = 14",
+            "jaunes\u202f: 1, mais main vide → 0", "vertes\u202f: 2, main de 0 → 2 × 0 = 0",
+            *NONE_FR[3:], "aucune ligne des cinq clans (pas de carte du clan bleu/violet) → 0"],
+           ["rouges\u202f: 1, le maximum est 2 → 1 × 4 = 4", *NONE_FR[1:],
+            "aucune ligne des cinq clans (pas de carte du clan jaune/vert/bleu/violet) → 0"],
+           [*NONE_FR, "aucune ligne des cinq clans (pas de carte du clan "
+                      "rouge/jaune/vert/bleu/violet) → 0"]]}
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_every_reason_the_engine_gives_reads_in_covenias_own_words(lang):
+    data = words.words()
+    result = words.score(EVERY_WORDING)
+    assert [[words.explain(p.reasons[row][0], row, data, lang) for row in ROWS]
+            for p in result.players] == SAID[lang]
+    emma = next(p for p in words.score(RULEBOOK).players if p.name == "Emma")
+    assert words.explain(emma.reasons["red"][0], "red", data, lang) == {
+        "en": "3 red, the most at the table: 3 × 7 = 21",
+        "fr": "rouges\u202f: 3, le plus de la table → 3 × 7 = 21"}[lang]
+
+
+def test_the_words_are_keyed_by_the_kinds_of_reason_each_row_gives():
+    """[score]'s row words name the kinds [[scoring]] scores the row with (and their
+    variants), and its `columns` name a clan for each count the bonus reads: no key of
+    Covenia's own to translate into."""
+    score = words.words().table["score"]
+    kinds = {c.id: c for c in RULES.categories}
+    given = {"most": {"most", "most_with", "others"}, "each": {"times", "times_zero"}}
+    for row in ROWS:
+        said = set(score.get(row, {}))
+        c = kinds[row]
+        assert said <= given.get(c.score, {c.score}) | {"none"}, row
+        assert said, row
+    assert list(score["columns"]) == list(kinds["bonus"].of)
+    assert set(score["columns"].values()) == set(covenia.CLANS)

@@ -454,7 +454,7 @@ def test_the_figures_explained_are_worked_out_once_per_state_and_language(tmp_pa
         data = sc.words()
         assert after["verdict"] == sc.report(res, data, "en").splitlines()[-1]
         assert [r["text"] for r in after["players"][0]["rows"].values()] == [
-            real(res.players[0].figures[row], row, data, "en") for row in sc.ROWS]
+            real(res.players[0].reasons[row][0], row, data, "en") for row in sc.ROWS]
     store.close()
 
 

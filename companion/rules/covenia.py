@@ -2,8 +2,9 @@
 
 Input is the parsed form of the score file: {"decks": "A"|"B"|"AB" (optional),
 "players": [{"name": str, "area": {clan: [values]}, "hand": {clan: [values]}}]}.
-Clan keys may be English or French. Every figure comes with a Reason (a key and its
-numbers) that the caller words in its own language.
+Clan keys may be English or French. The scores are the scoring language's
+(companion.rules.sheet), from covenia.toml's [[scoring]]: every figure comes with the
+engine's Reason (its kind and numbers) that the caller words in its own language.
 """
 
 from typing import NamedTuple
@@ -16,20 +17,6 @@ VALUES = range(1, 11)
 DECKS = {"A": 1, "B": 1, "AB": 2}  # how many copies of each clan+value are in play (C1)
 
 
-class Reason(NamedTuple):
-    """Why a figure is what it is: a key the caller words, and its numbers."""
-
-    key: str  # e.g. "red_most", "yellow", "yellow_empty_hand"
-    numbers: dict
-
-
-class Figure(NamedTuple):
-    """One row's points for one player, and why."""
-
-    points: int
-    reason: Reason
-
-
 class Player(NamedTuple):
     """A player's table as read from the score file."""
 
@@ -38,23 +25,13 @@ class Player(NamedTuple):
     hand: tuple[tuple[str, int], ...]  # (clan, value)
 
 
-class PlayerScore(NamedTuple):
-    """A player's figures per row, total and rank."""
-
-    name: str
-    figures: dict[str, Figure]  # red, yellow, green, blue, purple, bonus
-    total: int
-    rank: int
-
-    def points(self, row: str) -> int:
-        return self.total if row == "total" else self.figures[row].points
-
-
 class Result(NamedTuple):
-    """The decks in play, every player's score, and the winners (several on a tie)."""
+    """The decks in play, every player's score in the scoring language's words (a
+    companion.rules.sheet.PlayerScore: points, figures and reasons by category id), and
+    the winners (several on a tie)."""
 
     decks: str
-    players: list[PlayerScore]
+    players: list["sheet.PlayerScore"]
     winners: list[str]
 
 
@@ -216,78 +193,26 @@ def check_players(raw_players: list, decks: str) -> list[Player]:
 
 def figures(players: list[Player]) -> list[dict]:
     """Each player's entry for the scoring language (companion.rules.sheet), as
-    covenia.toml's [[scoring]] names them: each clan's count in the area, the blue values,
-    the hand's values (its lowest is yellow's multiplier) and its size (green's)."""
+    covenia.toml's [[scoring]] names them: the values in her hand (`hand`, whose lowest
+    is yellow's multiplier) and how many (`hand_size`, green's), each clan's count in her
+    area, the blue values and their count (`blue_cards`, for the bonus)."""
     out = []
     for p in players:
         count = {c: len(p.area.get(c, ())) for c in CLANS}
-        hand = [v for _, v in p.hand]
-        out.append({"name": p.name, "hand_lowest": hand, "hand_size": len(hand),
-                    "blue_cards": count["blue"], "red": count["red"],
-                    "yellow": count["yellow"], "green": count["green"],
-                    "blue": list(p.area.get("blue", ())), "purple": count["purple"]})
+        out.append({"name": p.name, "hand": [v for _, v in p.hand], "hand_size": len(p.hand),
+                    **count, "blue": list(p.area.get("blue", ())),
+                    "blue_cards": count["blue"]})
     return out
-
-
-# The figures the scoring language has for the five counts (the bonus's `of`): blue's own
-# category adds the values, so its count has one of its own.
-COUNTED = {"red": "red", "yellow": "yellow", "green": "green", "blue": "blue_cards",
-           "purple": "purple"}
 
 
 def score(table, game: "sheet.Rules", seated: int = 0) -> Result:
     """The end scores of a score file's content: `game` is covenia.toml's [[scoring]]
     (companion.score.covenia.rules() reads it), scored by the one engine
-    (companion.rules.sheet) from figures(); each figure's Reason is Covenia's own (a key
-    and its numbers, the multipliers read from the data), so a caller words it as the
-    rulebook's example does. A tie shares the win (C8)."""
+    (companion.rules.sheet) from figures(); each category's reason is the engine's (its
+    kind and numbers, the multipliers read from the data), worded by the caller. Players
+    are told apart by exact name ("Ana" and "ana" are two). A tie shares the win (C8)."""
     from companion.rules import sheet  # here: checking an entry needs no engine
 
     players, decks = parse(table, seated)
-    # The engine tells players apart regardless of case; Covenia only by exact name
-    # ("Ana" and "ana" are two players): it gets their places at the table.
-    entries = [{**e, "name": str(i)} for i, e in enumerate(figures(players))]
-    scored = sheet.score(game, entries)
-    most = max(p.figures["red"] for p in scored.players)
-    out = [PlayerScore(p.name, _covenia_figures(s, most), s.total, s.rank)
-           for p, s in zip(players, scored.players)]
-    return Result(decks, out, [players[int(w)].name for w in scored.winners])
-
-
-def _covenia_figures(p: "sheet.PlayerScore", most: int) -> dict[str, Figure]:
-    """One player's engine points and reasons (one round) as Covenia's figures."""
-    why = {row: p.reasons[row][0].numbers for row in p.reasons}
-    none = Reason("none", {"n": 0})
-    out: dict[str, Figure] = {}
-    n, pts = p.figures["red"], p.points["red"]
-    if n == 0:
-        out["red"] = Figure(pts, none)
-    elif p.reasons["red"][0].key == "most":
-        out["red"] = Figure(pts, Reason("red_tie" if why["red"]["with"] else "red_most",
-                                        {"n": n, "each": why["red"]["each"], "points": pts}))
-    else:
-        out["red"] = Figure(pts, Reason("red_other", {"n": n, "most": most,
-                                                      "each": why["red"]["each"],
-                                                      "points": pts}))
-    n, pts = p.figures["yellow"], p.points["yellow"]
-    if n == 0:
-        out["yellow"] = Figure(pts, none)
-    elif p.figures["hand_size"] == 0:
-        out["yellow"] = Figure(pts, Reason("yellow_empty_hand", {"n": n}))
-    else:
-        out["yellow"] = Figure(pts, Reason("yellow", {"n": n, "low": why["yellow"]["by"],
-                                                      "points": pts}))
-    n, pts = p.figures["green"], p.points["green"]
-    out["green"] = Figure(pts, Reason("green", {"n": n, "hand": why["green"]["by"],
-                                                "points": pts}) if n else none)
-    values, pts = why["blue"]["values"], p.points["blue"]
-    out["blue"] = Figure(pts, Reason("blue", {"values": list(values), "points": pts})
-                         if values else none)
-    n, pts = p.figures["purple"], p.points["purple"]
-    out["purple"] = Figure(pts, Reason("purple", {"n": n, "points": pts}) if n else none)
-    rows, pts, of = p.figures["bonus"], p.points["bonus"], why["bonus"]["of"]
-    short = [c for c in CLANS if of[COUNTED[c]] == rows]
-    out["bonus"] = Figure(pts, Reason("bonus" if rows else "bonus_none",
-                                      {"rows": rows, "shortest": short,
-                                       "each": why["bonus"]["each"], "points": pts}))
-    return out
+    scored = sheet.score(game, figures(players), exact_names=True)
+    return Result(decks, scored.players, scored.winners)

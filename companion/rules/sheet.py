@@ -156,7 +156,12 @@ class Rules(NamedTuple):
 
 
 class Reason(NamedTuple):
-    """Why a figure is what it is: a key the caller words, and its numbers."""
+    """Why a figure is what it is: a key the caller words, and its numbers. The key is
+    the category's kind (`score`), but most/others for `most`, times for a count times
+    another category's figure. Numbers: always n (the figure) and points; each, with (the
+    tied players) and top (the most at the table) for most/others; by and times (its id)
+    for times; place, places, ties and with for majority; else each, table, and values (a
+    list written) or of ({id: figure} of the categories it reads)."""
 
     key: str
     numbers: dict
@@ -384,8 +389,10 @@ def entry(raw, game: Rules, where: str = "") -> dict:
     return {"name": raw["name"], **counts}
 
 
-def entries(raw, game: Rules, where: str = "players") -> list[dict]:
-    """The players' entries, checked, each player once."""
+def entries(raw, game: Rules, where: str = "players", exact_names: bool = False
+            ) -> list[dict]:
+    """The players' entries, checked, each player once: "Ana" and "ana" are one player,
+    or two with `exact_names`."""
     if not isinstance(raw, list) or not raw:
         raise ScoreError(where, "a list of players, each a name and a number per category",
                          "sheet.no_players")
@@ -396,10 +403,11 @@ def entries(raw, game: Rules, where: str = "players") -> list[dict]:
     for i, one in enumerate(raw):
         checked = entry(one, game, f"{where}[{i}]")
         name = checked["name"]
-        if name.casefold() in names:
+        told = name if exact_names else name.casefold()
+        if told in names:
             raise ScoreError(f"{where}[{i}].name", f"{shown(name)} is given twice",
                              "sheet.name_twice", {"player": name})
-        names.add(name.casefold())
+        names.add(told)
         out.append(checked)
     return out
 
@@ -489,7 +497,7 @@ def _round(categories: tuple[Category, ...], rows: list[dict]) -> list[dict]:
                 each = c.most if first else c.others
                 tied = _others(leaders, i, rows) if first else []
                 out[i][c.id] = (f * each, f, Reason("most" if first else "others", {
-                    "n": f, "each": each, "with": tied if first else [],
+                    "n": f, "each": each, "with": tied if first else [], "top": top,
                     "points": f * each}))
         else:
             for i, f in enumerate(figs):
@@ -508,8 +516,10 @@ def _round(categories: tuple[Category, ...], rows: list[dict]) -> list[dict]:
     return out
 
 
-def score(game: Rules, raw_entries) -> Result:
-    players = entries(raw_entries, game)
+def score(game: Rules, raw_entries, exact_names: bool = False) -> Result:
+    """Every player's points and reasons by category, total, rank; the winners.
+    `exact_names`: players told apart by case too (entries())."""
+    players = entries(raw_entries, game, exact_names=exact_names)
     ids = [c.id for c in game.categories]
     # Each round scores the categories of every round; then those scored once, at the end.
     many = tuple(c for c in game.categories if c.rounds > 1)

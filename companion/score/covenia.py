@@ -183,21 +183,50 @@ def to_toml(table: dict) -> str:
 
 def as_json(result: scorer.Result) -> dict:
     return {"game": "covenia",
-            "players": [{"name": p.name, **{r: p.points(r) for r in ROWS},
+            "players": [{"name": p.name, **{r: p.points[r] for r in ROWS},
                          "total": p.total, "rank": p.rank} for p in result.players],
             "winners": result.winners}
 
 
-def explain(fig: scorer.Figure, clan: str, data: Fields, lang: str) -> str:
+# The words a kind falls back on (a row with no tie word says a tie as the most).
+PLAIN = {"most_with": "most", "times_zero": "times"}
+
+
+def word_key(reason: "sheet.Reason") -> str:
+    """Which of [score]'s words explains a reason: none when nothing is counted, most_with
+    for a most shared, times_zero for a count times nothing, else the reason's kind."""
+    n = reason.numbers
+    if not n["n"]:
+        return "none"
+    if reason.key == "most" and n["with"]:
+        return "most_with"
+    if reason.key == "times" and not n["by"]:
+        return "times_zero"
+    return reason.key
+
+
+def _word(s: Fields, row: str, key: str, lang: str) -> str:
+    """The row's own word for `key` (or for its plain kind), else [score]'s general one."""
+    own = s.table.get(row, {})
+    for k in (key, PLAIN.get(key, key)):
+        if k in own:
+            return s.sub(row).text(k, lang)
+    return s.text(key, lang)
+
+
+def explain(reason: "sheet.Reason", row: str, data: Fields, lang: str) -> str:
+    """A row's figure in words: the reason covenia.toml's [[scoring]] gives it, worded by
+    [score] (a row's figures are scored once: one reason)."""
     s = data.sub("score")
     names = {k: v.lower() for k, v in clan_names(data, lang).items()}
-    nums = dict(fig.reason.numbers)
-    nums["clan"] = names.get(clan, clan)
+    nums = {**reason.numbers, "clan": names.get(row, row)}
     if "values" in nums:
         nums["values"] = " + ".join(map(str, nums["values"]))
-    if "shortest" in nums:
-        nums["shortest"] = "/".join(names[c] for c in nums["shortest"])
-    return s.text(fig.reason.key, lang).format(**nums)
+    if "of" in nums:  # the bonus: the shortest of the columns it counts
+        column = s.get("columns", dict)
+        nums["shortest"] = "/".join(names[column[k]] for k, v in nums["of"].items()
+                                    if v == nums["n"])
+    return _word(s, row, word_key(reason), lang).format(**nums)
 
 
 def report(result: scorer.Result, data: Fields, lang: str) -> str:
@@ -210,14 +239,14 @@ def report(result: scorer.Result, data: Fields, lang: str) -> str:
     out = [s.text("title", lang).format(decks=result.decks), ""]
     out.append(" " * width + "".join(p.name.rjust(w) for p, w in zip(result.players, cols)))
     for row in (*ROWS, "total", "rank"):
-        cells = [str(p.rank if row == "rank" else p.points(row)) for p in result.players]
+        cells = [str(p.rank if row == "rank" else p.total if row == "total" else p.points[row])
+                 for p in result.players]
         out.append(labels[row].ljust(width) + "".join(c.rjust(w) for c, w in zip(cells, cols)))
     for p in result.players:
         out += ["", p.name]
         for row in ROWS:
-            fig = p.figures[row]
-            out.append(f"  {labels[row].ljust(width)}{fig.points:>4}   "
-                       f"{explain(fig, row, data, lang)}")
+            out.append(f"  {labels[row].ljust(width)}{p.points[row]:>4}   "
+                       f"{explain(p.reasons[row][0], row, data, lang)}")
         out.append(f"  {labels['total'].ljust(width)}{p.total:>4}")
     out += ["", verdict(result, data, lang)]
     return "\n".join(out)
@@ -254,7 +283,8 @@ def write_pdf(path: Path, result: scorer.Result, data: Fields, lang: str, paper:
         lines.append(data.sub("score").text("unprintable", lang).format(box=fonts.PLACEHOLDER))
     # The page is [kinds.scorebook-filled]: the clans', bonus and total rows get the
     # players' points as their `values`.
-    points = {row: [str(p.points(row)) for p in result.players] for row in (*ROWS, "total")}
+    points = {row: [str(p.points[row]) for p in result.players] for row in ROWS}
+    points["total"] = [str(p.total) for p in result.players]
     clans = [dict(clan, values=points[clan["id"]])
              for clan in components.fields_of(data.table["clans"], lang, data, "clans")]
     fields = {"names": [p.name for p in result.players], "clans": clans,
@@ -271,12 +301,12 @@ def write_pdf(path: Path, result: scorer.Result, data: Fields, lang: str, paper:
     return boxed
 
 
-def explain_line(p: scorer.PlayerScore, data: Fields, lang: str) -> str:
+def explain_line(p: "sheet.PlayerScore", data: Fields, lang: str) -> str:
     """A player's figures on one line, worded by [score] line and line_sep ("Emma: ...;
     ..." in English; French puts its narrow no-break space before : and ;). The name is
     put in after typesetting: a player's name is never respaced."""
     s = data.sub("score")
     sep = s.text("line_sep", lang) if "line_sep" in s.table else typeset("; ", lang)
     form = s.text("line", lang) if "line" in s.table else typeset("{name}: {figures}", lang)
-    figures = sep.join(explain(p.figures[r], r, data, lang) for r in ROWS)
+    figures = sep.join(explain(p.reasons[r][0], r, data, lang) for r in ROWS)
     return form.replace("{figures}", figures).replace("{name}", p.name)

@@ -149,7 +149,7 @@ class Table:
                                 "players": [dict(p) for p in update["entries"]]}, rules(),
                                self.at_table())
             return {**update, "explained": {
-                lang: {"texts": [{row: self.words_for(p.figures[row], row, lang)
+                lang: {"texts": [{row: self.words_for(p.reasons[row][0], row, lang)
                                   for row in sc.ROWS} for p in res.players],
                        "verdict": sc.verdict(res, _words(), lang)} for lang in LANGS}}
         except Exception:  # noqa: BLE001 - never the stream's write: the phones ask instead
@@ -302,18 +302,18 @@ class Table:
             self.web.publish("history", {"closed": entry})
         return JSONResponse(entry)
 
-    def words_for(self, fig, row: str, lang: str) -> str:
-        """Called from the store's worker (an update's figures) and the route's thread:
-        one lookup, so that a clear() in the other thread cannot lose what it returns."""
+    def words_for(self, reason, row: str, lang: str) -> str:
+        """A row's reason in words. Called from the store's worker (an update's figures)
+        and the route's thread: one lookup, so that a clear() in the other thread cannot
+        lose what it returns."""
         from companion.score import covenia as sc
 
-        key = (row, lang, fig.points, fig.reason.key,
-               json.dumps(fig.reason.numbers, sort_keys=True, default=str))
+        key = (row, lang, reason.key, json.dumps(reason.numbers, sort_keys=True, default=str))
         text = self.said.get(key)
         if text is None:
             if len(self.said) > 4096:
                 self.said.clear()
-            text = self.said[key] = sc.explain(fig, row, _words(), lang)
+            text = self.said[key] = sc.explain(reason, row, _words(), lang)
         return text
 
     def explain(self, now: dict, lang: str, table: int) -> bytes:
@@ -322,8 +322,8 @@ class Table:
         res = result(now, table)
         return json.dumps({
             "players": [{"name": p.name, "total": p.total, "rank": p.rank,
-                         "rows": {row: {"points": p.figures[row].points,
-                                        "text": self.words_for(p.figures[row], row, lang)}
+                         "rows": {row: {"points": p.points[row],
+                                        "text": self.words_for(p.reasons[row][0], row, lang)}
                                   for row in sc.ROWS}} for p in res.players],
             "verdict": sc.verdict(res, _words(), lang)}).encode()
 
