@@ -257,8 +257,10 @@ def _with_drawing(digest, draw, w: float, h: float, bleed: float) -> str:
 
 @lru_cache(maxsize=256)
 def _size_part(w: float, h: float, bleed: float) -> str:
-    """A face's size in its digest (a handful a kit: written once each)."""
-    return _JSON([round(w, 4), round(h, 4), round(bleed, 4)])
+    """A face's size in its digest (a handful a kit: written once each), as floats: the
+    cache takes 0 and 0.0 for one key, so a size first met as whole numbers wrote "0" in
+    every later digest of 0.0, and a digest depended on what the process met before."""
+    return _JSON([round(float(w), 4), round(float(h), 4), round(float(bleed), 4)])
 
 
 def _digest_facts(engine: Engine, kind: str) -> tuple:
