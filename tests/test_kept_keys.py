@@ -6,6 +6,8 @@ changed byte by byte: a picture's, a font's, an icon's."""
 
 import json
 import shutil
+import subprocess
+import sys
 import types
 import typing
 from pathlib import Path
@@ -178,7 +180,7 @@ def test_any_byte_of_a_file_a_face_reads_changes_its_key(starter, what):
 
 def test_an_opacity_changes_the_drawn_digest_as_its_state_is_named_by_its_content():
     """The digest of what a face draws reads a transparency state by its name, which is
-    the state itself (companion.press.pdf.state_name), and a font by its real name."""
+    the state itself (companion.press.pdf.state_name), and a font by its face's name."""
     from companion.draw import digest
 
     def faded(alpha):
@@ -188,3 +190,46 @@ def test_an_opacity_changes_the_drawn_digest_as_its_state_is_named_by_its_conten
         return digest.drawn(draw, *SIZE)
     assert faded(0.25) != faded(0.6)
     assert pdf.state_name(("ca", 0.25)) != pdf.state_name(("ca", 0.6))
+
+
+_DRAWN_IN = """
+import sys
+from pathlib import Path
+sys.path.insert(0, sys.argv[1])
+from tests.test_kept_keys import _drawn_in
+print(_drawn_in(Path(sys.argv[2]), sys.argv[3:]))
+"""
+
+
+def _drawn_in(folder: Path, met: list[str]) -> str:
+    """The drawn digest of a word in the font `met[-1]` (a file of `folder`), the fonts
+    `met` registered first, in that order, as a game's fonts are."""
+    from companion.draw import digest
+    from companion.press import fonts
+
+    names = [fonts._game_font(stem, folder / f"{stem}.ttf",
+                              (folder / f"{stem}.ttf").read_bytes()).name for stem in met]
+
+    def draw(c, w, h, bleed):
+        c.setFont(names[-1], 9)
+        c.drawString(10, 10, "Gull é")
+    return digest.drawn(draw, *SIZE)
+
+
+def test_a_drawn_digest_reads_a_font_by_its_content_whatever_the_process_met_before(
+        tmp_path):
+    """F2 (issue 49): reportlab takes a face registered under a second name (the same file
+    as f.ttf and fb.ttf, or a font put back where another was) for the font first
+    registered, so a `--watch` process that met the file under another name drew with
+    that name, and wrote digests a cold build does not. The digest of what a face draws
+    reads a font by its content: here, after the file was met as another role, as in a
+    fresh process that meets it only as this one."""
+    for stem in ("aliased-regular", "aliased-bold"):  # one file, under two names
+        shutil.copy(FONTS / "DejaVuSans-Bold.ttf", tmp_path / f"{stem}.ttf")
+    shutil.copy(FONTS / "DejaVuSans.ttf", tmp_path / "aliased-other.ttf")
+    root = str(Path(__file__).resolve().parents[1])
+    fresh = subprocess.run([sys.executable, "-c", _DRAWN_IN, root, str(tmp_path),
+                            "aliased-bold"], capture_output=True, text=True, check=True,
+                           cwd=root).stdout.strip()
+    assert _drawn_in(tmp_path, ["aliased-regular", "aliased-bold"]) == fresh
+    assert _drawn_in(tmp_path, ["aliased-other"]) != fresh  # another font's bytes

@@ -321,23 +321,34 @@ def test_a_face_digest_draws_nothing_and_follows_only_what_the_kind_names(monkey
 def test_a_face_digest_stays_what_earlier_builds_wrote():
     """--changed-since compares with the digests of an earlier build's manifest: the same
     face keeps its digest from one version to the next (these were written when issue 49
-    made a digest the whole resolved input: the language, every colour and icon)."""
-    # Worked out in a fresh process, as a build does: a test earlier in this one that leaves
-    # a shared table changed (found, not yet named, when issue 49's digests were pinned)
-    # must not decide what a build writes.
-    script = """
+    made a digest the whole resolved input: the language, every colour and icon; a size
+    read as floats, as a build gives it)."""
+    e = engine(one(type="text", text="{name} {texts.a}", colour="red"),
+               {"texts.a": "A", "texts.b": "B"})
+    assert e.face("k", {"name": "x", "more": {"deep": 1}}).digest(W, H, 0) == "ebfe5d2b7a4c4b85"
+    assert e.face("k", {"name": "é"}).digest(W, H, 3) == "c5583e9f84e27b9d"
+
+
+_SIZES_IN_TURN = """
 import sys
 sys.path.insert(0, sys.argv[1])
-from tests.test_layout_engine import engine, one, W, H
-e = engine(one(type="text", text="{name} {texts.a}", colour="red"),
-           {"texts.a": "A", "texts.b": "B"})
-print(e.face("k", {"name": "x", "more": {"deep": 1}}).digest(W, H, 0),
-      e.face("k", {"name": "é"}).digest(W, H, 3))
+from tests.test_layout_engine import engine, one
+e = engine(one(type="text", text="{name}"))
+sizes = [(123, 321, 0), (123.0, 321.0, 0.0)]
+print(*[e.face("k", {"name": "x"}).digest(*s) for s in sizes[::int(sys.argv[2])]])
 """
+
+
+def test_a_face_digest_does_not_depend_on_the_sizes_the_process_met_before():
+    """A size given as whole numbers (123, 321, 0) or as floats is one size: its digest the
+    same whichever the process met first (a cache taking 0 and 0.0 for one key once
+    wrote the first one met into every later digest: the pin above changed with the
+    tests run before it)."""
     root = str(Path(__file__).resolve().parents[1])
-    out = subprocess.run([sys.executable, "-c", script, root], capture_output=True, text=True,
-                         check=True, cwd=root).stdout.split()
-    assert out == ["60495bd853213379", "2a39367ed81026db"]
+    runs = [subprocess.run([sys.executable, "-c", _SIZES_IN_TURN, root, step],
+                           capture_output=True, text=True, check=True, cwd=root).stdout.split()
+            for step in ("1", "-1")]
+    assert len(set(runs[0] + runs[1])) == 1, runs
 
 
 # ---- the kits: pages drawn by the engine match those drawn by hand -----------------------------

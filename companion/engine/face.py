@@ -7,7 +7,7 @@ import hashlib
 import json
 import os
 import re
-from functools import lru_cache, partial
+from functools import cache, partial
 from pathlib import Path
 
 import msgspec
@@ -28,7 +28,7 @@ class Engine(msgspec.Struct, frozen=True):
     shared: dict
     source: str
     lang: str = "en"
-    facts: dict = msgspec.field(default_factory=dict)  # per kind, for digests and pictures
+    facts: dict = msgspec.field(default_factory=dict)  # what its faces share, once (_fact)
     icons: dict = msgspec.field(default_factory=dict)  # [icons]: the game's own SVGs
     fonts: dict = msgspec.field(default_factory=dict)  # [fonts]: the game's own TTFs
     checked: frozenset | None = None  # the kinds held to undefined names (None: all)
@@ -127,7 +127,7 @@ def _draw(engine: Engine, kind: str, scope: dict, pic, label: str, origins: dict
         checked = engine.checked is None or kind in engine.checked
         with symbols.using(engine.icons), fonts.using(engine.fonts), \
                 undefined.kind(engine.source, kind, checked, label), \
-                elements.pictures_from(_folder(engine.source), label):
+                elements.pictures_from(_folder(engine), label):
             if k.back is not None and grounds.saving():
                 d.back = bind.colour(k.back, scope, engine.palette)
             elements.draw_all(d, k.elements, scope)
@@ -135,18 +135,30 @@ def _draw(engine: Engine, kind: str, scope: dict, pic, label: str, origins: dict
         raise _error_of(e, engine, kind, label, origins) from None
 
 
+def _fact(engine: Engine, key, work):
+    """`work()`, worked out once an engine: this module's one memo of what faces share
+    (a kind's parts of a digest, a picture's, a size's...). An engine lives as long as its
+    build, so a watching process's builds keep nothing of each other's."""
+    facts = engine.facts
+    got = facts.get(key, _NONE)
+    if got is _NONE:
+        got = facts[key] = work()
+    return got
+
+
+_NONE = object()
+
+
 def _shared_placeholders(engine: Engine) -> bool:
-    """Whether what every card may name holds a text still to come (worked out once)."""
-    if ("placeholders", "shared") not in engine.facts:
-        engine.facts[("placeholders", "shared")] = any(isinstance(v, bind.Placeholder)
-                                                  for v in engine.shared.values())
-    return engine.facts[("placeholders", "shared")]
+    """Whether what every card may name holds a text still to come."""
+    return _fact(engine, "shared placeholders", lambda: any(
+        isinstance(v, bind.Placeholder) for v in engine.shared.values()))
 
 
-@lru_cache(maxsize=64)
-def _folder(source: str) -> Path | None:
-    """The game file's folder (where an image element's file is), once a file."""
-    return Path(source).parent if source else None
+def _folder(engine: Engine) -> Path | None:
+    """The game file's folder (where an image element's file is)."""
+    return _fact(engine, "folder", lambda: Path(engine.source).parent if engine.source
+                 else None)
 
 
 def _error_of(e: bind.BindError, engine: Engine, kind: str, label: str,
@@ -180,16 +192,12 @@ def _own_kinds(raw: dict) -> frozenset:
     return frozenset(k for k, v in raw.items() if shipped.get(k) != v)
 
 
-_SHIPPED: dict = {}
-
-
+@cache  # bundled data: read once a process
 def _shipped_kinds() -> dict:
-    if not _SHIPPED:
-        from companion.files import paths
-        from companion.files.data import load_toml
+    from companion.files import paths
+    from companion.files.data import load_toml
 
-        _SHIPPED.update(load_toml(paths.layout("scorepad.toml")).get("kinds", {}))
-    return _SHIPPED
+    return load_toml(paths.layout("scorepad.toml")).get("kinds", {})
 
 
 def _entry_of(field: str | None, origins: dict):
@@ -209,7 +217,7 @@ def _entry_of(field: str | None, origins: dict):
 
 def _digest(engine: Engine, kind: str, scope: dict, pic, w: float, h: float,
             bleed: float) -> str:
-    # json.dumps(what, sort_keys=True) of the whole resolved input (issue 49):
+    # _json(what) of the whole resolved input (issue 49):
     #   {"kinds": the kind and those it nests, whole (every field of every element),
     #    "fields": the card's values of every name the kind's values hold (in braces or
     #              bare: found mechanically, never listed by hand; a field no value of the
@@ -224,17 +232,17 @@ def _digest(engine: Engine, kind: str, scope: dict, pic, w: float, h: float,
     # its parts that are the same for every face of a kind worked out once (_digest_facts)
     names, head, icons, palette, tail = _digest_facts(engine, kind)
     keys = names[1]
-    fields = _JSON({key: _pruned(v, keys) if isinstance(v, (list, dict)) else v
+    fields = _json({key: _pruned(v, keys) if isinstance(v, (list, dict)) else v
                     for key, v in _plain(scope, names[0]).items()})
     parts = ['{"fields": ', fields, head]
     if icons is not None:
-        parts += [', "icons": ', _JSON({n: d for n, d, by_kind in icons if by_kind or
+        parts += [', "icons": ', _json({n: d for n, d, by_kind in icons if by_kind or
                                         f'"{n}"' in fields or f":{n}:" in fields})]
     parts += [', "ink_saver": ', "true" if grounds.saving() else "false", tail,
-              ', "palette": ', _JSON({n: c for n, c, by_kind in palette
+              ', "palette": ', _json({n: c for n, c, by_kind in palette
                                       if by_kind or _names_colour(fields, n)}),
-              ', "picture": ', "null" if pic is None else _picture_part(pic),
-              ', "size": ', _size_part(w, h, bleed), "}"]
+              ', "picture": ', "null" if pic is None else _picture_part(engine, pic),
+              ', "size": ', _size_part(engine, w, h, bleed), "}"]
     blob = "".join(parts)
     return hashlib.sha256(blob.encode("utf-8", "surrogatepass")).hexdigest()[:16]
 
@@ -255,10 +263,11 @@ def _with_drawing(digest, draw, w: float, h: float, bleed: float) -> str:
     return hashlib.sha256(both.encode()).hexdigest()[:16]
 
 
-@lru_cache(maxsize=256)
-def _size_part(w: float, h: float, bleed: float) -> str:
-    """A face's size in its digest (a handful a kit: written once each)."""
-    return _JSON([round(w, 4), round(h, 4), round(bleed, 4)])
+def _size_part(engine: Engine, w: float, h: float, bleed: float) -> str:
+    """A face's size in its digest (a handful a kit: written once each), as floats: a memo
+    takes 0 and 0.0 for one key, and the first met must not decide what is written."""
+    return _fact(engine, ("size", w, h, bleed), lambda: _json(
+        [round(float(w), 4), round(float(h), 4), round(float(bleed), 4)]))
 
 
 def _digest_facts(engine: Engine, kind: str) -> tuple:
@@ -266,26 +275,24 @@ def _digest_facts(engine: Engine, kind: str) -> tuple:
     names, the digest's "fonts" part, the game's icons as (name, digest, whether the kind
     names it) or None, its colours as (name, value, whether the kind names it), its
     "kinds" and "lang" parts)."""
-    fact = ("digest", kind)  # beside the kinds' own facts (_kind_facts)
-    if fact not in engine.facts:
-        kinds_json, names, words = _kind_facts(engine, kind)
-        head = "" if not engine.fonts else ', "fonts": ' + _JSON(
-            {r: f.digest for r, f in sorted(engine.fonts.items())})
-        # a colour or an icon it may print: named by a word of the kind, else by a field
-        icons = None if not engine.icons else tuple(
-            (n, i.digest, n in words) for n, i in sorted(engine.icons.items()))
-        palette = tuple((n, c.hexval(), n in words) for n, c in sorted(engine.palette.items()))
-        tail = f', "kinds": {kinds_json}, "lang": {_JSON(engine.lang)}'
-        engine.facts[fact] = (names, head, icons, palette, tail)
-    return engine.facts[fact]
+    return _fact(engine, ("digest", kind), lambda: _digest_facts_of(engine, kind))
 
 
-def _json(value) -> str:
-    return json.dumps(value, sort_keys=True, ensure_ascii=False, default=str)
+def _digest_facts_of(engine: Engine, kind: str) -> tuple:
+    kinds_json, names, words = _kind_facts(engine, kind)
+    head = "" if not engine.fonts else ', "fonts": ' + _json(
+        {r: f.digest for r, f in sorted(engine.fonts.items())})
+    # a colour or an icon it may print: named by a word of the kind, else by a field
+    icons = None if not engine.icons else tuple(
+        (n, i.digest, n in words) for n, i in sorted(engine.icons.items()))
+    palette = tuple((n, c.hexval(), n in words) for n, c in sorted(engine.palette.items()))
+    tail = f', "kinds": {kinds_json}, "lang": {_json(engine.lang)}'
+    return names, head, icons, palette, tail
 
 
-# _json's encoder made once: json.dumps makes one each call, a third of a digest's time
-_JSON = json.JSONEncoder(sort_keys=True, ensure_ascii=False, default=str).encode
+# The one serialiser of a digest's input: JSON, keys sorted, any other value as its str.
+# The encoder is made once (json.dumps makes one each call: a third of a digest's time).
+_json = json.JSONEncoder(sort_keys=True, ensure_ascii=False, default=str).encode
 
 
 _TOKEN = re.compile(r"[A-Za-z_][\w.]*")
@@ -329,25 +336,22 @@ def _named(specs: list) -> tuple[tuple[set, set], set]:
 def _kind_facts(engine: Engine, kind: str):
     """(the kind and the kinds it nests, as JSON; the fields they name; the words in their
     values), worked out once a kind."""
-    if kind not in engine.facts:
+    def work():
         k = engine.kinds[kind]
         nested = sorted(_nested_kinds(k, engine.kinds))
         specs = [schema.builtins(k)] + [schema.builtins(engine.kinds[n]) for n in nested]
-        engine.facts[kind] = (_json(specs), *_named(specs))
-    return engine.facts[kind]
+        return _json(specs), *_named(specs)
+    return _fact(engine, ("kind", kind), work)
 
 
 def _has_images(engine: Engine, kind: str) -> bool:
-    """Whether a kind (or a kind it shows small) draws an image element; worked out once
-    a kind (in engine.facts, beside the kind's digest facts, under (kind, "images"))."""
-    known = engine.facts.get((kind, "images"))
-    if known is None:
+    """Whether a kind (or a kind it shows small) draws an image element."""
+    def work():
         k = engine.kinds[kind]
         kinds = [k] + [engine.kinds[n] for n in _nested_kinds(k, engine.kinds)]
-        known = engine.facts[kind, "images"] = any(
-            isinstance(e, schema.Image) for kd in kinds for el in kd.elements
-            for e in [el] + schema.inner(el))
-    return known
+        return any(isinstance(e, schema.Image) for kd in kinds for el in kd.elements
+                   for e in [el] + schema.inner(el))
+    return _fact(engine, ("images", kind), work)
 
 
 def _nested_kinds(kind: schema.Kind, all_kinds: dict, seen=None) -> set:
@@ -372,20 +376,14 @@ def _plain(scope: dict, names: set) -> dict:
     return out
 
 
-def _picture_part(pic) -> str:
-    """A face's picture in its digest: what it prints, and where."""
+def _picture_part(engine: Engine, pic) -> str:
+    """A face's picture in its digest: what it prints, and where (a dozen pictures on
+    2,000 cards: written once each)."""
     found = _picture_digest(pic)
-    place = (pic.box, pic.spec.fit, pic.spec.anchor)
-    if (found, place) not in _PICTURE_PARTS:  # a dozen pictures on 2,000 cards: written once
-        if len(_PICTURE_PARTS) >= 4096:  # a watching process's many builds
-            _PICTURE_PARTS.clear()
-        _PICTURE_PARTS[found, place] = _JSON([found, msgspec.to_builtins(
-            {"box": [pic.box.x, pic.box.y, pic.box.w, pic.box.h], "fit": pic.spec.fit,
-             "anchor": pic.spec.anchor})])
-    return _PICTURE_PARTS[found, place]
-
-
-_PICTURE_PARTS: dict[tuple, str] = {}
+    return _fact(engine, ("picture", found, pic.box, pic.spec.fit, pic.spec.anchor),
+                 lambda: _json([found, msgspec.to_builtins(
+                     {"box": [pic.box.x, pic.box.y, pic.box.w, pic.box.h],
+                      "fit": pic.spec.fit, "anchor": pic.spec.anchor})]))
 
 
 def _picture_digest(pic) -> str:
