@@ -25,7 +25,7 @@ _BARE_GROUP = getattr(click.exceptions, "NoArgsIsHelpError", ())
 # `companion score ...` loads neither the kit builder, nor the server, nor reportlab.
 COMMANDS = {name: f"companion.commands.{name}" for name in
             ("build", "export", "init", "new", "score", "lugvanion", "vengeance", "coverta",
-             "serve", "playtest", "preflight", "check", "calibrate")}
+             "serve", "playtest", "preflight", "check", "calibrate", "docs", "icc")}
 
 
 class _Commands(click.Group):

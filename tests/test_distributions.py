@@ -43,10 +43,21 @@ def test_the_build_says_no_warning(built):
 
 def test_the_wheel_installs_one_top_level_name(built):
     names = zipfile.ZipFile(built[2]).namelist()
-    tops = {n.split("/")[0] for n in names if ".dist-info/" not in n}
+    # .data/: files installed outside the import path (the reference, below)
+    tops = {n.split("/")[0] for n in names if ".dist-info/" not in n and ".data/" not in n}
     assert tops == {"companion"}
     info = next(n for n in names if n.endswith(".dist-info/top_level.txt"))
     assert zipfile.ZipFile(built[2]).read(info).decode().split() == ["companion"]
+
+
+def test_the_wheel_carries_the_reference(built):
+    """README.md and every docs/ page, under the environment's share/doc/table-companion/
+    once installed, where `companion docs` finds them (companion.files.paths.docs)."""
+    names = zipfile.ZipFile(built[2]).namelist()
+    data = {n.split(".data/data/", 1)[1] for n in names if ".data/data/" in n}
+    pages = {f"share/doc/table-companion/docs/{p.name}" for p in (ROOT / "docs").iterdir()
+             if p.suffix in (".md", ".png")}
+    assert pages and pages | {"share/doc/table-companion/README.md"} <= data
 
 
 def test_the_sdist_holds_the_tests_their_helpers_and_data(built):

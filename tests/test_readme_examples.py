@@ -20,7 +20,7 @@ README = Path(__file__).resolve().parent.parent / "README.md"
 # The pages whose examples run after README's, in this order (a file one shows is there
 # for the next).
 PAGES = [README] + [README.parent / "docs" / f"{name}.md"
-                    for name in ("commands", "own-game", "phones")]
+                    for name in ("commands", "own-game", "phones", "pdfx")]
 
 
 def examples() -> str:

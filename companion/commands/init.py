@@ -1,5 +1,5 @@
 """`companion init GAME [DIR]`: a copy of a game's bundled data to edit, then build with
-`companion build GAME --data DIR/GAME.toml`. With --sheets, the card lists go to a
+`companion build GAME --data DIR/GAME.toml`. With --spreadsheets, the card lists go to a
 spreadsheet beside it (one tab per list, or one CSV file per list) that the TOML names.
 DIR/art/README.txt tells what pictures the cards take: each card kind's art box in mm and
 in pixels at 300 dpi, and the fields a picture's path may name."""
@@ -15,14 +15,16 @@ from companion.errors import CompanionError
 Examples:
   companion init covenia                 (writes ./covenia/covenia.toml, covenia/art/README.txt)
   companion init lugvanion my-proto
-  companion init covenia --sheets xlsx   (the card lists in ./covenia/covenia.xlsx)
+  companion init covenia --spreadsheets xlsx (the card lists in ./covenia/covenia.xlsx)
   companion build covenia --data covenia/covenia.toml""")
 @click.argument("game", callback=common.GAME["callback"])
 @click.argument("folder", required=False, type=click.Path(file_okay=False))
-@click.option("--sheets", type=Named("spreadsheet kind", ("csv", "xlsx")),
+# --sheets: the option's old name, still taken
+@click.option("--spreadsheets", "--sheets", "spreadsheets",
+              type=Named("spreadsheet kind", ("csv", "xlsx")),
               help="Put the card lists in a spreadsheet beside the TOML: one XLSX with a tab "
                    "per list, or one CSV per list.")
-def init(game, folder, sheets):
+def init(game, folder, spreadsheets):
     """Write an editable copy of GAME's data file into FOLDER (default: ./GAME/), and
     art/README.txt beside it: the size of each card kind's picture."""
     import os
@@ -39,7 +41,7 @@ def init(game, folder, sheets):
                              "for a game of your own, companion new NAME", field="GAME")
     target = Path(folder or game) / f"{game}.toml"
     text = paths.layout(f"{game}.toml").read_text(encoding="utf-8")
-    tabs, text = _lists_to_sheets(text, game, sheets) if sheets else ({}, text)
+    tabs, text = _lists_to_sheets(text, game, spreadsheets) if spreadsheets else ({}, text)
     art_readme = target.parent / "art" / "README.txt"
     written = [target, *(target.parent / name for name in tabs), art_readme]
     for path in written:
@@ -66,7 +68,7 @@ def init(game, folder, sheets):
 
 
 def _lists_to_sheets(text: str, game: str, kind: str):
-    """The TOML with each list of cards replaced by { sheet = ..., tab = ... }, comments
+    """The TOML with each list of cards replaced by { spreadsheet = ..., tab = ... }, comments
     kept (tomlkit), and {file name: {tab: rows}} to write."""
     from pathlib import Path
 
@@ -85,10 +87,10 @@ def _lists_to_sheets(text: str, game: str, kind: str):
         ref = tomlkit.inline_table()
         if kind == "xlsx":
             name = Path(f"{game}.xlsx")
-            ref.update({"sheet": name.name, "tab": key})
+            ref.update({"spreadsheet": name.name, "tab": key})
         else:
             name = Path(f"{game}-{key}.csv")
-            ref.update({"sheet": name.name})
+            ref.update({"spreadsheet": name.name})
         files.setdefault(name, {})[key] = rows
         doc[key] = ref
     return files, _guides_kept(text, tomlkit.dumps(doc))
@@ -97,7 +99,7 @@ def _lists_to_sheets(text: str, game: str, kind: str):
 def _guides_kept(before: str, after: str) -> str:
     """tomlkit keeps the comment block above a header with the table before it, so
     replacing a list's last table loses the guide to what follows (the list itself, or
-    the next table): each lost block goes back above its header or `list = {sheet..}`."""
+    the next table): each lost block goes back above its header or `list = {spreadsheet..}`."""
     import re
 
     lines = after.splitlines(keepends=True)
@@ -106,7 +108,7 @@ def _guides_kept(before: str, after: str) -> str:
         if block in after:
             continue
         header = re.compile(rf"\[\[?{re.escape(key)}\]")
-        sheet = re.compile(rf"{re.escape(key)}\s*=\s*\{{\s*sheet\b")
+        sheet = re.compile(rf"{re.escape(key)}\s*=\s*\{{\s*spreadsheet\b")
         at = next((i for pattern in (header, sheet) for i, ln in enumerate(lines)
                    if pattern.match(ln)), None)
         if at is not None:

@@ -24,9 +24,10 @@ come from, which back they get and where they go:
     box = false                    # a tuck box for it in boxes.pdf, or not (default: one
                                    # for a deck of cards, companion/layouts/boxes.toml),
                                    # or "objects": its cards in that component's box
-    sheet = "avery-5160"           # on a label or sticker sheet (companion/layouts/
-                                   # sheets.toml, or the game's own [sheets.NAME]): each
-                                   # face at a label's place and size, in labels-NAME.pdf
+    label_sheet = "avery-5160"     # on a label or sticker sheet (companion/layouts/
+                                   # sheets.toml, or the game's own [label_sheets.NAME]):
+                                   # each face at a label's place and size, in
+                                   # labels-NAME.pdf (the old key `sheet` reads too)
     after = "witches"              # ... named here (or `before` one; default: last)
     title = "demons"               # a key of [titles] (default: NAME)
     part = "demons"                # what --only calls it (default: NAME)
@@ -61,7 +62,7 @@ from msgspec import structs
 
 KEYS = {"kind", "cards", "with", "back", "file", "after", "before", "title", "todo", "art",
         "qty", "fields", "id", "id_else", "art_entry", "part", "size", "stock", "count", "page",
-        "you_get", "when", "shape", "hex", "corner", "sheet", "box"}
+        "you_get", "when", "shape", "hex", "corner", "label_sheet", "box"}
 ROMAN = "I II III IV V VI VII VIII IX X XI XII XIII XIV XV XVI XVII XVIII XIX XX".split()
 
 
@@ -358,8 +359,8 @@ def _add_one(files, ctx, data, engine, backs, pics, name: str, spec, derived: di
     if spec.get("page", bool, False):
         if back is not None:
             raise spec.error("back", "a page has no back (page = true)")
-        if "sheet" in spec.table:
-            raise spec.error("sheet", "a page is the whole paper, on no label sheet "
+        if "label_sheet" in spec.table:
+            raise spec.error("label_sheet", "a page is the whole paper, on no label sheet "
                                       "(page = true)")
         _place_pages(files, spec, Component(name, part, title, you_get, [], todo),
                      [card.front for card in cards], ctx)
@@ -712,9 +713,9 @@ def _on_sheet(files: list, spec, component, ctx) -> None:
 
     for key in ("shape", "hex", "corner", "stock"):
         if key in spec.table:
-            raise spec.error(key, "a label sheet sets it (sheet = "
-                                  f"{shown(spec.get('sheet', str))})")
-    sheet = label_sheets.find(spec.get("sheet", str), ctx.data, spec)
+            raise spec.error(key, "a label sheet sets it (label_sheet = "
+                                  f"{shown(spec.get('label_sheet', str))})")
+    sheet = label_sheets.find(spec.get("label_sheet", str), ctx.data, spec)
     size_text = spec.get("size", str, None)
     if size_text is not None:
         size = parse_size(str(bind.text(size_text, _plain_data(ctx.data))),
@@ -743,7 +744,7 @@ def _on_sheet(files: list, spec, component, ctx) -> None:
 def _place(files: list, spec, component, ctx) -> None:
     from companion.engine.parts import CardFile
 
-    if "sheet" in spec.table:
+    if "label_sheet" in spec.table:
         return _on_sheet(files, spec, component, ctx)
     path = _pdf_name(spec, "cards.pdf")
     size_text = spec.get("size", str, None)

@@ -236,13 +236,15 @@ def _depth(value) -> int:
 def load_toml(path: Path | str, template: dict | None = None,
               only: frozenset[str] | None = None) -> dict[str, Any]:
     """The one way data files are read: a path (or '-') to a checked TOML table, with
-    every list written { sheet = FILE, tab = NAME } read from that spreadsheet (beside
-    the file). `template`: the bundled data of the same kind, whose lists tell which
+    every list written { spreadsheet = FILE, tab = NAME } read from that spreadsheet
+    (beside the file), and the game file's old keys read as their new names
+    (current_keys). `template`: the bundled data of the same kind, whose lists tell which
     headers a spreadsheet may and must have. `only`: the top-level tables to read."""
     text, name = read_text(path)
     table = parse_toml(text, name, only)
     base = Path(path).parent if str(path) != "-" else Path.cwd()
-    return _with_sheets(table, template or {}, base, name, "")
+    current_keys(table, name)
+    return _with_spreadsheets(table, template or {}, base, name, "")
 
 
 def load_fields(path: Path | str, template: dict | None = None,
@@ -251,27 +253,63 @@ def load_fields(path: Path | str, template: dict | None = None,
                   english=english)
 
 
-def _with_sheets(table: dict, template: dict, base: Path, source: str, at: str) -> dict:
+def current_keys(table: dict, source: str) -> dict:
+    """`table` (a data file) with the keys it took before "sheet" was given one meaning
+    (docs/map.md, Vocabulary) under their new names, in place: designers' files still say
+    them. `[sheets.NAME]` is `[label_sheets.NAME]`, a component's `sheet = "avery-5160"`
+    its `label_sheet`, and a list's `{ sheet = FILE }` (in _with_spreadsheets)
+    `{ spreadsheet = FILE }`. A table holding both names of one key is an error."""
+    _renamed(table, "sheets", "label_sheets", source, "")
+    components = table.get("components")
+    for name, spec in components.items() if isinstance(components, dict) else ():
+        if isinstance(spec, dict):
+            _renamed(spec, "sheet", "label_sheet", source, f"components.{name}")
+    return table
+
+
+def _renamed(table: dict, old: str, new: str, source: str, at: str) -> None:
+    if old not in table:
+        return
+    where = f"{at}.{old}" if at else old
+    if new in table:
+        raise CompanionError(f"{old} is the old name of {new}: write {new} alone",
+                             source=source, field=where)
+    items = [(new if key == old else key, value) for key, value in table.items()]
+    table.clear()
+    table.update(items)
+
+
+def _is_old_reference(value: Any) -> bool:
+    return (isinstance(value, dict) and "sheet" in value
+            and set(value) <= {"sheet", "spreadsheet", "tab"})
+
+
+def _with_spreadsheets(table: dict, template: dict, base: Path, source: str,
+                       at: str) -> dict:
     for key, value in table.items():
         where = f"{at}.{key}" if at else key
         if where == "kinds":  # card layouts: the layout engine's schema checks them
             continue
         like = template.get(key) if isinstance(template, dict) else None
-        # the spreadsheet reader is imported only for a file that names a sheet: the
-        # score commands start without it
-        if isinstance(value, dict) and "sheet" in value and _sheets().is_reference(value):
-            spreadsheet = _sheets()
+        if _is_old_reference(value):  # { sheet = FILE }: { spreadsheet = FILE }
+            _renamed(value, "sheet", "spreadsheet", source, where)
+        # the spreadsheet reader is imported only for a file that names a spreadsheet:
+        # the score commands start without it
+        if (isinstance(value, dict) and "spreadsheet" in value
+                and _spreadsheets().is_reference(value)):
+            spreadsheet = _spreadsheets()
             known, required = (spreadsheet.fields_of(like) if isinstance(like, list)
                                else (None, set()))
             table[key] = spreadsheet.read(value, base, source, where, known, required)
         elif isinstance(value, list) and isinstance(like, list):
             _known_keys(value, like, source, where)
         elif isinstance(value, dict):
-            _with_sheets(value, like if isinstance(like, dict) else {}, base, source, where)
+            _with_spreadsheets(value, like if isinstance(like, dict) else {}, base, source,
+                               where)
     return table
 
 
-def _sheets():
+def _spreadsheets():
     from companion.files import spreadsheet
 
     return spreadsheet

@@ -30,6 +30,22 @@ def cache(part: str) -> Path:
     return Path(platformdirs.user_cache_dir("table-companion")) / part
 
 
+DOCS = "share/doc/table-companion"  # under an installation's data folder (pyproject data-files)
+
+
+def docs() -> Path | None:
+    """The folder holding README.md and docs/ (the reference): the repository's, when
+    the package runs from its source, else the one a wheel installed beside it, under the
+    environment's data folder or the user's (pip install --user); None without either."""
+    import sysconfig
+
+    here = Path(__file__).resolve().parents[2]
+    found = [here] + [Path(sysconfig.get_path("data", scheme)) / DOCS for scheme in
+                      dict.fromkeys((sysconfig.get_default_scheme(),
+                                     sysconfig.get_preferred_scheme("user")))]
+    return next((f for f in found if (f / "docs" / "map.md").is_file()), None)
+
+
 def output() -> Path:
     """./output under the current folder: the default for builds and the phone table."""
     return Path.cwd() / "output"

@@ -1,5 +1,5 @@
 """Card lists kept in a spreadsheet. In a data file, any list of cards may be written
-`{ sheet = "FILE", tab = "NAME" }` (FILE relative to the data file): CSV, XLSX or ODS.
+`{ spreadsheet = "FILE", tab = "NAME" }` (FILE relative to the data file): CSV, XLSX or ODS.
 XLSX and ODS are read with python-calamine; CSV (which calamine does not read) with the
 standard library. The header row names the fields; a dotted header fills a nested field
 (`name.en`), a number in it an item of a list (`costs.1.gold`); a `qty` column repeats
@@ -77,7 +77,8 @@ MAX_DIRECTORY = 4_000_000  # bytes of a zip's table of contents (MAX_PARTS entri
 
 
 def is_reference(value: Any) -> bool:
-    return isinstance(value, dict) and "sheet" in value and set(value) <= {"sheet", "tab"}
+    return (isinstance(value, dict) and "spreadsheet" in value
+            and set(value) <= {"spreadsheet", "tab"})
 
 
 def read(ref: dict, base: Path, source: str, field: str,
@@ -85,13 +86,13 @@ def read(ref: dict, base: Path, source: str, field: str,
     """The rows of the spreadsheet that `ref` names, as tables. `known`: the dotted field
     names a row may have (None: any); `required`: the fields every row must have a column
     for."""
-    sheet, tab = ref.get("sheet"), ref.get("tab")
+    sheet, tab = ref.get("spreadsheet"), ref.get("tab")
     if not isinstance(sheet, str) or not sheet.strip():
-        raise CompanionError("must name a file, e.g. sheet = \"cards.xlsx\"", source=source,
-                             field=f"{field}.sheet")
+        raise CompanionError("must name a file, e.g. spreadsheet = \"cards.xlsx\"",
+                             source=source, field=f"{field}.spreadsheet")
     if "\x00" in sheet:
         raise CompanionError(f"{shown(sheet)} holds a NUL character: no file is named so",
-                             source=source, field=f"{field}.sheet")
+                             source=source, field=f"{field}.spreadsheet")
     if tab is not None and not isinstance(tab, str):
         raise CompanionError(f"must be a tab's name, not {shown(tab)}", source=source,
                              field=f"{field}.tab")
@@ -101,14 +102,14 @@ def read(ref: dict, base: Path, source: str, field: str,
         if tab is not None:
             raise CompanionError("a sheet on the web names its tab in its address (#gid=N): "
                                  "no tab here", source=source, field=f"{field}.tab")
-        raw, name = web_sheets.read(sheet, MAX_CSV, source, f"{field}.sheet")
+        raw, name = web_sheets.read(sheet, MAX_CSV, source, f"{field}.spreadsheet")
         cells = _csv_text(raw, name)
     else:
         path = (base / sheet) if not Path(sheet).is_absolute() else Path(sheet)
         if not designer_files.inside(path, base):  # as a font, an icon outside it is
             raise CompanionError(f"{sheet} is outside the data file's folder: keep card "
                                  "lists beside it (a copy of the folder would lack it)",
-                                 source=source, field=f"{field}.sheet")
+                                 source=source, field=f"{field}.spreadsheet")
         cells = _cells(path, tab)
         name = f"{path}" + (f", tab {tab}" if tab else "")
     if not cells:

@@ -1,6 +1,6 @@
 """Label and sticker sheets: where each label lies, plain arithmetic, no drawing.
 
-A template (companion/layouts/sheets.toml, or a game file's own [sheets.NAME]) gives the
+A template (companion/layouts/sheets.toml, or a game file's own [label_sheets.NAME]) gives the
 sheet's paper, one label's size and shape, and either a grid (columns, rows, the first
 label's left and top margins, the pitch from one label to the next) or a list of places.
 Makers measure from the sheet's top-left; `LabelSheet.places` are PDF points from the
@@ -55,7 +55,7 @@ class LabelSheet(msgspec.Struct, frozen=True):
 @cache
 def bundled() -> Fields:
     path = paths.layout("sheets.toml")
-    return Fields(load_toml(path), str(path), english=True).sub("sheets")
+    return Fields(load_toml(path), str(path), english=True).sub("label_sheets")
 
 
 def names(data: Fields | None = None) -> list[str]:
@@ -64,14 +64,14 @@ def names(data: Fields | None = None) -> list[str]:
 
 
 def _own(data: Fields) -> Fields:
-    if "sheets" not in data.table:
-        return Fields({}, data.source, "sheets")
-    return data.sub("sheets")
+    if "label_sheets" not in data.table:
+        return Fields({}, data.source, "label_sheets")
+    return data.sub("label_sheets")
 
 
 def find(name: str, data: Fields | None, field: Fields | None,
-         key: str = "sheet") -> LabelSheet:
-    """The template `name`: the game file's own [sheets.NAME] first, else ours. `field`
+         key: str = "label_sheet") -> LabelSheet:
+    """The template `name`: the game file's own [label_sheets.NAME] first, else ours. `field`
     and `key` name where it was asked for, for the error when there is none."""
     own = _own(data) if data is not None else None
     if own is not None and name in own.table:
@@ -79,7 +79,7 @@ def find(name: str, data: Fields | None, field: Fields | None,
     if name in bundled().table:
         return _bundled(name)
     message = (f"no label sheet {shown(name)} (use {', '.join(names(data))}, or write your "
-               "own [sheets.NAME])")
+               "own [label_sheets.NAME])")
     if field is None:
         raise CompanionError(message, field=key)
     raise field.error(key, message)
@@ -95,7 +95,7 @@ def template(key: str, t: Fields) -> LabelSheet:
     over another."""
     if not _NAME.fullmatch(key):  # it names a file of the kit: labels-NAME.pdf
         raise CompanionError(f"{shown(key)} is no sheet name: letters, digits, '-' and '_', "
-                             "64 at most", source=t.source, field=t.path or "sheets")
+                             "64 at most", source=t.source, field=t.path or "label_sheets")
     for k in t.table:
         if k not in KEYS:
             raise t.error(k, f"unknown key (use {', '.join(sorted(KEYS))})")
