@@ -50,7 +50,7 @@ class Game:
     picture: tuple = ((30, 120, 90), 255)  # its colour and its opacity (alpha)
 
 
-GAME = Template('''cards = { sheet = "cards.csv" }
+GAME = Template('''cards = { spreadsheet = "cards.csv" }
 
 [game]
 id = "tide"

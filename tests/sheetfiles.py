@@ -1,5 +1,5 @@
 """Writing card lists as CSV, XLSX and ODS for the spreadsheet tests: CSV and XLSX as
-`companion init --sheets` writes them; ODS by hand (a zip holding content.xml), since the
+`companion init --spreadsheets` writes them; ODS by hand (a zip holding content.xml), since the
 product writes no ODS."""
 
 import zipfile

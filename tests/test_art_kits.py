@@ -542,7 +542,7 @@ def test_a_picture_edited_in_place_changes_only_its_cards(tmp_path, cli):
 
 
 def test_a_spreadsheet_card_list_takes_an_art_column(tmp_path, cli):
-    r = cli("init", "covenia", tmp_path / "p", "--sheets", "csv")
+    r = cli("init", "covenia", tmp_path / "p", "--spreadsheets", "csv")
     assert r.code == 0, r.err
     sheet = tmp_path / "p" / "covenia-clans.csv"
     lines = sheet.read_text(encoding="utf-8").splitlines()

@@ -108,7 +108,7 @@ def ods(path):
 
 
 def read_sheet(path):
-    return spreadsheet.read({"sheet": path.name}, path.parent, "game.toml", "cards")
+    return spreadsheet.read({"spreadsheet": path.name}, path.parent, "game.toml", "cards")
 
 
 # ---- pictures -----------------------------------------------------------------------------
@@ -215,7 +215,7 @@ def test_a_workbook_is_read_in_a_worker_and_its_checks_keep_their_words(tmp_path
     rows = read_sheet(sheet)
     assert [r["name"] for r in rows] == ["Alpha", "Beta"] and len(started) == 1
     with pytest.raises(CompanionError) as e:  # a check's refusal: its source and field
-        spreadsheet.read({"sheet": "cards.xlsx", "tab": "Nope"}, tmp_path, "g.toml", "cards")
+        spreadsheet.read({"spreadsheet": "cards.xlsx", "tab": "Nope"}, tmp_path, "g.toml", "cards")
     assert (e.value.source, e.value.field) == (str(sheet), "tab")
     assert e.value.message == 'no tab "Nope" (tabs: Cards)'
 
@@ -236,7 +236,7 @@ def test_through_the_cli_a_hanging_decoder_is_one_line_and_exit_2(starter, cli, 
         with open(folder / "cards.csv", newline="", encoding="utf-8") as f:
             rows = list(csv.reader(f))
         spreadsheet.write(folder / "cards.xlsx", {"Cards": rows})
-        starter.write_text(text.replace('sheet = "cards.csv"', 'sheet = "cards.xlsx"'),
+        starter.write_text(text.replace('spreadsheet = "cards.csv"', 'spreadsheet = "cards.xlsx"'),
                            encoding="utf-8")
         monkeypatch.setattr("python_calamine.CalamineWorkbook", _Calamine(_hang))
         named = folder / "cards.xlsx"

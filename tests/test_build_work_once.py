@@ -29,11 +29,11 @@ def test_the_calibration_bar_is_written_once_a_side_and_printed_on_every_sheet(t
     once for the backs of a PDF, put back on every other sheet, where it still prints."""
     import pypdfium2 as pdfium
 
-    from companion.draw import sheets
+    from companion.draw import print_sheets
 
     drawn = []
-    real = sheets.text.line
-    monkeypatch.setattr(sheets.text, "line", lambda c, s, *a, **k: (
+    real = print_sheets.text.line
+    monkeypatch.setattr(print_sheets.text, "line", lambda c, s, *a, **k: (
         drawn.append(s) if "bar must measure" in s else None) or real(c, s, *a, **k))
     kit.build("covenia", kit.Options(only=["cards"], out=tmp_path / "kit"))
     captions = drawn

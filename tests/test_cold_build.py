@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, example, given, settings, strategies as st
 
 from companion import cli, kit
 from companion.draw import art
-from companion.draw.sheets import Face
+from companion.draw.print_sheets import Face
 from companion.files import kept, paths
 from companion.kit import drawings
 from companion.engine import undefined

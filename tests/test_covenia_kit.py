@@ -151,14 +151,14 @@ def test_a_failed_build_leaves_the_previous_kit_untouched(tmp_path, cli, monkeyp
     assert cli("build", "covenia", "--out", tmp_path).code == 0
     before = {p.name: p.read_bytes() for p in tmp_path.iterdir()}
 
-    from companion.draw import sheets
-    real = sheets.render
+    from companion.draw import print_sheets
+    real = print_sheets.render
 
     def failing(c, cards, grid, flip, words, *rest):
         real(c, cards[:20], grid, flip, words, *rest)
         raise KeyboardInterrupt  # the user hits Ctrl-C half way through
 
-    monkeypatch.setattr(sheets, "render", failing)
+    monkeypatch.setattr(print_sheets, "render", failing)
     monkeypatch.setattr("companion.kit.render", failing)
     r = cli("build", "covenia", "--lang", "fr", "--out", tmp_path)
     assert r.code == 130

@@ -1,5 +1,5 @@
 """Covenia's end scoring is data (issue 33): covenia.toml's [[scoring]], scored by the one
-engine (companion/rules/sheet.py) from the figures companion.rules.covenia.figures() reads
+engine (companion/rules/scoring.py) from the figures companion.rules.covenia.figures() reads
 off a table, is what `companion score covenia` and the phones score with. Here it is held
 to a plain reading of the rulebook ("End of Game", RULINGS C2-C8) written out below, on
 the rulebook's worked example, the scorer tests' tables and any legal end state; and the
@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from companion.files import paths
-from companion.rules import covenia, sheet
+from companion.rules import covenia, scoring
 from companion.score import covenia as words
 from tests.test_covenia_scorer import RULEBOOK, end_states, player
 
@@ -21,7 +21,7 @@ RULES = words.rules()
 
 
 def test_the_cli_reads_the_files_scoring_as_the_engine_checks_it():
-    assert RULES == sheet.rules(tomllib.loads(GAME_TEXT)["scoring"])
+    assert RULES == scoring.rules(tomllib.loads(GAME_TEXT)["scoring"])
 
 
 def by_the_rulebook(table) -> list[dict]:

@@ -241,7 +241,7 @@ def test_a_piece_too_big_for_the_cutter_is_one_line(cli, tmp_path, starter):
 def test_a_label_sheet_gets_a_lasers_cut_files_on_its_labels(cli, tmp_path, starter, sheet):
     from tests.test_label_sheets import on_sheet
 
-    on_sheet(starter, f'sheet = "{sheet}"')
+    on_sheet(starter, f'label_sheet = "{sheet}"')
     out = tmp_path / "kit"
     manifest = _build(cli, starter, out, "--cutter", "laser", "--kerf", "0mm")
     entry = next(f for f in manifest["files"] if f.get("sheet") == sheet)

@@ -34,8 +34,8 @@ def test_several_lists_print_as_one_deck_like_one_list_holding_them(cli, tmp_pat
     one = _built(cli, game, tmp_path / "one")
     one_deck = _deck(cli, game, tmp_path / "one-tts")
     text = game.read_text(encoding="utf-8").replace(
-        'cards = { sheet = "cards.csv" }',
-        'creatures = { sheet = "creatures.csv" }\ntides = { sheet = "tides.csv" }')
+        'cards = { spreadsheet = "cards.csv" }',
+        'creatures = { spreadsheet = "creatures.csv" }\ntides = { spreadsheet = "tides.csv" }')
     text = text.replace('cards = "cards"             # the rows of cards.csv',
                         'cards = { lists = ["creatures", "tides"] }')
     assert 'lists = ["creatures", "tides"]' in text

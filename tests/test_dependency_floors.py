@@ -169,7 +169,7 @@ def test_export_png_renders_faces_with_pypdfium2(companion, tmp_path):
 
 
 def test_init_with_an_xlsx_sheet_writes_a_copy_its_build_takes(companion, tmp_path):
-    companion("init", "covenia", "--sheets", "xlsx")
+    companion("init", "covenia", "--spreadsheets", "xlsx")
     assert (tmp_path / "covenia" / "covenia.xlsx").is_file()
     companion("build", "covenia", "--data", "covenia/covenia.toml", "--only", "cards")
     assert (tmp_path / "output" / "covenia" / "cards.pdf").is_file()

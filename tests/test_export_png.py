@@ -17,9 +17,9 @@ from PIL import Image, ImageChops, ImageStat
 from companion import export, kit
 from companion.press import presets
 from companion.errors import CompanionError
-from companion.export import faces, raster, shops
+from companion.export import face_pages, raster, shops
 from companion.press.imposition import plan_grid
-from companion.draw.sheets import Face
+from companion.draw.print_sheets import Face
 
 MM = 72 / 25.4
 
@@ -135,7 +135,7 @@ def full_bleed(c, w, h, bleed):
 
 def rasterized(tmp_path, pic: shops.Picture) -> Image.Image:
     pdf = tmp_path / "one.pdf"
-    faces.write_pdf(pdf, [faces.Page(Face(full_bleed), pic.trim, pic.bleed)], "t", "a")
+    face_pages.write_pdf(pdf, [face_pages.Page(Face(full_bleed), pic.trim, pic.bleed)], "t", "a")
     image = raster.picture(pdfium.PdfDocument(str(pdf)),
                            raster.Job(("x.png",), pic.px, (raster.Tile(0, 0, 0, *pic.px),)))
     return image

@@ -11,8 +11,8 @@ import pytest
 from PIL import Image
 
 from companion import export
-from companion.export import faces, raster, tts
-from companion.draw.sheets import Face
+from companion.export import face_pages, raster, tts
+from companion.draw.print_sheets import Face
 
 
 @pytest.fixture(scope="module")
@@ -171,7 +171,7 @@ def test_a_jpeg_that_stays_too_large_lowers_its_quality_until_it_fits(tmp_path):
             c.setFillColorRGB(rnd.random(), rnd.random(), rnd.random())
             c.rect(rnd.random() * w, rnd.random() * h, 3, 3, stroke=0, fill=1)
     pdf = tmp_path / "n.pdf"
-    faces.write_pdf(pdf, [faces.Page(Face(noise), (600, 600), (0, 0))], "t", "a")
+    face_pages.write_pdf(pdf, [face_pages.Page(Face(noise), (600, 600), (0, 0))], "t", "a")
     job = raster.Job(("n.jpg",), (2000, 2000), (raster.Tile(0, 0, 0, 2000, 2000),), "jpeg",
                      max_bytes=400_000)
     (size,) = raster.run(pdf, tmp_path, [job])

@@ -55,8 +55,8 @@ def _bilingual_tabs(cli, tmp_path):
             encoding="utf-8")
     game = folder / "tabs.toml"
     text = game.read_text(encoding="utf-8").replace(
-        'cards = { sheet = "cards.csv" }',
-        'creatures = { sheet = "creatures.csv" }\ntides = { sheet = "tides.csv" }').replace(
+        'cards = { spreadsheet = "cards.csv" }',
+        'creatures = { spreadsheet = "creatures.csv" }\ntides = { spreadsheet = "tides.csv" }').replace(
         'cards = "cards"             # the rows of cards.csv',
         'cards = { lists = ["creatures", "tides"] }')
     assert 'lists = ["creatures", "tides"]' in text
@@ -299,20 +299,20 @@ def test_what_each_qr_level_holds_is_what_the_encoder_makes(level):
 
 def test_a_4_gb_sheet_copy_in_the_cache_is_refused_in_one_line_not_read(
         cli, starter, tmp_path, monkeypatch):
-    from companion.files import web_sheets
+    from companion.files import web_spreadsheet
 
     monkeypatch.setenv("TABLE_COMPANION_CACHE", str(tmp_path / "cache"))
     address = "http://127.0.0.1:9/spreadsheets/d/GONE/edit#gid=7"  # nothing answers there
-    copy = web_sheets._cached(web_sheets.csv_url(address))
+    copy = web_spreadsheet._cached(web_spreadsheet.csv_url(address))
     copy.parent.mkdir(parents=True)
     with open(copy, "wb") as f:  # 4 GB, sparse: no disk used
         f.truncate(4 * 1024 ** 3)
     text = starter.read_text(encoding="utf-8")
-    starter.write_text(text.replace('cards = { sheet = "cards.csv" }',
-                                    f'cards = {{ sheet = "{address}" }}', 1), encoding="utf-8")
+    starter.write_text(text.replace('cards = { spreadsheet = "cards.csv" }',
+                                    f'cards = {{ spreadsheet = "{address}" }}', 1), encoding="utf-8")
     r = cli("build", str(starter), "--out", str(tmp_path / "kit"))
     assert r.code == 2 and len(r.err.strip().splitlines()) == 1, r.err
-    assert "cards.sheet: cannot read http://127.0.0.1:9/" in r.err
+    assert "cards.spreadsheet: cannot read http://127.0.0.1:9/" in r.err
     assert "4,294,967,296 bytes: over the" in r.err and "MemoryError" not in r.err
 
 

@@ -46,7 +46,7 @@ def data_file(folder: Path, sheet: str, key: str = "clans", tab: str | None = No
     """covenia.toml in folder, its list `key` read from `sheet` (a list not in the game,
     such as "extra", is read by any headers and then left alone by the build)."""
     data = bundled()
-    data[key] = {"sheet": sheet} | ({"tab": tab} if tab else {})
+    data[key] = {"spreadsheet": sheet} | ({"tab": tab} if tab else {})
     path = folder / "covenia.toml"
     path.write_text(tomlkit.dumps(data), encoding="utf-8")
     return path

@@ -128,15 +128,15 @@ def test_a_failed_rebuild_keeps_nothing_it_drew(tmp_path, watching, monkeypatch)
     data = designer_game(tmp_path / "big", 12)
     build(data, tmp_path / "w")
     edit_row(data, "Creature 3,", "Créature ẞ 3,")
-    from companion.draw import sheets
+    from companion.draw import print_sheets
 
     def broken(*a, **k):
         raise KeyboardInterrupt  # Ctrl+C in the middle of the sheets
-    real = sheets.cut_lines
-    monkeypatch.setattr(sheets, "cut_lines", broken)
+    real = print_sheets.cut_lines
+    monkeypatch.setattr(print_sheets, "cut_lines", broken)
     with pytest.raises(KeyboardInterrupt):
         build(data, tmp_path / "w")
-    monkeypatch.setattr(sheets, "cut_lines", real)
+    monkeypatch.setattr(print_sheets, "cut_lines", real)
     edit_row(data, "Creature 4,", "Créature Ŋ 4,")
     build(data, tmp_path / "w")
     full_build(data, tmp_path / "f", monkeypatch)

@@ -36,10 +36,10 @@ def test_init_of_an_unknown_game_writes_nothing(tmp_path, cli):
 @pytest.mark.parametrize("kind", ["csv", "xlsx"])
 @pytest.mark.parametrize("game", ["covenia", "lugvanion", "coverta", "vengeance"])
 def test_init_with_sheets_then_build_reproduces_the_default_kit(tmp_path, cli, game, kind):
-    r = cli("init", game, tmp_path / "proto", "--sheets", kind)
+    r = cli("init", game, tmp_path / "proto", "--spreadsheets", kind)
     assert r.code == 0, r.err
     toml = (tmp_path / "proto" / f"{game}.toml").read_text(encoding="utf-8")
-    assert "sheet = " in toml and toml.startswith("#")  # lists moved out, comments kept
+    assert "spreadsheet = " in toml and toml.startswith("#")  # lists moved out, comments kept
     from companion.files import paths
 
     bundled = paths.layout(f"{game}.toml").read_text(encoding="utf-8")

@@ -21,7 +21,7 @@ from companion.engine import face as face_mod, schema
 from companion.engine.face import Engine
 from companion.files.data import load_fields
 from companion.fontfiles import __file__ as _fontfiles
-from companion.kit import faces as kit_faces
+from companion.kit import identity as kit_identity
 from companion.press import pdf
 
 FONTS = Path(_fontfiles).parent
@@ -162,7 +162,7 @@ def test_any_byte_of_a_file_a_face_reads_changes_its_key(starter, what):
             elements=[image, title])}, facts={})
         with art.logging(draft=True):
             face = k.face("k", {"title": "Gull"})
-            return kit_faces.digest(face, *SIZE)
+            return kit_identity.digest(face, *SIZE)
 
     before = key()
     if what == "picture":

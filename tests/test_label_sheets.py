@@ -62,7 +62,7 @@ def test_every_bundled_label_lies_on_its_paper_and_over_no_other(name):
 
 
 def own(table: dict):
-    return label_sheets.template("mine", Fields(table, "game.toml", "sheets.mine"))
+    return label_sheets.template("mine", Fields(table, "game.toml", "label_sheets.mine"))
 
 
 @settings(max_examples=60, deadline=None)
@@ -117,7 +117,7 @@ def test_a_bad_sheet_is_refused_naming_its_field(change, field):
              "left": "10mm", "top": "10mm", "pitch": "60x25mm", **change}
     with pytest.raises(CompanionError) as e:
         own(table)
-    assert f"sheets.mine.{field}" in str(e.value)
+    assert f"label_sheets.mine.{field}" in str(e.value)
 
 
 @pytest.mark.parametrize("name", ["../../evil", "a/b", "", ".hidden", "x" * 65, "é"])
@@ -127,7 +127,7 @@ def test_a_sheet_name_is_no_path(name):
     with pytest.raises(CompanionError) as e:
         label_sheets.template(name, Fields({"paper": "100x100mm", "label": "20x20mm",
                                             "places": [{"x": "0mm", "y": "0mm"}]},
-                                           "game.toml", f"sheets.{name}"))
+                                           "game.toml", f"label_sheets.{name}"))
     assert "no sheet name" in str(e.value)
 
 
@@ -153,7 +153,7 @@ def on_sheet(starter, line: str) -> None:
 
 
 def test_the_starters_aids_on_avery_5160(tmp_path, cli, starter):
-    on_sheet(starter, 'sheet = "avery-5160"')
+    on_sheet(starter, 'label_sheet = "avery-5160"')
     r = cli("build", starter, "--out", tmp_path / "kit")  # on A4: the sheet has its paper
     assert r.code == 0, r.err
     manifest = json.loads((tmp_path / "kit" / "manifest.json").read_text())
@@ -177,7 +177,7 @@ def test_each_face_is_drawn_where_the_manifest_says(tmp_path, cli, starter):
     """The PDF's placements (each face's cm operator) are the manifest's places."""
     import re
 
-    on_sheet(starter, 'sheet = "avery-5160"')
+    on_sheet(starter, 'label_sheet = "avery-5160"')
     assert cli("build", starter, "--out", tmp_path / "kit").code == 0
     manifest = json.loads((tmp_path / "kit" / "manifest.json").read_text())
     entry = next(f for f in manifest["files"] if f.get("sheet"))
@@ -195,7 +195,7 @@ def test_each_face_is_drawn_where_the_manifest_says(tmp_path, cli, starter):
 
 def test_no_crop_marks_on_a_label_page(tmp_path, cli, starter):
     """Crop marks are 0.5 pt lines drawn in black by the sheets; a label page has none."""
-    on_sheet(starter, 'sheet = "avery-5160"')
+    on_sheet(starter, 'label_sheet = "avery-5160"')
     assert cli("build", starter, "--out", tmp_path / "kit").code == 0
     pdf = PdfReader(tmp_path / "kit" / "labels-avery-5160.pdf")
     content = pdf.pages[1].get_contents().get_data().decode("latin-1")
@@ -206,7 +206,7 @@ def test_no_crop_marks_on_a_label_page(tmp_path, cli, starter):
 
 def test_a_label_sheets_file_holds_only_its_labels(tmp_path, cli, starter):
     """A component after the labels naming their file is refused, not lost."""
-    on_sheet(starter, 'sheet = "avery-5160"')
+    on_sheet(starter, 'label_sheet = "avery-5160"')
     starter.write_text(starter.read_text(encoding="utf-8") + """
 [components.more]
 kind = "aid"
@@ -224,17 +224,17 @@ def test_a_page_goes_on_no_label_sheet(tmp_path, cli, starter):
 kind = "aid"
 cards = "aid"
 page = true
-sheet = "avery-5160"
+label_sheet = "avery-5160"
 """, encoding="utf-8")
     r = cli("build", starter, "--out", tmp_path / "kit")
     assert r.code == 2 and len(r.err.strip().splitlines()) == 1, r.err
-    assert "components.notes.sheet" in r.err
+    assert "components.notes.label_sheet" in r.err
 
 
 def test_a_designers_own_round_sheet(tmp_path, cli, starter):
-    on_sheet(starter, 'sheet = "dots"')
+    on_sheet(starter, 'label_sheet = "dots"')
     starter.write_text(starter.read_text(encoding="utf-8") + """
-[sheets.dots]
+[label_sheets.dots]
 name = "Dots"
 paper = "100x100mm"
 label = "30x30mm"
@@ -251,10 +251,10 @@ places = [{ x = "5mm", y = "5mm" }, { x = "60mm", y = "60mm" }]
 
 
 @pytest.mark.parametrize("line,field", [
-    ('sheet = "avery-9999"', "components.aids.sheet"),
-    ('sheet = "avery-5160"\nshape = "circle"', "components.aids.shape"),
-    ('sheet = "avery-5160"\nsize = "63x88mm"', "components.aids.size"),
-    ('sheet = "avery-5160"\nfile = "cards.pdf"', "components.aids.file"),
+    ('label_sheet = "avery-9999"', "components.aids.label_sheet"),
+    ('label_sheet = "avery-5160"\nshape = "circle"', "components.aids.shape"),
+    ('label_sheet = "avery-5160"\nsize = "63x88mm"', "components.aids.size"),
+    ('label_sheet = "avery-5160"\nfile = "cards.pdf"', "components.aids.file"),
 ])
 def test_a_bad_sheet_on_a_component_is_one_line_exit_2(tmp_path, cli, starter, line, field):
     on_sheet(starter, line)
@@ -270,7 +270,7 @@ def test_a_second_side_prints_as_a_label_of_its_own(tmp_path, cli):
 
     data = tmp_path / "covenia.toml"
     text = paths.layout("covenia.toml").read_text(encoding="utf-8")
-    data.write_text(text.replace('id_else = "aid"\n', 'id_else = "aid"\nsheet = "avery-l7160"\n',
+    data.write_text(text.replace('id_else = "aid"\n', 'id_else = "aid"\nlabel_sheet = "avery-l7160"\n',
                                  1), encoding="utf-8")
     r = cli("build", "covenia", "--data", data, "--only", "aids", "--out", tmp_path / "kit")
     assert r.code == 0, r.err
@@ -284,15 +284,15 @@ def test_a_second_side_prints_as_a_label_of_its_own(tmp_path, cli):
 
 
 def test_the_docs_sheets_are_valid_sheets():
-    """Each [sheets.NAME] the reference shows is a sheet the build takes."""
+    """Each [label_sheets.NAME] the reference shows is a sheet the build takes."""
     import re
     import tomllib
     from pathlib import Path
 
     doc = (Path(__file__).resolve().parent.parent / "docs" / "labels-boxes-decklist.md")
-    blocks = re.findall(r"```toml\n(\[sheets\..*?)```", doc.read_text(encoding="utf-8"),
+    blocks = re.findall(r"```toml\n(\[label_sheets\..*?)```", doc.read_text(encoding="utf-8"),
                         re.DOTALL)
     assert len(blocks) == 2
     for block in blocks:
-        (name, table), = tomllib.loads(block)["sheets"].items()
-        assert label_sheets.template(name, Fields(table, "doc", f"sheets.{name}")).places
+        (name, table), = tomllib.loads(block)["label_sheets"].items()
+        assert label_sheets.template(name, Fields(table, "doc", f"label_sheets.{name}")).places

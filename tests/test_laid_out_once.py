@@ -106,7 +106,7 @@ def test_reading_a_csv_card_list_imports_no_workbook_reader_nor_network_code(sta
     code = ("import sys\n"
             "from pathlib import Path\n"
             "from companion.files import spreadsheet\n"
-            "rows = spreadsheet.read({'sheet': 'cards.csv'}, Path(sys.argv[1]), 'g.toml', "
+            "rows = spreadsheet.read({'spreadsheet': 'cards.csv'}, Path(sys.argv[1]), 'g.toml', "
             "'cards')\n"
             "print(len(rows))\n"
             "print(' '.join(m for m in ('zipfile', 'pyexpat', 'array', 'urllib.request', "

@@ -138,8 +138,8 @@ def test_two_tables_in_one_deck_each_take_their_pictures(cli, tmp_path, second_k
     (folder / "cards.csv").write_text("\n".join(r for r in rows if r.split(",")[1] not in (
         "Limpet", "Periwinkle")) + "\n", encoding="utf-8")
     toml = game.read_text(encoding="utf-8").replace(
-        'cards = { sheet = "cards.csv" }',
-        'cards = { sheet = "cards.csv" }\nmore = { sheet = "more.csv" }').replace(
+        'cards = { spreadsheet = "cards.csv" }',
+        'cards = { spreadsheet = "cards.csv" }\nmore = { spreadsheet = "more.csv" }').replace(
         "[components.aids]", f'[components.more]\nkind = "{second_kind}"\ncards = "more"\n'
                              'id = "title"\nback = "common"\nfile = "cards.pdf"\n\n'
                              "[components.aids]")

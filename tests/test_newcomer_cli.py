@@ -118,8 +118,8 @@ CHOICES = [
      ["serve", "--qr-pdf", "qr.pdf", "--tie-rule", "coin"], TIES),
     (("lugvanion", "odds"), ["--tie-rule", "REDRAW"], "tie_rule", "redraw",
      ["lugvanion", "odds", "red=4", "blue=4", "--tie-rule", "coin"], TIES),
-    (("init",), ["covenia", "--sheets", "XLSX"], "sheets", "xlsx",
-     ["init", "covenia", "--sheets", "ods"], ("csv", "xlsx")),
+    (("init",), ["covenia", "--spreadsheets", "XLSX"], "spreadsheets", "xlsx",
+     ["init", "covenia", "--spreadsheets", "ods"], ("csv", "xlsx")),
 ]
 
 
@@ -160,7 +160,7 @@ FRENCH = ('\ufeffid;name;weight;text\r\n'
 
 def read_csv(tmp_path, text: str, name: str = "cards.csv"):
     (tmp_path / name).write_text(text, encoding="utf-8", newline="")
-    return spreadsheet.read({"sheet": name}, tmp_path, "game.toml", "cards")
+    return spreadsheet.read({"spreadsheet": name}, tmp_path, "game.toml", "cards")
 
 
 def test_a_french_csv_reads_with_semicolons_and_decimal_commas(tmp_path):

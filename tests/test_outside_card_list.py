@@ -16,8 +16,8 @@ def _outside(starter, how: str) -> str:
         (starter.parent / "linked.csv").symlink_to(moved)
     where = {"parent": "../cards.csv", "absolute": str(moved), "symlink": "linked.csv"}[how]
     text = starter.read_text(encoding="utf-8")
-    starter.write_text(text.replace('cards = { sheet = "cards.csv" }',
-                                    f'cards = {{ sheet = "{where}" }}', 1), encoding="utf-8")
+    starter.write_text(text.replace('cards = { spreadsheet = "cards.csv" }',
+                                    f'cards = {{ spreadsheet = "{where}" }}', 1), encoding="utf-8")
     return where
 
 
@@ -29,7 +29,7 @@ def test_a_card_list_outside_the_folder_is_refused_as_a_font_is(starter, cli, tm
     r = cli("build", str(starter), "--out", str(tmp_path / "kit"), *(["--strict"] * strict))
     assert r.code == 2, r.err
     assert r.err.count("\n") == 1 and "Traceback" not in r.err
-    assert r.err.startswith(f"companion: {starter}: cards.sheet: {named} is outside the data "
+    assert r.err.startswith(f"companion: {starter}: cards.spreadsheet: {named} is outside the data "
                             "file's folder: keep card lists beside it"), r.err
     assert not (tmp_path / "kit").exists()
 

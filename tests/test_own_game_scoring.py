@@ -1,5 +1,5 @@
 """Scoring a designer's own game from its file's score categories ([[scoring]]): the
-kit's score pad, `companion score GAMEFILE FILE`, and the scorer's rules (companion/rules/sheet.py)
+kit's score pad, `companion score GAMEFILE FILE`, and the scorer's rules (companion/rules/scoring.py)
 checked on open-ended numbers."""
 
 import json
@@ -7,7 +7,7 @@ import json
 import pytest
 from hypothesis import given, strategies as st
 
-from companion.rules import sheet
+from companion.rules import scoring
 from companion.rules.errors import ScoreError
 from tests.pdfs import page_texts
 
@@ -85,18 +85,18 @@ def test_score_a_game_file_from_the_command_line(starter, cli, tmp_path):
     assert r.code == 2 and "scores.toml: players[0].sharks: unknown category" in r.err
 
 
-GAME = sheet.rules([{"id": "gold", "score": "points"}, {"id": "gems", "score": "each",
+GAME = scoring.rules([{"id": "gold", "score": "points"}, {"id": "gems", "score": "each",
                                                         "points": 3},
                     {"id": "sets", "score": "squared"}])
 NUMBERS = st.fixed_dictionaries({"gold": st.integers(-100, 100), "gems": st.integers(0, 50),
                                  "sets": st.integers(0, 20)})
 
 
-@given(st.lists(NUMBERS, min_size=1, max_size=6), st.sampled_from(sheet.WINS))
+@given(st.lists(NUMBERS, min_size=1, max_size=6), st.sampled_from(scoring.WINS))
 def test_totals_ranks_and_winners_follow_the_categories(rows, wins):
-    starter = sheet.Rules(GAME.categories, wins)
+    starter = scoring.Rules(GAME.categories, wins)
     players = [{"name": f"P{i}", **r} for i, r in enumerate(rows)]
-    result = sheet.score(starter, players)
+    result = scoring.score(starter, players)
     totals = [r["gold"] + 3 * r["gems"] + r["sets"] ** 2 for r in rows]
     assert [p.total for p in result.players] == totals
     best = max(totals) if wins == "highest" else min(totals)
@@ -114,5 +114,5 @@ def test_totals_ranks_and_winners_follow_the_categories(rows, wins):
 ])
 def test_a_wrong_number_names_its_player_and_category(entry, field):
     with pytest.raises(ScoreError) as e:
-        sheet.score(GAME, [entry])
+        scoring.score(GAME, [entry])
     assert e.value.field == field

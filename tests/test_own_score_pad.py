@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from companion.rules import sheet
+from companion.rules import scoring
 from tests.pdfs import page_texts
 
 
@@ -110,8 +110,8 @@ def test_the_faction_row_lies_above_the_rounds_columns(starter, cli, tmp_path):
 # ---- the words: the pad's legend lines and the scorer's explanations -----------------
 
 def _legend(category: dict, lang: str) -> str:
-    from companion.score.sheet import legend_text, words
-    c = sheet.rules([category]).categories[0]
+    from companion.score.scoring_words import legend_text, words
+    c = scoring.rules([category]).categories[0]
     return legend_text(c, {}, words(), lang)
 
 
@@ -129,27 +129,27 @@ def test_the_pad_says_where_a_table_starts_and_ends_and_that_a_tie_for_most_coun
 
 
 def _said(game, rows, cid, lang="en", player=0, k=0):
-    from companion.score.sheet import say
-    res = sheet.score(game, [{"name": n, **r} for n, r in zip(("Ana", "Ben", "Cy"), rows)])
+    from companion.score.scoring_words import say
+    res = scoring.score(game, [{"name": n, **r} for n, r in zip(("Ana", "Ben", "Cy"), rows)])
     c = next(c for c in game.categories if c.id == cid)
     return say(res.players[player].reasons[cid][k], c, {cid: "Crowns"}, lang)
 
 
 def test_a_shared_majority_says_its_share_was_rounded_down():
-    game = sheet.rules([{"id": "c", "score": "majority", "award": [6, 3]}])
+    game = scoring.rules([{"id": "c", "score": "majority", "award": [6, 3]}])
     assert _said(game, [{"c": 3}, {"c": 3}], "c") == \
         "3, first with Ben: (6 + 3) / 2 = 4.5, rounded down: 4"
     assert _said(game, [{"c": 3}, {"c": 3}], "c", "fr") == \
         "3, premier avec Ben\u202f: (6 + 3) / 2 = 4,5, arrondi à 4"
-    three = sheet.rules([{"id": "c", "score": "majority", "award": [5, 2]}])
+    three = scoring.rules([{"id": "c", "score": "majority", "award": [5, 2]}])
     assert _said(three, [{"c": 1}, {"c": 1}, {"c": 1}], "c").endswith(
         "(5 + 2 + 0) / 3 = 2.33…, rounded down: 2")
-    even = sheet.rules([{"id": "c", "score": "majority", "award": [6, 2]}])
+    even = scoring.rules([{"id": "c", "score": "majority", "award": [6, 2]}])
     assert _said(even, [{"c": 3}, {"c": 3}], "c") == "3, first with Ben: (6 + 2) / 2 = 4"
 
 
 def test_an_explanation_never_takes_the_category_for_a_unit():
-    game = sheet.rules([{"id": "c", "score": "majority", "award": [6, 3]},
+    game = scoring.rules([{"id": "c", "score": "majority", "award": [6, 3]},
                         {"id": "m", "score": "most", "most": 3, "others": 1}])
     said = [_said(game, [{"c": 1, "m": 1}, {"c": 2}], cid) for cid in ("c", "m")]
     assert said == ["1, second: 3", "1, the most at the table: 1 × 3 = 3"]
@@ -161,14 +161,14 @@ def test_an_explanation_never_takes_the_category_for_a_unit():
                                            ("f", "aucune\u202f: 0")])
 def test_french_agrees_with_a_categorys_gender(gender, words):
     cat = {"id": "s", "score": "sum", **({"gender": gender} if gender else {})}
-    assert _said(sheet.rules([cat]), [{}], "s", "fr") == words
-    assert _said(sheet.rules([cat]), [{}], "s", "en") == "none: 0"
+    assert _said(scoring.rules([cat]), [{}], "s", "fr") == words
+    assert _said(scoring.rules([cat]), [{}], "s", "en") == "none: 0"
 
 
 def test_a_wrong_gender_names_its_key():
     from companion.rules.errors import ScoreError
     with pytest.raises(ScoreError) as e:
-        sheet.rules([{"id": "s", "gender": "x"}])
+        scoring.rules([{"id": "s", "gender": "x"}])
     assert e.value.field == "scoring[0].gender"
 
 
@@ -182,10 +182,10 @@ def test_a_wrong_gender_names_its_key():
                        "(Ana 5, 1; Ben 5, 1): they share the place."),
 ])
 def test_the_tie_break_line_names_the_categories_that_decided(figures, line):
-    from companion.score.sheet import tiebreaks
-    game = sheet.rules([{"id": "v"}, {"id": "c", "total": False}, {"id": "p", "total": False}],
+    from companion.score.scoring_words import tiebreaks
+    game = scoring.rules([{"id": "v"}, {"id": "c", "total": False}, {"id": "p", "total": False}],
                        tiebreak=["c", "p"])
-    res = sheet.score(game, [{"name": n, "v": 10, "c": c, "p": p}
+    res = scoring.score(game, [{"name": n, "v": 10, "c": c, "p": p}
                              for n, (c, p) in zip(("Ana", "Ben"), figures)])
     assert tiebreaks(game, res, {"c": "Crowns", "p": "Pearls"}, "en") == [line]
 
@@ -237,17 +237,17 @@ ONCE = [{"id": "gems", "score": "majority", "award": [6, 3]},
 
 
 def test_a_category_scored_once_takes_one_figure_and_scores_once_at_the_end():
-    game = sheet.rules(ONCE, rounds=3, tiebreak=["hand"])
+    game = scoring.rules(ONCE, rounds=3, tiebreak=["hand"])
     assert [c.rounds for c in game.categories] == [3, 1, 1]
-    res = sheet.score(game, [
+    res = scoring.score(game, [
         {"name": "Ana", "gems": [1, 2, 0], "crowns": 4, "hand": 2},
         {"name": "Ben", "gems": [2, 1, 3], "crowns": 4, "hand": 5}])
     ana, ben = res.players
     assert ana.rounds["gems"] == [3, 6, 0] and ana.rounds["crowns"] == [7]  # (10 + 4) / 2
     assert ana.written["crowns"] == 4 and ana.figures["hand"] == 2
     assert ana.total == 9 + 7 and ben.total == 15 + 7
-    with pytest.raises(sheet.ScoreError) as e:  # a list where one figure is written
-        sheet.score(game, [{"name": "Ana", "crowns": [0, 0, 4]}])
+    with pytest.raises(scoring.ScoreError) as e:  # a list where one figure is written
+        scoring.score(game, [{"name": "Ana", "crowns": [0, 0, 4]}])
     assert e.value.field == "players[0].crowns"
 
 
@@ -259,8 +259,8 @@ def test_a_category_scored_once_takes_one_figure_and_scores_once_at_the_end():
     ([{"id": "a", "rounds": 1}, {"id": "b", "score": "each", "times": "a"}], "scoring[1].times"),
 ])
 def test_a_categorys_rounds_is_one_or_the_games_and_reads_its_like(table, field):
-    with pytest.raises(sheet.ScoreError) as e:
-        sheet.rules(table, rounds=3)
+    with pytest.raises(scoring.ScoreError) as e:
+        scoring.rules(table, rounds=3)
     assert e.value.field == field
 
 

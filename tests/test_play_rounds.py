@@ -7,7 +7,7 @@ import pytest
 
 from companion.errors import CompanionError
 from companion.files import plays
-from companion.rules import sheet
+from companion.rules import scoring
 from companion.web.games import history
 from companion.web.games.own import running_totals
 from tests.playtest_data import HEADER
@@ -23,17 +23,17 @@ def test_running_totals_add_each_rounds_points():
 
 
 def test_a_designers_game_counts_a_category_scored_once_in_its_last_round():
-    game = sheet.rules([{"id": "gems", "score": "majority", "award": [6, 3]},
+    game = scoring.rules([{"id": "gems", "score": "majority", "award": [6, 3]},
                         {"id": "crowns", "score": "majority", "award": [10, 4], "rounds": 1},
                         {"id": "hand", "score": "points", "rounds": 1, "total": False}],
                        rounds=3, tiebreak=["hand"])
-    res = sheet.score(game, [{"name": "Ana", "gems": [1, 2, 0], "crowns": 4, "hand": 2},
+    res = scoring.score(game, [{"name": "Ana", "gems": [1, 2, 0], "crowns": 4, "hand": 2},
                              {"name": "Ben", "gems": [2, 1, 3], "crowns": 4, "hand": 5}])
     kept = running_totals(game, res)
     assert kept == {"Ana": [3, 9, 16], "Ben": [6, 9, 22]}  # gems 3 6 0, 6 3 6; crowns 7
     assert [v[-1] for v in kept.values()] == [p.total for p in res.players]
-    assert running_totals(sheet.rules([{"id": "gems", "score": "points"}]), sheet.score(
-        sheet.rules([{"id": "gems", "score": "points"}]), [{"name": "Ana", "gems": 2}])) == {}
+    assert running_totals(scoring.rules([{"id": "gems", "score": "points"}]), scoring.score(
+        scoring.rules([{"id": "gems", "score": "points"}]), [{"name": "Ana", "gems": 2}])) == {}
 
 
 def test_a_coverta_game_keeps_each_players_running_total_in_json_and_csv(tmp_path):

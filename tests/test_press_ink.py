@@ -298,7 +298,7 @@ def test_on_round_labels_no_glyph_crosses_its_circle(sheet, tmp_path, cli):
 
     game = pdfx_game.make(tmp_path / "vocab")
     text = game.read_text(encoding="utf-8")
-    text = text.replace('id_else = "aid"\n', f'id_else = "aid"\nsheet = "{sheet}"\n', 1)
+    text = text.replace('id_else = "aid"\n', f'id_else = "aid"\nlabel_sheet = "{sheet}"\n', 1)
     game.write_text(text, encoding="utf-8")
     if sheet == "hama-50151":
         r = cli("build", game, "--out", tmp_path / "warned")  # a text limit: --strict refuses
@@ -331,12 +331,12 @@ def test_a_sheet_may_give_its_labels_a_bleed():
 
     t = {"paper": "210x297mm", "label": "40x40mm", "shape": "circle", "cols": 1, "rows": 1,
          "left": "10mm", "top": "10mm", "pitch": "50x50mm", "bleed": "2mm"}
-    s = label_sheets.template("mine", Fields(t, "game.toml", "sheets.mine"))
+    s = label_sheets.template("mine", Fields(t, "game.toml", "label_sheets.mine"))
     assert s.bleed == pytest.approx(2 * 72 / 25.4)
     x, y, w, h = s.content(*s.label)
     assert w == pytest.approx(s.label[0] / 2 ** 0.5) and x == pytest.approx((s.label[0] - w) / 2)
     with pytest.raises(Exception, match="bleed"):
-        label_sheets.template("mine", Fields({**t, "bleed": "9mm"}, "game.toml", "sheets.mine"))
+        label_sheets.template("mine", Fields({**t, "bleed": "9mm"}, "game.toml", "label_sheets.mine"))
 
 
 def test_each_distinct_face_is_checked_once_and_the_pages_ordered_after(tmp_path, monkeypatch):
@@ -389,7 +389,7 @@ def test_the_5160_alignment_page_shows_all_30_outlines(tmp_path, cli):
 
     game = pdfx_game.make(tmp_path / "vocab")
     text = game.read_text(encoding="utf-8")
-    game.write_text(text.replace('id_else = "aid"\n', 'id_else = "aid"\nsheet = "avery-5160"\n',
+    game.write_text(text.replace('id_else = "aid"\n', 'id_else = "aid"\nlabel_sheet = "avery-5160"\n',
                                  1), encoding="utf-8")
     r = cli("build", game, "--out", tmp_path / "kit")
     assert r.code == 0, r.err

@@ -1,5 +1,5 @@
 """The scoring language of a designer's game file (issue 33, first slice): majorities with
-their tie rules, rounds, tie-breaks and the kinds Covenia will need (companion/rules/sheet.py),
+their tie rules, rounds, tie-breaks and the kinds Covenia will need (companion/rules/scoring.py),
 through `companion score GAMEFILE`; the printed pad and the phone sheet taking them."""
 
 import json
@@ -9,7 +9,7 @@ from itertools import permutations
 import pytest
 from hypothesis import given, strategies as st
 
-from companion.rules import sheet
+from companion.rules import scoring
 from companion.rules.errors import ScoreError
 
 from tests.gemfall import SCORING as GEMFALL  # the issue's exact [[scoring]]
@@ -158,12 +158,12 @@ def test_a_scores_file_without_a_figure_a_round_names_the_player_and_category(ge
 # ---- the kinds, worked by hand --------------------------------------------------------
 
 def _points(game, rows, cid):
-    res = sheet.score(game, [{"name": f"P{i}", **r} for i, r in enumerate(rows)])
+    res = scoring.score(game, [{"name": f"P{i}", **r} for i, r in enumerate(rows)])
     return [p.points[cid] for p in res.players]
 
 
 def _maj(award, ties, figures):
-    game = sheet.rules([{"id": "m", "score": "majority", "award": award, "ties": ties}])
+    game = scoring.rules([{"id": "m", "score": "majority", "award": award, "ties": ties}])
     return _points(game, [{"m": f} for f in figures], "m")
 
 
@@ -195,7 +195,7 @@ def test_share_rounds_down():
 
 
 def test_the_kinds_covenia_will_need():
-    game = sheet.rules([
+    game = scoring.rules([
         {"id": "red", "score": "most", "most": 7, "others": 4},
         {"id": "hand", "score": "lowest", "total": False},
         {"id": "yellow", "score": "each", "times": "hand"},
@@ -213,7 +213,7 @@ def test_the_kinds_covenia_will_need():
             "green": 1, "blue": [4, 5], "purple": 3, "violet": 7}
     laur = {"name": "Laurence", "red": 3, "green": 2, "blue": [6], "violet": 2}
     other = {"name": "Cy", "red": 1}
-    res = sheet.score(game, [emma, laur, other])
+    res = scoring.score(game, [emma, laur, other])
     e, l_, c = res.players
     assert e.points["red"] == 21 and l_.points["red"] == 21 and c.points["red"] == 4
     assert e.points["yellow"] == 10 and e.points["green"] == 3 and e.points["blue"] == 9
@@ -222,7 +222,7 @@ def test_the_kinds_covenia_will_need():
     assert e.points["weakest"] == 3 and e.points["best"] == 6
     assert e.points["hand"] == 5 and e.total == sum(v for k, v in e.points.items()
                                                     if k not in ("hand", "in_hand"))
-    from companion.score.sheet import say
+    from companion.score.scoring_words import say
     labels = {"red": "Red", "hand": "Hand", "in_hand": "In hand", "line": "Line"}
     cats = {c.id: c for c in game.categories}
     assert say(e.reasons["red"][0], cats["red"], labels, "en") \
@@ -238,8 +238,8 @@ def test_the_kinds_covenia_will_need():
 
 
 def test_none_at_all_is_not_the_most():
-    game = sheet.rules([{"id": "red", "score": "most", "most": 7, "others": 4}])
-    res = sheet.score(game, [{"name": "Ana"}, {"name": "Bo"}])
+    game = scoring.rules([{"id": "red", "score": "most", "most": 7, "others": 4}])
+    res = scoring.score(game, [{"name": "Ana"}, {"name": "Bo"}])
     assert [p.points["red"] for p in res.players] == [0, 0]
     assert res.players[0].reasons["red"][0].key == "others"
 
@@ -253,9 +253,9 @@ def test_none_at_all_is_not_the_most():
     ("lowest", [(3, 1, 0), (3, 4, 0), (9, 9, 9)], ["P1"], [2, 1, 3]),
 ])
 def test_a_tie_break_goes_through_its_categories_in_order(wins, rows, winners, ranks):
-    game = sheet.rules([{"id": "v"}, {"id": "a", "total": False}, {"id": "b", "total": False}],
+    game = scoring.rules([{"id": "v"}, {"id": "a", "total": False}, {"id": "b", "total": False}],
                        wins, tiebreak=["a", "b"])
-    res = sheet.score(game, [{"name": f"P{i}", "v": v, "a": a, "b": b}
+    res = scoring.score(game, [{"name": f"P{i}", "v": v, "a": a, "b": b}
                              for i, (v, a, b) in enumerate(rows)])
     assert res.winners == winners and [p.rank for p in res.players] == ranks
 
@@ -269,10 +269,10 @@ def test_a_plain_game_with_a_tie_break_is_taken_by_the_phone(starter):
 
 
 def test_worked_out_categories_are_not_written():
-    game = sheet.rules([{"id": "a"}, {"id": "b"}, {"id": "s", "score": "sets",
+    game = scoring.rules([{"id": "a"}, {"id": "b"}, {"id": "s", "score": "sets",
                                                     "of": ["a", "b"]}])
     with pytest.raises(ScoreError) as e:
-        sheet.score(game, [{"name": "Ana", "s": 3}])
+        scoring.score(game, [{"name": "Ana", "s": 3}])
     assert e.value.field == "players[0].s" and "worked out from a, b" in e.value.message
 
 
@@ -288,7 +288,7 @@ def test_worked_out_categories_are_not_written():
 ])
 def test_a_wrong_table_names_its_position_and_key(table, field):
     with pytest.raises(ScoreError) as e:
-        sheet.rules(table)
+        scoring.rules(table)
     assert e.value.field == field
 
 
@@ -298,9 +298,9 @@ AWARD = st.lists(st.integers(0, 20), min_size=1, max_size=5)
 FIGURES = st.lists(st.integers(0, 6), min_size=1, max_size=7)
 
 
-@given(AWARD, st.sampled_from(sheet.TIES), FIGURES)
+@given(AWARD, st.sampled_from(scoring.TIES), FIGURES)
 def test_a_majority_never_gives_more_than_awarded_and_ties_are_symmetric(award, ties, figs):
-    points = [p for p, _, _ in sheet.majority(figs, tuple(award), ties)]
+    points = [p for p, _, _ in scoring.majority(figs, tuple(award), ties)]
     if ties != "full":
         assert sum(points) <= sum(award)
     assert all(p <= max(award) for p in points)
@@ -311,18 +311,18 @@ def test_a_majority_never_gives_more_than_awarded_and_ties_are_symmetric(award, 
 
 
 @given(st.lists(st.tuples(st.integers(0, 5), st.integers(0, 5), st.integers(0, 30)),
-                min_size=2, max_size=5), st.sampled_from(sheet.TIES), st.randoms())
+                min_size=2, max_size=5), st.sampled_from(scoring.TIES), st.randoms())
 def test_permuting_the_players_permutes_the_results(rows, ties, rnd):
-    game = sheet.rules([{"id": "m", "score": "majority", "award": [5, 2], "ties": ties},
+    game = scoring.rules([{"id": "m", "score": "majority", "award": [5, 2], "ties": ties},
                         {"id": "r", "score": "most", "most": 3, "others": 1},
                         {"id": "v"}], rounds=2, tiebreak=["m"])
     players = [{"name": f"P{i}", "m": [a, b], "r": [b, a], "v": [c, 0]}
                for i, (a, b, c) in enumerate(rows)]
-    first = {p.name: (p.total, p.rank, p.points) for p in sheet.score(game, players).players}
-    winners = set(sheet.score(game, players).winners)
+    first = {p.name: (p.total, p.rank, p.points) for p in scoring.score(game, players).players}
+    winners = set(scoring.score(game, players).winners)
     shuffled = list(players)
     rnd.shuffle(shuffled)
-    res = sheet.score(game, shuffled)
+    res = scoring.score(game, shuffled)
     assert {p.name: (p.total, p.rank, p.points) for p in res.players} == first
     assert set(res.winners) == winners
     for p in res.players:  # a majority applies in each round, within the award
@@ -330,7 +330,7 @@ def test_permuting_the_players_permutes_the_results(rows, ties, rnd):
 
 
 def test_the_scoring_reference_in_docs_is_the_one_the_rules_write():
-    from companion.rules import sheet as rules
+    from companion.rules import scoring as rules
     from companion.score import reference
 
     assert reference.TARGET.read_text(encoding="utf-8") == reference.text(), \

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion.rules import sheet
+from companion.rules import scoring
 from companion.rules.errors import ScoreError
 from tests.test_playtest import ROOT, game  # noqa: F401  (the Tidepool fixture)
 
@@ -51,9 +51,9 @@ def by_definition(figures, award, ties="share"):
 @settings(max_examples=300, deadline=None)
 @given(st.lists(st.integers(-2, 12), min_size=1, max_size=40),
        st.lists(st.integers(-5, 20), min_size=1, max_size=6),
-       st.sampled_from(sheet.TIES))
+       st.sampled_from(scoring.TIES))
 def test_a_majority_gives_what_its_definition_gives(figures, award, ties):
-    assert sheet.majority(figures, tuple(award), ties) == by_definition(figures, tuple(award),
+    assert scoring.majority(figures, tuple(award), ties) == by_definition(figures, tuple(award),
                                                                         ties)
 
 
@@ -63,15 +63,15 @@ GAME = [{"id": "gems", "score": "majority", "award": [6, 3, 1]},
 
 
 def comparisons(n: int, monkeypatch) -> int:
-    monkeypatch.setattr(sheet, "MOST_PLAYERS", 10 ** 6, raising=False)
-    rules = sheet.rules(GAME, tiebreak=["gems"])
+    monkeypatch.setattr(scoring, "MOST_PLAYERS", 10 ** 6, raising=False)
+    rules = scoring.rules(GAME, tiebreak=["gems"])
     rnd = random.Random(n)
     players = [{"name": f"P{i}", "gems": rnd.randint(0, 4 * n), "red": rnd.randint(0, 4 * n),
                 "gold": rnd.randint(0, 4 * n)} for i in range(n)]
     rows = [{k: Counted(v) if k != "name" else v for k, v in p.items()} for p in players]
-    monkeypatch.setattr(sheet, "entries", lambda raw, rules, *_, **__: raw)
+    monkeypatch.setattr(scoring, "entries", lambda raw, rules, *_, **__: raw)
     Counted.made = 0
-    sheet.score(rules, rows)
+    scoring.score(rules, rows)
     return Counted.made
 
 
@@ -84,14 +84,14 @@ def test_twice_the_players_cost_about_twice_the_comparisons(monkeypatch):
 
 
 def test_over_100_players_or_categories_are_refused_by_the_rules():
-    rules = sheet.rules(GAME)
+    rules = scoring.rules(GAME)
     with pytest.raises(ScoreError) as e:
-        sheet.score(rules, [{"name": f"P{i}"} for i in range(101)])
+        scoring.score(rules, [{"name": f"P{i}"} for i in range(101)])
     assert (e.value.field, e.value.message) == ("players", "101 players: a game has at most 100")
-    assert len(sheet.score(rules, [{"name": f"P{i}", "gems": i} for i in range(100)]).players) \
+    assert len(scoring.score(rules, [{"name": f"P{i}", "gems": i} for i in range(100)]).players) \
         == 100
     with pytest.raises(ScoreError) as e:
-        sheet.rules([{"id": f"c{i}"} for i in range(101)])
+        scoring.rules([{"id": f"c{i}"} for i in range(101)])
     assert e.value.message == "101 score categories: a game has at most 100"
 
 

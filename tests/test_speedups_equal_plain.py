@@ -13,7 +13,7 @@ from reportlab.pdfbase import pdfdoc
 from reportlab.pdfbase.pdfdoc import PDFDictionary
 from reportlab.pdfgen.canvas import Canvas
 
-from companion.draw import sheets, text
+from companion.draw import print_sheets, text
 from companion.press import fonts, pdf, presets
 from companion.text import fit
 
@@ -77,7 +77,7 @@ def test_a_kit_written_with_every_shortcut_is_byte_for_byte_the_plain_ones(
         m.setattr(pdfdoc, "PDFName", pdfdoc.PDFName.__wrapped__)
         m.setattr(pdf._Canvas, "_setXObjects", Canvas._setXObjects)
         m.setattr(pdf._Canvas, "_setExtGState", _plain_states)
-        m.setattr(sheets, "crop_marks", _plain_marks(sheets.crop_marks, marks))
+        m.setattr(print_sheets, "crop_marks", _plain_marks(print_sheets.crop_marks, marks))
         m.setattr(text, "line", _plain_line)
         plain = _build(tmp_path, "plain", monkeypatch)
     assert fast == plain

@@ -20,7 +20,7 @@ def bundled(game: str) -> dict:
 def data_with_sheet(tmp_path, game, key, ext, rows=None, tab="cards"):
     data = bundled(game)
     sheetfiles.write(tmp_path / f"{key}.{ext}", rows or sheetfiles.table(data[key]), tab)
-    data[key] = {"sheet": f"{key}.{ext}"} | ({"tab": tab} if ext != "csv" else {})
+    data[key] = {"spreadsheet": f"{key}.{ext}"} | ({"tab": tab} if ext != "csv" else {})
     (tmp_path / f"{game}.toml").write_text(tomlkit.dumps(data), encoding="utf-8")
     return tmp_path / f"{game}.toml"
 
@@ -51,14 +51,14 @@ def test_a_list_in_a_spreadsheet_builds_the_very_same_pdfs(default_kits, tmp_pat
 def test_dotted_headers_fill_nested_fields_and_whole_numbers_read_as_integers(tmp_path):
     sheetfiles.write(tmp_path / "t.xlsx", [["id", "name.en", "name.fr", "n", "x"],
                                             ["a", "Red", "Rouge", 7, 2.5]])
-    rows = spreadsheet.read({"sheet": "t.xlsx"}, tmp_path, "d.toml", "list")
+    rows = spreadsheet.read({"spreadsheet": "t.xlsx"}, tmp_path, "d.toml", "list")
     assert rows == [{"id": "a", "name": {"en": "Red", "fr": "Rouge"}, "n": 7, "x": 2.5}]
     assert type(rows[0]["n"]) is int
 
 
 def test_a_qty_column_repeats_its_row(tmp_path):
     sheetfiles.write(tmp_path / "t.csv", [["type", "qty"], ["a", 3], ["b", ""], ["c", 0]])
-    rows = spreadsheet.read({"sheet": "t.csv"}, tmp_path, "d.toml", "list")
+    rows = spreadsheet.read({"spreadsheet": "t.csv"}, tmp_path, "d.toml", "list")
     assert [r["type"] for r in rows] == ["a", "a", "a", "b"]
 
 
@@ -164,10 +164,10 @@ def test_a_damaged_workbook_is_one_line(tmp_path, cli, content):
 
 def test_a_text_cell_stays_text_and_a_csv_number_with_a_leading_zero_is_an_id(tmp_path):
     sheetfiles.write(tmp_path / "t.xlsx", [["name", "n"], ["2024", 2024]])  # text, number
-    assert spreadsheet.read({"sheet": "t.xlsx"}, tmp_path, "d.toml", "list") == [
+    assert spreadsheet.read({"spreadsheet": "t.xlsx"}, tmp_path, "d.toml", "list") == [
         {"name": "2024", "n": 2024}]
     (tmp_path / "t.csv").write_text("id,n,x\n007,12,-3.5\n", encoding="utf-8")
-    assert spreadsheet.read({"sheet": "t.csv"}, tmp_path, "d.toml", "list") == [
+    assert spreadsheet.read({"spreadsheet": "t.csv"}, tmp_path, "d.toml", "list") == [
         {"id": "007", "n": 12, "x": -3.5}]
 
 

@@ -41,7 +41,7 @@ def init(game, folder, spreadsheets):
                              "for a game of your own, companion new NAME", field="GAME")
     target = Path(folder or game) / f"{game}.toml"
     text = paths.layout(f"{game}.toml").read_text(encoding="utf-8")
-    tabs, text = _lists_to_sheets(text, game, spreadsheets) if spreadsheets else ({}, text)
+    tabs, text = _lists_to_spreadsheets(text, game, spreadsheets) if spreadsheets else ({}, text)
     art_readme = target.parent / "art" / "README.txt"
     written = [target, *(target.parent / name for name in tabs), art_readme]
     for path in written:
@@ -57,7 +57,7 @@ def init(game, folder, spreadsheets):
             if not folder.exists():
                 folder.mkdir(parents=True)
                 made.append(folder)
-        _write_sheets(target.parent, tabs)
+        _write_spreadsheets(target.parent, tabs)
         made += [target.parent / name for name in tabs]
         write_text(target, text)
         made.append(target)
@@ -67,7 +67,7 @@ def init(game, folder, spreadsheets):
                f"  companion build {game} --data {target}")
 
 
-def _lists_to_sheets(text: str, game: str, kind: str):
+def _lists_to_spreadsheets(text: str, game: str, kind: str):
     """The TOML with each list of cards replaced by { spreadsheet = ..., tab = ... }, comments
     kept (tomlkit), and {file name: {tab: rows}} to write."""
     from pathlib import Path
@@ -116,7 +116,7 @@ def _guides_kept(before: str, after: str) -> str:
     return "".join(lines)
 
 
-def _write_sheets(folder, tabs) -> None:
+def _write_spreadsheets(folder, tabs) -> None:
     from companion.files import spreadsheet
 
     for name, sheets in tabs.items():

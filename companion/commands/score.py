@@ -56,9 +56,9 @@ N of those, one a round); with [game] factions, each player's faction:
 
         from companion.files.data import load_fields
         from companion.games.factions import factions, with_factions
-        from companion.score import sheet
+        from companion.score import scoring_words
         from companion.rules.errors import ScoreError
-        from companion.rules.sheet import score as compute
+        from companion.rules.scoring import score as compute
 
         lang = common.lang(lang)
         if paper is not None and not pdf:
@@ -70,10 +70,10 @@ N of those, one a round); with [game] factions, each player's faction:
 
             presets.paper_size(paper)
         data = load_fields(game_file)
-        if not sheet.has_scoring(data):
+        if not scoring_words.has_scoring(data):
             raise CompanionError("lists no score categories: add [[scoring]] tables (id, "
                                  "name, score)", source=game_file, field="scoring")
-        rules = sheet.rules(data)
+        rules = scoring_words.rules(data)
         text, source = common.read_input(file)
         table = parse_toml(text, source)
         if set(table) - {"players"}:
@@ -99,8 +99,8 @@ N of those, one a round); with [game] factions, each player's faction:
 
                 click.echo(f"Note: {pdf} prints as {PLACEHOLDER} the characters of names "
                            "that the bundled font cannot draw.", err=True)
-        click.echo(json.dumps(sheet.as_json(result, rules, chosen), ensure_ascii=False)
-                   if as_json else sheet.report(rules, result, data, lang, chosen))
+        click.echo(json.dumps(scoring_words.as_json(result, rules, chosen), ensure_ascii=False)
+                   if as_json else scoring_words.report(rules, result, data, lang, chosen))
     return own
 
 
@@ -108,7 +108,7 @@ def _outside(data, count: int, lang: str) -> None:
     """A line (on stderr) when the players scored lie outside the game file's [game]
     players: scored all the same."""
     from companion.games.players import players
-    from companion.score.sheet import kinds
+    from companion.score.scoring_words import kinds
 
     span = players(data)
     if span and not span[0] <= count <= span[1]:

@@ -47,7 +47,7 @@ def _define(c, name: str, bbox, define) -> None:
 
 def begin(c, name: str, bbox) -> None:
     """Form `name` begun on `c` (x0, y0, x1, y1): what is drawn until `end` is its drawing
-    (a face drawn once and placed on many pages or places: companion.draw.sheets, the
+    (a face drawn once and placed on many pages or places: companion.draw.print_sheets, the
     exports' pages)."""
     c.beginForm(name, *bbox)
     c._extgstate._d = dict.fromkeys(ExtGState.defaults, _UNSET)

@@ -6,7 +6,7 @@ Where each label lies is companion.press.label_sheets' arithmetic."""
 import msgspec
 
 from companion.draw import forms as xobjects, text
-from companion.draw.sheets import Card, _path
+from companion.draw.print_sheets import Card, _path
 from companion.press.imposition import Placed
 from companion.press.label_sheets import LabelSheet
 from companion.text.units import mm

@@ -25,7 +25,7 @@ def draw(c, pic, x: float, y: float, w: float, h: float) -> None:
 
 # reportlab's name for a picture (FormXob.<md5 of its path>) -> the cache file's name (its
 # content's digest): the path holds where the cache folder is, so a face's digest drawn
-# from its operators (companion.kit.faces) reads the picture by its content instead
+# from its operators (companion.kit.identity) reads the picture by its content instead
 CONTENT: dict[str, str] = {}
 _NAMED: dict[str, None] = {}
 

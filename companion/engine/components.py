@@ -25,7 +25,7 @@ come from, which back they get and where they go:
                                    # for a deck of cards, companion/layouts/boxes.toml),
                                    # or "objects": its cards in that component's box
     label_sheet = "avery-5160"     # on a label or sticker sheet (companion/layouts/
-                                   # sheets.toml, or the game's own [label_sheets.NAME]):
+                                   # label_sheets.toml, or the game's own [label_sheets.NAME]):
                                    # each face at a label's place and size, in
                                    # labels-NAME.pdf (the old key `sheet` reads too)
     after = "witches"              # ... named here (or `before` one; default: last)
@@ -57,7 +57,7 @@ from companion.errors import CompanionError, shown
 from companion.engine.pictures import keyed
 from companion.engine import bind, undefined
 from companion.engine.bind import Placeholder
-from companion.draw.sheets import Card, Face
+from companion.draw.print_sheets import Card, Face
 from msgspec import structs
 
 KEYS = {"kind", "cards", "with", "back", "file", "after", "before", "title", "todo", "art",
@@ -413,7 +413,7 @@ def _place_pages(files: list, spec, component, faces: list, ctx) -> None:
         raise spec.error("file", f"{path} holds other cards already: pages need their own file")
 
     def draw(c, keeper=None) -> int:
-        """`keeper`: as sheets.render takes it, for the pages whose digest their face
+        """`keeper`: as print_sheets.render takes it, for the pages whose digest their face
         knows (companion.kit.drawings): a page unchanged since is put back, not drawn."""
         from companion.text import fit
 

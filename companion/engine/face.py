@@ -17,7 +17,7 @@ from companion.draw import card as grounds, icons, symbols
 from companion.errors import CompanionError
 from companion.engine import bind, elements, kinds as kinds_mod, schema, undefined
 from companion.files.row import Row
-from companion.draw.sheets import Face
+from companion.draw.print_sheets import Face
 
 
 class Engine(msgspec.Struct, frozen=True):

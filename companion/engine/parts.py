@@ -8,7 +8,7 @@ from typing import Callable
 import msgspec
 
 from companion.files.data import Fields
-from companion.draw.sheets import Card
+from companion.draw.print_sheets import Card
 from companion.press.imposition import Shape
 
 

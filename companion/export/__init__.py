@@ -1,6 +1,6 @@
 """Exports: a game's cards out of the kit, to print shops and virtual tables.
 
-Every format is a writer over the same list (companion.export.faces: each component's
+Every format is a writer over the same list (companion.export.face_pages: each component's
 distinct cards, each drawn by the face.draw the sheets use), chosen from FORMATS by name,
 one module per format. A writer module has:
 - TAKES: the options it takes, of "bleed", "dpi", "shop";
@@ -57,7 +57,7 @@ class Context(msgspec.Struct):
     format: str
     opts: Options
     kit: object  # companion.kit.Kit
-    decks: list  # companion.export.faces.Deck
+    decks: list  # companion.export.face_pages.Deck
     out: Path  # where the folder will be once written (file links point there)
     bleed: float  # points (formats that take --bleed)
     dpi: int
@@ -142,7 +142,7 @@ def plan(game: str, fmt: str, opts: Options) -> Context:
     """Checks the request and lays the game out; writes nothing."""
     from companion import kit
     from companion.press import presets
-    from companion.export import faces, shops
+    from companion.export import face_pages, shops
 
     kit.game_module(game)
     module = writer(fmt)
@@ -171,7 +171,7 @@ def plan(game: str, fmt: str, opts: Options) -> Context:
     dpi = shop.dpi if shop else (opts.dpi or DEFAULT_DPI)
     prepared = kit.prepare(game, kit.Options(lang=opts.lang, card_size=card_size,
                                              only=opts.only, data=opts.data))
-    found = faces.decks(prepared)
+    found = face_pages.decks(prepared)
     from companion.draw import art
 
     with art.logging(draft=True) as pictures:  # every missing picture, before any is written
@@ -194,7 +194,7 @@ def plan(game: str, fmt: str, opts: Options) -> Context:
         for side in ("front", "back"):
             face = getattr(card["card"], side)
             if face is not None and size is not None:
-                ctx.digests[faces.face_key(face), size, bleed] = card[side]
+                ctx.digests[face_pages.face_key(face), size, bleed] = card[side]
     if hasattr(module, "check"):
         module.check(ctx)
     return ctx

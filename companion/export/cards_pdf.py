@@ -6,7 +6,7 @@ there, a card printed n times n times (its faces drawn once, as forms); a card w
 back gets a blank back page, so fronts and backs stay paired."""
 
 from companion.export import length, mm
-from companion.export.faces import BLANK, Page, write_pdf
+from companion.export.face_pages import BLANK, Page, write_pdf
 
 TAKES = {"bleed"}
 

@@ -18,7 +18,7 @@ from companion.kit import stamp
 from companion.press import presets
 from companion.text import fit
 from companion.export import length, mm, png
-from companion.export.faces import BLANK, Page, write_pdf
+from companion.export.face_pages import BLANK, Page, write_pdf
 
 TAKES = {"shop", "icc"}
 DEFAULT_SHOP = "drivethrucards"
@@ -80,7 +80,7 @@ def check(ctx) -> None:
 def _bounded(ctx) -> None:
     """Each file within what the shop takes (its `most_cards`) and its distinct faces within
     what one check reads: refused here, before any face is drawn, naming the component."""
-    from companion.export.faces import face_key
+    from companion.export.face_pages import face_key
     from companion.press import preflight
 
     most = ctx.shop.press.most_cards

@@ -11,7 +11,7 @@ drawn again: its file is taken from the last export (companion.export.reuse)."""
 
 from companion.errors import CompanionError
 from companion.export import length, mm, raster, reuse, shops
-from companion.export.faces import Page, safe
+from companion.export.face_pages import Page, safe
 
 TAKES = {"bleed", "dpi", "shop"}
 MAX_PIXELS = 50_000_000  # one picture; RGB, 150 MB in memory while it is encoded

@@ -10,7 +10,7 @@ from math import ceil
 from pathlib import Path
 
 from companion.export import raster
-from companion.export.faces import Page, write_pdf
+from companion.export.face_pages import Page, write_pdf
 
 TAKES: set[str] = set()
 SCALE = 120 / 180  # pixels per point: a poker card (180 pt) 120 px wide
@@ -62,7 +62,7 @@ def sheet_draw(title: str, deck, faces: list, cols: int, cell: tuple[float, floa
 
 
 def write(ctx) -> dict:
-    from companion.draw.sheets import Face
+    from companion.draw.print_sheets import Face
 
     pages, jobs, components = [], [], []
     for deck in ctx.decks:

@@ -3,7 +3,7 @@ into the same folder is neither drawn nor rasterized again, and the files come o
 byte as a whole export writes them.
 
 Keys. A tile, a face's page rendered at a pixel size, is keyed by the face's digest (the
-one the kit's manifest and --changed-since use: companion.kit.faces, taken from the
+one the kit's manifest and --changed-since use: companion.kit.identity, taken from the
 export's plan), its page (trim, bleed, quarter turn) and its pixels; a picture, one file's
 bytes (a PNG face, a TTS sheet), by its tiles and where each lies, its size and the
 encoder's settings (format, dpi recorded, JPEG qualities and size limit, PNG level,
@@ -37,7 +37,7 @@ from functools import cache
 from pathlib import PurePosixPath
 
 from companion.export import raster
-from companion.export.faces import Page, face_key, write_pdf
+from companion.export.face_pages import Page, face_key, write_pdf
 from companion.files import kept
 
 INDEX = "exports"  # folders of the cache (companion.files.kept)
@@ -64,15 +64,15 @@ def _hash(value) -> str:
 
 
 def face_digest(ctx, page: Page) -> str:
-    """The digest of what the page's face draws (companion.kit.faces.digest): the plan's,
+    """The digest of what the page's face draws (companion.kit.identity.digest): the plan's,
     where it digested the face at this size and bleed, else worked out here."""
     (w, h), bleed = page.trim, max(page.bleed)
     known = ctx.digests.get((face_key(page.face), (w, h), bleed))
     if known is not None:
         return known
-    from companion.kit import faces as kit_faces
+    from companion.kit import identity as kit_identity
 
-    return kit_faces.digest(page.face, w, h, bleed)
+    return kit_identity.digest(page.face, w, h, bleed)
 
 
 def _index(value) -> tuple[dict, dict]:

@@ -21,7 +21,7 @@ import hashlib
 from math import ceil, floor
 
 from companion.export import raster, reuse
-from companion.export.faces import BLANK, Page
+from companion.export.face_pages import BLANK, Page
 
 TAKES: set[str] = set()
 GRID = (10, 7)  # columns x rows, the most a sheet may hold

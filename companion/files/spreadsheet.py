@@ -96,13 +96,13 @@ def read(ref: dict, base: Path, source: str, field: str,
     if tab is not None and not isinstance(tab, str):
         raise CompanionError(f"must be a tab's name, not {shown(tab)}", source=source,
                              field=f"{field}.tab")
-    from companion.files import web_sheets
+    from companion.files import web_spreadsheet
 
-    if web_sheets.is_url(sheet):  # a Google Sheet or a CSV on the web (its tab in its address)
+    if web_spreadsheet.is_url(sheet):  # a Google Sheet or a CSV on the web (its tab in its address)
         if tab is not None:
             raise CompanionError("a sheet on the web names its tab in its address (#gid=N): "
                                  "no tab here", source=source, field=f"{field}.tab")
-        raw, name = web_sheets.read(sheet, MAX_CSV, source, f"{field}.spreadsheet")
+        raw, name = web_spreadsheet.read(sheet, MAX_CSV, source, f"{field}.spreadsheet")
         cells = _csv_text(raw, name)
     else:
         path = (base / sheet) if not Path(sheet).is_absolute() else Path(sheet)

@@ -69,13 +69,13 @@ def with_scorepad(data, lang: str = "en"):
     from companion.files.data import Fields, english_where_missing, load_toml
     from companion.games.factions import factions
     from companion.games.players import players
-    from companion.score import sheet
+    from companion.score import scoring_words
 
     sides = factions(data)  # checked with or without a pad: one line naming the file
     seats = players(data)
-    if not sheet.has_scoring(data):
+    if not scoring_words.has_scoring(data):
         return data
-    rules = sheet.rules(data)  # its categories checked, errors naming the game file
+    rules = scoring_words.rules(data)  # its categories checked, errors naming the game file
     table = dict(data.table)
     hers = table.get("scorepad")  # her own [scorepad], before ours goes under it
     hers = hers if isinstance(hers, dict) else {}
@@ -86,10 +86,10 @@ def with_scorepad(data, lang: str = "en"):
         own = table.setdefault(key, value)
         if isinstance(own, dict) and own is not value:  # its own first (the pad comes last)
             table[key] = {**own, **{k: v for k, v in value.items() if k not in own}}
-    names = sheet.names(data, lang)
+    names = scoring_words.names(data, lang)
     words = Fields(table["scorepad"], data.source, "scorepad", english=True)
-    table["scoring"] = [{**row, **sheet.legend(c, names), "pad_apart": not c.total,
-                         "pad_legend": sheet.legend_text(c, names, words, lang, rules.rounds)}
+    table["scoring"] = [{**row, **scoring_words.legend(c, names), "pad_apart": not c.total,
+                         "pad_legend": scoring_words.legend_text(c, names, words, lang, rules.rounds)}
                         if isinstance(row, dict) else row
                         for row, c in zip(table["scoring"], rules.categories)]
     row = table["scorepad"].get("faction") if isinstance(table["scorepad"], dict) else None
@@ -106,7 +106,7 @@ def with_scorepad(data, lang: str = "en"):
         then = words.text("tiebreak_then", lang)
         table["scorepad"] = {**table["scorepad"], "tiebreak_names": then.join(
             names[t] for t in rules.tiebreak)}
-        line = sheet.tiebreak_rule(rules, names, words, lang)  # elided in French
+        line = scoring_words.tiebreak_rule(rules, names, words, lang)  # elided in French
         said = table["scorepad"].get("tiebreak")
         table["scorepad"]["tiebreak"] = {**(said if isinstance(said, dict) else {}), lang: line}
     return Fields(table, data.source)

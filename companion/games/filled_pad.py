@@ -13,8 +13,8 @@ is refused, naming the limit."""
 from pathlib import Path
 
 from companion.files.data import Fields
-from companion.rules import sheet as scorer
-from companion.score import sheet
+from companion.rules import scoring as scorer
+from companion.score import scoring_words
 from companion.text.typography import listing
 
 
@@ -34,7 +34,7 @@ def fields(data: Fields, rules: scorer.Rules, result: scorer.Result, factions: l
 
     pad = data.sub("scorepad")
     words = components.fields_of(data.table["scorepad"], lang, data, "scorepad")
-    labels = {**sheet.names(data, lang), "total": pad.sub("total").text("name", lang)}
+    labels = {**scoring_words.names(data, lang), "total": pad.sub("total").text("name", lang)}
     by_id = {c.id: c for c in rules.categories}
     players = result.players
 
@@ -48,11 +48,11 @@ def fields(data: Fields, rules: scorer.Rules, result: scorer.Result, factions: l
     sides = [f or "" for f in factions] if factions else [""] * len(players)
     faction_rows = [dict(row, values=sides) for row in words.get("faction_rows", [])]
     total = dict(words["total"], values=[str(p.total) for p in players])
-    w = sheet.kinds()
+    w = scoring_words.kinds()
     report = []
     for i, (p, side) in enumerate(zip(players, sides)):
         def one(c: scorer.Category) -> str:  # "Pairs 2 (2 × 1 = 2)"; "Creatures 9"
-            why = sheet.explained(p, c, labels, lang, w, rules.rounds)
+            why = scoring_words.explained(p, c, labels, lang, w, rules.rounds)
             got = f"{labels[c.id]} {p.points[c.id]}"
             return got if why == str(p.points[c.id]) else f"{got} ({why})"
 
@@ -61,7 +61,7 @@ def fields(data: Fields, rules: scorer.Rules, result: scorer.Result, factions: l
         who = f"{p.name} ({side})" if side else p.name
         who = f"{keys[i]} {who}" if keys and i in keys else who  # the column's key
         report.append(w.text("line", lang).replace("{figures}", said).replace("{name}", who))
-    report += sheet.tiebreaks(rules, result, labels, lang, w)
+    report += scoring_words.tiebreaks(rules, result, labels, lang, w)
     won = listing(result.winners, pad.text("and", lang))
     verdict = pad.text("winner" if len(result.winners) == 1 else "winners", lang) \
         .format(names=won)
@@ -94,7 +94,7 @@ def write_pdf(path: Path, data: Fields, rules: scorer.Rules, result: scorer.Resu
     keys = {i: f"{i + 1}." for i, p in enumerate(result.players) if _wide(p.name, head_w)}
     filled = fields(data, rules, result, factions, lang, keys)
     if boxed:
-        filled["report"].append(sheet.kinds().text("unprintable", lang).format(
+        filled["report"].append(scoring_words.kinds().text("unprintable", lang).format(
             box=fonts.PLACEHOLDER))
     engine = Engine.of(data, lang)
     game = data.sub("game")

@@ -14,7 +14,7 @@ from msgspec import Struct, structs
 
 from companion.draw import art
 from companion.files import data as data_mod, kept, paths
-from companion.kit import boxes, cut_files, drawings, errata, faces, printer, stamp, swap
+from companion.kit import boxes, cut_files, drawings, errata, identity, printer, stamp, swap
 from companion.press import cut_paths, gutterfold, presets, written
 from companion.files.atomic import kit_folder
 from companion.files.data import load_fields, load_toml, read_text
@@ -22,7 +22,7 @@ from companion.errors import CompanionError, shown
 from companion.press.imposition import FLIPS, plan_grid
 from companion.press.pdf import open_canvas
 from companion.text import changes, fit
-from companion.draw.sheets import Card, Face, SheetText, render
+from companion.draw.print_sheets import Card, Face, SheetText, render
 from companion.text.typography import number, typeset
 from companion.engine.parts import (  # noqa: F401 (kit.PageFile...)
     CardFile, Component, Context, PageFile)
@@ -406,7 +406,7 @@ def _fold_places(part: CardFile, grid, first_page: int) -> list[dict]:
     """Each face's place on a gutterfold file's pages: card, side, page (from 1), x, y, w,
     h in points."""
     ids = [f"{comp.id}/{cid}" for comp in part.components
-           for cid in faces.card_ids(comp.cards)]
+           for cid in identity.card_ids(comp.cards)]
     backs = [card.back is not None for comp in part.components for card in comp.cards]
     per, out = grid.per_sheet, []
     for n, (card_id, has_back) in enumerate(zip(ids, backs)):
@@ -429,7 +429,7 @@ def _labels(c, f: CardFile, measured, ctx: Context, settings) -> dict:
         comp = _unfolded(comp, "none")  # a second side's words: a label of its own
         cards += _measured(measured, comp)
         components += [comp.id] * len(comp.cards)
-        ids += faces.card_ids(comp.cards)
+        ids += identity.card_ids(comp.cards)
     a = ctx.words.sub("align")
     words = labels.AlignWords(a.text("title", ctx.lang), a.text_list("lines", ctx.lang),
                               ctx.words.sub("sheet").text("caption", ctx.lang))
@@ -467,13 +467,13 @@ def card_list(kit: Kit, bleed: float) -> list[dict]:
         if face is None:
             return None
         if face.key is None:
-            return faces.digest(face, *size, bleed)
+            return identity.digest(face, *size, bleed)
         if (face.key, size) not in shared:
-            shared[face.key, size] = faces.digest(face, *size, bleed)
+            shared[face.key, size] = identity.digest(face, *size, bleed)
         return shared[face.key, size]
 
     for f, comp in kit.card_components():
-        for card, cid in zip(comp.cards, faces.card_ids(comp.cards)):
+        for card, cid in zip(comp.cards, identity.card_ids(comp.cards)):
             out.append({"id": f"{comp.id}/{cid}", "component": comp.id,
                         "name": card.id or cid,  # its copies' name (the swap list's)
                         "front": digest(card.front, f.size), "back": digest(card.back, f.size),
@@ -521,7 +521,7 @@ def _places(part: CardFile, grid, flip: str, pages_before: int) -> dict[str, dic
     per, sides = grid.per_sheet, 1 if flip == "none" else 2
     out, n = {}, 0
     for comp in part.components:
-        for cid in faces.card_ids(comp.cards):
+        for cid in identity.card_ids(comp.cards):
             box = grid.front(n % per).box
             out.setdefault(f"{comp.id}/{cid}", {
                 "file": part.path, "page": pages_before + (n // per) * sides + 1,
@@ -562,7 +562,7 @@ def _stamped(ctx: Context, comp: Component, stock: str) -> Component:
     return structs.replace(comp, cards=[
         structs.replace(c, front=structs.replace(
             c.front, draw=draw(c.front.draw),
-            digest=c.front.digest or partial(faces.digest, c.front)))
+            digest=c.front.digest or partial(identity.digest, c.front)))
         for c in comp.cards])
 
 

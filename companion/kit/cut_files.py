@@ -109,7 +109,7 @@ def plan(f, cutter, paper: str, page, settings, bleed: float):
 def overlay(grid, cutter, paper: str, sheets: list, c, count: int) -> None:
     """A cutter's front page: its marks and cut lines drawn, the lines kept for its cut
     files."""
-    from companion.draw.sheets import cutter_page
+    from companion.draw.print_sheets import cutter_page
 
     cuts = cut_paths.cut_lines(grid, count, cutter.kerf)
     cutter_page(c, cut_paths.marks(cutter, paper, (grid.page_w, grid.page_h)), cuts)
@@ -119,7 +119,7 @@ def overlay(grid, cutter, paper: str, sheets: list, c, count: int) -> None:
 def box_overlay(cutter, paper: str, page, sheets: list, c, piece, at) -> None:
     """A cutter's tuck box page: its marks drawn (the net draws its own lines), the
     net's cut and fold lines kept for its cut files."""
-    from companion.draw.sheets import cutter_page
+    from companion.draw.print_sheets import cutter_page
 
     cutter_page(c, cut_paths.marks(cutter, paper, page), [])
     cut, folds = cut_paths.net_lines(piece, at)

@@ -30,7 +30,7 @@ what was new to the page when it was drawn, and each resource is named by its co
 - fonts: the last document's are named again only if this run knows every one of them
   (a designer's font is registered under its file's digest: replaced or no longer named,
   the whole snapshot is dropped, not half of it);
-- what it draws: its key is the face's digest (companion.kit.faces, companion.engine.face:
+- what it draws: its key is the face's digest (companion.kit.identity, companion.engine.face:
   the whole resolved input and the content of every file it reads), and the cache
   folder's file is of our code, our bundled fonts and data as they are.
 Every page and form written is checked to define each name it uses
@@ -119,7 +119,7 @@ def _state_copy(state):
 
 
 class Keeper:
-    """Draws a PDF's card fronts for `sheets.render`: each from what was kept, else anew
+    """Draws a PDF's card fronts for `print_sheets.render`: each from what was kept, else anew
     (and keeps it). One a file of the kit, on its canvas; `commit` once the PDF is saved."""
 
     def __init__(self, context: str, path: str, c, recorder, notes, pictures):

@@ -45,7 +45,7 @@ class Seen(msgspec.Struct):
     label: str  # "cards/red-1", "cards (back)"
     component: str
     side: str  # "front" or "back"
-    face: object  # companion.draw.sheets.Face
+    face: object  # companion.draw.print_sheets.Face
     size: tuple
     pixels: object = None  # H x W x 3 uint8, unsmoothed (compared)
     picture: object = None  # H x W x 3 uint8, smoothed (shown)

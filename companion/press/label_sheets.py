@@ -1,6 +1,6 @@
 """Label and sticker sheets: where each label lies, plain arithmetic, no drawing.
 
-A template (companion/layouts/sheets.toml, or a game file's own [label_sheets.NAME]) gives the
+A template (companion/layouts/label_sheets.toml, or a game file's own [label_sheets.NAME]) gives the
 sheet's paper, one label's size and shape, and either a grid (columns, rows, the first
 label's left and top margins, the pitch from one label to the next) or a list of places.
 Makers measure from the sheet's top-left; `LabelSheet.places` are PDF points from the
@@ -54,7 +54,7 @@ class LabelSheet(msgspec.Struct, frozen=True):
 
 @cache
 def bundled() -> Fields:
-    path = paths.layout("sheets.toml")
+    path = paths.layout("label_sheets.toml")
     return Fields(load_toml(path), str(path), english=True).sub("label_sheets")
 
 

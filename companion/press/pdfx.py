@@ -1,4 +1,4 @@
-"""Our own RGB PDF (as companion.export.faces draws it, reportlab's operators) made PDF/X-1a:
+"""Our own RGB PDF (as companion.export.face_pages draws it, reportlab's operators) made PDF/X-1a:
 every colour CMYK, nothing transparent, an output intent. pikepdf rewrites what reportlab
 cannot write: it reads each page's operators, forms drawn in place (their operators put
 into the page, so one pass sees everything in the order it prints), and writes them again.

@@ -3,7 +3,7 @@
 Input is the parsed form of the score file: {"decks": "A"|"B"|"AB" (optional),
 "players": [{"name": str, "area": {clan: [values]}, "hand": {clan: [values]}}]}.
 Clan keys may be English or French. The scores are the scoring language's
-(companion.rules.sheet), from covenia.toml's [[scoring]]: every figure comes with the
+(companion.rules.scoring), from covenia.toml's [[scoring]]: every figure comes with the
 engine's Reason (its kind and numbers) that the caller words in its own language.
 """
 
@@ -27,7 +27,7 @@ class Player(NamedTuple):
 
 class Result(NamedTuple):
     """The decks in play, every player's score in the scoring language's words (a
-    companion.rules.sheet.PlayerScore: points, figures and reasons by category id), and
+    companion.rules.scoring.PlayerScore: points, figures and reasons by category id), and
     the winners (several on a tie)."""
 
     decks: str
@@ -192,7 +192,7 @@ def check_players(raw_players: list, decks: str) -> list[Player]:
 # ---- scoring: covenia.toml's [[scoring]], by the one engine (issue 33) ----------------
 
 def figures(players: list[Player]) -> list[dict]:
-    """Each player's entry for the scoring language (companion.rules.sheet), as
+    """Each player's entry for the scoring language (companion.rules.scoring), as
     covenia.toml's [[scoring]] names them: the values in her hand (`hand`, whose lowest
     is yellow's multiplier) and how many (`hand_size`, green's), each clan's count in her
     area, the blue values and their count (`blue_cards`, for the bonus)."""
@@ -208,11 +208,11 @@ def figures(players: list[Player]) -> list[dict]:
 def score(table, game: "sheet.Rules", seated: int = 0) -> Result:
     """The end scores of a score file's content: `game` is covenia.toml's [[scoring]]
     (companion.score.covenia.rules() reads it), scored by the one engine
-    (companion.rules.sheet) from figures(); each category's reason is the engine's (its
+    (companion.rules.scoring) from figures(); each category's reason is the engine's (its
     kind and numbers, the multipliers read from the data), worded by the caller. Players
     are told apart by exact name ("Ana" and "ana" are two). A tie shares the win (C8)."""
-    from companion.rules import sheet  # here: checking an entry needs no engine
+    from companion.rules import scoring  # here: checking an entry needs no engine
 
     players, decks = parse(table, seated)
-    scored = sheet.score(game, figures(players), exact_names=True)
+    scored = scoring.score(game, figures(players), exact_names=True)
     return Result(decks, scored.players, scored.winners)

@@ -29,7 +29,7 @@ def rules(data_path: Path | None = None) -> "sheet.Rules":
     """Covenia's end scoring as covenia.toml's [[scoring]] writes it, checked: a fault
     names the file and the key. What `companion score covenia` and the phones score with
     (a kept read: covenia.toml's [[scoring]] is parsed once, then read back)."""
-    from companion.score.sheet import rules as checked
+    from companion.score.scoring_words import rules as checked
 
     path = Path(data_path) if data_path else paths.LAYOUTS / "covenia.toml"
     return checked(Fields(load_toml(path, only=SCORING), str(path)))

@@ -54,7 +54,7 @@ def own_game(path: Path):
     """A designer's game file as the table serves it: its [game] and [[scoring]] alone;
     one without score categories, or with a bundled game's id, refused naming the file."""
     from companion.errors import CompanionError
-    from companion.score import sheet
+    from companion.score import scoring_words
     from companion.web.games.own import BUNDLED, OwnGame
 
     data = Fields(load_toml(path, only=frozenset({"game", "scoring"})), str(path))
@@ -63,13 +63,13 @@ def own_game(path: Path):
     if gid in BUNDLED or not gid or not all(c.isalnum() or c in "-_" for c in gid):
         raise game.error("id", f"{gid!r}: a game of your own needs an id of its own (letters, "
                                "digits, - and _; not a bundled game's)")
-    if not sheet.has_scoring(data):
+    if not scoring_words.has_scoring(data):
         raise CompanionError("lists no score categories: add [[scoring]] tables (id, name, "
                              "score) to score it on the phones", source=str(path),
                              field="scoring")
-    rules = sheet.rules(data)  # every game `companion score FILE` scores, the phones too
+    rules = scoring_words.rules(data)  # every game `companion score FILE` scores, the phones too
     names = [_names_or_english(f, "name") for f in data.items("scoring")]
-    pad = sheet.words()
+    pad = scoring_words.words()
     page = {"id": gid, "name": {lang: game.get("name", str) for lang in LANGS},
             "credits": _names_or_english(game, "credits"), "wins": rules.wins,
             "rounds": rules.rounds, "tiebreak": list(rules.tiebreak),
@@ -89,12 +89,12 @@ def own_game(path: Path):
 
 def _how(c, rules, names: list[dict], pad: Fields) -> dict[str, str]:
     """Under each category's name on the phone, how it counts: the printed pad's legend."""
-    from companion.score import sheet
+    from companion.score import scoring_words
 
     out = {}
     for lang in LANGS:
         by_id = {d.id: n[lang] for d, n in zip(rules.categories, names)}
-        out[lang] = sheet.legend_text(c, by_id, pad, lang, rules.rounds)
+        out[lang] = scoring_words.legend_text(c, by_id, pad, lang, rules.rounds)
     return out
 
 

@@ -11,7 +11,7 @@ import random
 import statistics
 import time
 
-from companion.rules import sheet
+from companion.rules import scoring
 
 ROUNDS, PLAYERS, RUNS = 5, 10, 51
 KINDS = [
@@ -44,15 +44,15 @@ def timed(rules, entries) -> float:
     times = []
     for _ in range(RUNS):
         t = time.perf_counter()
-        sheet.score(rules, entries)
+        scoring.score(rules, entries)
         times.append(time.perf_counter() - t)
     return statistics.median(times)
 
 
 def main() -> None:
-    full = sheet.rules(KINDS, rounds=ROUNDS, tiebreak=("gems",))
+    full = scoring.rules(KINDS, rounds=ROUNDS, tiebreak=("gems",))
     written = [k["id"] for k in KINDS if "of" not in k]
-    plain = sheet.rules(KINDS[:3])
+    plain = scoring.rules(KINDS[:3])
     language = timed(full, players(ROUNDS, written))
     before = timed(plain, players(1, ["gold", "pairs", "sq"]))
     print(f"{PLAYERS} players, {ROUNDS} rounds, {len(KINDS)} categories of every kind: "

@@ -13,7 +13,7 @@ import random
 import statistics
 import time
 
-from companion.rules import sheet
+from companion.rules import scoring
 from tests.bench.bench_scoring import KINDS, LISTS
 
 RUNS = 5
@@ -33,14 +33,14 @@ def cpu(rules, entries) -> float:
     times = []
     for _ in range(RUNS):
         t = time.process_time()
-        sheet.score(rules, entries)
+        scoring.score(rules, entries)
         times.append(time.process_time() - t)
     return statistics.median(times)
 
 
 def main() -> None:
-    sheet.MOST_PLAYERS = 10 ** 6
-    rules = sheet.rules(KINDS, tiebreak=("gems",))
+    scoring.MOST_PLAYERS = 10 ** 6
+    rules = scoring.rules(KINDS, tiebreak=("gems",))
     written = [k["id"] for k in KINDS if "of" not in k]
     for label, spread, collect in (("figures 0 to 4n (few ties)", None, True),
                                    ("figures 0 to 6 (ties)", 6, True),

@@ -38,7 +38,7 @@ def main():
     sheetfiles.write(folder / "cards.csv", rows)
 
     def ours():
-        out = spreadsheet.read({"sheet": "cards.xlsx"}, folder, "bench", "cards")
+        out = spreadsheet.read({"spreadsheet": "cards.xlsx"}, folder, "bench", "cards")
         assert len(out) == ROWS
 
     def baseline():

@@ -1,5 +1,5 @@
 """A designer's own games at the table (`companion serve --game FILE`): each player's
-numbers, one per score category of the game file's [[scoring]], scored by companion.rules.sheet
+numbers, one per score category of the game file's [[scoring]], scored by companion.rules.scoring
 as `companion score FILE` scores them; live totals and the winner on every phone, and
 the game into the history when it ends.
 
@@ -32,7 +32,7 @@ from companion.web.errors import WebError, coded, why_of
 from companion.web.games import Web, idempotency_key, player_name, scored
 from companion.web.games.entries import (etag, no_entry, phone_of, precondition, require,
                                          stamped, tagged_entry, with_etag)
-from companion.rules import sheet as scorer
+from companion.rules import scoring as scorer
 from companion.rules.errors import ScoreError
 
 MAX_PLAYERS = 12
@@ -61,7 +61,7 @@ def view(game: OwnGame, state: dict | None) -> dict:
            "factions": _factions(game, state),
            "score": None, "problem": None, "why": None}
     if state["players"]:
-        from companion.score.sheet import as_json
+        from companion.score.scoring_words import as_json
 
         try:
             result = scorer.score(game.rules, state["players"])
@@ -77,7 +77,7 @@ def view(game: OwnGame, state: dict | None) -> dict:
 
 @functools.lru_cache(maxsize=1)
 def _kinds():
-    from companion.score.sheet import kinds
+    from companion.score.scoring_words import kinds
 
     return kinds()
 
@@ -86,7 +86,7 @@ def explained(game: OwnGame, result: scorer.Result, lang: str) -> dict:
     """The CLI's words for one language: each player's figures by category (in the order
     of the score's players), the lines of any tie a tie-break settled, and each round's
     words of the categories scored against the table (majorities, the most)."""
-    from companion.score import sheet as said
+    from companion.score import scoring_words as said
 
     w = _kinds()
     labels = {c["id"]: c["name"][lang] for c in game.page["categories"]}
@@ -223,7 +223,7 @@ def with_faction(game: OwnGame, now: dict, name: str, faction: str | None) -> di
 
 def closed_record(game: OwnGame, now: dict) -> dict:
     """What the history keeps of the open game, scored as the CLI scores it."""
-    from companion.score.sheet import as_json
+    from companion.score.scoring_words import as_json
 
     try:
         result = scorer.score(game.rules, now["players"])

@@ -1145,7 +1145,7 @@
   // ---- a designer's own games (companion serve --game FILE) ---------------------------
   // Each player writes her figures per score category as `companion score FILE` reads a
   // scores file: a whole number, or a list of values (sum, lowest, highest), and with
-  // [game] rounds = N one of those a round. The table scores them (rules/sheet.py) and
+  // [game] rounds = N one of those a round. The table scores them (rules/scoring.py) and
   // every phone shows the points, the totals, the CLI's words, the tie-break and the
   // winners; nothing is counted here. Her entry is kept as Covenia's is: the table's
   // copy, unless she changed it here and has not saved. While she types, the table is

@@ -11,8 +11,8 @@ from hypothesis import given, settings, strategies as st
 from pypdf import PdfReader
 
 from companion.errors import CompanionError
-from companion.export import faces, raster
-from companion.draw.sheets import Card, Face
+from companion.export import face_pages, raster
+from companion.draw.print_sheets import Card, Face
 
 
 def paint(grey):
@@ -63,46 +63,46 @@ def decks_of_cards(draw):
 @settings(max_examples=200, deadline=None)
 @given(decks_of_cards())
 def test_every_card_is_counted_once_under_a_distinct_card_with_its_faces(cards):
-    (deck,) = faces.decks(FakeKit(FakeComponent("c", "T", cards)))
+    (deck,) = face_pages.decks(FakeKit(FakeComponent("c", "T", cards)))
     assert deck.cards == len(cards)
-    keys = [(faces.face_key(e.front), e.back and faces.face_key(e.back)) for e in deck.entries]
+    keys = [(face_pages.face_key(e.front), e.back and face_pages.face_key(e.back)) for e in deck.entries]
     assert len(set(keys)) == len(keys)  # each distinct card once
     for e in deck.entries:
-        same = [c for c in cards if faces.face_key(c.front) == faces.face_key(e.front)
-                and (c.back and faces.face_key(c.back)) == (e.back and faces.face_key(e.back))]
+        same = [c for c in cards if face_pages.face_key(c.front) == face_pages.face_key(e.front)
+                and (c.back and face_pages.face_key(c.back)) == (e.back and face_pages.face_key(e.back))]
         assert e.count == len(same)
     assert [e.id for e in deck.entries] == [f"{n:03d}" for n in range(1, len(deck.entries) + 1)]
     # each face once; its count the cards that show it, on either side
     shown = deck.faces()
-    assert len({faces.face_key(f) for f, _, _ in shown}) == len(shown)
+    assert len({face_pages.face_key(f) for f, _, _ in shown}) == len(shown)
     for face, _, count in shown:
-        k = faces.face_key(face)
-        assert count == sum(1 for c in cards if faces.face_key(c.front) == k
-                            or (c.back is not None and faces.face_key(c.back) == k))
+        k = face_pages.face_key(face)
+        assert count == sum(1 for c in cards if face_pages.face_key(c.front) == k
+                            or (c.back is not None and face_pages.face_key(c.back) == k))
 
 
 def test_a_games_own_card_ids_are_kept_numbered_as_the_manifest_numbers_them():
     front = Face(paint(0.2))
     cards = [Card("T", front, None, id="red-7"), Card("T", Face(paint(0.3)), None, id="blue/1")]
-    (deck,) = faces.decks(FakeKit(FakeComponent("c", "T", cards)))
+    (deck,) = face_pages.decks(FakeKit(FakeComponent("c", "T", cards)))
     assert [e.id for e in deck.entries] == ["red-7", "blue/1"]
-    assert faces.safe("blue/1") == "blue-1"
+    assert face_pages.safe("blue/1") == "blue-1"
     # two faces under one id (a kind printing {copy}: each copy its own face): "x", "x-2"
     copies = [Card("T", front, None, id="x"), Card("T", Face(paint(0.3)), None, id="x")]
-    (deck,) = faces.decks(FakeKit(FakeComponent("c", "T", copies)))
+    (deck,) = face_pages.decks(FakeKit(FakeComponent("c", "T", copies)))
     assert [e.id for e in deck.entries] == ["x", "x-2"]
     # an id the numbering gives already: refused, not two files of one name
     clash = copies + [Card("T", Face(paint(0.4)), None, id="x-2")]
     with pytest.raises(CompanionError):
-        faces.decks(FakeKit(FakeComponent("c", "T", clash)))
+        face_pages.decks(FakeKit(FakeComponent("c", "T", clash)))
 
 
 def test_a_face_on_many_pages_is_drawn_once_as_a_form(tmp_path):
     calls = []
     back = Face(lambda c, w, h, b: calls.append(1) or paint(0.4)(c, w, h, b), key="b")
-    pages = [faces.Page(f, (180, 252), (9, 9)) for f in
+    pages = [face_pages.Page(f, (180, 252), (9, 9)) for f in
              [Face(paint(0.1)), back, Face(paint(0.2)), back, Face(paint(0.3)), back]]
-    faces.write_pdf(tmp_path / "f.pdf", pages, "t", "a", boxes=True)
+    face_pages.write_pdf(tmp_path / "f.pdf", pages, "t", "a", boxes=True)
     assert calls == [1]
     reader = PdfReader(tmp_path / "f.pdf")
     assert len(reader.pages) == 6
@@ -117,7 +117,7 @@ def jobs(n: int):
 @pytest.fixture
 def pdf(tmp_path):
     path = tmp_path / "p.pdf"
-    faces.write_pdf(path, [faces.Page(Face(paint(g)), (100, 140), (5, 5)) for g in
+    face_pages.write_pdf(path, [face_pages.Page(Face(paint(g)), (100, 140), (5, 5)) for g in
                            (0.2, 0.5, 0.8)], "t", "a")
     return path
 

@@ -1,7 +1,7 @@
 """A card list from the web: a Google Sheet shared or published ("Anyone with the link"),
 or any address of a CSV file, named where a spreadsheet file would be:
 
-    cards = { sheet = "https://docs.google.com/spreadsheets/d/ID/edit#gid=0" }
+    cards = { spreadsheet = "https://docs.google.com/spreadsheets/d/ID/edit#gid=0" }
 
 A Google Sheet's address is read as that tab's CSV export. Only http and https, also
 after a redirect; at most spreadsheet.MAX_CSV bytes. What a server sends is untrusted: the

@@ -1,4 +1,4 @@
-"""A card list from the web (companion/files/web_sheets.py): a Google-Sheets-shaped address
+"""A card list from the web (companion/files/web_spreadsheet.py): a Google-Sheets-shaped address
 served by a real HTTP server on 127.0.0.1 is read as its tab's CSV export; once the
 server is gone the build uses the copy read last and says how old it is; what the web
 sends is held to a CSV file's limits; a redirect elsewhere than the web is refused."""
@@ -59,8 +59,8 @@ def _address(httpd, gid=7) -> str:
 
 def _use(starter: Path, address: str) -> None:
     text = starter.read_text(encoding="utf-8")
-    starter.write_text(text.replace('cards = { sheet = "cards.csv" }',
-                                 f'cards = {{ sheet = "{address}" }}', 1), encoding="utf-8")
+    starter.write_text(text.replace('cards = { spreadsheet = "cards.csv" }',
+                                 f'cards = {{ spreadsheet = "{address}" }}', 1), encoding="utf-8")
 
 
 def test_a_google_sheet_is_read_as_its_tabs_csv_then_from_the_cache_offline(
@@ -88,7 +88,7 @@ def test_offline_with_no_copy_is_one_line_naming_the_file_and_field(server, star
     r = cli("build", str(starter), "--out", str(tmp_path / "kit"))
     assert r.code == 2 and not (tmp_path / "kit").exists()
     assert r.err.count("\n") == 1
-    assert f"{starter.name}: cards.sheet: cannot read http://127.0.0.1" in r.err
+    assert f"{starter.name}: cards.spreadsheet: cannot read http://127.0.0.1" in r.err
     assert "no copy of it was read before" in r.err
 
 
@@ -97,7 +97,7 @@ def test_a_web_sheet_is_held_to_a_csv_files_limits(server, starter, cli, tmp_pat
     Sheets.tabs["7"] = b"kind,title,text,qty\n" + b"creature,A,x,1\n" * 200
     _use(starter, _address(server))
     r = cli("build", str(starter), "--out", str(tmp_path / "kit"))
-    assert r.code == 2 and "over the 1,000 a CSV may be" in r.err and "cards.sheet" in r.err
+    assert r.code == 2 and "over the 1,000 a CSV may be" in r.err and "cards.spreadsheet" in r.err
 
 
 def test_a_redirect_to_a_file_is_refused(server, starter, cli, tmp_path):
@@ -119,6 +119,6 @@ def test_a_redirect_to_a_file_is_refused(server, starter, cli, tmp_path):
     ("https://example.org/cards.csv", "https://example.org/cards.csv"),
 ])
 def test_a_sheets_address_is_read_as_its_csv_export(address, csv):
-    from companion.files.web_sheets import csv_url
+    from companion.files.web_spreadsheet import csv_url
 
     assert csv_url(address) == csv

@@ -1,4 +1,4 @@
-"""Hostile addresses and servers for a card list read from the web (companion/files/web_sheets.py),
+"""Hostile addresses and servers for a card list read from the web (companion/files/web_spreadsheet.py),
 each through `companion build GAMEFILE`: one line naming the game file and its field, exit
 2, never a traceback, within the download's one deadline (a server dripping a byte at a
 time cannot hold a build); a body cut short is never cached; a password in an address is
@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.files import web_sheets
+from companion.files import web_spreadsheet
 
 CSV = (b"kind,title,text,qty,points,icon,art\n"
        b"creature,Web Crab,Read from the web.,1,3,shell,\n")
@@ -84,8 +84,8 @@ def serve(monkeypatch, tmp_path):
 
 def _use(starter: Path, address: str) -> None:
     text = starter.read_text(encoding="utf-8")
-    starter.write_text(text.replace('cards = { sheet = "cards.csv" }',
-                                    f'cards = {{ sheet = "{address}" }}', 1), encoding="utf-8")
+    starter.write_text(text.replace('cards = { spreadsheet = "cards.csv" }',
+                                    f'cards = {{ spreadsheet = "{address}" }}', 1), encoding="utf-8")
 
 
 def _head(*lines: str) -> bytes:
@@ -100,7 +100,7 @@ def _good(conn, stop):
 def _refused_in_one_line(r, starter: Path, kit: Path) -> str:
     assert r.code == 2, r.err
     assert r.err.count("\n") == 1 and "Traceback" not in r.err, r.err
-    assert r.err.startswith(f"companion: {starter}: cards.sheet: "), r.err
+    assert r.err.startswith(f"companion: {starter}: cards.spreadsheet: "), r.err
     assert not kit.exists()
     return r.err
 
@@ -120,7 +120,7 @@ def test_a_server_dripping_a_byte_at_a_time_fails_at_the_one_deadline(
                 return
             conn.sendall(b"x")
 
-    monkeypatch.setattr(web_sheets, "TIMEOUT", 2)
+    monkeypatch.setattr(web_spreadsheet, "TIMEOUT", 2)
     server = serve(drip)
     _use(starter, f"http://127.0.0.1:{server.port}/cards.csv")
     r = cli("build", str(starter), "--out", str(tmp_path / "kit"))

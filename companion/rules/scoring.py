@@ -1,6 +1,6 @@
 """A designer's game scored from its score categories (the game file's [[scoring]]). Pure:
 plain data in, named tuples out; every figure comes with a Reason (a key and its numbers)
-that the caller words in its own language (companion/score/sheet.py).
+that the caller words in its own language (companion/score/scoring_words.py).
 
 A category (`score = ...`) turns a figure into points:
   points    the points as written

@@ -21,7 +21,7 @@ class Face(msgspec.Struct, frozen=True):
     draw: Draw
     key: str | None = None  # faces with one key are drawn once, as a PDF form, and reused
     # (w, h, bleed) -> the face's digest without drawing it (the layout engine's faces);
-    # None: companion.kit.faces draws the face to digest what it emits
+    # None: companion.kit.identity draws the face to digest what it emits
     digest: Callable[[float, float, float], str] | None = None
     # what its drawing is kept under in a watching process (its digest and its name in the
     # checks): a face kept since the last build is not drawn again (companion.kit.drawings)

@@ -17,8 +17,8 @@ import msgspec
 
 from companion.errors import CompanionError, shown
 from companion.draw import forms as forms_mod
-from companion.draw.sheets import Face
-from companion.kit.faces import card_ids
+from companion.draw.print_sheets import Face
+from companion.kit.identity import card_ids
 
 
 def _nothing(c, w, h, bleed) -> None:

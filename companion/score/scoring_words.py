@@ -1,4 +1,4 @@
-"""A designer's game scored from its game file's [[scoring]] (companion.rules.sheet): the rules
+"""A designer's game scored from its game file's [[scoring]] (companion.rules.scoring): the rules
 read from the file with errors naming it, each figure put into words, the JSON a program
 or a phone reads. The same words as the printed score pad (companion/layouts/scorepad.toml);
 each kind's explanation from companion/layouts/scoring.toml."""
@@ -9,7 +9,7 @@ from companion.files import paths
 from companion.files.data import Fields, load_toml
 from companion.errors import CompanionError
 from companion.text.typography import elide, listing
-from companion.rules import sheet as scorer
+from companion.rules import scoring as scorer
 from companion.rules.errors import ScoreError
 
 GAME_KEYS = ("wins", "rounds", "tiebreak")

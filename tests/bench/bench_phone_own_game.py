@@ -4,8 +4,8 @@ English and French, the tie-break lines and the majorities' places
 (companion.web.games.own.view), for 10 players, 5 rounds and every kind of category
 (tests/bench/bench_scoring.py's game), median of runs, against the engine's 50 ms target.
 
-Run: python tests/bench/bench_phone_sheet.py
-Baseline, in the same run: the engine's score alone (companion.rules.sheet.score)."""
+Run: python tests/bench/bench_phone_own_game.py
+Baseline, in the same run: the engine's score alone (companion.rules.scoring.score)."""
 
 import statistics
 import sys
@@ -15,7 +15,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from companion.rules import sheet  # noqa: E402
+from companion.rules import scoring  # noqa: E402
 from companion.web import look  # noqa: E402
 from companion.web.games.own import view  # noqa: E402
 from tests.bench.bench_scoring import KINDS, ROUNDS, players  # noqa: E402
@@ -54,7 +54,7 @@ def main() -> None:
     state = {"id": "bench", "players": entries}
     assert view(game, state)["score"] is not None
     phone = timed(lambda: view(game, state))
-    engine = timed(lambda: sheet.score(game.rules, entries))
+    engine = timed(lambda: scoring.score(game.rules, entries))
     print(f"{len(entries)} players, {ROUNDS} rounds, {len(KINDS)} categories: the phone's "
           f"answer (score, words in en and fr, places) {phone * 1000:.1f} ms, the engine "
           f"alone {engine * 1000:.2f} ms (medians of {RUNS})   target < 50 ms: "

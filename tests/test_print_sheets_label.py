@@ -9,9 +9,9 @@ from companion.press import fonts, presets
 from companion.files import paths
 from companion.draw import text
 from companion.press.imposition import plan_grid
-from companion.draw.sheets import fit_label, furniture, label_room
+from companion.draw.print_sheets import fit_label, furniture, label_room
 from tests.pdfs import page_texts
-from tests.test_sheets_drawing import Recorder
+from tests.test_print_sheets_drawing import Recorder
 
 S = presets.sheet_settings()
 STRINGS = tomllib.loads((paths.LAYOUTS / "strings.toml").read_text())["sheet"]

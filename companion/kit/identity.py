@@ -5,7 +5,7 @@ does. The manifest lists both; --changed-since compares them. The version stamp 
 of a digest (companion.kit._stamped): a version bump alone reprints nothing."""
 
 from companion.draw import digest as digest_of
-from companion.draw.sheets import Card, Face
+from companion.draw.print_sheets import Card, Face
 
 
 def card_ids(cards: list[Card]) -> list[str]:

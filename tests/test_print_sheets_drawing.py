@@ -1,11 +1,11 @@
-"""sheets.render draws each face through its placement, upright in its own size: a canvas
+"""print_sheets.render draws each face through its placement, upright in its own size: a canvas
 that only records the transformation in force shows where every face really went."""
 
 import pytest
 
 from companion.press import presets
 from companion.press.imposition import plan_grid
-from companion.draw.sheets import Card, Face, SheetText, render
+from companion.draw.print_sheets import Card, Face, SheetText, render
 from companion.text.units import mm
 
 S = presets.sheet_settings()
