@@ -14,7 +14,6 @@ swapped in whole (companion.files.atomic.kit_folder) with a manifest.json listin
 Kept light: reportlab and pypdfium2 are imported by the writers, when they write."""
 
 import importlib
-import json
 import shutil
 import sys
 from contextlib import contextmanager
@@ -223,6 +222,7 @@ def write(ctx: Context, progress: Progress | None = None) -> dict:
 
 
 def _write(ctx: Context, progress: Progress | None) -> dict:
+    from companion.files import json_text
     from companion.files.atomic import kit_folder
 
     module = writer(ctx.format)
@@ -240,8 +240,7 @@ def _write(ctx: Context, progress: Progress | None) -> dict:
         (stage / "guide.txt").write_text(guide, encoding="utf-8")
         manifest["files"] = sorted([p.relative_to(stage).as_posix() for p in stage.rglob("*")
                                     if p.is_file()] + ["manifest.json"])
-        (stage / "manifest.json").write_text(json.dumps(manifest, indent=2, ensure_ascii=False)
-                                             + "\n", encoding="utf-8")
+        (stage / "manifest.json").write_text(json_text.readable(manifest), encoding="utf-8")
     if ctx.after is not None:
         ctx.after()
     return manifest

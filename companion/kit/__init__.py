@@ -13,7 +13,7 @@ import msgspec
 from msgspec import Struct, structs
 
 from companion.draw import art
-from companion.files import data as data_mod, kept, paths
+from companion.files import data as data_mod, json_text, kept, paths
 from companion.kit import boxes, cut_files, drawings, errata, identity, printer, stamp, swap
 from companion.press import cut_paths, gutterfold, presets, written
 from companion.files.atomic import kit_folder
@@ -346,8 +346,7 @@ def _build_noted(name: str, opts: Options, progress, warn, notes) -> dict:
         if opts.changed_since:  # what to pull from the decks, what to put in, and why
             progress(errata.PATH)
             errata.write(stage, manifest, earlier, listed, kit, game_name, author)
-        (stage / "manifest.json").write_text(json.dumps(manifest, indent=2, ensure_ascii=False)
-                                             + "\n", encoding="utf-8")
+        (stage / "manifest.json").write_text(json_text.readable(manifest), encoding="utf-8")
         (stage / "print-guide.txt").write_text(
             print_guide(manifest, files, grids, ctx, opts, game_name, box_lines),
             encoding="utf-8")
