@@ -301,7 +301,7 @@ def score_errors(module: str) -> list[ast.Call]:
 # to an error after it is raised (companion.rules.covenia.check_players names the player and clan
 # of an error inside her entry).
 SCORERS = [("covenia", 16, {"player", "clan"}), ("coverta", 22, set()), ("vengeance", 6, set()),
-           ("sheet", 13, set())]
+           ("scoring", 13, set())]
 
 
 @pytest.mark.parametrize(("module", "least", "added"), SCORERS, ids=[m for m, *_ in SCORERS])

@@ -191,7 +191,7 @@ class Result(NamedTuple):
 def _whole(value, at: str, least: int = -1000, most: int = 1000):
     if isinstance(value, bool) or not isinstance(value, int) or not least <= value <= most:
         raise ScoreError(at, f"{shown(value)} is not a whole number from {least} to {most}",
-                         "sheet.bad_number", {"value": shown(value), "least": least,
+                         "scoring.bad_number", {"value": shown(value), "least": least,
                                               "most": most})
     return value
 
@@ -199,51 +199,51 @@ def _whole(value, at: str, least: int = -1000, most: int = 1000):
 def _numbers(value, at: str, most_items: int = 50) -> tuple[int, ...]:
     if not isinstance(value, list) or not value or len(value) > most_items:
         raise ScoreError(at, f"{shown(value)}: a list of 1 to {most_items} whole numbers",
-                         "sheet.bad_numbers", {"value": shown(value), "most": most_items})
+                         "scoring.bad_numbers", {"value": shown(value), "most": most_items})
     return tuple(_whole(v, f"{at}[{i}]") for i, v in enumerate(value))
 
 
 def _category(raw, at: str, before: list[Category], rounds: int = 1) -> Category:
     if not isinstance(raw, dict):
-        raise ScoreError(at, "must be a table (id, name, score)", "sheet.not_a_table")
+        raise ScoreError(at, "must be a table (id, name, score)", "scoring.not_a_table")
     cid = raw.get("id")
     if not isinstance(cid, str) or not cid or not all(c.isalnum() or c in "-_" for c in cid):
         raise ScoreError(f"{at}.id", f"{shown(cid)}: letters, digits, - and _",
-                         "sheet.bad_id", {"value": shown(cid)})
+                         "scoring.bad_id", {"value": shown(cid)})
     if cid == "name":
         raise ScoreError(f"{at}.id", "name is a player's name: call the category "
-                         "otherwise", "sheet.id_name", {"value": cid})
+                         "otherwise", "scoring.id_name", {"value": cid})
     if any(c.id == cid for c in before):
         raise ScoreError(f"{at}.id", f"{shown(cid)} names two categories",
-                         "sheet.id_twice", {"value": cid})
+                         "scoring.id_twice", {"value": cid})
     how = raw.get("score", "points")
     if how not in SCORES:
         raise ScoreError(f"{at}.score", f"{shown(how)} is none of "
                          + "; ".join(f"{k}: {v}" for k, v in SCORES.items()),
-                         "sheet.bad_score", {"value": shown(how)})
+                         "scoring.bad_score", {"value": shown(how)})
     allowed = (*COMMON, *KEYS[how])
     for key in raw:
         if key not in allowed:
             raise ScoreError(f"{at}.{escape(str(key))}", f"unknown key for score = "
                              f"\"{how}\" (it reads {', '.join(allowed)})",
-                             "sheet.unknown_key", {"word": escape(str(key)), "score": how})
+                             "scoring.unknown_key", {"word": escape(str(key)), "score": how})
     points = raw.get("points", 1)
     if isinstance(points, bool) or not isinstance(points, int) or abs(points) > 1000:
         raise ScoreError(f"{at}.points", f"{shown(points)} is not a whole number "
-                         "from -1000 to 1000", "sheet.bad_points", {"value": shown(points)})
+                         "from -1000 to 1000", "scoring.bad_points", {"value": shown(points)})
     total = raw.get("total", True)
     if not isinstance(total, bool):
         raise ScoreError(f"{at}.total", f"{shown(total)}: true (its points count) or false "
-                         "(a figure for other categories only)", "sheet.bad_total",
+                         "(a figure for other categories only)", "scoring.bad_total",
                          {"value": shown(total)})
     gender = raw.get("gender", "m")
     if gender not in GENDERS:
         raise ScoreError(f"{at}.gender", f"{shown(gender)}: the French gender of its name, "
-                         "m or f", "sheet.bad_gender", {"value": shown(gender)})
+                         "m or f", "scoring.bad_gender", {"value": shown(gender)})
     once = raw.get("rounds", rounds)
     if not isinstance(once, int) or isinstance(once, bool) or once not in (1, rounds):
         raise ScoreError(f"{at}.rounds", f"{shown(once)}: 1 (scored once, at the game's end) "
-                         f"or the game's {rounds} (every round)", "sheet.bad_category_rounds",
+                         f"or the game's {rounds} (every round)", "scoring.bad_category_rounds",
                          {"value": shown(once), "rounds": rounds})
     kw: dict = {"points": points, "total": total, "gender": gender, "rounds": once}
     known = {c.id: c for c in before}
@@ -253,51 +253,51 @@ def _category(raw, at: str, before: list[Category], rounds: int = 1) -> Category
             if isinstance(o, str) and o in known and known[o].rounds != once:
                 raise ScoreError(f"{at}.{key}", f"{shown(o)} is scored {_often(known[o])}, "
                                  f"this category {_often(once)}: both alike",
-                                 "sheet.rounds_apart", {"value": shown(o)})
+                                 "scoring.rounds_apart", {"value": shown(o)})
     if "of" in raw or how == "sets":
         of = raw.get("of")
         if not isinstance(of, list) or not of or len(of) > 20 \
                 or not all(isinstance(o, str) for o in of):
             raise ScoreError(f"{at}.of", f"{shown(of)}: a list of the ids of categories "
-                             "listed above it", "sheet.bad_of", {"value": shown(of)})
+                             "listed above it", "scoring.bad_of", {"value": shown(of)})
         for o in of:
             if o not in known or known[o].listed:
                 raise ScoreError(f"{at}.of", f"{shown(o)} is no category above it with a "
                                  "number a round (" + ", ".join(
                                      c.id for c in before if not c.listed) + ")",
-                                 "sheet.of_unknown", {"value": shown(o)})
+                                 "scoring.of_unknown", {"value": shown(o)})
         kw["of"] = tuple(of)
     if "times" in raw:
         t = raw["times"]
         if not isinstance(t, str) or t not in known:
             raise ScoreError(f"{at}.times", f"{shown(t)} is no category above it (its figure "
-                             "multiplies the count)", "sheet.times_unknown", {"value": shown(t)})
+                             "multiplies the count)", "scoring.times_unknown", {"value": shown(t)})
         if "points" in raw:
             raise ScoreError(f"{at}.points", "goes without `times` (the count is multiplied "
-                             "by one or the other)", "sheet.times_and_points")
+                             "by one or the other)", "scoring.times_and_points")
         kw["times"] = t
     if how == "table":
         if "table" not in raw:
             raise ScoreError(f"{at}.table", "missing: the points for a count of 0, 1, 2, ... "
-                             "(e.g. [0, 1, 3, 6, 10])", "sheet.no_table")
+                             "(e.g. [0, 1, 3, 6, 10])", "scoring.no_table")
         kw["table"] = _numbers(raw["table"], f"{at}.table")
     if how == "most":
         for key in ("most", "others"):
             if key not in raw:
                 raise ScoreError(f"{at}.{key}", "missing: the points for each one counted, "
                                  "for the most at the table (most) and for the others (others)",
-                                 "sheet.no_most", {"key": key})
+                                 "scoring.no_most", {"key": key})
             kw[key] = _whole(raw[key], f"{at}.{key}")
     if how == "majority":
         if "award" not in raw:
             raise ScoreError(f"{at}.award", "missing: the points of each place, first first "
-                             "(e.g. [6, 3])", "sheet.no_award")
+                             "(e.g. [6, 3])", "scoring.no_award")
         kw["award"] = _numbers(raw["award"], f"{at}.award", 20)
         ties = raw.get("ties", "share")
         if ties not in TIES:
             raise ScoreError(f"{at}.ties", f"{shown(ties)}: share (tied players split the "
                              "places' points), full (each the best tied place's) or none",
-                             "sheet.bad_ties", {"value": shown(ties)})
+                             "scoring.bad_ties", {"value": shown(ties)})
         kw["ties"] = ties
     return Category(cid, how, **kw)
 
@@ -312,14 +312,14 @@ def rules(scoring, wins="highest", where: str = "scoring", rounds=1, tiebreak=()
     A fault in the game's keys names `wins`, `rounds` or `tiebreak`."""
     if wins not in WINS:
         raise ScoreError("wins", f"{shown(wins)}: the highest or the lowest total wins "
-                                 "(highest, lowest)", "sheet.wins", {"value": shown(wins)})
+                                 "(highest, lowest)", "scoring.wins", {"value": shown(wins)})
     _whole(rounds, "rounds", 1, MOST_ROUNDS)
     if not isinstance(scoring, list) or not scoring:
         raise ScoreError(where, "a list of score categories ([[scoring]] tables)",
-                         "sheet.no_categories")
+                         "scoring.no_categories")
     if len(scoring) > MOST_CATEGORIES:
         raise ScoreError(where, f"{len(scoring):,} score categories: a game has at most "
-                         f"{MOST_CATEGORIES}", "sheet.too_many_categories",
+                         f"{MOST_CATEGORIES}", "scoring.too_many_categories",
                          {"count": len(scoring), "most": MOST_CATEGORIES})
     out: list[Category] = []
     for i, raw in enumerate(scoring):
@@ -328,7 +328,7 @@ def rules(scoring, wins="highest", where: str = "scoring", rounds=1, tiebreak=()
     if not isinstance(tiebreak, (list, tuple)) or not all(t in ids for t in tiebreak) \
             or len(set(tiebreak)) != len(tiebreak):
         raise ScoreError("tiebreak", f"{shown(tiebreak)}: a list of category ids, each once "
-                         f"({', '.join(ids)})", "sheet.bad_tiebreak",
+                         f"({', '.join(ids)})", "scoring.bad_tiebreak",
                          {"value": shown(tiebreak)})
     return Rules(tuple(out), wins, rounds, tuple(tiebreak))
 
@@ -339,7 +339,7 @@ def _one(value, c: Category, at):
     if c.listed:
         if not isinstance(value, list) or len(value) > MOST_VALUES:
             raise ScoreError(at(), f"{shown(value)} is not a list of up to {MOST_VALUES} whole "
-                             "numbers", "sheet.bad_list", {"value": shown(value), "category": c.id})
+                             "numbers", "scoring.bad_list", {"value": shown(value), "category": c.id})
         for i, v in enumerate(value):  # a value in a list: any whole number
             _number(v, -MOST, c, lambda i=i: f"{at()}[{i}]")
         return list(value)
@@ -350,7 +350,7 @@ def _one(value, c: Category, at):
 def _number(value, least: int, c: Category, at):
     if isinstance(value, bool) or not isinstance(value, int) or not least <= value <= MOST:
         raise ScoreError(at(), f"{shown(value)} is not a whole number from {least} to "
-                         f"{MOST}", "sheet.bad_count",
+                         f"{MOST}", "scoring.bad_count",
                          {"value": shown(value), "category": c.id, "least": least,
                           "most": MOST})
     return value
@@ -365,7 +365,7 @@ def entry(raw, game: Rules, where: str = "") -> dict:
     if not isinstance(raw, dict) or not isinstance(raw.get("name"), str) \
             or not raw["name"].strip():
         raise ScoreError(where or "name", "each player is a table with a name",
-                         "sheet.no_name")
+                         "scoring.no_name")
     by_id = {c.id: c for c in game.categories}
     counts = {k: v for k, v in raw.items() if k != "name"}
     for key, n in counts.items():
@@ -373,16 +373,16 @@ def entry(raw, game: Rules, where: str = "") -> dict:
         if c is None:
             raise ScoreError(at(key), "unknown category (use " + ", ".join(
                 c.id for c in game.categories if c.written) + ")",
-                "sheet.unknown_category", {"word": escape(str(key))})
+                "scoring.unknown_category", {"word": escape(str(key))})
         if not c.written:
             raise ScoreError(at(key), f"worked out from {', '.join(c.of)}: not written",
-                             "sheet.worked_out", {"word": escape(str(key))})
+                             "scoring.worked_out", {"word": escape(str(key))})
         if c.rounds == 1:  # one round, or scored once at the game's end
             _one(n, c, lambda key=key: at(key))
             continue
         if not isinstance(n, list) or len(n) != c.rounds:
             raise ScoreError(at(key), f"{shown(n)}: a list of {c.rounds} figures, one a "
-                             "round", "sheet.bad_rounds",
+                             "round", "scoring.bad_rounds",
                              {"value": shown(n), "rounds": c.rounds, "category": key})
         for i, v in enumerate(n):
             _one(v, c, lambda key=key, i=i: f"{at(key)}[{i}]")
@@ -395,10 +395,10 @@ def entries(raw, game: Rules, where: str = "players", exact_names: bool = False
     or two with `exact_names`."""
     if not isinstance(raw, list) or not raw:
         raise ScoreError(where, "a list of players, each a name and a number per category",
-                         "sheet.no_players")
+                         "scoring.no_players")
     if len(raw) > MOST_PLAYERS:
         raise ScoreError(where, f"{len(raw):,} players: a game has at most {MOST_PLAYERS}",
-                         "sheet.too_many_players", {"count": len(raw), "most": MOST_PLAYERS})
+                         "scoring.too_many_players", {"count": len(raw), "most": MOST_PLAYERS})
     out, names = [], set()
     for i, one in enumerate(raw):
         checked = entry(one, game, f"{where}[{i}]")
@@ -406,7 +406,7 @@ def entries(raw, game: Rules, where: str = "players", exact_names: bool = False
         told = name if exact_names else name.casefold()
         if told in names:
             raise ScoreError(f"{where}[{i}].name", f"{shown(name)} is given twice",
-                             "sheet.name_twice", {"player": name})
+                             "scoring.name_twice", {"player": name})
         names.add(told)
         out.append(checked)
     return out
